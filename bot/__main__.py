@@ -1,0 +1,18 @@
+"""``python -m bot``: run the bot, or a tool (``bench``)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "bench":
+        from bot.bench import main as bench
+
+        return bench(argv[1:])
+    print("usage: python -m bot bench engine [--game NAME] [--seconds N]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

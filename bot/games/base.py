@@ -1,0 +1,103 @@
+"""What every engine's state shares: the contract, seeded randomness, snapshots."""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from .errors import GameError, InvalidGame
+
+
+class GameState(ABC):
+    """One match of one game, from the first deal to its result.
+
+    Subclasses list the attributes that make up their state in ``SAVED``;
+    ``to_json`` writes exactly those and ``from_json`` restores them, so a
+    snapshot round-trips exactly without replaying the log.
+    """
+
+    NAME: ClassVar[str]
+    SAVED: ClassVar[tuple[str, ...]]
+    SNAPSHOT_VERSION: ClassVar[int] = 1
+
+    players: int
+    seed: int
+    options: dict[str, Any]
+
+    # The contract ---------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self) -> list[int]:
+        """The seats that may act now."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> list[str]:
+        """Every legal action for ``seat`` now (empty if it may not act)."""
+
+    @abstractmethod
+    def act(self, seat: int, action: str) -> None:
+        """Apply ``action`` for ``seat``; raise IllegalAction and change nothing otherwise."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (or a spectator, for None) may know, as plain JSON data."""
+
+    @abstractmethod
+    def scores(self) -> dict[str, Any]:
+        """Running scores; ``total`` is the match total per seat."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the match has a result."""
+
+    @abstractmethod
+    def _result(self) -> dict[str, Any]:
+        """The result of a finished match."""
+
+    def result(self) -> dict[str, Any]:
+        if not self.is_over():
+            raise GameError("not_over")
+        return self._result()
+
+    # Snapshots ------------------------------------------------------------
+
+    def to_json(self) -> str:
+        data = {name: getattr(self, name) for name in self.SAVED}
+        data["game"] = self.NAME
+        data["snapshot"] = self.SNAPSHOT_VERSION
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> GameState:
+        if data.get("snapshot") != cls.SNAPSHOT_VERSION:
+            why = f"snapshot version {data.get('snapshot')!r} is not {cls.SNAPSHOT_VERSION}"
+            raise InvalidGame("bad_state", why=why)
+        missing = [name for name in cls.SAVED if name not in data]
+        if missing:
+            raise InvalidGame("bad_state", why="missing " + ", ".join(missing))
+        state = cls.__new__(cls)
+        for name in cls.SAVED:
+            setattr(state, name, data[name])
+        state._after_restore()
+        return state
+
+    @abstractmethod
+    def _after_restore(self) -> None:
+        """Rebuild anything derived (caches, lookup tables) after a restore."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and type(other) is type(self) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # Helpers --------------------------------------------------------------
+
+    def _rng(self, purpose: str) -> random.Random:
+        """A generator for one purpose of this match (a deal's shuffle, the first dealer…).
+
+        Deriving each from the seed and its purpose keeps every deal
+        reproducible without carrying a generator's state in the snapshot.
+        """
+        return random.Random(f"{self.NAME}:{self.seed}:{purpose}")

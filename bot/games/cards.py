@@ -1,0 +1,90 @@
+"""Card codes shared by every engine.
+
+A card is a small int, ``suit * 16 + rank``, so a hand is a bitmask and
+"the cards of one suit" is a single AND. Ranks run low to high:
+``2``…``10``, then the six-player Five Hundred ranks ``11`` ``12`` ``13``,
+then ``J`` ``Q`` ``K`` ``A``; comparing two codes of one suit compares ranks.
+Suit order (♠ ♥ ♣ ♦) alternates colours so sorted hands read easily.
+The jokers sit above every suit. Strings (``"10H"``, ``"JK"``) are the
+boundary format; engines work on the ints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "SHCD"  # index = suit number
+SPADES, HEARTS, CLUBS, DIAMONDS = 0, 1, 2, 3
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A")
+RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
+# Rank indices of the court cards and the ace, handy for engines.
+R9, R10, JACK, QUEEN, KING, ACE = (RANK_INDEX[r] for r in ("9", "10", "J", "Q", "K", "A"))
+
+JOKER = 64
+JOKER2 = 65
+
+SUIT_MASK = tuple(0xFFFF << (16 * s) for s in range(4))
+
+
+def card(rank: str, suit: str) -> int:
+    return SUITS.index(suit) * 16 + RANK_INDEX[rank]
+
+
+def suit_of(code: int) -> int:
+    return code >> 4
+
+
+def rank_of(code: int) -> int:
+    return code & 15
+
+
+def _name(code: int) -> str:
+    if code == JOKER:
+        return "JK"
+    if code == JOKER2:
+        return "JK2"
+    return RANKS[code & 15] + SUITS[code >> 4]
+
+
+# Every code that names a card, and the reverse table for parsing.
+ALL_CODES = tuple([s * 16 + r for s in range(4) for r in range(16)] + [JOKER, JOKER2])
+NAMES: list[str] = [""] * (JOKER2 + 1)
+for _c in ALL_CODES:
+    NAMES[_c] = _name(_c)
+CODES: dict[str, int] = {NAMES[c]: c for c in ALL_CODES}
+
+
+def name(code: int) -> str:
+    return NAMES[code]
+
+
+def parse(text: str) -> int | None:
+    """The code of a card string, or None if it names no card."""
+    return CODES.get(text.upper())
+
+
+def mask_of(codes: Iterable[int]) -> int:
+    m = 0
+    for c in codes:
+        m |= 1 << c
+    return m
+
+
+def cards_in(mask: int) -> list[int]:
+    """The codes in a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def deck(ranks: Iterable[str], suits: str = SUITS, jokers: int = 0) -> list[int]:
+    """A deck of the given ranks in every given suit, plus jokers."""
+    ranks = list(ranks)
+    out = [card(r, s) for s in suits for r in ranks]
+    out += [JOKER, JOKER2][:jokers]
+    return out

@@ -1,0 +1,694 @@
+"""Ninety-Nine, as ../shared/rules/ninety-nine.md lays it down.
+
+Hands are indexed like seats; with two players the dummy is hand 2. Every
+hand is a bitmask of card codes (see ``cards``). In ``turn-up`` the joker
+stands for the turned card, which is out of play, so the joker is held
+internally *as* that card's code and only its name differs ("JK").
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from . import cards as C
+from .base import GameState
+from .errors import IllegalAction, InvalidGame
+from .options import Option, resolve
+
+FORMATS = (
+    "three-bonuses",
+    "target",
+    "rounds-per-player",
+    "rounds-per-player-bonus",
+    "first-to-three",
+    "nine-deals",
+    "oxford",
+)
+TRUMP_STYLES = ("previous", "previous-diamonds", "turn-up")
+
+OPTIONS = (
+    Option("format", "three-bonuses", choices=FORMATS),
+    Option("target", 200, low=50, high=1000),
+    Option("trump_style", "previous", choices=TRUMP_STYLES),
+    Option("premium_bids", True),
+    Option("declarer_may_raise", True),
+)
+PLAYERS = (2, 3, 4)
+DEFAULT_PLAYERS = 3
+
+BID, PREMIUM, PLAY, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("bidding", "premium", "playing", "over")
+
+NT = -1
+# Bid value of a card by suit (index = suit number: S H C D).
+BID_VALUE = (1, 2, 3, 0)
+# Trump of the next deal by how many hands made their bid: 0 → ♦, 1 → ♠, 2 → ♥, 3 → ♣, 4 → NT.
+TRUMP_BY_MADE = (C.DIAMONDS, C.SPADES, C.HEARTS, C.CLUBS, NT)
+DECLARE, REVEAL = 1, 2
+PREMIUM_VALUE = (0, 30, 60)
+PREMIUM_NAMES = (None, "declare", "reveal")
+GAME_TO = 100
+
+SHORT_DECK = C.deck(["6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+FULL_DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+OXFORD_PILE = C.deck(["2", "3", "4", "5"])
+
+PLAY_ACTION = ["play " + n for n in C.NAMES]
+# The order of play from each leader, per player count (shared: never change one in place).
+SEAT_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in (3, 4)}
+ACTION_WORDS = {"bid": BID, "pass": PREMIUM, "declare": PREMIUM, "reveal": PREMIUM, "play": PLAY}
+SUIT_NAMES = {C.SPADES: "spades", C.HEARTS: "hearts", C.CLUBS: "clubs", C.DIAMONDS: "diamonds"}
+
+# "bid A B C" for every three cards of the 52, keyed by their codes in order:
+# the bidding phase lists 220 to 286 of these per seat, and looking them up
+# keeps that loop in C. Built on first use (about 4 MB).
+_BID_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def _bid_texts() -> dict[tuple[int, ...], str]:
+    if not _BID_TEXT:
+        names = C.NAMES
+        for a, b, c in combinations(sorted(FULL_DECK), 3):
+            _BID_TEXT[a, b, c] = f"bid {names[a]} {names[b]} {names[c]}"
+    return _BID_TEXT
+
+
+def _bid_value(mask: int) -> int:
+    return sum(BID_VALUE[c >> 4] for c in C.cards_in(mask))
+
+
+def _trump_name(trump: int) -> str | None:
+    return None if trump == NT else C.SUITS[trump]
+
+
+class NinetyNine(GameState):
+    NAME = "ninety-nine"
+    SAVED = (
+        "players", "options", "seed", "decks", "first_dealer",
+        "phase", "deal_no", "game_no", "games_done", "deals_in_game", "dealer",
+        "hands", "bid_cards", "bids", "trump", "turned", "joker_as", "pile",
+        "offers", "ask", "declarer", "revealer", "raising", "premium", "shown",
+        "order", "trick", "leader", "controller", "tricks", "last_trick", "tricks_played",
+        "game_scores", "totals", "bonuses", "games_won", "sheets", "winners",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        decks: list[list[str]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        if players not in PLAYERS:
+            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="2, 3 or 4")
+        opts = resolve(self.NAME, OPTIONS, options)
+        if opts["format"] == "oxford" and players != 3:
+            raise InvalidGame("option_needs_players", option="format", value="oxford", allowed="3")
+        self.players = players
+        self.options = opts
+        self.seed = seed
+        self.decks = [self._check_deck(i, d) for i, d in enumerate(decks or [])]
+        live = (0, 1) if players == 2 else tuple(range(players))
+        if first_dealer is None:
+            first_dealer = self._rng("first-dealer").choice(live)
+        elif first_dealer not in live:
+            raise InvalidGame("bad_first_dealer", allowed=", ".join(map(str, live)), value=first_dealer)
+        self.first_dealer = first_dealer
+        nh = self._nh
+        self.phase = BID
+        self.deal_no = -1
+        self.game_no = 0
+        self.games_done = 0
+        self.deals_in_game = 0
+        self.dealer = first_dealer
+        self.game_scores = [0] * nh
+        self.totals = [0] * nh
+        self.bonuses = [0] * nh
+        self.games_won = [0] * nh
+        self.sheets: list[dict[str, Any]] = []
+        self.winners: list[int] | None = None
+        self.trump = NT
+        self.pile: list[int] = []
+        self.turned = -1
+        self.joker_as = -1
+        if opts["format"] == "oxford":
+            self.pile = list(OXFORD_PILE)
+            self._rng("trump-pile").shuffle(self.pile)
+        self._after_restore()
+        self._start_deal(new_game=True)
+
+    # Set-up ---------------------------------------------------------------
+
+    @property
+    def _nh(self) -> int:
+        """How many hands are dealt: the dummy makes three with two players."""
+        return 3 if self.players == 2 else self.players
+
+    def _check_deck(self, index: int, deck: list[str]) -> list[int]:
+        expected = self._full_deck_for(self.players, self.options)
+        codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
+        if None in codes or sorted(codes) != sorted(expected):  # type: ignore[type-var]
+            raise InvalidGame("bad_decks", index=index, size=len(expected))
+        return codes  # type: ignore[return-value]
+
+    @staticmethod
+    def _full_deck_for(players: int, options: dict[str, Any]) -> list[int]:
+        base = FULL_DECK if players == 4 else SHORT_DECK
+        if options["trump_style"] == "turn-up" and options["format"] != "oxford":
+            return [*base, C.JOKER]
+        return list(base)
+
+    def _after_restore(self) -> None:
+        fmt = self.options["format"]
+        self._oxford = fmt == "oxford"
+        self._premiums = self.options["premium_bids"] and not self._oxford
+        self._live = [0, 1] if self.players == 2 else list(range(self.players))
+        self._hand_size = 13 if self.players == 4 else 12
+        self._names = list(C.NAMES)
+        self._play = PLAY_ACTION
+        self._set_joker_names()
+
+    def _set_joker_names(self) -> None:
+        """While a joker is in play, the code it stands for is written "JK"."""
+        if self.joker_as >= 0:
+            self._names = list(C.NAMES)
+            self._names[self.joker_as] = "JK"
+            self._play = list(PLAY_ACTION)
+            self._play[self.joker_as] = "play JK"
+            self._codes = dict(C.CODES)
+            self._codes["JK"] = self.joker_as
+            del self._codes[C.NAMES[self.joker_as]]  # the turned card itself is out of play
+        else:
+            self._names = C.NAMES
+            self._play = PLAY_ACTION
+            self._codes = C.CODES
+
+    def _start_deal(self, new_game: bool) -> None:
+        nh = self._nh
+        self.deal_no += 1
+        self.deals_in_game += 1
+        if self.deal_no < len(self.decks):
+            deck = list(self.decks[self.deal_no])
+        else:
+            deck = self._full_deck_for(self.players, self.options)
+            self._rng(f"deal-{self.deal_no}").shuffle(deck)
+        hs = self._hand_size
+        seats_from_left = [(self.dealer + 1 + i) % nh for i in range(nh)]
+        hands = [0] * nh
+        dealt_in_order: list[list[int]] = [[] for _ in range(nh)]
+        for j in range(nh * hs):
+            h = seats_from_left[j % nh]
+            hands[h] |= 1 << deck[j]
+            dealt_in_order[h].append(deck[j])
+        rest = deck[nh * hs :]
+        self.turned = -1
+        self.joker_as = -1
+        style = self.options["trump_style"]
+        if self._oxford:
+            self.turned = self.pile.pop(0)
+            self.trump = self.turned >> 4
+        elif style == "turn-up":
+            self.turned = rest[0]
+            if self.turned == C.JOKER:
+                self.trump = NT
+            else:
+                self.trump = NT if C.rank_of(self.turned) == C.R9 else self.turned >> 4
+                self.joker_as = self.turned
+                for h in range(nh):
+                    if hands[h] >> C.JOKER & 1:
+                        hands[h] ^= (1 << C.JOKER) | (1 << self.turned)
+                        dealt_in_order[h] = [self.turned if c == C.JOKER else c for c in dealt_in_order[h]]
+        elif new_game:
+            self.trump = C.DIAMONDS if style == "previous-diamonds" else NT
+        # else: the trump was set from the previous deal's results.
+        self._set_joker_names()
+        self.hands = hands
+        self.bid_cards = [0] * nh
+        self.bids = [-1] * nh
+        if self.players == 2:
+            dummy_bid = C.mask_of(dealt_in_order[2][:3])
+            self.bid_cards[2] = dummy_bid
+            self.bids[2] = _bid_value(dummy_bid)
+            self.hands[2] ^= dummy_bid
+        self.offers: list[list[Any]] = []
+        self.ask: list[int] = []
+        self.declarer = -1
+        self.revealer = -1
+        self.raising = False
+        self.premium = [0] * nh
+        self.shown = [0] * nh
+        self.tricks = [0] * nh
+        self.tricks_played = 0
+        self.trick: list[int] = []
+        self.last_trick: list[Any] | None = None
+        if self.players == 2:
+            leader = 1 - self.dealer
+            self.controller = leader
+            self.order = [leader, 1 - leader, 2]
+        else:
+            leader = (self.dealer + 1) % nh
+            self.controller = -1
+            self.order = SEAT_ORDERS[nh][leader]
+        self.leader = leader
+        self.phase = BID
+
+    # The contract ---------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            h = self.order[len(self.trick)]
+            return [self.controller] if h == 2 and self.players == 2 else [h]
+        if phase == BID:
+            return [s for s in self._live if self.bids[s] < 0]
+        if phase == PREMIUM:
+            return [self.ask[0]]
+        return []
+
+    def _may_act(self, seat: int) -> bool:
+        phase = self.phase
+        if phase == PLAY:
+            h = self.order[len(self.trick)]
+            return seat == (self.controller if h == 2 and self.players == 2 else h)
+        if phase == BID:
+            return 0 <= seat < len(self._live) and self.bids[seat] < 0
+        return phase == PREMIUM and seat == self.ask[0]
+
+    def legal(self, seat: int) -> list[str]:
+        if not self._may_act(seat):
+            return []
+        if self.phase == PLAY:
+            play = self._play
+            return [play[c] for c in C.cards_in(self._playable())]
+        if self.phase == BID:
+            return self._bids_from(self.hands[seat])
+        return self._premium_choices(seat)
+
+    def _bids_from(self, hand: int) -> list[str]:
+        """Every 3-card bid from a hand, lowest codes first.
+
+        This is the hot path of the bidding phase (220 bids from 12 cards),
+        so the strings come from a table of every bid.
+        """
+        held = C.cards_in(hand)
+        if self.joker_as >= 0 and hand >> self.joker_as & 1:
+            names = self._names  # the joker is written "JK": not in the shared table
+            return [f"bid {names[a]} {names[b]} {names[c]}" for a, b, c in combinations(held, 3)]
+        return list(map(_bid_texts().__getitem__, combinations(held, 3)))
+
+    def act(self, seat: int, action: str) -> None:
+        phase = self.phase
+        if phase == PLAY and type(action) is str and action[:5] == "play " and type(seat) is int:
+            # The hot path: a well-formed play by the seat on turn.
+            h = self.order[len(self.trick)]
+            code = self._codes.get(action[5:])
+            if code is not None and seat == (self.controller if h == 2 and self.players == 2 else h):
+                self._play_card(h, code)
+                return
+        if phase == OVER:
+            raise IllegalAction("game_over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
+        if not self._may_act(seat):
+            raise IllegalAction("not_your_turn", seat=seat)
+        word, _, rest = action.strip().partition(" ") if isinstance(action, str) else ("", "", "")
+        wanted = ACTION_WORDS.get(word)
+        if wanted is None or (wanted == PREMIUM and rest):
+            raise IllegalAction("unparseable", action=action, expected=self._expected())
+        if wanted != phase:
+            raise IllegalAction("wrong_phase", action=action, phase=PHASE_NAMES[phase])
+        if phase == PLAY:
+            self._play_card(self.order[len(self.trick)], self._card(rest.strip()))
+        elif phase == BID:
+            self._bid(seat, rest)
+        else:
+            self._premium(seat, word)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> dict[str, Any]:
+        return {
+            "total": list(self.totals),
+            "game": list(self.game_scores),
+            "bonuses": list(self.bonuses),
+            "games_won": list(self.games_won),
+        }
+
+    def _result(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners or []),
+            "scores": self.scores(),
+            "deals": self.deal_no + 1,
+            "games": self.games_done,
+            "sheets": self.sheets,
+        }
+
+    # Parsing --------------------------------------------------------------
+
+    def _expected(self) -> str:
+        return {
+            BID: "bid and three cards, e.g. 'bid 9D 10S AC'",
+            PREMIUM: "'pass', 'declare' or 'reveal'",
+            PLAY: "play and a card, e.g. 'play QH'",
+        }[self.phase]
+
+    def _card(self, text: str) -> int:
+        """The internal code of a card named in an action (the joker maps to what it stands for)."""
+        code = C.parse(text)
+        if code is None:
+            raise IllegalAction("unknown_card", card=text)
+        if code == C.JOKER and self.joker_as >= 0:
+            return self.joker_as
+        if code == self.joker_as:  # the turned card itself is out of play
+            raise IllegalAction("card_not_held", card=text.upper())
+        return code
+
+    # Bidding --------------------------------------------------------------
+
+    def _bid(self, seat: int, rest: str) -> None:
+        words = rest.split()
+        if len(words) != 3:
+            raise IllegalAction("bid_needs_three")
+        codes = {self._card(w) for w in words}
+        mask = C.mask_of(codes)
+        if len(codes) != 3:
+            raise IllegalAction("bid_needs_three")
+        if mask & ~self.hands[seat]:
+            missing = next(c for c in codes if not self.hands[seat] >> c & 1)
+            raise IllegalAction("card_not_held", card=self._names[missing])
+        self.hands[seat] ^= mask
+        self.bid_cards[seat] = mask
+        self.bids[seat] = _bid_value(mask)
+        if any(self.bids[s] < 0 for s in self._live):
+            return
+        if self._premiums:
+            first = (self.dealer + 1) % self.players
+            self.ask = [(first + i) % self.players for i in range(self.players)]
+            self.phase = PREMIUM
+        else:
+            self.phase = PLAY
+
+    # Premium bids ---------------------------------------------------------
+
+    def _premium_choices(self, seat: int) -> list[str]:
+        if self.players == 2:
+            return ["pass", "declare"]
+        if self.raising or self.declarer >= 0:
+            return ["pass", "reveal"]
+        return ["pass", "declare", "reveal"]
+
+    def _premium(self, seat: int, word: str) -> None:
+        allowed = self._premium_choices(seat)
+        if word not in allowed:
+            raise IllegalAction("premium_not_allowed", action=word, allowed=", ".join(allowed))
+        self.ask.pop(0)
+        if self.raising:
+            # The declarer, asked again after a later reveal, raises or lets it stand.
+            self.offers.append([seat, "raise" if word == "reveal" else "pass"])
+            if word == "reveal":
+                self.revealer = -1
+            else:
+                self.declarer = -1
+            self.ask = []
+        else:
+            self.offers.append([seat, word])
+            if word == "declare":
+                if self.players == 2:
+                    self.premium[seat] = DECLARE
+                else:
+                    self.declarer = seat
+            elif word == "reveal":
+                self.revealer = seat
+                if self.declarer >= 0 and self.options["declarer_may_raise"]:
+                    self.ask = [self.declarer]
+                    self.raising = True
+                else:
+                    self.declarer = -1
+                    self.ask = []
+        if self.ask:
+            return
+        # The asking is over: the premium that stands is carried out now.
+        self.raising = False
+        if self.players != 2:
+            if self.revealer >= 0:
+                self.premium[self.revealer] = REVEAL
+            elif self.declarer >= 0:
+                # A declarer who raised holds the reveal; otherwise a plain declare.
+                raised = any(kind == "raise" for _, kind in self.offers)
+                self.premium[self.declarer] = REVEAL if raised else DECLARE
+        self.shown = list(self.premium)
+        self.phase = PLAY
+
+    # Play -----------------------------------------------------------------
+
+    def _playable(self) -> int:
+        """The mask of cards the hand to play may play now."""
+        held = self.hands[self.order[len(self.trick)]]
+        if self.trick:
+            follow = held & C.SUIT_MASK[self.trick[0] >> 4]
+            if follow:
+                return follow
+        return held
+
+    def _play_card(self, h: int, code: int) -> None:
+        held = self.hands[h]
+        if not held >> code & 1:
+            raise IllegalAction("card_not_held", card=self._names[code])
+        if self.trick:
+            led = C.SUIT_MASK[self.trick[0] >> 4]
+            if held & led and not led >> code & 1:
+                raise IllegalAction("must_follow", suit=SUIT_NAMES[self.trick[0] >> 4])
+        self.hands[h] = held ^ (1 << code)
+        self.trick.append(code)
+        if len(self.trick) == len(self.order):
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        trick, trump = self.trick, self.trump
+        best = 0
+        for i in range(1, len(trick)):
+            c, b = trick[i], trick[best]
+            if (c >> 4) == (b >> 4):
+                if c > b:
+                    best = i
+            elif (c >> 4) == trump:
+                best = i
+        order = self.order
+        winner = order[best]
+        self.tricks[winner] += 1
+        self.tricks_played += 1
+        # The lists are replaced, never changed in place, so they can be kept as they are.
+        self.last_trick = [order, trick, winner]
+        self.trick = []
+        self.leader = winner
+        if self.players == 2:
+            if winner == 2:
+                # The chooser of the dummy's winning card leads for it and plays last.
+                self.order = [2, 1 - self.controller, self.controller]
+            else:
+                self.controller = winner
+                self.order = [winner, 1 - winner, 2]
+        else:
+            self.order = SEAT_ORDERS[self.players][winner]
+        if self.tricks_played == self._hand_size - 3:
+            self._score_deal()
+
+    # Scoring --------------------------------------------------------------
+
+    def _made(self, h: int) -> bool:
+        if self.players == 2 and h == 2:
+            return self.tricks[2] <= self.bids[2]
+        return self.tricks[h] == self.bids[h]
+
+    def _score_deal(self) -> None:
+        nh = self._nh
+        made = [self._made(h) for h in range(nh)]
+        k = sum(made)
+        bid_bonus = 10 if self._oxford else 10 * (4 - k)
+        premium_points = [0] * nh
+        if self.players == 2:
+            if self.tricks[2] == self.bids[2]:
+                premium_points[2] += 30  # the dummy's exact bid counts as a successful declare
+            declarers = [s for s in (0, 1) if self.premium[s] == DECLARE]
+            for s in declarers:
+                if made[s]:
+                    premium_points[s] += 30
+                    continue
+                for o in range(nh):
+                    if o != s and not (o in declarers and not made[o]):
+                        premium_points[o] += 30
+        else:
+            for s in range(nh):
+                if self.premium[s]:
+                    value = PREMIUM_VALUE[self.premium[s]]
+                    if made[s]:
+                        premium_points[s] += value
+                    else:
+                        for o in range(nh):
+                            if o != s:
+                                premium_points[o] += value
+        rows = []
+        for h in range(nh):
+            points = self.tricks[h] + (bid_bonus if made[h] else 0) + premium_points[h]
+            self.game_scores[h] += points
+            self.totals[h] += points
+            rows.append(
+                {
+                    "seat": h,
+                    "bid": self.bids[h],
+                    "tricks": self.tricks[h],
+                    "made": made[h],
+                    "premium": PREMIUM_NAMES[self.premium[h]],
+                    "trick_points": self.tricks[h],
+                    "bid_bonus": bid_bonus if made[h] else 0,
+                    "premium_points": premium_points[h],
+                    "game_bonus": 0,
+                    "points": points,
+                    "game_score": self.game_scores[h],
+                    "total": 0,
+                }
+            )
+        sheet: dict[str, Any] = {
+            "deal": self.deal_no + 1,
+            "game": self.game_no + 1,
+            "dealer": self.dealer,
+            "trump": _trump_name(self.trump),
+            "made": k,
+            "game_over": False,
+            "rows": rows,
+        }
+        game_over, match_over = self._check_game_end(made, rows)
+        for h in range(nh):
+            rows[h]["total"] = self.totals[h]
+        sheet["game_over"] = game_over
+        self.sheets.append(sheet)
+        if match_over:
+            best = max(self.totals[s] for s in self._live)
+            if self.options["format"] == "first-to-three":
+                self.winners = [s for s in self._live if self.games_won[s] >= 3]
+            else:
+                self.winners = [s for s in self._live if self.totals[s] == best]
+            self.phase = OVER
+            return
+        # Set up the next deal.
+        if game_over:
+            self.game_no += 1
+            self.deals_in_game = 0
+            self.game_scores = [0] * nh
+        elif self.options["trump_style"] != "turn-up" and not self._oxford:
+            self.trump = TRUMP_BY_MADE[k]
+        self.dealer = 1 - self.dealer if self.players == 2 else (self.dealer + 1) % nh
+        self._start_deal(new_game=game_over)
+
+    def _check_game_end(self, made: list[bool], rows: list[dict[str, Any]]) -> tuple[bool, bool]:
+        """Apply the format's end of game and match; return (game over, match over)."""
+        fmt = self.options["format"]
+        live = self._live
+        if fmt == "target":
+            return False, any(self.totals[s] > self.options["target"] for s in live)
+        if fmt == "nine-deals":
+            return False, self.deal_no + 1 >= 9
+        if fmt == "oxford":
+            return False, not self.pile
+        reached = [s for s in live if self.game_scores[s] >= GAME_TO]
+        if not reached:
+            return False, False
+        self.games_done += 1
+        bonus_for: dict[int, int] = {}
+        if fmt == "three-bonuses":
+            bonus_for = {s: 100 for s in reached if made[s]}
+            for s in bonus_for:
+                self.bonuses[s] += 1
+        elif fmt == "rounds-per-player-bonus":
+            value = {1: 30, 2: 20, 3: 10}.get(len(reached), 0)
+            bonus_for = {s: value for s in reached} if value else {}
+        for s, value in bonus_for.items():
+            self.totals[s] += value
+            rows[s]["game_bonus"] = value
+            rows[s]["points"] += value
+        if fmt == "three-bonuses":
+            return True, any(b >= 3 for b in self.bonuses)
+        if fmt == "first-to-three":
+            top = max(self.game_scores[s] for s in live)
+            for s in live:
+                if self.game_scores[s] == top:
+                    self.games_won[s] += 1
+            return True, any(self.games_won[s] >= 3 for s in live)
+        return True, self.games_done >= self.players  # rounds-per-player(-bonus)
+
+    # Views ----------------------------------------------------------------
+
+    def _visible_hand(self, h: int, seat: int | None) -> bool:
+        if h == seat:
+            return True
+        if self.shown[h] == REVEAL:
+            return True
+        return self.players == 2 and h == 2 and self.phase == PLAY
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        names = self._names
+
+        def listed(mask: int) -> list[str]:
+            return [names[c] for c in C.cards_in(mask)]
+
+        nh = self._nh
+        hands = []
+        for h in range(nh):
+            bid_public = self.shown[h] >= DECLARE or h == seat
+            entry: dict[str, Any] = {
+                "seat": h,
+                "dummy": self.players == 2 and h == 2,
+                "cards_left": self.hands[h].bit_count(),
+                "has_bid": self.bids[h] >= 0,
+                "bid": self.bids[h] if bid_public else None,
+                "bid_cards": listed(self.bid_cards[h]) if bid_public else None,
+                "premium": PREMIUM_NAMES[self.shown[h]],
+                "cards": listed(self.hands[h]) if self._visible_hand(h, seat) else None,
+                "tricks": self.tricks[h],
+            }
+            hands.append(entry)
+        trick_seats = self.order[: len(self.trick)]
+        last = None
+        if self.last_trick is not None:
+            order, played, winner = self.last_trick
+            last = {
+                "cards": [{"seat": s, "card": names[c]} for s, c in zip(order, played, strict=True)],
+                "winner": winner,
+            }
+        view: dict[str, Any] = {
+            "game": self.NAME,
+            "players": self.players,
+            "seat": seat,
+            "options": dict(self.options),
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.to_act(),
+            "to_play": self.order[len(self.trick)] if self.phase == PLAY else None,
+            "deal": self.deal_no + 1,
+            "game_number": self.game_no + 1,
+            "deal_in_game": self.deals_in_game,
+            "dealer": self.dealer,
+            "dummy": 2 if self.players == 2 else None,
+            "dummy_controller": self.controller if self.players == 2 else None,
+            "trump": _trump_name(self.trump),
+            "turned_up": C.NAMES[self.turned] if self.turned >= 0 else None,
+            "joker_as": C.NAMES[self.joker_as] if self.joker_as >= 0 else None,
+            "trump_pile_left": len(self.pile) if self._oxford else None,
+            "hands": hands,
+            "premium_offers": [{"seat": s, "offer": kind} for s, kind in self.offers],
+            "asking": self.ask[0] if self.phase == PREMIUM else None,
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": names[c]} for s, c in zip(trick_seats, self.trick, strict=True)],
+            "last_trick": last,
+            "tricks_played": self.tricks_played,
+            "scores": self.scores(),
+            "last_deal": self.sheets[-1] if self.sheets else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+        if seat is not None and 0 <= seat < self.players:
+            view["hand"] = listed(self.hands[seat])
+            view["bid_cards"] = listed(self.bid_cards[seat])
+            view["bid"] = self.bids[seat] if self.bids[seat] >= 0 else None
+        return view
