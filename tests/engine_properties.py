@@ -1,0 +1,111 @@
+"""Properties every engine keeps, checked over random matches.
+
+``check_random_match`` plays one match choosing uniformly among legal actions.
+At every step it checks that the acting seat has legal actions and that a seat
+picked at random has some exactly when it is on turn. Every ``deep_every``
+steps (0: only at the end) it checks the costlier properties: no hidden card
+in any view, every legal action accepted, a rejected action changing nothing,
+and ``from_json(to_json())`` giving the same state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot.games import GameState, IllegalAction, from_json, new_game
+from bot.games import cards as C
+
+from .helpers import strings_in
+
+HiddenOracle = Callable[[GameState, int | None], set[str]]
+
+
+def check_no_leak(state: GameState, hidden: HiddenOracle) -> None:
+    for viewer in [None, *range(state.players)]:
+        secret = hidden(state, viewer)
+        shown = set(strings_in(state.view(viewer)))
+        leaked = secret & shown
+        assert not leaked, f"view({viewer}) shows hidden cards {sorted(leaked)}"
+
+
+def check_round_trip(state: GameState) -> None:
+    text = state.to_json()
+    copy = from_json(text)
+    assert copy == state and copy.to_json() == text
+    for viewer in [None, *range(state.players)]:
+        assert copy.view(viewer) == state.view(viewer)
+        if viewer is not None:
+            assert copy.legal(viewer) == state.legal(viewer)
+    assert copy.scores() == state.scores() and copy.to_act() == state.to_act()
+
+
+def check_refusals(state: GameState, rng: random.Random) -> None:
+    """Wrong seats, nonsense and cards not held are refused without a trace."""
+    before = state.to_json()
+    on_turn = state.to_act()
+    attempts: list[tuple[Any, str]] = [(state.players, "pass"), (0, "fly away"), (on_turn[0], "play ZZ")]
+    others = [s for s in range(state.players) if s not in on_turn]
+    if others:
+        seat = rng.choice(on_turn)
+        attempts.append((rng.choice(others), rng.choice(state.legal(seat))))
+    seat = rng.choice(on_turn)
+    legal = set(state.legal(seat))
+    for code in rng.sample(C.ALL_CODES, 6):
+        for action in (f"play {C.NAMES[code]}", f"bid {C.NAMES[code]}"):
+            if action not in legal:
+                attempts.append((seat, action))
+    for seat, action in attempts:
+        try:
+            state.act(seat, action)
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError(f"seat {seat} was allowed {action!r}")
+        assert state.to_json() == before, f"refusing {action!r} changed the state"
+
+
+def check_legal_accepted(state: GameState, seat: int, rng: random.Random, most: int = 8) -> None:
+    actions = state.legal(seat)
+    text = state.to_json()
+    for action in rng.sample(actions, min(most, len(actions))):
+        from_json(text).act(seat, action)
+
+
+def check_random_match(
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    hidden: HiddenOracle,
+    deep_every: int = 40,
+    on_step: Callable[[GameState], None] | None = None,
+    limit: int = 200_000,
+) -> GameState:
+    state = new_game(game, players=players, options=options, seed=seed)
+    rng = random.Random(seed)
+    for step in range(limit):
+        if state.is_over():
+            break
+        on_turn = state.to_act()
+        assert on_turn, "nobody may act in an unfinished match"
+        other = rng.randrange(state.players)
+        assert bool(state.legal(other)) == (other in on_turn), f"seat {other}: legal() disagrees with to_act()"
+        seat = rng.choice(on_turn)
+        actions = state.legal(seat)
+        assert actions, f"seat {seat} is on turn with no legal action"
+        if deep_every and step % deep_every == 0:
+            check_no_leak(state, hidden)
+            check_round_trip(state)
+            check_refusals(state, rng)
+            check_legal_accepted(state, seat, rng)
+        state.act(seat, rng.choice(actions))
+        if on_step:
+            on_step(state)
+    else:
+        raise AssertionError("the match did not end")
+    assert state.to_act() == [] and all(state.legal(s) == [] for s in range(state.players))
+    check_no_leak(state, hidden)
+    check_round_trip(state)
+    return state
