@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import sys
 
+USAGE = """usage:
+  python -m bot bench engine [--game NAME] [--seconds N]   speed of the rules engines
+
+The Discord bot itself (slash commands, tables, the database) is not built yet:
+see "Where the project stands" in README.md."""
+
 
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "bench":
         from bot.bench import main as bench
 
         return bench(argv[1:])
-    print("usage: python -m bot bench engine [--game NAME] [--seconds N]", file=sys.stderr)
+    print(USAGE, file=sys.stderr)
     return 2
 
 

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import ninety_nine
+from . import just_make, ninety_nine
 from .base import GameState
 from .errors import GameError, IllegalAction, InvalidGame
 from .options import Option
@@ -48,6 +48,7 @@ GAMES: dict[str, GameInfo] = {
         GameInfo(
             "ninety-nine", ninety_nine.PLAYERS, ninety_nine.DEFAULT_PLAYERS, ninety_nine.OPTIONS, ninety_nine.NinetyNine
         ),
+        GameInfo("just-make", just_make.PLAYERS, just_make.DEFAULT_PLAYERS, just_make.OPTIONS, just_make.JustMake),
     )
 }
 

@@ -1,0 +1,353 @@
+"""Just Make, as ../shared/rules/just-make.md lays it down.
+
+Every player bids with one face-up card (♦ 0, ♠ 1, ♥ 2, ♣ 3, joker 4 or
+more), one at a time in seat order, then plays five tricks in which suits do
+not matter: ranks that appear more than once cancel, a joker reverses the
+order, two jokers give the trick to the first. The aim is to stand exactly on
+the target.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import cards as C
+from .base import GameState
+from .errors import IllegalAction, InvalidGame
+from .options import Option, resolve
+
+OPTIONS = (
+    Option("target", 7, low=3, high=15),
+    Option("tie_break", "share", choices=("share", "final-bid")),
+    Option("double_hard_bids", False),
+    Option("sweep_wins", False),
+    Option("joker_make_wins", False),
+    Option("lone_loser_minus_one", False),
+    Option("all_fail_reverse", False),
+    Option("scoring", "table", choices=("table", "tricks")),
+)
+PLAYERS = tuple(range(4, 10))
+DEFAULT_PLAYERS = 6
+
+BID, PLAY, OVER = 0, 1, 2
+PHASE_NAMES = ("bidding", "playing", "over")
+HAND_SIZE = 6
+TRICKS = 5
+JOKERS = (C.JOKER, C.JOKER2)
+DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], jokers=2)
+BID_VALUE = (1, 2, 3, 0)  # by suit: S H C D
+JOKER_BID = 4
+
+
+def bid_value(code: int) -> int:
+    return JOKER_BID if code in JOKERS else BID_VALUE[code >> 4]
+
+
+def trick_winner(cards: list[int]) -> tuple[int | None, list[str], bool]:
+    """Who wins a trick (its index in play order, or None), the ranks that
+    cancelled, and whether a joker reversed the order."""
+    jokers = [i for i, c in enumerate(cards) if c in JOKERS]
+    if len(jokers) == 2:
+        return jokers[0], [], False
+    counts: dict[int, int] = {}
+    for c in cards:
+        if c not in JOKERS:
+            counts[c & 15] = counts.get(c & 15, 0) + 1
+    cancelled = sorted(r for r, n in counts.items() if n > 1)
+    left = [i for i, c in enumerate(cards) if c not in JOKERS and counts[c & 15] == 1]
+    reversed_order = bool(jokers)
+    if not left:
+        return None, [C.RANKS[r] for r in cancelled], reversed_order
+    pick = min if reversed_order else max
+    best = pick(left, key=lambda i: cards[i] & 15)
+    return best, [C.RANKS[r] for r in cancelled], reversed_order
+
+
+class JustMake(GameState):
+    NAME = "just-make"
+    SAVED = (
+        "players", "options", "seed", "decks", "first_bidder",
+        "phase", "deal_no", "bidder", "hands", "bids", "doubled", "bid_order",
+        "leader", "trick", "tricks", "tricks_played", "last_trick", "last_winner",
+        "totals", "sheets", "winners",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        decks: list[list[str]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        if players not in PLAYERS:
+            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="4 to 9")
+        self.players = players
+        self.options = resolve(self.NAME, OPTIONS, options)
+        self.seed = seed
+        self.decks = [self._check_deck(i, d) for i, d in enumerate(decks or [])]
+        if first_dealer is None:
+            first_dealer = self._rng("first-bidder").randrange(players)
+        elif first_dealer not in range(players):
+            raise InvalidGame("bad_first_dealer", allowed=f"0 to {players - 1}", value=first_dealer)
+        self.first_bidder = first_dealer
+        self.deal_no = -1
+        self.totals = [0] * players
+        self.sheets: list[dict[str, Any]] = []
+        self.winners: list[int] | None = None
+        self._start_deal()
+
+    def _check_deck(self, index: int, deck: list[str]) -> list[int]:
+        codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
+        if None in codes or sorted(codes) != sorted(DECK):  # type: ignore[type-var]
+            raise InvalidGame("bad_decks", index=index, size=len(DECK))
+        return codes  # type: ignore[return-value]
+
+    def _after_restore(self) -> None:
+        """Nothing is derived: every field is saved."""
+
+    def _start_deal(self) -> None:
+        self.deal_no += 1
+        if self.deal_no < len(self.decks):
+            deck = self.decks[self.deal_no]
+        else:
+            deck = list(DECK)
+            self._rng(f"deal-{self.deal_no}").shuffle(deck)
+        n = self.players
+        self.hands = [0] * n
+        for j in range(n * HAND_SIZE):
+            self.hands[j % n] |= 1 << deck[j]  # dealt one at a time from seat 0
+        self.bid_order = [(self.first_bidder + i) % n for i in range(n)]
+        self.bidder = 0  # index into bid_order
+        self.bids: list[int] = [-1] * n  # the bid card's code
+        self.doubled = [False] * n
+        self.leader = self.first_bidder
+        self.trick: list[int] = []
+        self.tricks = [0] * n
+        self.tricks_played = 0
+        self.last_trick: dict[str, Any] | None = None
+        self.last_winner = -1  # of this deal's latest trick that had a winner
+        self.phase = BID
+
+    # The contract ---------------------------------------------------------
+
+    def _on_turn(self) -> int:
+        if self.phase == BID:
+            return self.bid_order[self.bidder]
+        return (self.leader + len(self.trick)) % self.players
+
+    def to_act(self) -> list[int]:
+        return [] if self.phase == OVER else [self._on_turn()]
+
+    def legal(self, seat: int) -> list[str]:
+        if self.phase == OVER or seat != self._on_turn():
+            return []
+        held = C.cards_in(self.hands[seat])
+        if self.phase == PLAY:
+            return ["play " + C.NAMES[c] for c in held]
+        out = []
+        for c in held:
+            out.append("bid " + C.NAMES[c])
+            if self.options["double_hard_bids"] and bid_value(c) >= 3:
+                out.append("bid " + C.NAMES[c] + " double")
+        return out
+
+    def act(self, seat: int, action: str) -> None:
+        if self.phase == OVER:
+            raise IllegalAction("game_over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
+        if seat != self._on_turn():
+            raise IllegalAction("not_your_turn", seat=seat)
+        words = action.split() if isinstance(action, str) else []
+        expected = "'bid' and a card, e.g. 'bid 4C'" if self.phase == BID else "'play' and a card, e.g. 'play KD'"
+        if not words or words[0] not in ("bid", "play") or len(words) < 2:
+            raise IllegalAction("unparseable", action=action, expected=expected)
+        wanted = BID if words[0] == "bid" else PLAY
+        if wanted != self.phase:
+            raise IllegalAction("wrong_phase", action=action, phase=PHASE_NAMES[self.phase])
+        double = words[2:] == ["double"]
+        if len(words) > 3 or (len(words) == 3 and (not double or wanted == PLAY)):
+            raise IllegalAction("unparseable", action=action, expected=expected)
+        code = C.parse(words[1])
+        if code is None or code not in DECK:
+            raise IllegalAction("unknown_card", card=words[1])
+        if not self.hands[seat] >> code & 1:
+            raise IllegalAction("card_not_held", card=C.NAMES[code])
+        if double and not (self.options["double_hard_bids"] and bid_value(code) >= 3):
+            raise IllegalAction("not_legal", action=action, allowed=", ".join(self.legal(seat)[:6]))
+        self.hands[seat] ^= 1 << code
+        if self.phase == BID:
+            self.bids[seat] = code
+            self.doubled[seat] = double
+            self.bidder += 1
+            if self.bidder == self.players:
+                self.phase = PLAY
+        else:
+            self.trick.append(code)
+            if len(self.trick) == self.players:
+                self._end_trick()
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> dict[str, Any]:
+        return {"total": list(self.totals)}
+
+    def _result(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners or []),
+            "scores": self.scores(),
+            "deals": self.deal_no + 1,
+            "sheets": self.sheets,
+        }
+
+    # Play and scoring -----------------------------------------------------
+
+    def _end_trick(self) -> None:
+        n = self.players
+        order = [(self.leader + i) % n for i in range(n)]
+        best, cancelled, reversed_order = trick_winner(self.trick)
+        winner = order[best] if best is not None else None
+        self.last_trick = {
+            "cards": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=True)],
+            "winner": winner,
+            "cancelled": cancelled,
+            "reversed": reversed_order,
+        }
+        self.trick = []
+        self.tricks_played += 1
+        if winner is not None:
+            self.tricks[winner] += 1
+            self.leader = winner
+            self.last_winner = winner
+        # Nobody won: the same player leads again.
+        if self.tricks_played == TRICKS:
+            self._score_deal()
+
+    def _made(self, seat: int) -> bool:
+        value = bid_value(self.bids[seat])
+        return self.tricks[seat] >= JOKER_BID if value == JOKER_BID else self.tricks[seat] == value
+
+    def _points(self, made: list[bool]) -> list[int]:
+        n, w = self.players, sum(made)
+        if w == 0:
+            return [0] * n
+        if self.options["scoring"] == "tricks":
+            points = [max(self.tricks[s], 1) if made[s] else 0 for s in range(n)]
+            if w == n - 1:
+                points = [p if made[s] else -3 for s, p in enumerate(points)]
+            return points
+        if w == n:
+            return list(self.tricks)
+        if w == n - 1:
+            return [1 if made[s] else -3 for s in range(n)]
+        each = {1: 3, 2: 2}.get(w, 1)
+        return [each if made[s] else 0 for s in range(n)]
+
+    def _score_deal(self) -> None:
+        n, target = self.players, self.options["target"]
+        made = [self._made(s) for s in range(n)]
+        w = sum(made)
+        points = self._points(made)
+        doubled = [self.doubled[s] and made[s] for s in range(n)]
+        points = [p * 2 if doubled[s] else p for s, p in enumerate(points)]
+        before = list(self.totals)
+        bust = [False] * n
+        lone_loser = w == n - 1 and self.options["lone_loser_minus_one"]
+        for s in range(n):
+            if lone_loser and not made[s]:
+                self.totals[s] = -1
+                continue
+            if before[s] + points[s] > target:
+                bust[s] = True
+                self.totals[s] = before[s] - points[s]
+            else:
+                self.totals[s] = before[s] + points[s]
+        reversed_totals = w == 0 and self.options["all_fail_reverse"]
+        if reversed_totals:
+            ranks = sorted(set(self.totals), reverse=True)
+            swap = dict(zip(ranks, reversed(ranks), strict=True))
+            self.totals = [swap[t] for t in self.totals]
+        self.sheets.append(
+            {
+                "deal": self.deal_no + 1,
+                "first_bidder": self.first_bidder,
+                "made": w,
+                "reversed_totals": reversed_totals,
+                "rows": [
+                    {
+                        "seat": s,
+                        "bid": bid_value(self.bids[s]),
+                        "doubled": self.doubled[s],
+                        "tricks": self.tricks[s],
+                        "made": made[s],
+                        "points": points[s],
+                        "bust": bust[s],
+                        "change": self.totals[s] - before[s],
+                        "total": self.totals[s],
+                    }
+                    for s in range(n)
+                ],
+            }
+        )
+        winners = self._match_winners(made)
+        if winners:
+            self.winners = winners
+            self.phase = OVER
+            return
+        if self.last_winner >= 0:
+            self.first_bidder = self.last_winner
+        self._start_deal()
+
+    def _match_winners(self, made: list[bool]) -> list[int]:
+        n = self.players
+        if self.options["sweep_wins"]:
+            sweepers = [s for s in range(n) if self.tricks[s] == TRICKS]
+            if sweepers:
+                return sweepers
+        if self.options["joker_make_wins"]:
+            makers = [s for s in range(n) if made[s] and bid_value(self.bids[s]) == JOKER_BID]
+            if makers:
+                return makers
+        on_target = [s for s in range(n) if self.totals[s] == self.options["target"]]
+        if len(on_target) > 1 and self.options["tie_break"] == "final-bid":
+            top = max(bid_value(self.bids[s]) for s in on_target)
+            on_target = [s for s in on_target if bid_value(self.bids[s]) == top]
+        return on_target
+
+    # Views ----------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        n = self.players
+        order = [(self.leader + i) % n for i in range(n)]
+        bids = [
+            {"seat": s, "card": C.NAMES[self.bids[s]], "bid": bid_value(self.bids[s]), "doubled": self.doubled[s]}
+            for s in self.bid_order
+            if self.bids[s] >= 0
+        ]
+        view: dict[str, Any] = {
+            "game": self.NAME,
+            "players": n,
+            "seat": seat,
+            "options": dict(self.options),
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.to_act(),
+            "deal": self.deal_no + 1,
+            "first_bidder": self.first_bidder,
+            "bids": bids,
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=False)],
+            "last_trick": self.last_trick,
+            "tricks_played": self.tricks_played,
+            "tricks": list(self.tricks),
+            "cards_left": [h.bit_count() for h in self.hands],
+            "scores": self.scores(),
+            "target": self.options["target"],
+            "last_deal": self.sheets[-1] if self.sheets else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+        if seat is not None and 0 <= seat < n:
+            view["hand"] = [C.NAMES[c] for c in C.cards_in(self.hands[seat])]
+            view["bid"] = bid_value(self.bids[seat]) if self.bids[seat] >= 0 else None
+        return view
