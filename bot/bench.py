@@ -22,7 +22,8 @@ def play_random_match(game: str, players: int, seed: int, options: dict[str, obj
         seat = seats[0] if len(seats) == 1 else seats[int(pick() * len(seats))]
         actions = state.legal(seat)
         state.act(seat, actions[int(pick() * len(actions))])
-    deals: int = state.result()["deals"]
+    result = state.result()
+    deals: int = result.get("hands", result["deals"])  # Five Hundred: hands played, not thrown in
     return deals
 
 

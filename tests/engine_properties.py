@@ -82,6 +82,7 @@ def check_random_match(
     deep_every: int = 40,
     on_step: Callable[[GameState], None] | None = None,
     limit: int = 200_000,
+    choose: Callable[[list[str], random.Random], str] | None = None,
 ) -> GameState:
     state = new_game(game, players=players, options=options, seed=seed)
     rng = random.Random(seed)
@@ -100,7 +101,7 @@ def check_random_match(
             check_round_trip(state)
             check_refusals(state, rng)
             check_legal_accepted(state, seat, rng)
-        state.act(seat, rng.choice(actions))
+        state.act(seat, choose(actions, rng) if choose else rng.choice(actions))
         if on_step:
             on_step(state)
     else:

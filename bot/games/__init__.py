@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import just_make, ninety_nine
+from . import five_hundred, just_make, ninety_nine
 from .base import GameState
 from .errors import GameError, IllegalAction, InvalidGame
 from .options import Option
@@ -47,6 +47,13 @@ GAMES: dict[str, GameInfo] = {
     for info in (
         GameInfo(
             "ninety-nine", ninety_nine.PLAYERS, ninety_nine.DEFAULT_PLAYERS, ninety_nine.OPTIONS, ninety_nine.NinetyNine
+        ),
+        GameInfo(
+            "five-hundred",
+            five_hundred.PLAYERS,
+            five_hundred.DEFAULT_PLAYERS,
+            five_hundred.OPTIONS,
+            five_hundred.FiveHundred,
         ),
         GameInfo("just-make", just_make.PLAYERS, just_make.DEFAULT_PLAYERS, just_make.OPTIONS, just_make.JustMake),
     )

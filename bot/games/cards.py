@@ -12,6 +12,7 @@ boundary format; engines work on the ints.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import combinations
 
 SUITS = "SHCD"  # index = suit number
 SPADES, HEARTS, CLUBS, DIAMONDS = 0, 1, 2, 3
@@ -88,3 +89,20 @@ def deck(ranks: Iterable[str], suits: str = SUITS, jokers: int = 0) -> list[int]
     out = [card(r, s) for s in suits for r in ranks]
     out += [JOKER, JOKER2][:jokers]
     return out
+
+
+# "<prefix> A B C" for every three cards of a deck, keyed by their codes in
+# order, so that listing every 3-card choice from a hand (Ninety-Nine's bids,
+# Five Hundred's discards: 220 to 286 strings) stays in C. Built on first use.
+_TRIPLE_TEXTS: dict[tuple[str, tuple[int, ...]], dict[tuple[int, ...], str]] = {}
+
+
+def triple_texts(prefix: str, held: list[int], deck_codes: tuple[int, ...], names: list[str] = NAMES) -> list[str]:
+    """``"<prefix> A B C"`` for every three of ``held`` (ascending codes from ``deck_codes``)."""
+    if names is not NAMES:  # a renamed card (Ninety-Nine's joker) is not in the shared table
+        return [f"{prefix} {names[a]} {names[b]} {names[c]}" for a, b, c in combinations(held, 3)]
+    table = _TRIPLE_TEXTS.get((prefix, deck_codes))
+    if table is None:
+        table = {t: f"{prefix} {NAMES[t[0]]} {NAMES[t[1]]} {NAMES[t[2]]}" for t in combinations(sorted(deck_codes), 3)}
+        _TRIPLE_TEXTS[prefix, deck_codes] = table
+    return list(map(table.__getitem__, combinations(held, 3)))

@@ -8,7 +8,6 @@ internally *as* that card's code and only its name differs ("JK").
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from . import cards as C
@@ -52,6 +51,7 @@ GAME_TO = 100
 
 SHORT_DECK = C.deck(["6", "7", "8", "9", "10", "J", "Q", "K", "A"])
 FULL_DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+FULL_DECK_CODES = tuple(FULL_DECK)
 OXFORD_PILE = C.deck(["2", "3", "4", "5"])
 
 PLAY_ACTION = ["play " + n for n in C.NAMES]
@@ -59,19 +59,6 @@ PLAY_ACTION = ["play " + n for n in C.NAMES]
 SEAT_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in (3, 4)}
 ACTION_WORDS = {"bid": BID, "pass": PREMIUM, "declare": PREMIUM, "reveal": PREMIUM, "play": PLAY}
 SUIT_NAMES = {C.SPADES: "spades", C.HEARTS: "hearts", C.CLUBS: "clubs", C.DIAMONDS: "diamonds"}
-
-# "bid A B C" for every three cards of the 52, keyed by their codes in order:
-# the bidding phase lists 220 to 286 of these per seat, and looking them up
-# keeps that loop in C. Built on first use (about 4 MB).
-_BID_TEXT: dict[tuple[int, ...], str] = {}
-
-
-def _bid_texts() -> dict[tuple[int, ...], str]:
-    if not _BID_TEXT:
-        names = C.NAMES
-        for a, b, c in combinations(sorted(FULL_DECK), 3):
-            _BID_TEXT[a, b, c] = f"bid {names[a]} {names[b]} {names[c]}"
-    return _BID_TEXT
 
 
 def _bid_value(mask: int) -> int:
@@ -290,13 +277,9 @@ class NinetyNine(GameState):
         """Every 3-card bid from a hand, lowest codes first.
 
         This is the hot path of the bidding phase (220 bids from 12 cards),
-        so the strings come from a table of every bid.
+        so the strings come from a shared table of every bid.
         """
-        held = C.cards_in(hand)
-        if self.joker_as >= 0 and hand >> self.joker_as & 1:
-            names = self._names  # the joker is written "JK": not in the shared table
-            return [f"bid {names[a]} {names[b]} {names[c]}" for a, b, c in combinations(held, 3)]
-        return list(map(_bid_texts().__getitem__, combinations(held, 3)))
+        return C.triple_texts("bid", C.cards_in(hand), FULL_DECK_CODES, self._names)
 
     def act(self, seat: int, action: str) -> None:
         phase = self.phase

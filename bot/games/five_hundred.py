@@ -1,0 +1,707 @@
+"""Five Hundred, Australian rules, as ../shared/rules/five-hundred.md lays it down.
+
+Bids are ranked on one scale: ``2 * ((tricks - 6) * 5 + suit)`` with suits
+♠ ♣ ♦ ♥ NT = 0…4, so misère (19) sits between 7NT (18) and 8♠ (20) and open
+misère (45) between 10♦ (44) and 10♥ (46). A card's "effective suit" folds the
+left bower (and, at a suit contract, the joker) into trumps; at no trumps and
+misère the joker has a suit of its own, ``JOKER_SUIT``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from . import cards as C
+from .base import GameState
+from .errors import IllegalAction, InvalidGame
+from .options import Option, resolve
+
+OPTIONS = (
+    Option("six_sides", "three-twos", choices=("three-twos", "two-threes")),
+    Option("misere_after_seven", False),
+    Option("open_misere_highest", False),
+    Option("passed_may_rebid", False),
+    Option("all_pass", "redeal", choices=("redeal", "play-no-trumps", "move-after-two")),
+    Option("open_misere_spread", "before-first-lead", choices=("before-first-lead", "after-first-trick")),
+    Option("called_partner", "secret", choices=("secret", "announce")),
+    Option("joker_lead_any_suit", False),
+    Option("misere_tricks_score", False),
+    Option("open_misere_value", 500, low=500, high=520),
+    Option("win_by_contract_only", False),
+)
+PLAYERS = (2, 3, 4, 5, 6)
+DEFAULT_PLAYERS = 4
+
+BID, DISCARD, CALL, PLAY, OVER = 0, 1, 2, 3, 4
+PHASE_NAMES = ("bidding", "discarding", "calling", "playing", "over")
+NT = -1
+JOKER_SUIT = 4
+TRICKS = 10
+
+# Bid suits in rank order, and their card suit numbers (S H C D in ``cards``).
+BID_SUITS = ("S", "C", "D", "H", "NT")
+BID_SUIT_CARD = (C.SPADES, C.CLUBS, C.DIAMONDS, C.HEARTS, NT)
+MISERE, OPEN_MISERE = 19, 45
+OPEN_MISERE_HIGHEST = 50
+
+_R = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5"]
+DECKS = {
+    2: C.deck(_R[:6], jokers=1),
+    3: C.deck(_R[:8], jokers=1),
+    4: sorted([*C.deck(_R), C.card("4", "H"), C.card("4", "D"), C.JOKER]),
+    5: C.deck(["2", "3", "4", *_R], jokers=1),
+    6: sorted(
+        [*C.deck(["2", "3", "4", "11", "12", *_R]), C.card("13", "H"), C.card("13", "D"), C.JOKER]
+    ),
+}  # fmt: skip
+KITTY = {2: 5, 3: 3, 4: 3, 5: 3, 6: 3}
+PHASE_OF = {"bid": BID, "pass": BID, "discard": DISCARD, "call": CALL, "alone": CALL, "play": PLAY}
+# Per (players, trump): each card's effective suit, its trick-winning power, and the mask of each suit.
+_ORDERS: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], list[int]]] = {}
+
+
+def card_order(players: int, trump: int) -> tuple[dict[int, int], dict[int, int], list[int]]:
+    """The left bower (and, at a suit contract, the joker) join trumps; at no trumps the joker is a suit of its own."""
+    cached = _ORDERS.get((players, trump))
+    if cached is not None:
+        return cached
+    suit_of: dict[int, int] = {}
+    power: dict[int, int] = {}
+    for c in DECKS[players]:
+        if c == C.JOKER:
+            suit_of[c], power[c] = (trump if trump != NT else JOKER_SUIT), 100
+        elif trump != NT and c == C.card("J", C.SUITS[trump]):
+            suit_of[c], power[c] = trump, 99
+        elif trump != NT and c == C.card("J", C.SUITS[trump ^ 2]):  # same colour: S↔C, H↔D
+            suit_of[c], power[c] = trump, 98
+        else:
+            suit_of[c], power[c] = c >> 4, c & 15
+    masks = [C.mask_of(c for c in suit_of if suit_of[c] == s) for s in range(5)]
+    _ORDERS[players, trump] = suit_of, power, masks
+    return suit_of, power, masks
+
+
+def bid_rank(text: str) -> int | None:
+    """The rank of a bid written as in an action (``7H``, ``6NT``, ``misere``, ``open-misere``)."""
+    text = text.upper()
+    if text == "MISERE":
+        return MISERE
+    if text == "OPEN-MISERE":
+        return OPEN_MISERE
+    number, suit = (text[:2], text[2:]) if text.startswith("10") else (text[:1], text[1:])
+    if number in ("6", "7", "8", "9", "10") and suit in BID_SUITS:
+        return 2 * ((int(number) - 6) * 5 + BID_SUITS.index(suit))
+    return None
+
+
+def bid_text(rank: int) -> str:
+    if rank == MISERE:
+        return "misere"
+    if rank in (OPEN_MISERE, OPEN_MISERE_HIGHEST):
+        return "open-misere"
+    step = rank // 2
+    return f"{6 + step // 5}{BID_SUITS[step % 5]}"
+
+
+def bid_view(rank: int) -> dict[str, Any]:
+    """A bid as views show it: never a string that looks like a card code."""
+    if rank == MISERE:
+        return {"kind": "misere"}
+    if rank in (OPEN_MISERE, OPEN_MISERE_HIGHEST):
+        return {"kind": "open-misere"}
+    step = rank // 2
+    suit = BID_SUITS[step % 5]
+    return {
+        "kind": "no-trumps" if suit == "NT" else "suit",
+        "tricks": 6 + step // 5,
+        "trump": None if suit == "NT" else suit,
+    }
+
+
+class FiveHundred(GameState):
+    NAME = "five-hundred"
+    SAVED = (
+        "players", "options", "seed", "decks", "first_dealer", "sides",
+        "phase", "hand_no", "hands_played", "all_passes", "dealer", "hands", "kitty", "picked_up", "discards",
+        "auction", "turn", "out", "high", "high_bidder", "passes_since_bid",
+        "contract", "contractor", "called", "partner", "partner_known", "sitting_out", "exposed",
+        "leader", "trick", "named_suit", "voids", "tricks", "tricks_played", "last_trick",
+        "totals", "sheets", "winners",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        decks: list[list[str]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        if players not in PLAYERS:
+            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="2, 3, 4, 5 or 6")
+        self.players = players
+        self.options = resolve(self.NAME, OPTIONS, options)
+        if self.options["open_misere_value"] not in (500, 520):
+            raise InvalidGame(
+                "bad_option_value",
+                option="open_misere_value",
+                value=self.options["open_misere_value"],
+                allowed="500, 520",
+            )
+        self.seed = seed
+        self.decks = [self._check_deck(i, d) for i, d in enumerate(decks or [])]
+        if first_dealer is None:
+            first_dealer = self._rng("first-dealer").randrange(players)
+        elif first_dealer not in range(players):
+            raise InvalidGame("bad_first_dealer", allowed=f"0 to {players - 1}", value=first_dealer)
+        self.first_dealer = self.dealer = first_dealer
+        if players == 4:
+            self.sides = [[0, 2], [1, 3]]
+        elif players == 6 and self.options["six_sides"] == "three-twos":
+            self.sides = [[0, 3], [1, 4], [2, 5]]
+        elif players == 6:
+            self.sides = [[0, 2, 4], [1, 3, 5]]
+        else:
+            self.sides = [[s] for s in range(players)]
+        self.hand_no = -1
+        self.hands_played = 0
+        self.all_passes = 0
+        self.totals = [0] * players
+        self.sheets: list[dict[str, Any]] = []
+        self.winners: list[int] | None = None
+        self.contract = -1
+        self._start_hand()
+
+    def _check_deck(self, index: int, deck: list[str]) -> list[int]:
+        expected = DECKS[self.players]
+        codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
+        if None in codes or sorted(codes) != sorted(expected):  # type: ignore[type-var]
+            raise InvalidGame("bad_decks", index=index, size=len(expected))
+        return codes  # type: ignore[return-value]
+
+    # Set-up ---------------------------------------------------------------
+
+    def _start_hand(self) -> None:
+        n = self.players
+        self.hand_no += 1
+        if self.hand_no < len(self.decks):
+            deck = self.decks[self.hand_no]
+        else:
+            deck = list(DECKS[n])
+            self._rng(f"deal-{self.hand_no}").shuffle(deck)
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        hands = [0] * n
+        kitty: list[int] = []
+        pos = 0
+        if n == 4:
+            for packet in (3, 4, 3):  # packets to each player, then one to the kitty
+                for seat in order:
+                    for c in deck[pos : pos + packet]:
+                        hands[seat] |= 1 << c
+                    pos += packet
+                kitty.append(deck[pos])
+                pos += 1
+        else:
+            for j in range(n * 10):
+                hands[order[j % n]] |= 1 << deck[j]
+            kitty = deck[n * 10 :]
+        self.hands = hands
+        self.kitty = C.mask_of(kitty)
+        self.picked_up = 0
+        self.discards = 0
+        self.auction: list[list[Any]] = []
+        self.turn = order[0]
+        self.out = [False] * n
+        self.high = -1
+        self.high_bidder = -1
+        self.passes_since_bid = 0
+        self.contract = -1
+        self.contractor = -1
+        self.called = -1
+        self.partner = -1
+        self.partner_known = False
+        self.sitting_out: list[int] = []
+        self.exposed = False
+        self.leader = -1
+        self.trick: list[int] = []
+        self.named_suit = -1
+        self.voids = [0] * n
+        self.tricks = [0] * n
+        self.tricks_played = 0
+        self.last_trick: dict[str, Any] | None = None
+        self.phase = BID
+        self._after_restore()
+
+    def _after_restore(self) -> None:
+        """Derive the card order of the contract: effective suits and trick-winning power."""
+        self._misere = self.contract in (MISERE, OPEN_MISERE, OPEN_MISERE_HIGHEST)
+        trump = NT if self.contract < 0 or self._misere else BID_SUIT_CARD[(self.contract // 2) % 5]
+        self._trump = trump
+        self._suit_of, self._power, self._suit_masks = card_order(self.players, trump)
+        self._order = self._seat_order()
+
+    # The contract ---------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        return [] if self.phase == OVER else [self.turn]
+
+    def _bid_choices(self) -> list[int]:
+        top = OPEN_MISERE_HIGHEST if self.options["open_misere_highest"] else OPEN_MISERE
+        ranks = [r for r in range(0, 50, 2) if r > self.high]
+        if self.high < MISERE and not (self.options["misere_after_seven"] and not 10 <= self.high <= 18):
+            ranks.append(MISERE)
+        if self.high < top:
+            ranks.append(top)
+        return sorted(ranks)
+
+    def legal(self, seat: int) -> list[str]:
+        if self.phase == OVER or seat != self.turn:
+            return []
+        if self.phase == PLAY:
+            return self._play_choices(seat)
+        if self.phase == BID:
+            return ["pass"] + ["bid " + bid_text(r) for r in self._bid_choices()]
+        if self.phase == DISCARD:
+            held = C.cards_in(self.hands[seat])
+            if KITTY[self.players] == 3:
+                return C.triple_texts("discard", held, tuple(DECKS[self.players]))
+            return ["discard " + " ".join(C.NAMES[c] for c in combo) for combo in combinations(held, 5)]
+        return ["alone"] + ["call " + C.NAMES[c] for c in self._callable()]
+
+    def act(self, seat: int, action: str) -> None:
+        if self.phase == OVER:
+            raise IllegalAction("game_over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", seat=seat)
+        words = action.split() if isinstance(action, str) else []
+        word = words[0] if words else ""
+        if word not in PHASE_OF:
+            raise IllegalAction("unparseable", action=action, expected=self._expected())
+        if PHASE_OF[word] != self.phase:
+            raise IllegalAction("wrong_phase", action=action, phase=PHASE_NAMES[self.phase])
+        if self.phase == BID:
+            self._bid(seat, words)
+        elif self.phase == DISCARD:
+            self._discard(seat, words)
+        elif self.phase == CALL:
+            self._call(seat, words)
+        else:
+            self._play(seat, words)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def _side_of(self, seat: int) -> int:
+        return next(i for i, side in enumerate(self.sides) if seat in side)
+
+    def scores(self) -> dict[str, Any]:
+        return {"total": list(self.totals), "sides": [self.totals[side[0]] for side in self.sides]}
+
+    def _result(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners or []),
+            "scores": self.scores(),
+            "deals": self.hand_no + 1,
+            "hands": self.hands_played,
+            "sides": self.sides,
+            "sheets": self.sheets,
+        }
+
+    def _expected(self) -> str:
+        return {
+            BID: "'pass' or a bid such as 'bid 7H', 'bid 6NT', 'bid misere', 'bid open-misere'",
+            DISCARD: f"'discard' and {KITTY[self.players]} cards",
+            CALL: "'call' and a card, or 'alone'",
+            PLAY: "'play' and a card ('play JK H' to lead the joker at no trumps naming hearts)",
+        }[self.phase]
+
+    def _card(self, text: str, seat: int) -> int:
+        code = C.parse(text)
+        if code is None or code not in self._suit_of:
+            raise IllegalAction("unknown_card", card=text)
+        if not self.hands[seat] >> code & 1:
+            raise IllegalAction("card_not_held", card=C.NAMES[code])
+        return code
+
+    # The auction ----------------------------------------------------------
+
+    def _next_bidder(self, seat: int) -> int:
+        n = self.players
+        for i in range(1, n + 1):
+            nxt = (seat + i) % n
+            if not self.out[nxt]:
+                return nxt
+        return seat
+
+    def _bid(self, seat: int, words: list[str]) -> None:
+        if words[0] == "pass":
+            if len(words) != 1:
+                raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
+            self.auction.append([seat, -1])
+            if not self.options["passed_may_rebid"]:
+                self.out[seat] = True
+            self.passes_since_bid += 1
+        else:
+            rank = bid_rank(words[1]) if len(words) == 2 else None
+            if rank is None:
+                raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
+            if rank == OPEN_MISERE and self.options["open_misere_highest"]:
+                rank = OPEN_MISERE_HIGHEST
+            if rank not in self._bid_choices():
+                allowed = ", ".join(self.legal(seat)[:8])
+                raise IllegalAction("not_legal", action=" ".join(words), allowed=allowed)
+            self.auction.append([seat, rank])
+            self.high, self.high_bidder = rank, seat
+            self.passes_since_bid = 0
+        n = self.players
+        if self.high_bidder >= 0:
+            if self.options["passed_may_rebid"]:
+                done = self.passes_since_bid >= n - 1
+            else:
+                done = all(self.out[s] for s in range(n) if s != self.high_bidder)
+            if done:
+                self._won_auction()
+                return
+        elif self.passes_since_bid >= n:
+            self._all_passed()
+            return
+        self.turn = self._next_bidder(seat)
+
+    def _all_passed(self) -> None:
+        rule = self.options["all_pass"]
+        if rule == "play-no-trumps":
+            # No contractor and no kitty; the dealer's left leads at no trumps.
+            self.leader = self.turn = (self.dealer + 1) % self.players
+            self._order = self._seat_order()
+            self.phase = PLAY
+            return
+        self.sheets.append({"hand": self.hand_no + 1, "thrown_in": True, "contract": None, "rows": []})
+        self.all_passes += 1
+        if rule == "move-after-two" and self.all_passes >= 2:
+            self.all_passes = 0
+            self.dealer = (self.dealer + 1) % self.players
+        self._start_hand()
+
+    def _won_auction(self) -> None:
+        self.all_passes = 0
+        self.contract = self.high
+        self.contractor = self.high_bidder
+        self._after_restore()
+        self.hands[self.contractor] |= self.kitty
+        self.picked_up = self.kitty
+        self.kitty = 0
+        self.turn = self.contractor
+        self.phase = DISCARD
+
+    def _discard(self, seat: int, words: list[str]) -> None:
+        need = KITTY[self.players]
+        codes = {self._card(w, seat) for w in words[1:]}
+        if len(words) != need + 1 or len(codes) != need:
+            raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
+        self.discards = C.mask_of(codes)
+        self.hands[seat] ^= self.discards
+        if self.players == 5 and not self._misere:
+            self.phase = CALL
+            return
+        self._start_play()
+
+    def _callable(self) -> list[int]:
+        own = self.hands[self.contractor] | self.discards
+        trumps = self._suit_masks[self._trump] if self._trump != NT else 0
+        return [c for c in C.cards_in(C.mask_of(DECKS[5]) & ~own & ~trumps) if c != C.JOKER]
+
+    def _call(self, seat: int, words: list[str]) -> None:
+        if words == ["alone"]:
+            self.called = -1
+        else:
+            code = C.parse(words[1]) if len(words) == 2 else None
+            if code is None or code not in self._callable():
+                raise IllegalAction(
+                    "not_legal",
+                    action=" ".join(words),
+                    allowed="'alone' or a card not in your hand, your discards or trumps",
+                )
+            self.called = code
+            self.partner = next(s for s in range(self.players) if self.hands[s] >> code & 1)
+            self.partner_known = self.options["called_partner"] == "announce"
+        self._start_play()
+
+    # Play -----------------------------------------------------------------
+
+    def _start_play(self) -> None:
+        if self._misere:
+            side = self.sides[self._side_of(self.contractor)]
+            self.sitting_out = [s for s in side if s != self.contractor]
+            if self.contract != MISERE and self.options["open_misere_spread"] == "before-first-lead":
+                self.exposed = True
+        self.leader = self.turn = self.contractor
+        self._order = self._seat_order()
+        self.phase = PLAY
+
+    def _in_play(self) -> list[int]:
+        """The seats that play to this trick, from its leader round."""
+        return self._order
+
+    def _seat_order(self) -> list[int]:
+        n = self.players
+        if self.leader < 0:
+            return []
+        return [(self.leader + i) % n for i in range(n) if (self.leader + i) % n not in self.sitting_out]
+
+    def _led_suit(self) -> int:
+        if not self.trick:
+            return -1
+        if self.named_suit >= 0:
+            return self.named_suit
+        return self._suit_of[self.trick[0]]
+
+    def _play_choices(self, seat: int) -> list[str]:
+        held = self.hands[seat]
+        if self.trick:
+            follow = held & self._suit_masks[self._led_suit()]
+            return ["play " + C.NAMES[c] for c in C.cards_in(follow or held)]
+        out = []
+        for c in C.cards_in(held):
+            if c == C.JOKER and self._trump == NT:
+                out += ["play JK " + C.SUITS[s] for s in self._nameable(seat)]
+            else:
+                out.append("play " + C.NAMES[c])
+        return out
+
+    def _nameable(self, seat: int) -> list[int]:
+        """The suits a joker led at no trumps may name: not one the leader has shown void in."""
+        if self.options["joker_lead_any_suit"]:
+            return [0, 1, 2, 3]
+        allowed = [s for s in range(4) if not self.voids[seat] >> s & 1]
+        return allowed or [0, 1, 2, 3]
+
+    def _play(self, seat: int, words: list[str]) -> None:
+        if len(words) not in (2, 3):
+            raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
+        code = self._card(words[1], seat)
+        named = -1
+        if code == C.JOKER and not self.trick and self._trump == NT:
+            if len(words) != 3 or words[2].upper() not in ("S", "H", "C", "D"):
+                raise IllegalAction("not_legal", action=" ".join(words), allowed=", ".join(self._play_choices(seat)))
+            named = C.SUITS.index(words[2].upper())
+            if named not in self._nameable(seat):
+                raise IllegalAction("not_legal", action=" ".join(words), allowed=", ".join(self._play_choices(seat)))
+        elif len(words) == 3:
+            raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
+        if self.trick:
+            led = self._led_suit()
+            follow = self.hands[seat] & self._suit_masks[led]
+            if follow and not follow >> code & 1:
+                raise IllegalAction(
+                    "must_follow",
+                    suit=("the joker's suit" if led == JOKER_SUIT else ["spades", "hearts", "clubs", "diamonds"][led]),
+                )
+            if not follow and led < 4:
+                self.voids[seat] |= 1 << led
+        else:
+            self.named_suit = named
+        self.hands[seat] ^= 1 << code
+        self.trick.append(code)
+        order = self._in_play()
+        if len(self.trick) < len(order):
+            self.turn = order[len(self.trick)]
+            return
+        self._end_trick(order)
+
+    def _end_trick(self, order: list[int]) -> None:
+        suit_of, power, trump = self._suit_of, self._power, self._trump
+        trump_suit = JOKER_SUIT if trump == NT else trump
+        best = 0
+        for i in range(1, len(self.trick)):
+            c, b = self.trick[i], self.trick[best]
+            if suit_of[c] == suit_of[b]:
+                if power[c] > power[b]:
+                    best = i
+            elif suit_of[c] == trump_suit:
+                best = i
+        winner = order[best]
+        if self.called >= 0 and self.called in self.trick:
+            self.partner_known = True
+        self.last_trick = {
+            "cards": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=True)],
+            "named_suit": C.SUITS[self.named_suit] if self.named_suit >= 0 else None,
+            "winner": winner,
+        }
+        self.tricks[winner] += 1
+        self.tricks_played += 1
+        self.trick = []
+        self.named_suit = -1
+        self.leader = self.turn = winner
+        self._order = self._seat_order()
+        if self.tricks_played == 1 and self._misere and self.contract != MISERE:
+            self.exposed = True
+        misere_lost = self._misere and winner == self.contractor and not self.options["misere_tricks_score"]
+        if self.tricks_played == TRICKS or misere_lost:
+            self._score_hand()
+
+    # Scoring --------------------------------------------------------------
+
+    def _contract_value(self) -> int:
+        if self.contract == MISERE:
+            return 250
+        if self.contract in (OPEN_MISERE, OPEN_MISERE_HIGHEST):
+            return int(self.options["open_misere_value"])
+        step = self.contract // 2
+        return 40 + 100 * (step // 5) + 20 * (step % 5)
+
+    def _score_hand(self) -> None:
+        n = self.players
+        self.hands_played += 1
+        points = [0] * n  # per seat, for this hand
+        if self.contractor < 0:
+            # All passed and played at no trumps: every side scores 10 per trick.
+            for seat in range(n):
+                for mate in self.sides[self._side_of(seat)]:
+                    points[mate] += 10 * self.tricks[seat]
+            contract_side: list[int] = []
+            made = None
+            value = 0
+        else:
+            if self.players == 5:
+                contract_side = [self.contractor] + ([self.partner] if self.partner >= 0 else [])
+            else:
+                contract_side = self.sides[self._side_of(self.contractor)]
+            taken = sum(self.tricks[s] for s in contract_side)
+            value = self._contract_value()
+            if self._misere:
+                made = self.tricks[self.contractor] == 0
+            else:
+                made = taken >= (self.contract // 2) // 5 + 6
+                if made and taken == TRICKS and (self.contract // 2) // 5 + 6 < 10 and value < 250:
+                    value = 250  # the slam
+            for s in contract_side:
+                points[s] = value if made else -value
+            for side in self._other_sides(contract_side):
+                if self._misere:
+                    earned = 10 * self.tricks[self.contractor] if self.options["misere_tricks_score"] else 0
+                else:
+                    earned = 10 * sum(self.tricks[s] for s in side)
+                for s in side:
+                    points[s] = earned
+        before = list(self.totals)
+        for s in range(n):
+            self.totals[s] += points[s]
+        self.sheets.append(
+            {
+                "hand": self.hand_no + 1,
+                "thrown_in": False,
+                "dealer": self.dealer,
+                "contract": bid_view(self.contract) if self.contract >= 0 else None,
+                "contractor": self.contractor if self.contractor >= 0 else None,
+                "partner": self.partner if self.partner >= 0 else None,
+                "contract_side": contract_side,
+                "value": value,
+                "made": made,
+                "rows": [
+                    {
+                        "seat": s,
+                        "tricks": self.tricks[s],
+                        "points": points[s],
+                        "total": self.totals[s],
+                        "before": before[s],
+                    }
+                    for s in range(n)
+                ],
+            }
+        )
+        self._check_end(contract_side, bool(made))
+        if self.phase != OVER:
+            self.dealer = (self.dealer + 1) % n
+            self._start_hand()
+
+    def _other_sides(self, contract_side: list[int]) -> list[list[int]]:
+        if self.players == 5:
+            return [[s] for s in range(5) if s not in contract_side]
+        return [side for side in self.sides if side != contract_side]
+
+    def _check_end(self, contract_side: list[int], made: bool) -> None:
+        units = [[s] for s in range(5)] if self.players == 5 else self.sides
+        score = [self.totals[u[0]] for u in units]
+        by_contract = made and any(self.totals[s] >= 500 for s in contract_side)
+        if self.options["win_by_contract_only"]:
+            if by_contract:
+                self.winners = sorted(contract_side)
+                self.phase = OVER
+                return
+            ended = any(x <= -500 for x in score)
+        else:
+            ended = any(x >= 500 or x <= -500 for x in score)
+        if not ended:
+            return
+        best = max(score)
+        top = [u for u, x in zip(units, score, strict=True) if x == best]
+        if len(top) > 1 and any(set(u) & set(contract_side) for u in top):
+            self.winners = sorted(contract_side)  # the contractor's side wins a tie
+        else:
+            self.winners = sorted(s for u in top for s in u)
+        self.phase = OVER
+
+    # Views ----------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        n = self.players
+        order = self._in_play() if self.phase == PLAY else []
+        partner_public = self.partner_known and self.partner >= 0
+        hands = []
+        for s in range(n):
+            visible = s == seat or (self.exposed and s == self.contractor)
+            hands.append(
+                {
+                    "seat": s,
+                    "side": self._side_of(s),
+                    "cards_left": self.hands[s].bit_count(),
+                    "cards": [C.NAMES[c] for c in C.cards_in(self.hands[s])] if visible else None,
+                    "out_of_bidding": self.out[s],
+                    "sitting_out": s in self.sitting_out,
+                    "tricks": self.tricks[s],
+                }
+            )
+        view: dict[str, Any] = {
+            "game": self.NAME,
+            "players": n,
+            "seat": seat,
+            "options": dict(self.options),
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.to_act(),
+            "hand_number": self.hand_no + 1,
+            "dealer": self.dealer,
+            "sides": self.sides,
+            "hands": hands,
+            "auction": [
+                {"seat": s, "call": "pass"} if r < 0 else {"seat": s, "call": "bid", **bid_view(r)}
+                for s, r in self.auction
+            ],
+            "standing_bid": bid_view(self.high) if self.high >= 0 else None,
+            "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
+            "contract": bid_view(self.contract) if self.contract >= 0 else None,
+            "contractor": self.contractor if self.contractor >= 0 else None,
+            "value": self._contract_value() if self.contract >= 0 else None,
+            "trump": None if self._trump == NT else C.SUITS[self._trump],
+            "called": C.NAMES[self.called] if self.called >= 0 else None,
+            "partner": self.partner if partner_public else None,
+            "kitty_size": KITTY[n],
+            "leader": self.leader if self.leader >= 0 else None,
+            "trick": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=False)],
+            "named_suit": C.SUITS[self.named_suit] if self.named_suit >= 0 and self.trick else None,
+            "last_trick": self.last_trick,
+            "tricks_played": self.tricks_played,
+            "side_tricks": [sum(self.tricks[s] for s in side) for side in self.sides],
+            "scores": self.scores(),
+            "last_hand": self.sheets[-1] if self.sheets else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+        if seat is not None and 0 <= seat < n:
+            view["hand"] = [C.NAMES[c] for c in C.cards_in(self.hands[seat])]
+            if seat == self.contractor:
+                view["kitty"] = [C.NAMES[c] for c in C.cards_in(self.picked_up)]
+                view["discards"] = [C.NAMES[c] for c in C.cards_in(self.discards)]
+            view["you_are_partner"] = seat == self.partner
+        return view
