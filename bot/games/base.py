@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from . import cards as C
 from .errors import GameError, InvalidGame
 
 
@@ -93,6 +95,27 @@ class GameState(ABC):
     __hash__ = None  # type: ignore[assignment]
 
     # Helpers --------------------------------------------------------------
+
+    @staticmethod
+    def _stacked_decks(decks: list[list[str]] | None, expected: Sequence[int]) -> list[list[int]]:
+        """The stacked decks as codes, each checked to be the whole deck, every card once."""
+        want = sorted(expected)
+        out = []
+        for index, deck in enumerate(decks or []):
+            codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
+            known = [c for c in codes if c is not None]
+            if len(known) != len(codes) or sorted(known) != want:
+                raise InvalidGame("bad_decks", index=index, size=len(want))
+            out.append(known)
+        return out
+
+    def _first_seat(self, given: int | None, seats: Sequence[int]) -> int:
+        """The first dealer (or first bidder): ``given``, or drawn from the seed."""
+        if given is None:
+            return self._rng("first-dealer").choice(list(seats))
+        if given not in seats:
+            raise InvalidGame("bad_first_dealer", allowed=", ".join(map(str, seats)), value=given)
+        return given
 
     def _rng(self, purpose: str) -> random.Random:
         """A generator for one purpose of this match (a deal's shuffle, the first dealer…).

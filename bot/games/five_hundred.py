@@ -150,12 +150,8 @@ class FiveHundred(GameState):
                 allowed="500, 520",
             )
         self.seed = seed
-        self.decks = [self._check_deck(i, d) for i, d in enumerate(decks or [])]
-        if first_dealer is None:
-            first_dealer = self._rng("first-dealer").randrange(players)
-        elif first_dealer not in range(players):
-            raise InvalidGame("bad_first_dealer", allowed=f"0 to {players - 1}", value=first_dealer)
-        self.first_dealer = self.dealer = first_dealer
+        self.decks = self._stacked_decks(decks, DECKS[players])
+        self.first_dealer = self.dealer = self._first_seat(first_dealer, range(players))
         if players == 4:
             self.sides = [[0, 2], [1, 3]]
         elif players == 6 and self.options["six_sides"] == "three-twos":
@@ -172,13 +168,6 @@ class FiveHundred(GameState):
         self.winners: list[int] | None = None
         self.contract = -1
         self._start_hand()
-
-    def _check_deck(self, index: int, deck: list[str]) -> list[int]:
-        expected = DECKS[self.players]
-        codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
-        if None in codes or sorted(codes) != sorted(expected):  # type: ignore[type-var]
-            raise InvalidGame("bad_decks", index=index, size=len(expected))
-        return codes  # type: ignore[return-value]
 
     # Set-up ---------------------------------------------------------------
 

@@ -85,23 +85,13 @@ class JustMake(GameState):
         self.players = players
         self.options = resolve(self.NAME, OPTIONS, options)
         self.seed = seed
-        self.decks = [self._check_deck(i, d) for i, d in enumerate(decks or [])]
-        if first_dealer is None:
-            first_dealer = self._rng("first-bidder").randrange(players)
-        elif first_dealer not in range(players):
-            raise InvalidGame("bad_first_dealer", allowed=f"0 to {players - 1}", value=first_dealer)
-        self.first_bidder = first_dealer
+        self.decks = self._stacked_decks(decks, DECK)
+        self.first_bidder = self._first_seat(first_dealer, range(players))
         self.deal_no = -1
         self.totals = [0] * players
         self.sheets: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
         self._start_deal()
-
-    def _check_deck(self, index: int, deck: list[str]) -> list[int]:
-        codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
-        if None in codes or sorted(codes) != sorted(DECK):  # type: ignore[type-var]
-            raise InvalidGame("bad_decks", index=index, size=len(DECK))
-        return codes  # type: ignore[return-value]
 
     def _after_restore(self) -> None:
         """Nothing is derived: every field is saved."""

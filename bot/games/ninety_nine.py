@@ -96,20 +96,15 @@ class NinetyNine(GameState):
         self.players = players
         self.options = opts
         self.seed = seed
-        self.decks = [self._check_deck(i, d) for i, d in enumerate(decks or [])]
-        live = (0, 1) if players == 2 else tuple(range(players))
-        if first_dealer is None:
-            first_dealer = self._rng("first-dealer").choice(live)
-        elif first_dealer not in live:
-            raise InvalidGame("bad_first_dealer", allowed=", ".join(map(str, live)), value=first_dealer)
-        self.first_dealer = first_dealer
+        self.decks = self._stacked_decks(decks, self._full_deck_for(players, opts))
+        self.first_dealer = self._first_seat(first_dealer, (0, 1) if players == 2 else range(players))
         nh = self._nh
         self.phase = BID
         self.deal_no = -1
         self.game_no = 0
         self.games_done = 0
         self.deals_in_game = 0
-        self.dealer = first_dealer
+        self.dealer = self.first_dealer
         self.game_scores = [0] * nh
         self.totals = [0] * nh
         self.bonuses = [0] * nh
@@ -132,13 +127,6 @@ class NinetyNine(GameState):
     def _nh(self) -> int:
         """How many hands are dealt: the dummy makes three with two players."""
         return 3 if self.players == 2 else self.players
-
-    def _check_deck(self, index: int, deck: list[str]) -> list[int]:
-        expected = self._full_deck_for(self.players, self.options)
-        codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
-        if None in codes or sorted(codes) != sorted(expected):  # type: ignore[type-var]
-            raise InvalidGame("bad_decks", index=index, size=len(expected))
-        return codes  # type: ignore[return-value]
 
     @staticmethod
     def _full_deck_for(players: int, options: dict[str, Any]) -> list[int]:
