@@ -113,11 +113,15 @@ def test_bid_value_is_the_sum_of_the_suits(seat: int, cards: str, value: int) ->
 
 
 def test_diamond_heart_club_bids_five() -> None:
-    state = new_game("ninety-nine", 3, {}, seed=2, decks=[hands_deck({0: H2, 1: H0, 2: H1}, dealer=2)], first_dealer=2)
-    state.act(2, "bid 6D 6H 7H")
-    assert state.view(2)["bid"] == 4
-    state.act(0, "bid 9D 9C 10C")
-    assert state.view(0)["bid"] == 6
+    # Swap A♥ and 6♣ between seats 0 and 1, so seat 1 holds all three suits.
+    h0 = H0.replace("6C", "AH")
+    h1 = H1.replace("AH", "6C")
+    deck = hands_deck({0: h0, 1: h1, 2: H2}, dealer=2)
+    state = new_game("ninety-nine", 3, {}, seed=2, decks=[deck], first_dealer=2)
+    state.act(1, "bid 6D 6H 6C")
+    assert state.view(1)["bid"] == 5  # ♦ 0 + ♥ 2 + ♣ 3
+    state.act(2, "bid 9C 9D 10D")
+    assert state.view(2)["bid"] == 3  # ♣ ♦ ♦
 
 
 def test_bids_are_simultaneous_and_secret() -> None:
