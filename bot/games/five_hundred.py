@@ -486,9 +486,9 @@ class FiveHundred(GameState):
             if follow and not follow >> code & 1:
                 raise IllegalAction(
                     "must_follow",
-                    suit=("the joker's suit" if led == JOKER_SUIT else ["spades", "hearts", "clubs", "diamonds"][led]),
+                    suit=("spades", "hearts", "clubs", "diamonds")[led],  # a led joker always names a suit
                 )
-            if not follow and led < 4:
+            if not follow:
                 self.voids[seat] |= 1 << led
         else:
             self.named_suit = named
