@@ -1,0 +1,1 @@
+"""The database: models, repositories, migrations and the group-commit writer."""

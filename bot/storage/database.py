@@ -1,0 +1,165 @@
+"""Connecting to the database, migrating it, and the group-commit writer.
+
+SQLite (the default, a file under ``data/``) runs in WAL mode with foreign
+keys on; PostgreSQL runs through asyncpg with the same models and migrations.
+
+Writes go through :meth:`Database.write`: one writer task commits every write
+that is waiting in a single transaction (group commit), so a busy bot pays for
+one commit per batch rather than one per click, and SQLite never sees two
+writers of its own process fight for its lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+DEFAULT_URL = "sqlite+aiosqlite:///data/trick-table.db"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def normalise_url(url: str) -> str:
+    """Accept the URLs people write (``postgresql://``, ``sqlite:///``) and name the async drivers."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    elif parsed.drivername == "sqlite":
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    return parsed.render_as_string(hide_password=False)
+
+
+def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a process crash
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")  # another process holding the lock: wait, do not fail
+    cursor.close()
+
+
+def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, **kwargs)
+        event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
+        return engine
+    return create_async_engine(url, pool_pre_ping=True, **kwargs)
+
+
+class _Write:
+    __slots__ = ("future", "work")
+
+    def __init__(self, work: Callable[[AsyncConnection], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
+        self.work = work
+        self.future = future
+
+
+class BatchRollback(Exception):
+    """Raised by a write to undo itself: the batch it is in is retried without it."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+class Database:
+    """One engine, and the writer that commits in groups."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, max_batch: int = 256, **engine_kwargs: Any) -> None:
+        self.url = normalise_url(url)
+        self.engine = create_engine(self.url, **engine_kwargs)
+        self.max_batch = max_batch
+        self._queue: asyncio.Queue[_Write] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.writes = 0
+
+    @property
+    def backend(self) -> str:
+        return make_url(self.url).get_backend_name()
+
+    async def upgrade(self) -> None:
+        """Apply every pending migration (the bot does this itself on start)."""
+        from bot.storage.migrate import upgrade
+
+        await upgrade(self.engine)
+
+    async def write(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``work`` in a transaction and return its value once that transaction is committed.
+
+        ``work`` may raise :class:`BatchRollback` to undo only itself; any other
+        exception fails the whole batch (each write then gets it).
+        """
+        if self._writer is None or self._writer.done():
+            self._queue = asyncio.Queue()
+            self._writer = asyncio.create_task(self._run_writer(), name="database-writer")
+        assert self._queue is not None
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Write(work, future))
+        return await future
+
+    async def _run_writer(self) -> None:
+        assert self._queue is not None
+        queue = self._queue
+        while True:
+            batch = [await queue.get()]
+            while len(batch) < self.max_batch and not queue.empty():
+                batch.append(queue.get_nowait())
+            await self._commit_batch(batch)
+
+    async def _commit_batch(self, batch: list[_Write]) -> None:
+        while batch:
+            results: list[Any] = []
+            undone: _Write | None = None
+            try:
+                async with self.engine.begin() as connection:
+                    for item in batch:
+                        try:
+                            results.append(await item.work(connection))
+                        except BatchRollback as rollback:
+                            undone = item
+                            raise rollback.error from None
+            except asyncio.CancelledError:
+                for item in batch:
+                    if not item.future.done():
+                        item.future.cancel()
+                raise
+            except Exception as error:
+                if undone is not None:
+                    # Only that write asked to be undone: tell it, redo the rest without it.
+                    if not undone.future.done():
+                        undone.future.set_exception(error)
+                    batch = [item for item in batch if item is not undone]
+                    continue
+                log.exception("a batch of %d writes failed", len(batch))
+                for item in batch:
+                    if not item.future.done():
+                        item.future.set_exception(error)
+                return
+            self.batches += 1
+            self.writes += len(batch)
+            for item, result in zip(batch, results, strict=True):
+                if not item.future.done():
+                    item.future.set_result(result)
+            return
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()

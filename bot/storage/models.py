@@ -1,0 +1,222 @@
+"""The database schema: typed SQLAlchemy 2.0 models.
+
+Discord ids are 64-bit, so they are ``BigInteger`` and never auto-increment;
+the project's own ids (tables, matches) are plain auto-increment integers.
+Every constraint is named by the convention below so Alembic can alter them
+on SQLite (batch mode) and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# Table statuses.
+LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
+OPEN_STATUSES = (LOBBY, PLAYING)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in, aware UTC datetimes out (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database; use datetime.now(UTC)")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime(), dict[str, Any]: JSON(), list[Any]: JSON()}
+
+
+class Guild(Base):
+    """A Discord server and its settings."""
+
+    __tablename__ = "guilds"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    turn_seconds: Mapped[int] = mapped_column(Integer, default=300)  # 0: no turn timer
+    grace_seconds: Mapped[int] = mapped_column(Integer, default=120)
+    thread_per_table: Mapped[bool] = mapped_column(Boolean, default=True)
+    language: Mapped[str | None] = mapped_column(String(16))
+    default_options: Mapped[dict[str, Any]] = mapped_column(default=dict)  # game name -> options
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Player(Base):
+    """A Discord user who has sat at a table."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class Table(Base):
+    """One table: a lobby, then a match, then a result."""
+
+    __tablename__ = "tables"
+    __table_args__ = (Index(None, "status"), Index(None, "guild_id", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(ForeignKey("guilds.id"))
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # Set while the table is open and has no thread of its own, so the unique
+    # constraint allows one open table per channel across processes; NULL otherwise.
+    channel_slot: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    players: Mapped[int | None] = mapped_column(Integer)  # a required player count, or any valid count
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default=LOBBY)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)  # overrides the guild's; 0 = off
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    version: Mapped[int] = mapped_column(Integer, default=0)  # bumped by every write: optimistic concurrency
+    action_count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Seat(Base):
+    """A place at a table: a user or a computer player."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "position"), Index(None, "user_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int | None] = mapped_column(Integer)  # engine seat, set at start
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # None: a computer
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    left_at: Mapped[datetime | None]
+    absent: Mapped[bool] = mapped_column(Boolean, default=False)
+    resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Action(Base):
+    """The append-only action log: the match is the replay of the seed and these."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(String(16))  # player, timeout, computer, resigned
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Deadline(Base):
+    """The turn timer of a table in play: one row, replaced after every action."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (Index(None, "due_at"),)
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)  # the table version the timer was set for
+    remind_at: Mapped[datetime | None]  # None once reminded, or when the seats are already absent
+    act_at: Mapped[datetime]
+    due_at: Mapped[datetime]  # the earlier of the two still pending: what the timer loop polls
+
+
+class Match(Base):
+    """A finished match, written once in the same transaction as its final action."""
+
+    __tablename__ = "matches"
+    __table_args__ = (Index(None, "guild_id", "finished_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    deals: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime]
+    duration_seconds: Mapped[int] = mapped_column(Integer)
+    result: Mapped[dict[str, Any]] = mapped_column(default=dict)  # the engine's result: scores and every sheet
+
+
+class MatchPlayer(Base):
+    """One seat's result in a match."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (Index(None, "guild_id", "game", "user_id"), Index(None, "user_id"))
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # None: a computer
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(32))
+    side: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    placement: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+    bids: Mapped[int] = mapped_column(Integer, default=0)  # deals with a bid of this seat's own
+    bids_made: Mapped[int] = mapped_column(Integer, default=0)
+    rating_before: Mapped[float | None] = mapped_column(Float)  # the conservative ordinal
+    rating_after: Mapped[float | None] = mapped_column(Float)
+
+
+class Rating(Base):
+    """A player's openskill rating in one guild and game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index(None, "guild_id", "game", "ordinal"),)
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, autoincrement=False)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,185 @@
+"""The service's reads and writes, as SQLAlchemy Core statements on a connection.
+
+Core rather than ORM sessions: the hot path (one action) is a handful of
+statements, and the service keeps the live state in memory anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy import Table as SATable
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .models import OPEN_STATUSES, Action, Deadline, Guild, Match, MatchPlayer, Player, Rating, Seat, Table, utcnow
+
+TABLES = cast(SATable, Table.__table__)
+SEATS = cast(SATable, Seat.__table__)
+ACTIONS = cast(SATable, Action.__table__)
+DEADLINES = cast(SATable, Deadline.__table__)
+GUILDS = cast(SATable, Guild.__table__)
+PLAYERS = cast(SATable, Player.__table__)
+MATCHES = cast(SATable, Match.__table__)
+MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
+RATINGS = cast(SATable, Rating.__table__)
+
+
+def _insert(connection: AsyncConnection, table: Any) -> Any:
+    """An INSERT that can say ON CONFLICT on both backends."""
+    return (postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert)(table)
+
+
+async def ensure_guild(connection: AsyncConnection, guild_id: int) -> None:
+    statement = _insert(connection, GUILDS).values(id=guild_id, default_options={}, created_at=utcnow())
+    await connection.execute(statement.on_conflict_do_nothing(index_elements=["id"]))
+
+
+async def guild_settings(connection: AsyncConnection, guild_id: int) -> Row[Any] | None:
+    return (await connection.execute(select(GUILDS).where(GUILDS.c.id == guild_id))).first()
+
+
+async def update_guild(connection: AsyncConnection, guild_id: int, **values: Any) -> None:
+    await ensure_guild(connection, guild_id)
+    await connection.execute(update(GUILDS).where(GUILDS.c.id == guild_id).values(**values))
+
+
+async def remember_player(connection: AsyncConnection, user_id: int, name: str) -> None:
+    now = utcnow()
+    statement = _insert(connection, PLAYERS).values(id=user_id, display_name=name[:100], updated_at=now)
+    statement = statement.on_conflict_do_update(
+        index_elements=["id"], set_={"display_name": name[:100], "updated_at": now}
+    )
+    await connection.execute(statement)
+
+
+async def insert_table(connection: AsyncConnection, **values: Any) -> int:
+    result = await connection.execute(insert(TABLES).values(**values).returning(TABLES.c.id))
+    return int(result.scalar_one())
+
+
+async def claim_version(connection: AsyncConnection, table_id: int, version: int, **values: Any) -> bool:
+    """Bump the table's version from ``version``: False when someone else already has (optimistic lock)."""
+    statement = (
+        update(TABLES)
+        .where(TABLES.c.id == table_id, TABLES.c.version == version)
+        .values(version=version + 1, **values)
+    )
+    result = await connection.execute(statement)
+    return bool(result.rowcount == 1)
+
+
+async def insert_seat(connection: AsyncConnection, table_id: int, user_id: int | None, joined_at: datetime) -> int:
+    statement = insert(SEATS).values(table_id=table_id, user_id=user_id, joined_at=joined_at).returning(SEATS.c.id)
+    return int((await connection.execute(statement)).scalar_one())
+
+
+async def update_seat(connection: AsyncConnection, seat_id: int, **values: Any) -> None:
+    await connection.execute(update(SEATS).where(SEATS.c.id == seat_id).values(**values))
+
+
+async def append_actions(connection: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        await connection.execute(insert(ACTIONS), list(rows))
+
+
+async def set_deadline(
+    connection: AsyncConnection, table_id: int, version: int, remind_at: datetime | None, act_at: datetime | None
+) -> None:
+    """Replace the table's turn timer (``act_at`` None: no timer)."""
+    await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id == table_id))
+    if act_at is not None:
+        values = {"table_id": table_id, "version": version, "remind_at": remind_at, "act_at": act_at}
+        await connection.execute(insert(DEADLINES).values(due_at=remind_at or act_at, **values))
+
+
+async def mark_reminded(connection: AsyncConnection, table_id: int, version: int) -> None:
+    statement = (
+        update(DEADLINES)
+        .where(DEADLINES.c.table_id == table_id, DEADLINES.c.version == version)
+        .values(remind_at=None, due_at=DEADLINES.c.act_at)
+    )
+    await connection.execute(statement)
+
+
+async def due_deadlines(connection: AsyncConnection, now: datetime, limit: int = 500) -> list[Row[Any]]:
+    statement = select(DEADLINES).where(DEADLINES.c.due_at <= now).order_by(DEADLINES.c.due_at).limit(limit)
+    return list((await connection.execute(statement)).all())
+
+
+@dataclass
+class StoredTable:
+    table: Row[Any]
+    seats: list[Any]
+    actions: list[Any]
+    names: dict[int, str]
+    guild: Row[Any]
+
+
+async def load_table(connection: AsyncConnection, table_id: int, with_actions: bool = True) -> StoredTable | None:
+    table = (await connection.execute(select(TABLES).where(TABLES.c.id == table_id))).first()
+    if table is None:
+        return None
+    statement = select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.id)
+    seats: list[Any] = list((await connection.execute(statement)).all())
+    actions: list[Any] = []
+    if with_actions:
+        statement = select(ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.source).where(ACTIONS.c.table_id == table_id)
+        actions = list((await connection.execute(statement.order_by(ACTIONS.c.seq))).all())
+    users = [seat.user_id for seat in seats if seat.user_id is not None] + [table.host_id]
+    rows = await connection.execute(select(PLAYERS.c.id, PLAYERS.c.display_name).where(PLAYERS.c.id.in_(users)))
+    names = {row.id: row.display_name for row in rows}
+    guild = (await connection.execute(select(GUILDS).where(GUILDS.c.id == table.guild_id))).one()
+    return StoredTable(table, seats, actions, names, guild)
+
+
+async def open_table_ids(connection: AsyncConnection) -> list[int]:
+    statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES)).order_by(TABLES.c.id)
+    return [row.id for row in await connection.execute(statement)]
+
+
+async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_id: int | None) -> int | None:
+    """The open table of a channel (without a thread) or of a thread."""
+    statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES))
+    if thread_id is None:
+        statement = statement.where(TABLES.c.channel_slot == channel_id)
+    else:
+        statement = statement.where(TABLES.c.thread_id == thread_id)
+    return (await connection.execute(statement.order_by(TABLES.c.id.desc()).limit(1))).scalar()
+
+
+async def ratings_for(
+    connection: AsyncConnection, guild_id: int, game: str, users: Iterable[int]
+) -> dict[int, Row[Any]]:
+    statement = select(RATINGS).where(
+        RATINGS.c.guild_id == guild_id, RATINGS.c.game == game, RATINGS.c.user_id.in_(list(users))
+    )
+    if connection.dialect.name == "postgresql":
+        statement = statement.with_for_update()  # two matches of one guild finishing at once
+    return {row.user_id: row for row in await connection.execute(statement)}
+
+
+async def save_rating(connection: AsyncConnection, **values: Any) -> None:
+    statement = _insert(connection, RATINGS).values(**values)
+    keys = ("guild_id", "game", "user_id")
+    statement = statement.on_conflict_do_update(
+        index_elements=list(keys), set_={k: v for k, v in values.items() if k not in keys}
+    )
+    await connection.execute(statement)
+
+
+async def insert_match(connection: AsyncConnection, seat_rows: Sequence[dict[str, Any]], **values: Any) -> int:
+    match_id = int((await connection.execute(insert(MATCHES).values(**values).returning(MATCHES.c.id))).scalar_one())
+    await connection.execute(insert(MATCH_PLAYERS), [{"match_id": match_id, **row} for row in seat_rows])
+    return match_id
+
+
+async def count_rows(connection: AsyncConnection, table: Any, **where: Any) -> int:
+    statement = select(func.count()).select_from(table)
+    for key, value in where.items():
+        statement = statement.where(table.c[key] == value)
+    return int((await connection.execute(statement)).scalar_one())

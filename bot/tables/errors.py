@@ -1,0 +1,76 @@
+"""Typed refusals of the table service.
+
+Each carries a message ``key`` and its ``params``, never English for the
+player: the presentation looks the key up in the reader's language. Engine
+refusals keep the engine's own key (``must_follow``, ``card_not_held``, …).
+``str(error)`` is English, for logs and tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.errors import ENGLISH as GAME_ENGLISH
+from bot.games.errors import GameError
+
+ENGLISH: dict[str, str] = {
+    "table_not_found": "There is no table {table}.",
+    "not_seated": "You are not seated at this table.",
+    "already_seated": "You are already seated at this table.",
+    "table_full": "This table is full: {players} seats.",
+    "not_host": "Only the host can do that.",
+    "not_in_lobby": "The match has already started.",
+    "not_in_play": "This table is not in play.",
+    "table_closed": "This table is closed: the match is {status}.",
+    "channel_busy": "This channel already has an open table.",
+    "bad_player_count": "{game} is played by {allowed} players; {players} are seated.",
+    "stale": "The table has moved on since you looked; here it is again.",
+    "not_your_turn": "It is not your turn.",
+    "resigned": "You have resigned from this match.",
+    "not_allowed_abandon": "Only the host or someone who can manage the server can abandon a table.",
+    "not_a_seat": "There is no such seat at this table.",
+    "host_stays": "The host cannot be removed; the host can leave instead.",
+    "bad_setting": "{setting} cannot be {value!r}: {allowed}.",
+}
+
+
+class TableError(ValueError):
+    """A refusal of the table service. Nothing was written."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        template = ENGLISH.get(key) or GAME_ENGLISH.get(key) or key
+        super().__init__(template.format(**params))
+
+    @classmethod
+    def from_game(cls, error: GameError) -> TableError:
+        return cls(error.key, **error.params)
+
+
+class TableNotFound(TableError):
+    """No such table."""
+
+
+class NotAllowed(TableError):
+    """The person may not do this here: not seated, not the host, not their turn."""
+
+
+class WrongStatus(TableError):
+    """The table is not in the status this needs (a lobby, a match in play)."""
+
+
+class StaleAction(TableError):
+    """The table moved on before this action: another click or another process won."""
+
+
+class ActionRefused(TableError):
+    """The rules refuse this action now (the engine's key and params)."""
+
+
+class BadOptions(TableError):
+    """Options, player count or settings the game cannot be set up with."""
+
+
+class ChannelBusy(TableError):
+    """The channel already has an open table."""

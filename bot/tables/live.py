@@ -1,0 +1,235 @@
+"""A table held in memory: its rows, its engine state, and one step of play.
+
+The state is the replay of the seed and the action log. A :class:`Step`
+applies actions to the live state and collects what must be written; if the
+write fails the service drops the live table and replays it from the database,
+so the in-memory state is never ahead of what was committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.games import GameState, new_game
+
+from .records import SeatInfo, TableInfo
+
+
+@dataclass
+class LiveSeat:
+    id: int
+    user_id: int | None
+    name: str
+    position: int | None = None
+    absent: bool = False
+    resigned: bool = False
+
+    @property
+    def computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def on_autopilot(self) -> bool:
+        """The service plays this seat's turns at once."""
+        return self.user_id is None or self.resigned
+
+
+def deal_number(public: dict[str, Any]) -> int:
+    value = public.get("deal", public.get("hand_number", 0))
+    return int(value or 0)
+
+
+def sheet_of(public: dict[str, Any]) -> dict[str, Any] | None:
+    sheet = public.get("last_deal", public.get("last_hand"))
+    return sheet if isinstance(sheet, dict) else None
+
+
+def sheet_number(sheet: dict[str, Any]) -> int:
+    return int(sheet.get("deal", sheet.get("hand", 0)))
+
+
+@dataclass
+class LiveTable:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    game: str
+    options: dict[str, Any]
+    players: int | None
+    seed: int
+    status: str
+    host_id: int
+    turn_override: int | None
+    guild_turn: int
+    guild_grace: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    version: int
+    action_count: int
+    seats: list[LiveSeat]
+    state: GameState | None = None
+    public: dict[str, Any] = field(default_factory=dict)
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    sheets: list[dict[str, Any]] = field(default_factory=list)
+    present_in_deal: bool = False  # a person (not a timer) acted in the current deal
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    evicted: bool = False
+
+    @property
+    def turn_seconds(self) -> int:
+        return self.guild_turn if self.turn_override is None else self.turn_override
+
+    def seat_of(self, user_id: int) -> LiveSeat | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def at(self, position: int) -> LiveSeat:
+        return next(seat for seat in self.seats if seat.position == position)
+
+    def begin(self, actions: Sequence[tuple[int, str, str]] = ()) -> None:
+        """Set up the match from the seed and replay ``actions`` (seat, action, source)."""
+        self.state = new_game(self.game, players=len(self.seats), options=self.options, seed=self.seed)
+        self.public = self.state.view(None)
+        self.sheets = []
+        self.present_in_deal = False
+        replay = Step(self, None)
+        for seat, action, source in actions:
+            replay.apply(seat, action, source)
+        self.refresh_views()
+
+    def refresh_views(self) -> tuple[int, ...]:
+        """Recompute every seat's view; return the seats whose view changed."""
+        assert self.state is not None
+        changed = []
+        for seat in self.seats:
+            if seat.position is None:
+                continue
+            view = self.state.view(seat.position)
+            if self.views.get(seat.position) != view:
+                changed.append(seat.position)
+                self.views[seat.position] = view
+        return tuple(changed)
+
+    def info(self) -> TableInfo:
+        playing = self.state is not None and self.status == "playing"
+        seats = [
+            SeatInfo(
+                index=seat.position if seat.position is not None else order,
+                user_id=seat.user_id,
+                name=seat.name,
+                absent=seat.absent,
+                resigned=seat.resigned,
+            )
+            for order, seat in enumerate(self.seats)
+        ]
+        return TableInfo(
+            id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            thread_id=self.thread_id,
+            message_id=self.message_id,
+            game=self.game,
+            options=dict(self.options),
+            players=self.players,
+            status=self.status,
+            host_id=self.host_id,
+            version=self.version,
+            seats=tuple(seats),
+            turn_seconds=self.turn_seconds,
+            grace_seconds=self.guild_grace,
+            created_at=self.created_at,
+            started_at=self.started_at,
+            finished_at=self.finished_at,
+            to_act=tuple(self.state.to_act()) if playing and self.state is not None else (),
+        )
+
+
+class Step:
+    """Actions applied to a live table in one service call, and what they mean.
+
+    ``now`` is None while replaying the log (nothing to write, no events kept).
+    """
+
+    def __init__(self, live: LiveTable, now: datetime | None) -> None:
+        self.live = live
+        self.now = now
+        self.records: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.seat_changes: dict[int, dict[str, Any]] = {}
+        self.abandon = False
+
+    @property
+    def state(self) -> GameState:
+        assert self.live.state is not None
+        return self.live.state
+
+    def apply(self, seat: int, action: str, source: str) -> None:
+        """Apply one action (IllegalAction leaves everything as it was) and note its consequences."""
+        live, state = self.live, self.state
+        before = live.public
+        state.act(seat, action)
+        after = state.view(None)
+        live.public = after
+        if source == "player":
+            live.present_in_deal = True
+        sheet = sheet_of(after)
+        if sheet is not None and (not live.sheets or sheet_number(live.sheets[-1]) != sheet_number(sheet)):
+            live.sheets.append(sheet)
+        if deal_number(after) != deal_number(before) and not state.is_over():
+            self._deal_ended()
+        if self.now is None:
+            return
+        self.records.append(
+            {
+                "table_id": live.id,
+                "seq": live.action_count + len(self.records),
+                "seat": seat,
+                "action": action,
+                "source": source,
+                "created_at": self.now,
+            }
+        )
+        self.events.append({"kind": "action", "seat": seat, "action": action, "source": source})
+        last = after.get("last_trick")
+        if last and last != before.get("last_trick"):
+            self.events.append({"kind": "trick", "winner": last.get("winner"), "cards": last.get("cards")})
+        if sheet is not None and sheet != sheet_of(before):
+            self.events.append({"kind": "deal", "sheet": sheet})
+
+    def _deal_ended(self) -> None:
+        """A whole deal with every seated person absent abandons the table."""
+        live = self.live
+        people = [seat for seat in live.seats if not seat.on_autopilot]
+        if people and all(seat.absent for seat in people) and not live.present_in_deal:
+            self.abandon = True
+        live.present_in_deal = False
+
+    def change_seat(self, seat: LiveSeat, **values: Any) -> None:
+        for key, value in values.items():
+            setattr(seat, key, value)
+        self.seat_changes.setdefault(seat.id, {}).update(values)
+
+    def autopilot(self) -> None:
+        """Play every turn of computers and resigned seats, until a person is to act."""
+        live, state = self.live, self.state
+        while not state.is_over() and not self.abandon:
+            seats = [p for p in state.to_act() if live.at(p).on_autopilot]
+            if not seats:
+                return
+            for position in seats:
+                if position not in state.to_act():
+                    continue
+                actions = state.legal(position)
+                seat = live.at(position)
+                if seat.computer:
+                    pick = random.Random(f"{live.seed}:{live.action_count + len(self.records)}")
+                    self.apply(position, pick.choice(actions), "computer")
+                else:
+                    self.apply(position, actions[0], "resigned")

@@ -1,0 +1,86 @@
+"""The plain data the service hands to the presentation: no ORM rows, no engine states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat: its place (the engine's seat once the match starts, the join order before)."""
+
+    index: int
+    user_id: int | None  # None: a computer player
+    name: str
+    absent: bool = False
+    resigned: bool = False
+
+    @property
+    def computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    game: str
+    options: dict[str, Any]
+    players: int | None  # the player count asked for, or None for any count the game allows
+    status: str
+    host_id: int
+    version: int
+    seats: tuple[SeatInfo, ...]
+    turn_seconds: int  # 0: no turn timer
+    grace_seconds: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    to_act: tuple[int, ...] = ()  # seats whose turn it is
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((seat.index for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one service call changed: the table, every view, and the events worth announcing.
+
+    ``events`` are dicts with a ``kind``: ``started``, ``action`` (seat, action, source),
+    ``trick`` (winner, cards), ``deal`` (the score sheet), ``reminder`` (seats),
+    ``timeout`` (seat, action), ``resigned`` (seat), ``match_over`` (winners, placements,
+    ratings) and ``abandoned`` (reason).
+    """
+
+    table: TableInfo
+    public: dict[str, Any]
+    views: dict[int, dict[str, Any]]
+    changed: tuple[int, ...]
+    events: tuple[dict[str, Any], ...]
+    actor: int | None = None
+
+    @property
+    def actor_view(self) -> dict[str, Any] | None:
+        return None if self.actor is None else self.views.get(self.actor)
+
+    def kinds(self) -> list[str]:
+        return [event["kind"] for event in self.events]
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    turn_seconds: int
+    grace_seconds: int
+    thread_per_table: bool
+    language: str | None
+    default_options: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,666 @@
+"""The table service: lobby → play → result, between the engines and the database.
+
+It never imports discord: every call takes user ids and returns plain data
+(:mod:`bot.tables.records`). Every write is committed before the call returns,
+and every refusal is a :class:`~bot.tables.errors.TableError` with nothing
+written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.games import GAMES, GameError, IllegalAction, InvalidGame, new_game
+from bot.games.options import resolve
+from bot.storage import repository as repo
+from bot.storage.database import BatchRollback, Database
+from bot.storage.models import ABANDONED, FINISHED, LOBBY, PLAYING, utcnow
+
+from .errors import ActionRefused, BadOptions, ChannelBusy, NotAllowed, StaleAction, TableNotFound, WrongStatus
+from .live import LiveSeat, LiveTable, Step
+from .records import GuildSettings, Outcome, TableInfo
+from .results import match_record
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[Outcome], Awaitable[None]]
+UNSET: Any = object()
+GUILD_LIMITS = {"turn_seconds": (0, 86_400), "grace_seconds": (0, 86_400)}
+
+
+def _stale() -> StaleAction:
+    return StaleAction("stale")
+
+
+class TableService:
+    """Tables by id, for people by Discord user id. One instance per process."""
+
+    def __init__(self, database: Database, *, clock: Callable[[], datetime] = utcnow) -> None:
+        self.db = database
+        self.clock = clock
+        self._live: dict[int, LiveTable] = {}
+        self._loading = asyncio.Lock()
+        self._timer_task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def load_open_tables(self) -> int:
+        """Load every open table (replaying its log) so play resumes at once; return how many."""
+        async with self.db.engine.connect() as connection:
+            ids = await repo.open_table_ids(connection)
+        for table_id in ids:
+            await self._get(table_id)
+        return len(ids)
+
+    async def close(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_task
+            self._timer_task = None
+
+    def run_timers_forever(self, listener: Listener, interval: float = 1.0) -> asyncio.Task[None]:
+        """Poll the turn deadlines every ``interval`` seconds, sending each outcome to ``listener``."""
+
+        async def loop() -> None:
+            while True:
+                try:
+                    for outcome in await self.run_timers():
+                        await listener(outcome)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("turn timers failed; retrying")
+                await asyncio.sleep(interval)
+
+        self._timer_task = asyncio.create_task(loop(), name="turn-timers")
+        return self._timer_task
+
+    # ------------------------------------------------------------------ loading
+
+    async def _get(self, table_id: int) -> LiveTable:
+        live = self._live.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self._live.get(table_id)
+            if live is not None:
+                return live
+            async with self.db.engine.connect() as connection:
+                stored = await repo.load_table(connection, table_id)
+            if stored is None:
+                raise TableNotFound("table_not_found", table=table_id)
+            row, guild = stored.table, stored.guild
+            seats = [
+                LiveSeat(
+                    id=seat.id,
+                    user_id=seat.user_id,
+                    name=stored.names.get(seat.user_id, "") if seat.user_id is not None else "",
+                    position=seat.position,
+                    absent=seat.absent,
+                    resigned=seat.resigned,
+                )
+                for seat in stored.seats
+                if seat.left_at is None
+            ]
+            if row.status != LOBBY:
+                seats.sort(key=lambda seat: seat.position if seat.position is not None else -1)
+            live = LiveTable(
+                id=row.id,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                thread_id=row.thread_id,
+                message_id=row.message_id,
+                game=row.game,
+                options=dict(row.options),
+                players=row.players,
+                seed=row.seed,
+                status=row.status,
+                host_id=row.host_id,
+                turn_override=row.turn_seconds,
+                guild_turn=guild.turn_seconds,
+                guild_grace=guild.grace_seconds,
+                created_at=row.created_at,
+                started_at=row.started_at,
+                finished_at=row.finished_at,
+                version=row.version,
+                action_count=row.action_count,
+                seats=seats,
+            )
+            if row.status != LOBBY and row.started_at is not None:
+                live.begin([(action.seat, action.action, action.source) for action in stored.actions])
+            self._live[table_id] = live
+            return live
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, table_id: int) -> AsyncIterator[LiveTable]:
+        """The live table, with its lock held: one call at a time per table."""
+        while True:
+            live = await self._get(table_id)
+            await live.lock.acquire()
+            if not live.evicted:
+                break
+            live.lock.release()
+        try:
+            yield live
+        finally:
+            live.lock.release()
+            if live.status not in (LOBBY, PLAYING):
+                self._evict(live)  # closed tables are read rarely: replay them when asked
+
+    def _evict(self, live: LiveTable) -> None:
+        live.evicted = True
+        if self._live.get(live.id) is live:
+            del self._live[live.id]
+
+    async def _write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any:
+        """Commit ``work`` with the table's version check; on any failure forget the live table."""
+
+        async def guarded(connection: AsyncConnection) -> Any:
+            if not await repo.claim_version(connection, live.id, live.version, **values):
+                raise BatchRollback(_stale())
+            return await work(connection)
+
+        try:
+            result = await self.db.write(guarded)
+        except BaseException:
+            self._evict(live)  # memory may be ahead of the database: replay it next time
+            raise
+        live.version += 1
+        return result
+
+    # ------------------------------------------------------------------ reading
+
+    async def table(self, table_id: int) -> TableInfo:
+        return (await self._get(table_id)).info()
+
+    async def table_in_channel(self, channel_id: int, thread_id: int | None = None) -> TableInfo | None:
+        async with self.db.engine.connect() as connection:
+            table_id = await repo.table_in_channel(connection, channel_id, thread_id)
+        return None if table_id is None else await self.table(table_id)
+
+    async def public_view(self, table_id: int) -> dict[str, Any]:
+        live = await self._get(table_id)
+        if live.state is None:
+            raise WrongStatus("not_in_play")
+        return live.public
+
+    async def seat_view(self, table_id: int, user_id: int) -> tuple[int, dict[str, Any]]:
+        """The user's seat and everything that seat may see."""
+        live = await self._get(table_id)
+        seat = live.seat_of(user_id)
+        if seat is None or seat.position is None:
+            raise NotAllowed("not_seated")
+        if live.state is None:
+            raise WrongStatus("not_in_play")
+        return seat.position, live.views[seat.position]
+
+    async def legal(self, table_id: int, user_id: int) -> list[str]:
+        live = await self._get(table_id)
+        seat = live.seat_of(user_id)
+        if live.state is None or live.status != PLAYING or seat is None or seat.position is None:
+            return []
+        if seat.resigned or seat.position not in live.state.to_act():
+            return []
+        return live.state.legal(seat.position)
+
+    # ------------------------------------------------------------------ settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self.db.engine.connect() as connection:
+            row = await repo.guild_settings(connection, guild_id)
+        if row is None:
+            return GuildSettings(guild_id, 300, 120, True, None, {})
+        return GuildSettings(
+            guild_id, row.turn_seconds, row.grace_seconds, row.thread_per_table, row.language, row.default_options
+        )
+
+    async def update_guild_settings(self, guild_id: int, **values: Any) -> GuildSettings:
+        """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language`` or ``default_options``."""
+        for key, value in values.items():
+            if key in GUILD_LIMITS:
+                low, high = GUILD_LIMITS[key]
+                if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed=f"{low} to {high} seconds")
+            elif key == "thread_per_table":
+                if not isinstance(value, bool):
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed="true or false")
+            elif key == "language":
+                if value is not None and (not isinstance(value, str) or not 2 <= len(value) <= 16):
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed="a language code")
+            elif key == "default_options":
+                if not isinstance(value, dict):
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed="options per game")
+                for game, options in value.items():
+                    self._check_options(game, options, None)
+            else:
+                raise BadOptions("bad_setting", setting=key, value=value, allowed="a known setting")
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.update_guild(connection, guild_id, **values)
+
+        await self.db.write(work)
+        for live in self._live.values():  # open tables use the new timer settings from their next turn
+            if live.guild_id == guild_id:
+                live.guild_turn = values.get("turn_seconds", live.guild_turn)
+                live.guild_grace = values.get("grace_seconds", live.guild_grace)
+        return await self.guild_settings(guild_id)
+
+    # ------------------------------------------------------------------ lobby
+
+    @staticmethod
+    def _check_options(game: str, options: dict[str, Any] | None, players: int | None) -> dict[str, Any]:
+        info = GAMES.get(game)
+        try:
+            if info is None:
+                raise InvalidGame("unknown_game", game=game, allowed=", ".join(GAMES))
+            if players is not None:
+                new_game(game, players=players, options=options or {}, seed=0)  # options that need a count
+            else:
+                resolve(game, info.options, options)
+        except GameError as error:
+            raise BadOptions.from_game(error) from None
+        return dict(options or {})
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        players: int | None = None,
+        *,
+        thread_id: int | None = None,
+        turn_seconds: int | None = None,
+    ) -> TableInfo:
+        """A new lobby with the host seated. One open table per channel unless it has its own thread."""
+        options = self._check_options(game, options, players)
+        if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
+            raise BadOptions("bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds")
+        now = self.clock()
+        seed = secrets.randbits(62)
+
+        async def work(connection: AsyncConnection) -> tuple[int, int]:
+            await repo.ensure_guild(connection, guild_id)
+            await repo.remember_player(connection, host_id, host_name)
+            if thread_id is None and await repo.table_in_channel(connection, channel_id, None) is not None:
+                raise BatchRollback(ChannelBusy("channel_busy"))
+            try:
+                table_id = await repo.insert_table(
+                    connection,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    thread_id=thread_id,
+                    channel_slot=channel_id if thread_id is None else None,
+                    game=game,
+                    options=options,
+                    players=players,
+                    seed=seed,
+                    status=LOBBY,
+                    host_id=host_id,
+                    turn_seconds=turn_seconds,
+                    created_at=now,
+                    version=0,
+                    action_count=0,
+                )
+            except IntegrityError:  # another process opened one here a moment ago: undo only this
+                raise BatchRollback(ChannelBusy("channel_busy")) from None
+            seat_id = await repo.insert_seat(connection, table_id, host_id, now)
+            return table_id, seat_id
+
+        table_id, _ = await self.db.write(work)
+        return await self.table(table_id)
+
+    async def set_location(self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None) -> None:
+        """Where the presentation put the table (its message, its thread)."""
+        async with self._locked(table_id) as live:
+            values: dict[str, Any] = {}
+            if message_id is not None:
+                values["message_id"] = message_id
+            if thread_id is not None:
+                values["thread_id"] = thread_id
+            if not values:
+                return
+
+            async def work(connection: AsyncConnection) -> None:
+                return None
+
+            await self._write(live, work, **values)
+            live.message_id = values.get("message_id", live.message_id)
+            live.thread_id = values.get("thread_id", live.thread_id)
+
+    def _lobby(self, live: LiveTable) -> None:
+        if live.status != LOBBY:
+            raise WrongStatus("not_in_lobby") if live.status == PLAYING else WrongStatus(
+                "table_closed", status=live.status
+            )
+
+    @staticmethod
+    def _expect(live: LiveTable, version: int | None) -> None:
+        if version is not None and version != live.version:
+            raise _stale()
+
+    def _max_seats(self, live: LiveTable) -> int:
+        return live.players or max(GAMES[live.game].players)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> TableInfo:
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            if live.seat_of(user_id) is not None:
+                raise NotAllowed("already_seated")
+            if len(live.seats) >= self._max_seats(live):
+                raise NotAllowed("table_full", players=self._max_seats(live))
+            now = self.clock()
+
+            async def work(connection: AsyncConnection) -> int:
+                await repo.remember_player(connection, user_id, name)
+                return await repo.insert_seat(connection, live.id, user_id, now)
+
+            seat_id = await self._write(live, work)
+            live.seats.append(LiveSeat(seat_id, user_id, name))
+            return live.info()
+
+    async def add_computer(self, table_id: int, by_user: int) -> TableInfo:
+        """The host seats a computer player (it plays a random legal action at once)."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            if len(live.seats) >= self._max_seats(live):
+                raise NotAllowed("table_full", players=self._max_seats(live))
+            now = self.clock()
+
+            async def work(connection: AsyncConnection) -> int:
+                return await repo.insert_seat(connection, live.id, None, now)
+
+            seat_id = await self._write(live, work)
+            live.seats.append(LiveSeat(seat_id, None, ""))
+            return live.info()
+
+    @staticmethod
+    def _host_only(live: LiveTable, user_id: int) -> None:
+        if user_id != live.host_id:
+            raise NotAllowed("not_host")
+
+    async def leave(self, table_id: int, user_id: int) -> TableInfo:
+        """Leave a lobby. A host who leaves hands the table to the next person; the last one closes it."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise NotAllowed("not_seated")
+            return await self._unseat(live, seat)
+
+    async def remove_seat(self, table_id: int, by_user: int, index: int) -> TableInfo:
+        """The host removes the seat at ``index`` (join order) from the lobby."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            if not 0 <= index < len(live.seats):
+                raise NotAllowed("not_a_seat")
+            seat = live.seats[index]
+            if seat.user_id == live.host_id:
+                raise NotAllowed("host_stays")
+            return await self._unseat(live, seat)
+
+    async def _unseat(self, live: LiveTable, seat: LiveSeat) -> TableInfo:
+        now = self.clock()
+        rest = [other for other in live.seats if other is not seat]
+        values: dict[str, Any] = {}
+        people = [other for other in rest if other.user_id is not None]
+        if seat.user_id == live.host_id:
+            if people:
+                values["host_id"] = people[0].user_id
+            else:
+                values.update(status=ABANDONED, finished_at=now, channel_slot=None)
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.update_seat(connection, seat.id, left_at=now)
+            if values.get("status") == ABANDONED:
+                await repo.set_deadline(connection, live.id, live.version + 1, None, None)
+
+        await self._write(live, work, **values)
+        live.seats = rest
+        live.host_id = values.get("host_id", live.host_id)
+        if "status" in values:
+            live.status, live.finished_at = ABANDONED, now
+        return live.info()
+
+    async def set_options(
+        self, table_id: int, by_user: int, options: dict[str, Any] | None = None, players: int | None = UNSET
+    ) -> TableInfo:
+        """The host changes the options (merged into the current ones) or the player count asked for."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            merged = {**live.options, **(options or {})}
+            count = live.players if players is UNSET else players
+            merged = self._check_options(live.game, merged, count)
+            if count is not None and len(live.seats) > count:
+                raise NotAllowed("table_full", players=count)
+
+            async def work(connection: AsyncConnection) -> None:
+                return None
+
+            await self._write(live, work, options=merged, players=count)
+            live.options, live.players = merged, count
+            return live.info()
+
+    async def start(self, table_id: int, by_user: int) -> Outcome:
+        """The host starts the match with the seats as they are (in join order)."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            info = GAMES[live.game]
+            count = len(live.seats)
+            if count not in info.players or (live.players is not None and count != live.players):
+                allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
+                raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
+            try:
+                new_game(live.game, players=count, options=live.options, seed=live.seed)
+            except GameError as error:
+                raise BadOptions.from_game(error) from None
+            now = self.clock()
+            for position, seat in enumerate(live.seats):
+                seat.position = position
+            live.status, live.started_at = PLAYING, now
+            live.begin()
+            step = Step(live, now)
+            step.events.append({"kind": "started"})
+            step.autopilot()
+            return await self._commit(live, step, actor=None, positions=True)
+
+    # ------------------------------------------------------------------ play
+
+    async def act(self, table_id: int, user_id: int, action: str, *, expected_version: int | None = None) -> Outcome:
+        """Apply ``user_id``'s action; it is committed before this returns.
+
+        ``expected_version`` (the version the person saw, e.g. in a button) refuses
+        a click on a table that has moved on since.
+        """
+        async with self._locked(table_id) as live:
+            self._expect(live, expected_version)
+            if live.status != PLAYING or live.state is None:
+                raise WrongStatus("not_in_play") if live.status == LOBBY else WrongStatus(
+                    "table_closed", status=live.status
+                )
+            seat = live.seat_of(user_id)
+            if seat is None or seat.position is None:
+                raise NotAllowed("not_seated")
+            if seat.resigned:
+                raise NotAllowed("resigned")
+            if seat.position not in live.state.to_act():
+                raise NotAllowed("not_your_turn")
+            step = Step(live, self.clock())
+            try:
+                step.apply(seat.position, action, "player")
+            except IllegalAction as error:
+                raise ActionRefused.from_game(error) from None
+            if seat.absent:
+                step.change_seat(seat, absent=False)
+            step.autopilot()
+            return await self._commit(live, step, actor=seat.position)
+
+    async def resign(self, table_id: int, user_id: int) -> Outcome:
+        """Give up the match: a loss. The seat plays on by itself unless one side of people is left."""
+        async with self._locked(table_id) as live:
+            if live.status != PLAYING or live.state is None:
+                raise WrongStatus("not_in_play")
+            seat = live.seat_of(user_id)
+            if seat is None or seat.position is None:
+                raise NotAllowed("not_seated")
+            if seat.resigned:
+                raise NotAllowed("resigned")
+            step = Step(live, self.clock())
+            step.change_seat(seat, resigned=True)
+            step.events.append({"kind": "resigned", "seat": seat.position})
+            sides = _sides(live)
+            standing = [
+                side
+                for side in sides
+                if any(live.at(p).user_id is not None for p in side)
+                and not any(live.at(p).resigned for p in side)
+            ]
+            if len(standing) <= 1:
+                winners = [p for side in standing for p in side]
+                return await self._commit(live, step, actor=seat.position, ended={"winners": winners})
+            step.autopilot()
+            return await self._commit(live, step, actor=seat.position)
+
+    async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
+        """End a table without rating it: its host, or someone who can manage the server."""
+        async with self._locked(table_id) as live:
+            if live.status not in (LOBBY, PLAYING):
+                raise WrongStatus("table_closed", status=live.status)
+            if by_user != live.host_id and not can_manage:
+                raise NotAllowed("not_allowed_abandon")
+            step = Step(live, self.clock())
+            step.abandon = True
+            return await self._commit(live, step, actor=None, reason="abandoned")
+
+    async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
+        """Remind, or play for, every seat whose turn deadline has passed."""
+        now = now or self.clock()
+        async with self.db.engine.connect() as connection:
+            due = await repo.due_deadlines(connection, now)
+        outcomes = []
+        for row in due:
+            try:
+                outcome = await self._timer(row.table_id, row.version, now)
+            except (TableNotFound, StaleAction):
+                continue
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
+
+    async def _timer(self, table_id: int, version: int, now: datetime) -> Outcome | None:
+        async with self._locked(table_id) as live:
+            if live.version != version or live.status != PLAYING or live.state is None:
+                return None  # a newer action replaced this deadline, or another process moved on
+            state = live.state
+            waiting = [p for p in state.to_act() if not live.at(p).on_autopilot]
+            async with self.db.engine.connect() as connection:
+                rows = await repo.due_deadlines(connection, now)
+            row = next((r for r in rows if r.table_id == table_id), None)
+            if row is None:
+                return None
+            if row.remind_at is not None and now < row.act_at:
+
+                async def remind(connection: AsyncConnection) -> None:
+                    await repo.mark_reminded(connection, table_id, version)
+
+                await self.db.write(remind)
+                event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
+                return Outcome(live.info(), live.public, dict(live.views), (), (event,))
+            step = Step(live, now)
+            for position in waiting:
+                if position in state.to_act() and not state.is_over() and not step.abandon:
+                    action = state.legal(position)[0]
+                    step.change_seat(live.at(position), absent=True)
+                    step.apply(position, action, "timeout")
+                    step.events.append({"kind": "timeout", "seat": position, "action": action})
+            step.autopilot()
+            return await self._commit(live, step, actor=None)
+
+    # ------------------------------------------------------------------ committing
+
+    async def _commit(
+        self,
+        live: LiveTable,
+        step: Step,
+        *,
+        actor: int | None,
+        positions: bool = False,
+        ended: dict[str, Any] | None = None,
+        reason: str = "everyone absent for a whole deal",
+    ) -> Outcome:
+        """Write the step (actions, seats, deadline, result) in one transaction, then describe it."""
+        state = live.state
+        now = step.now or self.clock()
+        values: dict[str, Any] = {"action_count": live.action_count + len(step.records)}
+        if positions:
+            values.update(status=PLAYING, started_at=live.started_at)
+        finished = state is not None and (state.is_over() or ended is not None) and not step.abandon
+        if step.abandon:
+            values.update(status=ABANDONED, finished_at=now, channel_slot=None)
+            step.events.append({"kind": "abandoned", "reason": reason})
+        elif finished:
+            values.update(status=FINISHED, finished_at=now, channel_slot=None)
+        deadline = None if step.abandon or finished else self._deadline(live, now)
+        seat_positions = {seat.id: seat.position for seat in live.seats} if positions else {}
+        record = match_record(live, now, ended) if finished else None
+
+        async def work(connection: AsyncConnection) -> dict[str, Any] | None:
+            await repo.append_actions(connection, step.records)
+            for seat_id, position in seat_positions.items():
+                await repo.update_seat(connection, seat_id, position=position)
+            for seat_id, changes in step.seat_changes.items():
+                await repo.update_seat(connection, seat_id, **changes)
+            remind_at, act_at = deadline or (None, None)
+            await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
+            if record is not None:
+                return await record.write(connection)
+            return None
+
+        summary = await self._write(live, work, **values)
+        live.action_count += len(step.records)
+        if "status" in values:
+            live.status = values["status"]
+            live.finished_at = values.get("finished_at", live.finished_at)
+        if summary is not None:
+            step.events.append({"kind": "match_over", **summary})
+        changed = live.refresh_views() if live.state is not None else ()
+        return Outcome(live.info(), live.public, dict(live.views), changed, tuple(step.events), actor)
+
+    def _deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:
+        """When to remind and when to play for the seats to act (None: no timer)."""
+        if live.state is None or live.turn_seconds <= 0:
+            return None
+        waiting = [live.at(p) for p in live.state.to_act() if not live.at(p).on_autopilot]
+        if not waiting:
+            return None
+        grace = timedelta(seconds=live.guild_grace)
+        if all(seat.absent for seat in waiting):
+            return None, now + grace  # someone who is away is not kept waiting for twice
+        remind_at = now + timedelta(seconds=live.turn_seconds)
+        return remind_at, remind_at + grace
+
+
+def _sides(live: LiveTable) -> list[list[int]]:
+    assert live.state is not None
+    view = live.public
+    sides = view.get("sides")
+    count = len(live.seats)
+    if isinstance(sides, list) and sides:
+        return [list(side) for side in sides]
+    return [[position] for position in range(count)]
