@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
 import random
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from bot.games import GAMES, new_game
 
@@ -38,13 +43,109 @@ def bench_engine(game: str, players: int, seconds: float) -> tuple[int, float]:
     return deals, elapsed
 
 
+async def _play_table(service: Any, table_id: int, think: float, seed: int, latencies: list[float]) -> int:
+    """One table's players: random legal moves, ``think`` seconds (mean) before each."""
+    pick = random.Random(seed)
+    info = await service.table(table_id)
+    actions = 0
+    while info.status == "playing":
+        if think:
+            await asyncio.sleep(pick.uniform(0, 2 * think))
+        seat = pick.choice(info.to_act)
+        user = info.seats[seat].user_id
+        legal = await service.legal(table_id, user)
+        start = time.perf_counter()
+        outcome = await service.act(table_id, user, pick.choice(legal))
+        latencies.append(time.perf_counter() - start)
+        info = outcome.table
+        actions += 1
+    return actions
+
+
+async def bench_tables(tables: int, url: str | None, think_ms: float, players: int) -> str:
+    """Open ``tables`` Ninety-Nine tables and play them all at once through the service."""
+    from bot.storage.database import Database
+    from bot.tables import TableService
+
+    with tempfile.TemporaryDirectory() as folder:
+        schema = None
+        if url is None:
+            database = Database(f"sqlite:///{Path(folder) / 'bench.db'}")
+        else:
+            schema = f"bench_{os.getpid()}"
+            database = await _postgres_schema(url, schema)
+        try:
+            await database.upgrade()
+            service = TableService(database)
+            ids = []
+            for number in range(tables):
+                host = 1_000_000 + number * 10
+                info = await service.open_table(
+                    1, 10_000 + number, host, f"p{host}", "ninety-nine", BENCH_OPTIONS["ninety-nine"]
+                )
+                for other in range(1, players):
+                    await service.join(info.id, host + other, f"p{host + other}")
+                await service.start(info.id, host)
+                ids.append(info.id)
+            latencies: list[float] = []
+            start = time.perf_counter()
+            counts = await asyncio.gather(
+                *(_play_table(service, table_id, think_ms / 1000, table_id, latencies) for table_id in ids)
+            )
+            elapsed = time.perf_counter() - start
+            await service.close()
+        finally:
+            await database.close()
+            if schema is not None and url is not None:
+                await _drop_schema(url, schema)
+    latencies.sort()
+    actions = sum(counts)
+
+    def percentile(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    return (
+        f"tables={tables} actions={actions} seconds={elapsed:.1f} actions/s={actions / elapsed:.0f} "
+        f"p50_ms={percentile(0.50):.1f} p99_ms={percentile(0.99):.1f} max_ms={latencies[-1] * 1000:.1f} "
+        f"think_ms={think_ms:g} backend={database.backend}"
+    )
+
+
+async def _postgres_schema(url: str, schema: str) -> Any:
+    from bot.storage.database import Database
+
+    admin = Database(url)
+    async with admin.engine.begin() as connection:
+        await connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    await admin.close()
+    return Database(url, connect_args={"server_settings": {"search_path": schema}})
+
+
+async def _drop_schema(url: str, schema: str) -> None:
+    from bot.storage.database import Database
+
+    admin = Database(url)
+    async with admin.engine.begin() as connection:
+        await connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    await admin.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot bench", description="Print speed figures.")
     sub = parser.add_subparsers(dest="what", required=True)
     engine = sub.add_parser("engine", help="random matches through the engine contract, deals per second")
     engine.add_argument("--game", choices=sorted(GAMES), action="append", help="one game (repeatable); all by default")
     engine.add_argument("--seconds", type=float, default=3.0, help="time per game and player count")
+    tables = sub.add_parser("tables", help="many Ninety-Nine tables played at once through the service")
+    tables.add_argument("--tables", type=int, default=200)
+    tables.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
+    tables.add_argument("--database", help="a database URL (default: a fresh SQLite file)")
+    tables.add_argument("--think-ms", type=float, default=0.0, help="each player's mean time to act")
     args = parser.parse_args(argv)
+    if args.what == "tables":
+        print(asyncio.run(bench_tables(args.tables, args.database, args.think_ms, args.players)))
+        return 0
     if args.what == "engine":
         for game in args.game or list(GAMES):
             for players in GAMES[game].players:

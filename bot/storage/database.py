@@ -16,7 +16,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -60,6 +60,19 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     return create_async_engine(url, pool_pre_ping=True, **kwargs)
 
 
+class Mergeable(Protocol):
+    """A write that can also be committed together with others of its kind in a few statements."""
+
+    async def __call__(self, connection: AsyncConnection) -> Any: ...
+
+    @classmethod
+    async def run_many(cls, connection: AsyncConnection, items: list[Any]) -> list[Any]: ...
+
+
+class MergeConflict(Exception):
+    """A merged run found a conflict it cannot tell apart: redo the batch one write at a time."""
+
+
 class _Write:
     __slots__ = ("future", "work")
 
@@ -100,8 +113,10 @@ class Database:
     async def write(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         """Run ``work`` in a transaction and return its value once that transaction is committed.
 
-        ``work`` may raise :class:`BatchRollback` to undo only itself; any other
-        exception fails the whole batch (each write then gets it).
+        ``work`` may raise :class:`BatchRollback` to undo only itself (its caller
+        gets the wrapped error); any other error it raises also fails only
+        itself. A work with a ``run_many`` classmethod (:class:`Mergeable`) is
+        committed together with the others of its class in one go.
         """
         if self._writer is None or self._writer.done():
             self._queue = asyncio.Queue()
@@ -118,43 +133,80 @@ class Database:
             batch = [await queue.get()]
             while len(batch) < self.max_batch and not queue.empty():
                 batch.append(queue.get_nowait())
-            await self._commit_batch(batch)
+            try:
+                await self._commit_merged(batch)
+            except asyncio.CancelledError:
+                for item in batch:
+                    if not item.future.done():
+                        item.future.cancel()
+                raise
 
-    async def _commit_batch(self, batch: list[_Write]) -> None:
+    async def _commit_merged(self, batch: list[_Write]) -> None:
+        """The whole batch in one transaction, mergeable writes merged; on any trouble, one by one."""
+        groups: dict[type, list[_Write]] = {}
+        plain: list[_Write] = []
+        for item in batch:
+            if hasattr(type(item.work), "run_many"):
+                groups.setdefault(type(item.work), []).append(item)
+            else:
+                plain.append(item)
+        if not groups or len(batch) == 1:
+            await self._commit_each(batch)
+            return
+        results: dict[int, Any] = {}
+        try:
+            async with self.engine.begin() as connection:
+                for item in plain:
+                    results[id(item)] = await item.work(connection)
+                for kind, items in groups.items():
+                    values = await kind.run_many(connection, [item.work for item in items])  # type: ignore[attr-defined]
+                    results.update((id(item), value) for item, value in zip(items, values, strict=True))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            await self._commit_each(batch)  # a stale or failing write: find it one at a time
+            return
+        self._settle(batch, [results[id(item)] for item in batch])
+
+    async def _commit_each(self, batch: list[_Write]) -> None:
+        """The batch in one transaction, one write after another; a failing write is dropped and the rest redone."""
         while batch:
             results: list[Any] = []
-            undone: _Write | None = None
+            failed: tuple[_Write, BaseException] | None = None
             try:
                 async with self.engine.begin() as connection:
                     for item in batch:
                         try:
                             results.append(await item.work(connection))
                         except BatchRollback as rollback:
-                            undone = item
-                            raise rollback.error from None
+                            failed = (item, rollback.error)
+                            raise
+                        except Exception as error:
+                            failed = (item, error)
+                            raise
             except asyncio.CancelledError:
-                for item in batch:
-                    if not item.future.done():
-                        item.future.cancel()
                 raise
             except Exception as error:
-                if undone is not None:
-                    # Only that write asked to be undone: tell it, redo the rest without it.
-                    if not undone.future.done():
-                        undone.future.set_exception(error)
-                    batch = [item for item in batch if item is not undone]
+                if failed is not None:
+                    item, reason = failed
+                    if not item.future.done():
+                        item.future.set_exception(reason)
+                    batch = [other for other in batch if other is not item]
                     continue
-                log.exception("a batch of %d writes failed", len(batch))
+                log.exception("committing a batch of %d writes failed", len(batch))
                 for item in batch:
                     if not item.future.done():
                         item.future.set_exception(error)
                 return
-            self.batches += 1
-            self.writes += len(batch)
-            for item, result in zip(batch, results, strict=True):
-                if not item.future.done():
-                    item.future.set_result(result)
+            self._settle(batch, results)
             return
+
+    def _settle(self, batch: list[_Write], results: list[Any]) -> None:
+        self.batches += 1
+        self.writes += len(batch)
+        for item, result in zip(batch, results, strict=True):
+            if not item.future.done():
+                item.future.set_result(result)
 
     async def close(self) -> None:
         if self._writer is not None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy import Integer, Row, bindparam, column, delete, func, insert, select, update, values
 from sqlalchemy import Table as SATable
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -65,9 +65,7 @@ async def insert_table(connection: AsyncConnection, **values: Any) -> int:
 async def claim_version(connection: AsyncConnection, table_id: int, version: int, **values: Any) -> bool:
     """Bump the table's version from ``version``: False when someone else already has (optimistic lock)."""
     statement = (
-        update(TABLES)
-        .where(TABLES.c.id == table_id, TABLES.c.version == version)
-        .values(version=version + 1, **values)
+        update(TABLES).where(TABLES.c.id == table_id, TABLES.c.version == version).values(version=version + 1, **values)
     )
     result = await connection.execute(statement)
     return bool(result.rowcount == 1)
@@ -183,3 +181,80 @@ async def count_rows(connection: AsyncConnection, table: Any, **where: Any) -> i
     for key, value in where.items():
         statement = statement.where(table.c[key] == value)
     return int((await connection.execute(statement)).scalar_one())
+
+
+@dataclass
+class MoveWrite:
+    """The common write of play: actions appended, the version bumped, the turn timer replaced.
+
+    Committed alone it checks the version with one UPDATE; merged with others
+    (:meth:`run_many`) a whole batch of tables costs four statements.
+    """
+
+    table_id: int
+    version: int  # expected: the version the live state was built on
+    action_count: int  # after these actions
+    actions: list[dict[str, Any]]
+    remind_at: datetime | None
+    act_at: datetime | None  # None: no timer
+
+    async def __call__(self, connection: AsyncConnection) -> None:
+        from .database import BatchRollback
+
+        if not await claim_version(connection, self.table_id, self.version, action_count=self.action_count):
+            raise BatchRollback(StaleWrite(self.table_id))
+        await append_actions(connection, self.actions)
+        await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
+
+    @classmethod
+    async def run_many(cls, connection: AsyncConnection, items: list[MoveWrite]) -> list[None]:
+        from .database import MergeConflict
+
+        if connection.dialect.name == "postgresql":
+            rows = values(column("id", Integer), column("old", Integer), column("count", Integer), name="moves").data(
+                [(item.table_id, item.version, item.action_count) for item in items]
+            )
+            statement = (
+                update(TABLES)
+                .where(TABLES.c.id == rows.c.id, TABLES.c.version == rows.c.old)
+                .values(version=TABLES.c.version + 1, action_count=rows.c.count)
+                .returning(TABLES.c.id)
+            )
+            claimed = len((await connection.execute(statement)).all())
+        else:
+            each = (
+                update(TABLES)
+                .where(TABLES.c.id == bindparam("tid"), TABLES.c.version == bindparam("old"))
+                .values(version=bindparam("new"), action_count=bindparam("count"))
+            )
+            params = [
+                {"tid": item.table_id, "old": item.version, "new": item.version + 1, "count": item.action_count}
+                for item in items
+            ]
+            claimed = (await connection.execute(each, params)).rowcount
+        if claimed != len(items):
+            raise MergeConflict
+        await append_actions(connection, [row for item in items for row in item.actions])
+        await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id.in_([item.table_id for item in items])))
+        timers = [
+            {
+                "table_id": item.table_id,
+                "version": item.version + 1,
+                "remind_at": item.remind_at,
+                "act_at": item.act_at,
+                "due_at": item.remind_at or item.act_at,
+            }
+            for item in items
+            if item.act_at is not None
+        ]
+        if timers:
+            await connection.execute(insert(DEADLINES), timers)
+        return [None] * len(items)
+
+
+class StaleWrite(Exception):
+    """The table's version moved on in the database (another process, or a lost race)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} moved on")
+        self.table_id = table_id

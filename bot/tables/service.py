@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games import GAMES, GameError, IllegalAction, InvalidGame, new_game
 from bot.games.options import resolve
+from bot.storage import leaderboard as board
 from bot.storage import repository as repo
 from bot.storage.database import BatchRollback, Database
 from bot.storage.models import ABANDONED, FINISHED, LOBBY, PLAYING, utcnow
@@ -170,8 +171,14 @@ class TableService:
                 raise BatchRollback(_stale())
             return await work(connection)
 
+        return await self._submit(live, guarded)
+
+    async def _submit(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
         try:
-            result = await self.db.write(guarded)
+            result = await self.db.write(work)
+        except repo.StaleWrite:
+            self._evict(live)
+            raise _stale() from None
         except BaseException:
             self._evict(live)  # memory may be ahead of the database: replay it next time
             raise
@@ -212,6 +219,34 @@ class TableService:
         if seat.resigned or seat.position not in live.state.to_act():
             return []
         return live.state.legal(seat.position)
+
+    # ------------------------------------------------------------------ leaderboard
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10, offset: int = 0) -> list[dict[str, Any]]:
+        async with self.db.engine.connect() as connection:
+            return await board.top(connection, guild_id, game, limit, offset)
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        async with self.db.engine.connect() as connection:
+            return await board.board_size(connection, guild_id, game)
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> int | None:
+        async with self.db.engine.connect() as connection:
+            return await board.rank_of(connection, guild_id, game, user_id)
+
+    async def player_stats(self, guild_id: int, user_id: int, game: str) -> dict[str, Any]:
+        async with self.db.engine.connect() as connection:
+            return await board.player_stats(connection, guild_id, user_id, game)
+
+    async def recent_matches(
+        self, guild_id: int, limit: int = 10, user_id: int | None = None, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        async with self.db.engine.connect() as connection:
+            return await board.recent_matches(connection, guild_id, limit, user_id, game)
+
+    async def score_sheet(self, match_id: int) -> dict[str, Any] | None:
+        async with self.db.engine.connect() as connection:
+            return await board.score_sheet(connection, match_id)
 
     # ------------------------------------------------------------------ settings
 
@@ -342,8 +377,10 @@ class TableService:
 
     def _lobby(self, live: LiveTable) -> None:
         if live.status != LOBBY:
-            raise WrongStatus("not_in_lobby") if live.status == PLAYING else WrongStatus(
-                "table_closed", status=live.status
+            raise (
+                WrongStatus("not_in_lobby")
+                if live.status == PLAYING
+                else WrongStatus("table_closed", status=live.status)
             )
 
     @staticmethod
@@ -491,8 +528,10 @@ class TableService:
         async with self._locked(table_id) as live:
             self._expect(live, expected_version)
             if live.status != PLAYING or live.state is None:
-                raise WrongStatus("not_in_play") if live.status == LOBBY else WrongStatus(
-                    "table_closed", status=live.status
+                raise (
+                    WrongStatus("not_in_play")
+                    if live.status == LOBBY
+                    else WrongStatus("table_closed", status=live.status)
                 )
             seat = live.seat_of(user_id)
             if seat is None or seat.position is None:
@@ -528,8 +567,7 @@ class TableService:
             standing = [
                 side
                 for side in sides
-                if any(live.at(p).user_id is not None for p in side)
-                and not any(live.at(p).resigned for p in side)
+                if any(live.at(p).user_id is not None for p in side) and not any(live.at(p).resigned for p in side)
             ]
             if len(standing) <= 1:
                 winners = [p for side in standing for p in side]
@@ -632,7 +670,19 @@ class TableService:
                 return await record.write(connection)
             return None
 
-        summary = await self._write(live, work, **values)
+        plain_move = (
+            step.records
+            and not step.seat_changes
+            and not seat_positions
+            and record is None
+            and list(values) == ["action_count"]
+        )
+        if plain_move:
+            remind_at, act_at = deadline or (None, None)
+            move = repo.MoveWrite(live.id, live.version, values["action_count"], step.records, remind_at, act_at)
+            summary = await self._submit(live, move)
+        else:
+            summary = await self._write(live, work, **values)
         live.action_count += len(step.records)
         if "status" in values:
             live.status = values["status"]

@@ -1,0 +1,192 @@
+"""Leaderboard and history queries: read-only, indexed, plain dicts out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Float, and_, case, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .repository import MATCH_PLAYERS, MATCHES, PLAYERS, RATINGS
+
+
+async def top(
+    connection: AsyncConnection, guild_id: int, game: str, limit: int = 10, offset: int = 0
+) -> list[dict[str, Any]]:
+    """The guild's best players of a game by conservative rating (index ix_ratings_guild_id_game_ordinal)."""
+    statement = (
+        select(RATINGS, PLAYERS.c.display_name)
+        .join(PLAYERS, PLAYERS.c.id == RATINGS.c.user_id)
+        .where(RATINGS.c.guild_id == guild_id, RATINGS.c.game == game)
+        .order_by(RATINGS.c.ordinal.desc(), RATINGS.c.user_id)
+        .limit(limit)
+        .offset(offset)
+    )
+    rows = await connection.execute(statement)
+    return [
+        {
+            "rank": offset + index + 1,
+            "user_id": row.user_id,
+            "name": row.display_name,
+            "rating": round(row.ordinal, 2),
+            "matches": row.matches,
+            "wins": row.wins,
+            "win_rate": row.wins / row.matches if row.matches else 0.0,
+        }
+        for index, row in enumerate(rows)
+    ]
+
+
+async def rank_of(connection: AsyncConnection, guild_id: int, game: str, user_id: int) -> int | None:
+    """The player's place on the guild's board (1 best), or None if unrated."""
+    mine = (
+        await connection.execute(
+            select(RATINGS.c.ordinal).where(
+                RATINGS.c.guild_id == guild_id, RATINGS.c.game == game, RATINGS.c.user_id == user_id
+            )
+        )
+    ).scalar()
+    if mine is None:
+        return None
+    above = select(func.count()).where(
+        RATINGS.c.guild_id == guild_id,
+        RATINGS.c.game == game,
+        (RATINGS.c.ordinal > mine) | and_(RATINGS.c.ordinal == mine, RATINGS.c.user_id < user_id),
+    )
+    return int((await connection.execute(above)).scalar_one()) + 1
+
+
+async def board_size(connection: AsyncConnection, guild_id: int, game: str) -> int:
+    statement = select(func.count()).where(RATINGS.c.guild_id == guild_id, RATINGS.c.game == game)
+    return int((await connection.execute(statement)).scalar_one())
+
+
+async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> dict[str, Any]:
+    """Matches, wins, win rate, rating and its history, average score, bid accuracy."""
+    mp = MATCH_PLAYERS
+    totals = (
+        await connection.execute(
+            select(
+                func.count().label("matches"),
+                func.coalesce(func.sum(case((mp.c.won, 1), else_=0)), 0).label("wins"),
+                func.avg(cast(mp.c.score, Float)).label("average"),
+                func.coalesce(func.sum(mp.c.bids), 0).label("bids"),
+                func.coalesce(func.sum(mp.c.bids_made), 0).label("made"),
+                func.max(mp.c.score).label("best"),
+            ).where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
+        )
+    ).one()
+    rating = (
+        await connection.execute(
+            select(RATINGS).where(RATINGS.c.guild_id == guild_id, RATINGS.c.game == game, RATINGS.c.user_id == user_id)
+        )
+    ).first()
+    history = await connection.execute(
+        select(MATCHES.c.id, MATCHES.c.finished_at, mp.c.rating_after, mp.c.placement, mp.c.score)
+        .join(MATCHES, MATCHES.c.id == mp.c.match_id)
+        .where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
+        .order_by(MATCHES.c.finished_at, MATCHES.c.id)
+    )
+    matches = int(totals.matches)
+    return {
+        "user_id": user_id,
+        "game": game,
+        "matches": matches,
+        "wins": int(totals.wins),
+        "win_rate": int(totals.wins) / matches if matches else 0.0,
+        "average_score": float(totals.average) if totals.average is not None else None,
+        "best_score": totals.best,
+        "bids": int(totals.bids),
+        "bids_made": int(totals.made),
+        "bid_rate": int(totals.made) / int(totals.bids) if totals.bids else None,
+        "rating": round(rating.ordinal, 2) if rating else None,
+        "rank": await rank_of(connection, guild_id, game, user_id),
+        "history": [
+            {
+                "match_id": row.id,
+                "finished_at": row.finished_at,
+                "rating": row.rating_after,
+                "placement": row.placement,
+                "score": row.score,
+            }
+            for row in history
+        ],
+    }
+
+
+async def recent_matches(
+    connection: AsyncConnection, guild_id: int, limit: int = 10, user_id: int | None = None, game: str | None = None
+) -> list[dict[str, Any]]:
+    """The guild's latest matches (or one player's), newest first, with every seat's result."""
+    statement = select(MATCHES).where(MATCHES.c.guild_id == guild_id)
+    if user_id is not None:
+        mine = select(MATCH_PLAYERS.c.match_id).where(MATCH_PLAYERS.c.user_id == user_id)
+        statement = statement.where(MATCHES.c.id.in_(mine))
+    if game is not None:
+        statement = statement.where(MATCHES.c.game == game)
+    matches = list(
+        await connection.execute(statement.order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc()).limit(limit))
+    )
+    seats = await _seats_of(connection, [m.id for m in matches])
+    return [
+        {
+            "match_id": m.id,
+            "game": m.game,
+            "players": m.players,
+            "deals": m.deals,
+            "finished_at": m.finished_at,
+            "duration_seconds": m.duration_seconds,
+            "seats": seats.get(m.id, []),
+        }
+        for m in matches
+    ]
+
+
+async def _seats_of(connection: AsyncConnection, match_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    if not match_ids:
+        return {}
+    statement = (
+        select(MATCH_PLAYERS, PLAYERS.c.display_name)
+        .outerjoin(PLAYERS, PLAYERS.c.id == MATCH_PLAYERS.c.user_id)
+        .where(MATCH_PLAYERS.c.match_id.in_(match_ids))
+        .order_by(MATCH_PLAYERS.c.match_id, MATCH_PLAYERS.c.seat)
+    )
+    out: dict[int, list[dict[str, Any]]] = {}
+    for row in await connection.execute(statement):
+        out.setdefault(row.match_id, []).append(
+            {
+                "seat": row.seat,
+                "user_id": row.user_id,
+                "name": row.display_name,
+                "side": row.side,
+                "score": row.score,
+                "placement": row.placement,
+                "won": row.won,
+                "resigned": row.resigned,
+                "rating_before": row.rating_before,
+                "rating_after": row.rating_after,
+            }
+        )
+    return out
+
+
+async def score_sheet(connection: AsyncConnection, match_id: int) -> dict[str, Any] | None:
+    """One match in full: its seats, final scores and every deal's score sheet."""
+    match = (await connection.execute(select(MATCHES).where(MATCHES.c.id == match_id))).first()
+    if match is None:
+        return None
+    return {
+        "match_id": match.id,
+        "guild_id": match.guild_id,
+        "game": match.game,
+        "options": match.options,
+        "players": match.players,
+        "deals": match.deals,
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+        "duration_seconds": match.duration_seconds,
+        "seats": (await _seats_of(connection, [match.id])).get(match.id, []),
+        "scores": match.result.get("scores"),
+        "winners": match.result.get("winners"),
+        "sheets": match.result.get("sheets", []),
+    }
