@@ -1,14 +1,29 @@
-"""``python -m bot``: run the bot, or a tool (``bench``)."""
+"""``python -m bot``: run the bot, or a tool (``db``, ``bench``)."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 USAGE = """usage:
-  python -m bot bench engine [--game NAME] [--seconds N]   speed of the rules engines
+  python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
+  python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
+  python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database
 
-The Discord bot itself (slash commands, tables, the database) is not built yet:
-see "Where the project stands" in README.md."""
+The Discord bot itself is not built yet: see "Where the project stands" in README.md."""
+
+
+async def _upgrade() -> None:
+    from bot.config import Settings
+    from bot.storage.database import Database
+
+    settings = Settings()
+    database = Database(settings.database_url)
+    try:
+        await database.upgrade()
+    finally:
+        await database.close()
+    print(f"database is up to date: {database.backend}")
 
 
 def main(argv: list[str]) -> int:
@@ -16,6 +31,9 @@ def main(argv: list[str]) -> int:
         from bot.bench import main as bench
 
         return bench(argv[1:])
+    if argv == ["db", "upgrade"]:
+        asyncio.run(_upgrade())
+        return 0
     print(USAGE, file=sys.stderr)
     return 2
 

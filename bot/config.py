@@ -1,0 +1,17 @@
+"""Configuration from the environment and ``.env`` (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.storage.database import DEFAULT_URL
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = Field(default=None, description="the bot's token from the developer portal")
+    database_url: str = Field(default=DEFAULT_URL, description="SQLite file (default) or postgresql://…")
+    dev_guild_id: int | None = Field(default=None, description="sync commands to this server only, at once")
+    log_level: str = Field(default="INFO")

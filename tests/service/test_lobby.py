@@ -1,0 +1,123 @@
+"""The lobby: opening, joining, leaving, options, computers and starting."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from bot.storage.database import Database
+from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableService, WrongStatus
+
+from .helpers import CHANNEL, GUILD, HOST, seated
+
+
+async def test_open_seats_the_host_and_shows_a_lobby(service: TableService) -> None:
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "five-hundred", {})
+    assert info.status == "lobby" and info.host_id == HOST and info.game == "five-hundred"
+    assert [(s.index, s.user_id, s.name) for s in info.seats] == [(0, HOST, "Ann")]
+    assert info.version == 0
+    assert (await service.table_in_channel(CHANNEL)) == info
+
+
+async def test_one_open_table_per_channel_unless_it_has_a_thread(service: TableService) -> None:
+    await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine")
+    with pytest.raises(ChannelBusy) as refused:
+        await service.open_table(GUILD, CHANNEL, HOST + 1, "Bob", "just-make")
+    assert refused.value.key == "channel_busy"
+    in_thread = await service.open_table(GUILD, CHANNEL, HOST + 1, "Bob", "just-make", thread_id=9001)
+    assert in_thread.thread_id == 9001
+    assert (await service.table_in_channel(CHANNEL, 9001)) == in_thread
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players", "key"),
+    [
+        ("bridge", {}, None, "unknown_game"),
+        ("ninety-nine", {"colour": "red"}, None, "unknown_option"),
+        ("ninety-nine", {"target": 7}, None, "bad_option_value"),
+        ("five-hundred", {}, 7, "bad_players"),
+    ],
+)
+async def test_bad_options_are_refused_with_the_engines_key(
+    service: TableService, database: Database, game: str, options: dict[str, object], players: int | None, key: str
+) -> None:
+    with pytest.raises(BadOptions) as refused:
+        await service.open_table(GUILD, CHANNEL, HOST, "Ann", game, options, players)
+    assert refused.value.key == key
+    assert refused.value.params  # the presentation can say it in any language
+    async with database.engine.connect() as connection:
+        assert (await connection.execute(text("SELECT count(*) FROM tables"))).scalar() == 0
+
+
+async def test_join_leave_and_the_rules_of_the_lobby(service: TableService) -> None:
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine", players=3)
+    info = await service.join(info.id, HOST + 1, "Bob")
+    with pytest.raises(NotAllowed, match="already seated"):
+        await service.join(info.id, HOST + 1, "Bob")
+    info = await service.join(info.id, HOST + 2, "Cy")
+    with pytest.raises(NotAllowed) as full:
+        await service.join(info.id, HOST + 3, "Di")
+    assert full.value.key == "table_full" and full.value.params == {"players": 3}
+    info = await service.leave(info.id, HOST + 1)
+    assert [s.user_id for s in info.seats] == [HOST, HOST + 2]
+    with pytest.raises(NotAllowed, match="not seated"):
+        await service.leave(info.id, HOST + 1)
+    with pytest.raises(NotAllowed) as not_host:
+        await service.start(info.id, HOST + 2)
+    assert not_host.value.key == "not_host"
+    with pytest.raises(BadOptions) as count:
+        await service.start(info.id, HOST)
+    assert count.value.key == "bad_player_count"
+
+
+async def test_the_host_who_leaves_hands_over_and_the_last_one_closes_the_lobby(service: TableService) -> None:
+    info = await seated(service, players=2)
+    info = await service.leave(info.id, HOST)
+    assert info.host_id == HOST + 1 and info.status == "lobby"
+    info = await service.leave(info.id, HOST + 1)
+    assert info.status == "abandoned"
+    assert await service.table_in_channel(CHANNEL) is None
+    await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine")  # the channel is free again
+
+
+async def test_the_host_changes_options_and_removes_seats(service: TableService) -> None:
+    info = await seated(service, "just-make", players=5)
+    with pytest.raises(NotAllowed):
+        await service.set_options(info.id, HOST + 1, {"target": 15})
+    info = await service.set_options(info.id, HOST, {"target": 15})
+    assert info.options == {"target": 15}
+    with pytest.raises(BadOptions):
+        await service.set_options(info.id, HOST, {"target": "fifteen"})
+    with pytest.raises(NotAllowed) as full:
+        await service.set_options(info.id, HOST, players=4)
+    assert full.value.key == "table_full"
+    with pytest.raises(NotAllowed) as host:
+        await service.remove_seat(info.id, HOST, 0)
+    assert host.value.key == "host_stays"
+    info = await service.remove_seat(info.id, HOST, 4)
+    info = await service.set_options(info.id, HOST, players=4)
+    assert info.players == 4 and len(info.seats) == 4 and info.options == {"target": 15}
+
+
+async def test_start_deals_and_refuses_a_second_start(service: TableService) -> None:
+    info = await seated(service, players=3)
+    outcome = await service.start(info.id, HOST)
+    assert outcome.table.status == "playing" and outcome.kinds() == ["started"]
+    assert outcome.public["phase"] == "bidding" and set(outcome.table.to_act) == {0, 1, 2}
+    assert set(outcome.views) == {0, 1, 2} and all(len(v["hand"]) == 12 for v in outcome.views.values())
+    with pytest.raises(WrongStatus):
+        await service.start(info.id, HOST)
+    with pytest.raises(WrongStatus):
+        await service.join(info.id, HOST + 5, "Late")
+
+
+async def test_computer_players_fill_seats_and_play_by_themselves(service: TableService) -> None:
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine", {"format": "nine-deals"})
+    with pytest.raises(NotAllowed):
+        await service.add_computer(info.id, HOST + 1)
+    await service.add_computer(info.id, HOST)
+    info = await service.add_computer(info.id, HOST)
+    assert [s.computer for s in info.seats] == [False, True, True]
+    outcome = await service.start(info.id, HOST)
+    assert outcome.table.to_act == (0,)  # both computers have bid already
+    assert sum(e["kind"] == "action" and e["source"] == "computer" for e in outcome.events) == 2
