@@ -105,7 +105,7 @@ async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int,
             {
                 "match_id": row.id,
                 "finished_at": row.finished_at,
-                "rating": row.rating_after,
+                "rating": None if row.rating_after is None else round(row.rating_after, 2),
                 "placement": row.placement,
                 "score": row.score,
             }

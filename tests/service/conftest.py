@@ -34,7 +34,9 @@ async def fresh_database(backend: str, tmp_path: Path, **kwargs: object) -> tupl
         await connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
     await admin.close()
     database = Database(
-        POSTGRES_URL, connect_args={"server_settings": {"search_path": schema}}, **kwargs  # type: ignore[arg-type]
+        POSTGRES_URL,
+        connect_args={"server_settings": {"search_path": schema}},
+        **kwargs,  # type: ignore[arg-type]
     )
     await database.upgrade()
     return database, schema

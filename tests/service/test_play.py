@@ -33,7 +33,7 @@ async def test_refusals_are_typed_and_write_nothing(service: TableService, datab
         (HOST + waiting, "pass", NotAllowed, "not_your_turn"),
         (HOST + bidder, "play AS", ActionRefused, "wrong_phase"),
         (HOST + bidder, "bid 11H", ActionRefused, "unparseable"),
-            (HOST + bidder, "dance", ActionRefused, "unparseable"),
+        (HOST + bidder, "dance", ActionRefused, "unparseable"),
         (HOST + bidder, "discard AS 2C 3C", ActionRefused, "wrong_phase"),
     ]
     for who, action, error, key in cases:

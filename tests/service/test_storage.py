@@ -109,8 +109,7 @@ async def test_a_stale_move_in_a_merged_batch_fails_alone(database: Database) ->
 
     ids = await database.write(setup)
     moves = [
-        repo.MoveWrite(table_id, 4 if table_id != ids[1] else 3, 1, [_row(table_id, now)], now, now)
-        for table_id in ids
+        repo.MoveWrite(table_id, 4 if table_id != ids[1] else 3, 1, [_row(table_id, now)], now, now) for table_id in ids
     ]
     results = await asyncio.gather(*(database.write(move) for move in moves), return_exceptions=True)
     assert isinstance(results[1], repo.StaleWrite)

@@ -1,0 +1,106 @@
+"""The leaderboard: top players, ranks, a player's stats, recent matches and score sheets."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import text
+
+from bot.storage.database import Database
+from bot.tables import TableService
+
+from .helpers import play_to_end, started
+
+LINEUPS = [(100, 101, 102, 103), (100, 101, 104, 105), (102, 103, 104, 105), (100, 102, 104, 106)]
+
+
+async def _play_matches(service: TableService) -> list[int]:
+    match_ids = []
+    for number, lineup in enumerate(LINEUPS):
+        info = await service.open_table(1, 600 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 4})
+        for user in lineup[1:]:
+            info = await service.join(info.id, user, f"P{user}")
+        outcome = await service.start(info.id, lineup[0])
+        final = (await play_to_end(service, outcome.table, seed=number))[-1]
+        match_ids.append(next(e for e in final.events if e["kind"] == "match_over")["match_id"])
+    return match_ids
+
+
+async def test_top_ranks_and_stats_agree_with_the_matches(service: TableService) -> None:
+    match_ids = await _play_matches(service)
+    board = await service.leaderboard(1, "just-make", limit=50)
+    assert len(board) == 7 == await service.leaderboard_size(1, "just-make")
+    assert [row["rank"] for row in board] == list(range(1, 8))
+    assert [row["rating"] for row in board] == sorted((row["rating"] for row in board), reverse=True)
+    page = await service.leaderboard(1, "just-make", limit=3, offset=3)
+    assert [row["user_id"] for row in page] == [row["user_id"] for row in board[3:6]]
+    for row in board:
+        assert await service.rank_of(1, "just-make", row["user_id"]) == row["rank"]
+    assert await service.rank_of(1, "just-make", 999) is None
+    assert await service.leaderboard(2, "just-make") == []  # per guild
+    assert await service.leaderboard(1, "ninety-nine") == []  # per game
+
+    sheets = [await service.score_sheet(match_id) for match_id in match_ids]
+    for user in (100, 104):
+        stats = await service.player_stats(1, user, "just-make")
+        mine = [s for s in sheets if s is not None and any(seat["user_id"] == user for seat in s["seats"])]
+        assert stats["matches"] == len(mine) == len(stats["history"])
+        seats = [next(seat for seat in s["seats"] if seat["user_id"] == user) for s in mine]
+        assert stats["wins"] == sum(seat["won"] for seat in seats)
+        assert stats["average_score"] == sum(seat["score"] for seat in seats) / len(seats)
+        rows = [
+            row
+            for s, seat in zip(mine, seats, strict=True)
+            for sheet in s["sheets"]
+            for row in sheet["rows"]
+            if row["seat"] == seat["seat"]
+        ]
+        assert stats["bids"] == len(rows) and stats["bids_made"] == sum(row["made"] for row in rows)
+        assert stats["history"][-1]["rating"] == stats["rating"]
+        assert stats["rank"] == next(row["rank"] for row in board if row["user_id"] == user)
+
+
+async def test_recent_matches_and_a_full_score_sheet(service: TableService) -> None:
+    match_ids = await _play_matches(service)
+    recent = await service.recent_matches(1, limit=3)
+    assert [m["match_id"] for m in recent] == match_ids[::-1][:3]
+    assert [m["match_id"] for m in await service.recent_matches(1, user_id=106)] == [match_ids[3]]
+    sheet = await service.score_sheet(match_ids[0])
+    assert sheet is not None
+    assert [s["deal"] for s in sheet["sheets"]] == list(range(1, sheet["deals"] + 1))
+    assert [seat["score"] for seat in sheet["seats"]] == sheet["scores"]["total"]
+    assert [row["total"] for row in sheet["sheets"][-1]["rows"]] == sheet["scores"]["total"]
+    assert await service.score_sheet(12345) is None
+
+
+async def test_the_top_of_a_big_board_reads_the_index(database: Database, service: TableService) -> None:
+    if database.backend != "sqlite":
+        return  # the plan check is SQLite's EXPLAIN QUERY PLAN
+    now = datetime.now(UTC).isoformat()
+    async with database.engine.begin() as connection:
+        await connection.exec_driver_sql(
+            "INSERT INTO guilds (id, turn_seconds, grace_seconds, thread_per_table, "
+            f"default_options, created_at) VALUES (1, 300, 120, 1, '{{}}', '{now}')"
+        )
+        players = [{"id": n, "name": f"p{n}", "at": now} for n in range(5000)]
+        await connection.execute(text("INSERT INTO players VALUES (:id, :name, :at)"), players)
+        ratings = [
+            {"user": n, "game": game, "mu": 25.0, "sigma": 8.0, "ordinal": (n * 7919) % 1000 / 10}
+            for n in range(5000)
+            for game in ("ninety-nine", "just-make")
+        ]
+        await connection.execute(
+            text(f"INSERT INTO ratings VALUES (1, :game, :user, :mu, :sigma, :ordinal, 3, 1, '{now}')"), ratings
+        )
+        await connection.exec_driver_sql("ANALYZE")
+        plan = " ".join(
+            str(row[-1])
+            for row in await connection.exec_driver_sql(
+                "EXPLAIN QUERY PLAN SELECT * FROM ratings WHERE guild_id = 1 AND game = 'just-make' "
+                "ORDER BY ordinal DESC LIMIT 10"
+            )
+        )
+    assert "ix_ratings_guild_id_game_ordinal" in plan and "TEMP B-TREE" not in plan
+    board = await service.leaderboard(1, "just-make", limit=10)
+    assert [row["rating"] for row in board] == sorted((row["rating"] for row in board), reverse=True)
+    assert board[0]["rating"] == max(r["ordinal"] for r in ratings)

@@ -1,0 +1,115 @@
+"""Turn deadlines: rows in the database that remind, then play for the absent, and survive restarts."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from bot.storage.database import Database
+from bot.tables import BadOptions, TableService
+
+from .conftest import Clock
+from .helpers import HOST, started
+
+
+async def _deadlines(database: Database) -> int:
+    async with database.engine.connect() as connection:
+        return int((await connection.execute(text("SELECT count(*) FROM deadlines"))).scalar() or 0)
+
+
+async def test_a_late_player_is_reminded_then_played_for(service: TableService, clock: Clock) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    outcome = await started(service, "just-make", players=4)
+    table = outcome.table
+    bidder = table.to_act[0]
+    clock.advance(59)
+    assert await service.run_timers() == []
+    clock.advance(1)
+    [reminder] = await service.run_timers()
+    assert reminder.kinds() == ["reminder"] and reminder.events[0]["seats"] == [bidder]
+    assert await service.run_timers() == []  # reminded once only
+    clock.advance(30)
+    [timeout] = await service.run_timers()
+    assert "timeout" in timeout.kinds()
+    event = next(e for e in timeout.events if e["kind"] == "timeout")
+    assert event["seat"] == bidder and event["action"].startswith("bid ")
+    assert timeout.table.seats[bidder].absent
+    assert timeout.table.to_act != table.to_act
+
+
+async def test_an_absent_player_is_not_reminded_and_coming_back_clears_it(service: TableService, clock: Clock) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    outcome = await started(service, "five-hundred", players=2)
+    table = outcome.table
+    first = table.to_act[0]
+    clock.advance(90)  # both the reminder and the grace have passed: it plays at once
+    [played] = await service.run_timers()
+    assert "reminder" not in played.kinds()
+    assert played.table.seats[first].absent
+    # The other player acts; when the absent player's turn comes, only the grace applies.
+    other = played.table.to_act[0]
+    assert other != first
+    legal = await service.legal(table.id, HOST + other)
+    after = await service.act(table.id, HOST + other, legal[-1])
+    if after.table.to_act == (first,):
+        clock.advance(30)
+        [again] = await service.run_timers()
+        assert "reminder" not in again.kinds() and "timeout" in again.kinds()
+        after = again
+    who = after.table.to_act[0]
+    back = await service.act(table.id, HOST + who, (await service.legal(table.id, HOST + who))[0])
+    assert not back.table.seats[who].absent
+
+
+async def test_timers_can_be_off_per_table(service: TableService, database: Database) -> None:
+    await started(service, "ninety-nine", players=3, turn_seconds=0)
+    assert await _deadlines(database) == 0
+    with pytest.raises(BadOptions):
+        await service.open_table(1, 9, HOST, "Ann", "ninety-nine", turn_seconds=-5)
+
+
+async def test_deadlines_survive_a_restart(database: Database, clock: Clock) -> None:
+    first = TableService(database, clock=clock)
+    await first.update_guild_settings(1, turn_seconds=30, grace_seconds=0)
+    outcome = await started(first, "ninety-nine", players=3)
+    assert await _deadlines(database) == 1
+    second = TableService(database, clock=clock)  # a new process: nothing in memory
+    clock.advance(31)
+    outcomes = await second.run_timers()
+    assert [kind for o in outcomes for kind in o.kinds()].count("timeout") == 3  # all three bids made for them
+    assert all(outcomes[-1].table.seats[s].absent for s in range(3))
+    assert outcomes[-1].table.version > outcome.table.version
+
+
+async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: TableService, clock: Clock) -> None:
+    await service.update_guild_settings(1, turn_seconds=10, grace_seconds=5)
+    outcome = await started(service, "just-make", players=4)
+    who = outcome.table.to_act[0]
+    await service.act(outcome.table.id, HOST + who, (await service.legal(outcome.table.id, HOST + who))[0])
+    last = outcome
+    for _ in range(2_000):  # then nobody acts again: the timers play every turn
+        clock.advance(20)
+        for timed in await service.run_timers():
+            last = timed
+        if last.table.status != "playing":
+            break
+    assert last.table.status == "abandoned" and last.kinds()[-1] == "abandoned"
+    # Someone played in deal 1, so the table gave up only when the whole of deal 2 had passed without anyone.
+    assert last.public["deal"] == 3
+    assert (await service.table(outcome.table.id)).status == "abandoned"
+    assert await service.table_in_channel(outcome.table.channel_id) is None
+
+
+async def test_guild_settings_are_checked_and_saved(service: TableService) -> None:
+    settings = await service.guild_settings(5)
+    assert settings.turn_seconds == 300 and settings.thread_per_table
+    changed = await service.update_guild_settings(5, turn_seconds=90, thread_per_table=False, language="ja")
+    assert (changed.turn_seconds, changed.thread_per_table, changed.language) == (90, False, "ja")
+    for bad in ({"turn_seconds": -1}, {"grace_seconds": "soon"}, {"colour": "red"}, {"thread_per_table": 1}):
+        with pytest.raises(BadOptions):
+            await service.update_guild_settings(5, **bad)
+    with pytest.raises(BadOptions) as wrong:
+        await service.update_guild_settings(5, default_options={"ninety-nine": {"target": 3}})
+    assert wrong.value.key == "bad_option_value"
+    saved = await service.update_guild_settings(5, default_options={"ninety-nine": {"target": 200}})
+    assert saved.default_options == {"ninety-nine": {"target": 200}}
