@@ -148,6 +148,7 @@ class LiveTable:
             started_at=self.started_at,
             finished_at=self.finished_at,
             to_act=tuple(self.state.to_act()) if playing and self.state is not None else (),
+            actions=self.action_count,
         )
 
 

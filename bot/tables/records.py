@@ -42,6 +42,7 @@ class TableInfo:
     started_at: datetime | None
     finished_at: datetime | None
     to_act: tuple[int, ...] = ()  # seats whose turn it is
+    actions: int = 0  # actions in the log so far
 
     def seat_of(self, user_id: int) -> int | None:
         return next((seat.index for seat in self.seats if seat.user_id == user_id), None)

@@ -9,7 +9,7 @@ from sqlalchemy import text
 from bot.storage.database import Database
 from bot.tables import TableService
 
-from .helpers import play_to_end, started
+from .helpers import play_to_end
 
 LINEUPS = [(100, 101, 102, 103), (100, 101, 104, 105), (102, 103, 104, 105), (100, 102, 104, 106)]
 
