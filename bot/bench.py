@@ -141,7 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables.add_argument("--tables", type=int, default=200)
     tables.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
     tables.add_argument("--database", help="a database URL (default: a fresh SQLite file)")
-    tables.add_argument("--think-ms", type=float, default=0.0, help="each player's mean time to act")
+    tables.add_argument(
+        "--think-ms",
+        type=float,
+        default=100.0,
+        help="each player's mean time to act, drawn from 0 to twice this (0: act at once, the saturated figures)",
+    )
     args = parser.parse_args(argv)
     if args.what == "tables":
         print(asyncio.run(bench_tables(args.tables, args.database, args.think_ms, args.players)))
