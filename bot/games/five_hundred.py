@@ -61,6 +61,42 @@ PHASE_OF = {"bid": BID, "pass": BID, "discard": DISCARD, "call": CALL, "alone": 
 _ORDERS: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], list[int]]] = {}
 
 
+# legal() writes a play as "play " + the card's name; act() maps those strings straight back.
+PLAY_TEXT: list[str] = ["play " + name for name in C.NAMES]
+PLAY_CODE: dict[str, int] = {"play " + C.NAMES[c]: c for c in C.ALL_CODES if C.NAMES[c]}
+_BID_TEXTS: dict[tuple[int, bool, bool], tuple[str, ...]] = {}  # the auction's choices after each standing bid
+_PLAY_CHUNKS: dict[int, tuple[str, ...]] = {}  # the play strings of one suit's cards in a mask, built on use
+
+
+def discard_three_texts(held: list[int]) -> list[str]:
+    """``discard A B C`` for every three of ``held`` (ascending), in combinations() order.
+
+    Built by concatenation: a table of every three-card string is faster only
+    while it sits in the CPU cache, which it does not between two hands.
+    """
+    spaced = [" " + C.NAMES[c] for c in held]
+    out: list[str] = []
+    for i in range(len(held) - 2):
+        first = "discard" + spaced[i]
+        for j in range(i + 1, len(held) - 1):
+            two = first + spaced[j]
+            out += [two + third for third in spaced[j + 1 :]]
+    return out
+
+
+def play_texts(mask: int) -> list[str]:
+    """``play X`` for every card in ``mask``, lowest code first (a suit at a time, from a cache)."""
+    out: list[str] = []
+    for shift in (0, 16, 32, 48, 64):
+        chunk = mask & (0xFFFF << shift)
+        if chunk:
+            texts = _PLAY_CHUNKS.get(chunk)
+            if texts is None:
+                texts = _PLAY_CHUNKS[chunk] = tuple(PLAY_TEXT[c] for c in C.cards_in(chunk))
+            out += texts
+    return out
+
+
 def card_order(players: int, trump: int) -> tuple[dict[int, int], dict[int, int], list[int]]:
     """The left bower (and, at a suit contract, the joker) join trumps; at no trumps the joker is a suit of its own."""
     cached = _ORDERS.get((players, trump))
@@ -218,7 +254,7 @@ class FiveHundred(GameState):
         self.voids = [0] * n
         self.tricks = [0] * n
         self.tricks_played = 0
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: list[Any] | None = None  # [seats, card codes, named suit, winner]; view() writes it out
         self.phase = BID
         self._after_restore()
 
@@ -244,21 +280,36 @@ class FiveHundred(GameState):
             ranks.append(top)
         return sorted(ranks)
 
+    def _bid_texts(self) -> tuple[str, ...]:
+        """``pass`` and every bid above the standing one, cached per standing bid and options."""
+        key = (self.high, self.options["misere_after_seven"], self.options["open_misere_highest"])
+        texts = _BID_TEXTS.get(key)
+        if texts is None:
+            texts = _BID_TEXTS[key] = ("pass", *("bid " + bid_text(r) for r in self._bid_choices()))
+        return texts
+
     def legal(self, seat: int) -> list[str]:
         if self.phase == OVER or seat != self.turn:
             return []
         if self.phase == PLAY:
             return self._play_choices(seat)
         if self.phase == BID:
-            return ["pass"] + ["bid " + bid_text(r) for r in self._bid_choices()]
+            return list(self._bid_texts())
         if self.phase == DISCARD:
             held = C.cards_in(self.hands[seat])
             if KITTY[self.players] == 3:
-                return C.triple_texts("discard", held, tuple(DECKS[self.players]))
+                return discard_three_texts(held)
             return ["discard " + " ".join(C.NAMES[c] for c in combo) for combo in combinations(held, 5)]
         return ["alone"] + ["call " + C.NAMES[c] for c in self._callable()]
 
     def act(self, seat: int, action: str) -> None:
+        if self.phase == PLAY and seat == self.turn and type(seat) is int:
+            # The hot path: a plain card play, written as legal() writes it.
+            code = PLAY_CODE.get(action)
+            led_joker_at_nt = code == C.JOKER and not self.trick and self._trump == NT  # it must name a suit
+            if code is not None and self.hands[seat] >> code & 1 and not led_joker_at_nt:
+                self._play_card(seat, code, -1)
+                return
         if self.phase == OVER:
             raise IllegalAction("game_over")
         if not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -339,7 +390,7 @@ class FiveHundred(GameState):
                 raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
             if rank == OPEN_MISERE and self.options["open_misere_highest"]:
                 rank = OPEN_MISERE_HIGHEST
-            if rank not in self._bid_choices():
+            if "bid " + bid_text(rank) not in self._bid_texts():
                 allowed = ", ".join(self.legal(seat)[:8])
                 raise IllegalAction("not_legal", action=" ".join(words), allowed=allowed)
             self.auction.append([seat, rank])
@@ -451,13 +502,15 @@ class FiveHundred(GameState):
         held = self.hands[seat]
         if self.trick:
             follow = held & self._suit_masks[self._led_suit()]
-            return ["play " + C.NAMES[c] for c in C.cards_in(follow or held)]
+            return play_texts(follow or held)
+        if not (held >> C.JOKER & 1 and self._trump == NT):
+            return play_texts(held)
         out = []
         for c in C.cards_in(held):
             if c == C.JOKER and self._trump == NT:
                 out += ["play JK " + C.SUITS[s] for s in self._nameable(seat)]
             else:
-                out.append("play " + C.NAMES[c])
+                out.append(PLAY_TEXT[c])
         return out
 
     def _nameable(self, seat: int) -> list[int]:
@@ -480,6 +533,9 @@ class FiveHundred(GameState):
                 raise IllegalAction("not_legal", action=" ".join(words), allowed=", ".join(self._play_choices(seat)))
         elif len(words) == 3:
             raise IllegalAction("unparseable", action=" ".join(words), expected=self._expected())
+        self._play_card(seat, code, named)
+
+    def _play_card(self, seat: int, code: int, named: int) -> None:
         if self.trick:
             led = self._led_suit()
             follow = self.hands[seat] & self._suit_masks[led]
@@ -514,11 +570,7 @@ class FiveHundred(GameState):
         winner = order[best]
         if self.called >= 0 and self.called in self.trick:
             self.partner_known = True
-        self.last_trick = {
-            "cards": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=True)],
-            "named_suit": C.SUITS[self.named_suit] if self.named_suit >= 0 else None,
-            "winner": winner,
-        }
+        self.last_trick = [order, self.trick, self.named_suit, winner]
         self.tricks[winner] += 1
         self.tricks_played += 1
         self.trick = []
@@ -635,6 +687,16 @@ class FiveHundred(GameState):
 
     # Views ----------------------------------------------------------------
 
+    def _last_trick_view(self) -> dict[str, Any] | None:
+        if self.last_trick is None:
+            return None
+        order, trick, named, winner = self.last_trick
+        return {
+            "cards": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, trick, strict=True)],
+            "named_suit": C.SUITS[named] if named >= 0 else None,
+            "winner": winner,
+        }
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
         n = self.players
         order = self._in_play() if self.phase == PLAY else []
@@ -680,7 +742,7 @@ class FiveHundred(GameState):
             "leader": self.leader if self.leader >= 0 else None,
             "trick": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=False)],
             "named_suit": C.SUITS[self.named_suit] if self.named_suit >= 0 and self.trick else None,
-            "last_trick": self.last_trick,
+            "last_trick": self._last_trick_view(),
             "tricks_played": self.tricks_played,
             "side_tricks": [sum(self.tricks[s] for s in side) for side in self.sides],
             "scores": self.scores(),
