@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import Database, normalise_url
+from bot.storage.database import Database
 from bot.tables import TableService
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
@@ -49,11 +49,6 @@ async def drop_schema(schema: str | None) -> None:
     async with admin.engine.begin() as connection:
         await connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
     await admin.close()
-
-
-def postgres_url_with_schema(schema: str) -> str:
-    assert POSTGRES_URL is not None
-    return normalise_url(POSTGRES_URL)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.database import Database
-from bot.tables import BadOptions, TableService
+from bot.tables import BadOptions, TableInfo, TableService
 
 from .conftest import Clock
 from .helpers import HOST, started
@@ -37,28 +37,34 @@ async def test_a_late_player_is_reminded_then_played_for(service: TableService, 
     assert timeout.table.to_act != table.to_act
 
 
+async def _until_on_turn(service: TableService, info: TableInfo, seat: int) -> TableInfo:
+    """Others play (the first legal action) until ``seat`` is on turn."""
+    while info.to_act != (seat,):
+        other = info.to_act[0]
+        info = (await service.act(info.id, HOST + other, (await service.legal(info.id, HOST + other))[0])).table
+    return info
+
+
 async def test_an_absent_player_is_not_reminded_and_coming_back_clears_it(service: TableService, clock: Clock) -> None:
     await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
-    outcome = await started(service, "five-hundred", players=2)
-    table = outcome.table
-    first = table.to_act[0]
+    outcome = await started(service, "just-make", players=4)
+    away = outcome.table.to_act[0]
     clock.advance(90)  # both the reminder and the grace have passed: it plays at once
     [played] = await service.run_timers()
-    assert "reminder" not in played.kinds()
-    assert played.table.seats[first].absent
-    # The other player acts; when the absent player's turn comes, only the grace applies.
-    other = played.table.to_act[0]
-    assert other != first
-    legal = await service.legal(table.id, HOST + other)
-    after = await service.act(table.id, HOST + other, legal[-1])
-    if after.table.to_act == (first,):
-        clock.advance(30)
-        [again] = await service.run_timers()
-        assert "reminder" not in again.kinds() and "timeout" in again.kinds()
-        after = again
-    who = after.table.to_act[0]
-    back = await service.act(table.id, HOST + who, (await service.legal(table.id, HOST + who))[0])
-    assert not back.table.seats[who].absent
+    assert "reminder" not in played.kinds() and "timeout" in played.kinds()
+    assert played.table.seats[away].absent
+    # When the absent player's turn comes again, only the grace applies, without a reminder.
+    info = await _until_on_turn(service, played.table, away)
+    clock.advance(29)
+    assert await service.run_timers() == []
+    clock.advance(1)
+    [again] = await service.run_timers()
+    assert "reminder" not in again.kinds() and "timeout" in again.kinds()
+    assert again.table.seats[away].absent and again.table.version > info.version
+    # Acting again makes them present.
+    info = await _until_on_turn(service, again.table, away)
+    back = await service.act(info.id, HOST + away, (await service.legal(info.id, HOST + away))[0])
+    assert not back.table.seats[away].absent
 
 
 async def test_timers_can_be_off_per_table(service: TableService, database: Database) -> None:
