@@ -16,7 +16,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -58,15 +58,6 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
         return engine
     return create_async_engine(url, pool_pre_ping=True, **kwargs)
-
-
-class Mergeable(Protocol):
-    """A write that can also be committed together with others of its kind in a few statements."""
-
-    async def __call__(self, connection: AsyncConnection) -> Any: ...
-
-    @classmethod
-    async def run_many(cls, connection: AsyncConnection, items: list[Any]) -> list[Any]: ...
 
 
 class MergeConflict(Exception):
@@ -115,7 +106,7 @@ class Database:
 
         ``work`` may raise :class:`BatchRollback` to undo only itself (its caller
         gets the wrapped error); any other error it raises also fails only
-        itself. A work with a ``run_many`` classmethod (:class:`Mergeable`) is
+        itself. A work whose class has an async ``run_many(connection, works)`` is
         committed together with the others of its class in one go.
         """
         if self._writer is None or self._writer.done():

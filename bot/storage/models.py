@@ -39,6 +39,7 @@ NAMING_CONVENTION = {
 # Table statuses.
 LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, PLAYING)
+DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 300, 120
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -76,8 +77,8 @@ class Guild(Base):
     __tablename__ = "guilds"
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    turn_seconds: Mapped[int] = mapped_column(Integer, default=300)  # 0: no turn timer
-    grace_seconds: Mapped[int] = mapped_column(Integer, default=120)
+    turn_seconds: Mapped[int] = mapped_column(Integer, default=DEFAULT_TURN_SECONDS)  # 0: no turn timer
+    grace_seconds: Mapped[int] = mapped_column(Integer, default=DEFAULT_GRACE_SECONDS)
     thread_per_table: Mapped[bool] = mapped_column(Boolean, default=True)
     language: Mapped[str | None] = mapped_column(String(16))
     default_options: Mapped[dict[str, Any]] = mapped_column(default=dict)  # game name -> options

@@ -39,6 +39,14 @@ class LiveSeat:
         return self.user_id is None or self.resigned
 
 
+def sides_of(public: dict[str, Any], seats: int) -> list[list[int]]:
+    """The units that place and are rated: Five Hundred's sides from its view, else each seat alone."""
+    sides = public.get("sides")
+    if isinstance(sides, list) and sides:
+        return [list(side) for side in sides]
+    return [[position] for position in range(seats)]
+
+
 def deal_number(public: dict[str, Any]) -> int:
     value = public.get("deal", public.get("hand_number", 0))
     return int(value or 0)

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import repository as repo
 
-from .live import LiveTable
+from .live import LiveTable, sides_of
 from .standings import SkillRating, placements, rate
 
 
@@ -133,8 +133,7 @@ def match_record(live: LiveTable, now: datetime, ended: dict[str, Any] | None) -
             "sheets": list(live.sheets),
             "ended_by": "resignation",
         }
-    sides_value = result.get("sides") or live.public.get("sides")
-    sides = [list(side) for side in sides_value] if sides_value else [[p] for p in range(len(live.seats))]
+    sides = sides_of(live.public, len(live.seats))
     totals = result["scores"]["total"]
     places = placements(sides, totals, set(result["winners"]), resigned)
     return MatchRecord(live, now, result, sides, places, resigned)

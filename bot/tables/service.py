@@ -24,10 +24,18 @@ from bot.games.options import resolve
 from bot.storage import leaderboard as board
 from bot.storage import repository as repo
 from bot.storage.database import BatchRollback, Database
-from bot.storage.models import ABANDONED, FINISHED, LOBBY, PLAYING, utcnow
+from bot.storage.models import (
+    ABANDONED,
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    utcnow,
+)
 
 from .errors import ActionRefused, BadOptions, ChannelBusy, NotAllowed, StaleAction, TableNotFound, WrongStatus
-from .live import LiveSeat, LiveTable, Step
+from .live import LiveSeat, LiveTable, Step, sides_of
 from .records import GuildSettings, Outcome, TableInfo
 from .results import match_record
 
@@ -36,6 +44,10 @@ log = logging.getLogger(__name__)
 Listener = Callable[[Outcome], Awaitable[None]]
 UNSET: Any = object()
 GUILD_LIMITS = {"turn_seconds": (0, 86_400), "grace_seconds": (0, 86_400)}
+
+
+async def _nothing_more(connection: AsyncConnection) -> None:
+    """A write that is only the table's own columns (set with the version bump)."""
 
 
 def _stale() -> StaleAction:
@@ -254,7 +266,7 @@ class TableService:
         async with self.db.engine.connect() as connection:
             row = await repo.guild_settings(connection, guild_id)
         if row is None:
-            return GuildSettings(guild_id, 300, 120, True, None, {})
+            return GuildSettings(guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {})
         return GuildSettings(
             guild_id, row.turn_seconds, row.grace_seconds, row.thread_per_table, row.language, row.default_options
         )
@@ -367,11 +379,7 @@ class TableService:
                 values["thread_id"] = thread_id
             if not values:
                 return
-
-            async def work(connection: AsyncConnection) -> None:
-                return None
-
-            await self._write(live, work, **values)
+            await self._write(live, _nothing_more, **values)
             live.message_id = values.get("message_id", live.message_id)
             live.thread_id = values.get("thread_id", live.thread_id)
 
@@ -485,11 +493,7 @@ class TableService:
             merged = self._check_options(live.game, merged, count)
             if count is not None and len(live.seats) > count:
                 raise NotAllowed("table_full", players=count)
-
-            async def work(connection: AsyncConnection) -> None:
-                return None
-
-            await self._write(live, work, options=merged, players=count)
+            await self._write(live, _nothing_more, options=merged, players=count)
             live.options, live.players = merged, count
             return live.info()
 
@@ -563,7 +567,7 @@ class TableService:
             step = Step(live, self.clock())
             step.change_seat(seat, resigned=True)
             step.events.append({"kind": "resigned", "seat": seat.position})
-            sides = _sides(live)
+            sides = sides_of(live.public, len(live.seats))
             standing = [
                 side
                 for side in sides
@@ -594,24 +598,21 @@ class TableService:
         outcomes = []
         for row in due:
             try:
-                outcome = await self._timer(row.table_id, row.version, now)
+                outcome = await self._timer(row, now)
             except (TableNotFound, StaleAction):
                 continue
             if outcome is not None:
                 outcomes.append(outcome)
         return outcomes
 
-    async def _timer(self, table_id: int, version: int, now: datetime) -> Outcome | None:
+    async def _timer(self, row: Any, now: datetime) -> Outcome | None:
+        """Handle one due deadline row (table_id, version, remind_at, act_at)."""
+        table_id, version = row.table_id, row.version
         async with self._locked(table_id) as live:
             if live.version != version or live.status != PLAYING or live.state is None:
                 return None  # a newer action replaced this deadline, or another process moved on
             state = live.state
             waiting = [p for p in state.to_act() if not live.at(p).on_autopilot]
-            async with self.db.engine.connect() as connection:
-                rows = await repo.due_deadlines(connection, now)
-            row = next((r for r in rows if r.table_id == table_id), None)
-            if row is None:
-                return None
             if row.remind_at is not None and now < row.act_at:
 
                 async def remind(connection: AsyncConnection) -> None:
@@ -704,13 +705,3 @@ class TableService:
             return None, now + grace  # someone who is away is not kept waiting for twice
         remind_at = now + timedelta(seconds=live.turn_seconds)
         return remind_at, remind_at + grace
-
-
-def _sides(live: LiveTable) -> list[list[int]]:
-    assert live.state is not None
-    view = live.public
-    sides = view.get("sides")
-    count = len(live.seats)
-    if isinstance(sides, list) and sides:
-        return [list(side) for side in sides]
-    return [[position] for position in range(count)]

@@ -121,3 +121,11 @@ async def test_computer_players_fill_seats_and_play_by_themselves(service: Table
     outcome = await service.start(info.id, HOST)
     assert outcome.table.to_act == (0,)  # both computers have bid already
     assert sum(e["kind"] == "action" and e["source"] == "computer" for e in outcome.events) == 2
+
+
+async def test_where_the_table_lives_is_remembered(service: TableService, database: Database) -> None:
+    info = await seated(service, players=2)
+    await service.set_location(info.id, message_id=777, thread_id=888)
+    fresh = await TableService(database).table(info.id)  # read back from the database by another process
+    assert (fresh.message_id, fresh.thread_id) == (777, 888)
+    assert fresh.version == info.version + 1
