@@ -6,11 +6,10 @@ import asyncio
 import sys
 
 USAGE = """usage:
+  python -m bot                                              run the Discord bot (DISCORD_TOKEN, DATABASE_URL, ...)
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
   python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
-  python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database
-
-The Discord bot itself is not built yet: see "Where the project stands" in README.md."""
+  python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database"""
 
 
 async def _upgrade() -> None:
@@ -34,6 +33,10 @@ def main(argv: list[str]) -> int:
     if argv == ["db", "upgrade"]:
         asyncio.run(_upgrade())
         return 0
+    if not argv:
+        from bot.launcher import main as run_bot
+
+        return run_bot()
     print(USAGE, file=sys.stderr)
     return 2
 

@@ -9,9 +9,11 @@ from bot.storage.database import DEFAULT_URL
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = Field(default=None, description="the bot's token from the developer portal")
     database_url: str = Field(default=DEFAULT_URL, description="SQLite file (default) or postgresql://…")
     dev_guild_id: int | None = Field(default=None, description="sync commands to this server only, at once")
     log_level: str = Field(default="INFO")
+    # Only the tests set this: the address of the local Discord double that stands in for Discord.
+    discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")

@@ -170,6 +170,12 @@ async def _seats_of(connection: AsyncConnection, match_ids: list[int]) -> dict[i
     return out
 
 
+async def match_of_table(connection: AsyncConnection, table_id: int) -> int | None:
+    """The match a finished table produced, if any (an abandoned table has none)."""
+    match_id = await connection.scalar(select(MATCHES.c.id).where(MATCHES.c.table_id == table_id))
+    return None if match_id is None else int(match_id)
+
+
 async def score_sheet(connection: AsyncConnection, match_id: int) -> dict[str, Any] | None:
     """One match in full: its seats, final scores and every deal's score sheet."""
     match = (await connection.execute(select(MATCHES).where(MATCHES.c.id == match_id))).first()

@@ -28,6 +28,7 @@ class LiveSeat:
     position: int | None = None
     absent: bool = False
     resigned: bool = False
+    acted: int = 0  # actions this seat has made: a hand message shown before the last one is stale
 
     @property
     def computer(self) -> bool:
@@ -107,6 +108,8 @@ class LiveTable:
         self.public = self.state.view(None)
         self.sheets = []
         self.present_in_deal = False
+        for seat in self.seats:
+            seat.acted = 0
         replay = Step(self, None)
         for seat, action, source in actions:
             replay.apply(seat, action, source)
@@ -134,6 +137,7 @@ class LiveTable:
                 name=seat.name,
                 absent=seat.absent,
                 resigned=seat.resigned,
+                acted=seat.acted,
             )
             for order, seat in enumerate(self.seats)
         ]
@@ -184,6 +188,7 @@ class Step:
         live, state = self.live, self.state
         before = live.public
         state.act(seat, action)
+        live.at(seat).acted += 1
         after = state.view(None)
         live.public = after
         if source == "player":

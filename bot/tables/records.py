@@ -16,6 +16,7 @@ class SeatInfo:
     name: str
     absent: bool = False
     resigned: bool = False
+    acted: int = 0  # actions this seat has made so far: a button's "turn" (see TableService.act)
 
     @property
     def computer(self) -> bool:

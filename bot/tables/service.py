@@ -207,6 +207,11 @@ class TableService:
             table_id = await repo.table_in_channel(connection, channel_id, thread_id)
         return None if table_id is None else await self.table(table_id)
 
+    async def snapshot(self, table_id: int) -> tuple[TableInfo, dict[str, Any] | None]:
+        """The table and its public view at one committed moment (None before the match starts)."""
+        async with self._locked(table_id) as live:
+            return live.info(), (live.public if live.state is not None else None)
+
     async def public_view(self, table_id: int) -> dict[str, Any]:
         live = await self._get(table_id)
         if live.state is None:
@@ -259,6 +264,12 @@ class TableService:
     async def score_sheet(self, match_id: int) -> dict[str, Any] | None:
         async with self.db.engine.connect() as connection:
             return await board.score_sheet(connection, match_id)
+
+    async def table_result(self, table_id: int) -> dict[str, Any] | None:
+        """The score sheet of the match a finished table produced (with each seat's rating change)."""
+        async with self.db.engine.connect() as connection:
+            match_id = await board.match_of_table(connection, table_id)
+            return None if match_id is None else await board.score_sheet(connection, match_id)
 
     # ------------------------------------------------------------------ settings
 
@@ -330,8 +341,11 @@ class TableService:
         *,
         thread_id: int | None = None,
         turn_seconds: int | None = None,
+        own_thread: bool = False,
     ) -> TableInfo:
-        """A new lobby with the host seated. One open table per channel unless it has its own thread."""
+        """A new lobby with the host seated. One open table per channel unless it has its own thread
+        (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted)."""
+        own_thread = own_thread or thread_id is not None
         options = self._check_options(game, options, players)
         if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
             raise BadOptions("bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds")
@@ -341,7 +355,7 @@ class TableService:
         async def work(connection: AsyncConnection) -> tuple[int, int]:
             await repo.ensure_guild(connection, guild_id)
             await repo.remember_player(connection, host_id, host_name)
-            if thread_id is None and await repo.table_in_channel(connection, channel_id, None) is not None:
+            if not own_thread and await repo.table_in_channel(connection, channel_id, None) is not None:
                 raise BatchRollback(ChannelBusy("channel_busy"))
             try:
                 table_id = await repo.insert_table(
@@ -349,7 +363,7 @@ class TableService:
                     guild_id=guild_id,
                     channel_id=channel_id,
                     thread_id=thread_id,
-                    channel_slot=channel_id if thread_id is None else None,
+                    channel_slot=None if own_thread else channel_id,
                     game=game,
                     options=options,
                     players=players,
@@ -523,11 +537,21 @@ class TableService:
 
     # ------------------------------------------------------------------ play
 
-    async def act(self, table_id: int, user_id: int, action: str, *, expected_version: int | None = None) -> Outcome:
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        action: str,
+        *,
+        expected_version: int | None = None,
+        expected_turn: int | None = None,
+    ) -> Outcome:
         """Apply ``user_id``'s action; it is committed before this returns.
 
-        ``expected_version`` (the version the person saw, e.g. in a button) refuses
-        a click on a table that has moved on since.
+        ``expected_version`` (the version the person saw) refuses a click on a table
+        that has moved on since. ``expected_turn`` (the seat's ``acted`` count when its
+        choices were shown) refuses only a click from before the seat's own last action
+        (or a timeout's), so others' moves meanwhile do not spoil a hand that is still right.
         """
         async with self._locked(table_id) as live:
             self._expect(live, expected_version)
@@ -542,6 +566,8 @@ class TableService:
                 raise NotAllowed("not_seated")
             if seat.resigned:
                 raise NotAllowed("resigned")
+            if expected_turn is not None and expected_turn != seat.acted:
+                raise _stale()
             if seat.position not in live.state.to_act():
                 raise NotAllowed("not_your_turn")
             step = Step(live, self.clock())

@@ -1,0 +1,146 @@
+"""Start the bot: configuration, database, the table service, cogs, commands, timers, then Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from typing import Any
+
+import discord
+import yarl
+from pydantic import ValidationError
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.storage.database import Database
+from bot.tables import TableService
+
+log = logging.getLogger("bot")
+
+EXTENSIONS = ("cogs.tables",)
+
+NO_TOKEN = """\
+The bot needs a token to connect to Discord, and {problem}. Create an application at \
+https://discord.com/developers/applications, open its "Bot" page, press "Reset Token" and copy the token; \
+then put it in a file named .env next to pyproject.toml as DISCORD_TOKEN=<the token> (or set the \
+DISCORD_TOKEN environment variable) and run `python -m bot` again. README.md ("Running the bot") walks \
+through the whole setup, including the invite link."""
+
+
+def permissions() -> discord.Permissions:
+    """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts."""
+    return discord.Permissions(
+        view_channel=True,
+        send_messages=True,
+        send_messages_in_threads=True,
+        create_public_threads=True,
+        embed_links=True,
+        attach_files=True,
+        read_message_history=True,
+    )
+
+
+def invite_link(application_id: int) -> str:
+    return discord.utils.oauth_url(
+        application_id, permissions=permissions(), scopes=("bot", "applications.commands")
+    )
+
+
+def use_api_base(base: str) -> None:
+    """Point discord.py at a stand-in for Discord (the tests' double): REST and the gateway."""
+    base = base.rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v10"
+    gateway = yarl.URL(base.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/gateway")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+
+class TrickBot(commands.Bot):
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; interactions carry everything else
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            chunk_guilds_at_startup=False,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.database = Database(settings.database_url)
+        self.service = TableService(self.database)
+        self._timers: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        await self.database.upgrade()
+        tables = await self.service.load_open_tables()
+        log.info("database %s ready; %d open tables resumed", self.database.backend, tables)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+        cog: Any = self.get_cog("Tables")
+        self._timers = self.service.run_timers_forever(cog.on_timer)
+        assert self.application_id is not None
+        log.info("invite link: %s", invite_link(self.application_id))
+
+    async def sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (new ones can take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        if self._timers is not None:
+            self._timers.cancel()
+        cog: Any = self.get_cog("Tables")
+        if cog is not None:
+            await cog.publisher.flush()
+        await super().close()
+        await self.service.close()
+        await self.database.close()
+
+
+async def run(settings: Settings) -> int:
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    if not token:
+        print(NO_TOKEN.format(problem="none is set"), file=sys.stderr)
+        return 2
+    if settings.discord_api_base:
+        use_api_base(settings.discord_api_base)
+    bot = TrickBot(settings)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        print(NO_TOKEN.format(problem="Discord rejected the one that is set"), file=sys.stderr)
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused the connection: this bot asks for no privileged intents, so check the token.", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
+        print(f"The configuration (environment or .env) is not valid: {problems}. See .env.example.", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level.upper())))
+    return asyncio.run(run(settings))

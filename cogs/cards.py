@@ -1,0 +1,78 @@
+"""How cards, suits and bids read on Discord: ``A♠``, ``10♥``, the joker; hands sorted by suit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .i18n import t
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_ORDER = "SHCD"  # alternating colours, as people hold them
+RED = frozenset("HD")
+RANK_ORDER = {rank: order for order, rank in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])}
+RANK_ORDER.update({"J": 20, "Q": 21, "K": 22, "A": 23})
+
+
+def is_joker(card: str) -> bool:
+    return card.startswith("JK")
+
+
+def suit_of(card: str) -> str | None:
+    return None if is_joker(card) else card[-1]
+
+
+def card_label(card: str, locale: Any = None) -> str:
+    """``A♠``, ``10♥``; the jokers by name."""
+    if is_joker(card):
+        return t(locale, "card.joker2") if card == "JK2" else t(locale, "card.joker")
+    return card[:-1] + SUIT_SYMBOL.get(card[-1], card[-1])
+
+
+def cards_label(cards: Iterable[str], locale: Any = None) -> str:
+    return " ".join(card_label(card, locale) for card in cards)
+
+
+def suit_label(suit: str | None, locale: Any = None) -> str:
+    """A trump or named suit, ``None`` meaning no trumps."""
+    if suit is None or suit == "NT":
+        return t(locale, "suit.none")
+    return f"{SUIT_SYMBOL[suit]} {t(locale, 'suit.' + suit)}"
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    """By suit (♠ ♥ ♣ ♦, jokers last), high cards first."""
+    if is_joker(card):
+        return (len(SUIT_ORDER), -1 if card == "JK" else 0)
+    return (SUIT_ORDER.index(card[-1]), -RANK_ORDER.get(card[:-1], 0))
+
+
+def sorted_hand(cards: Iterable[str]) -> list[str]:
+    return sorted(cards, key=sort_key)
+
+
+def hand_lines(cards: Iterable[str], locale: Any = None) -> str:
+    """A hand as one line per suit: ``♠ A K 10``."""
+    by_suit: dict[str, list[str]] = {}
+    for card in sorted_hand(cards):
+        by_suit.setdefault(suit_of(card) or "JK", []).append(card)
+    lines = []
+    for suit, cards_of_suit in by_suit.items():
+        if suit == "JK":
+            lines.append(cards_label(cards_of_suit, locale))
+        else:
+            lines.append(SUIT_SYMBOL[suit] + " " + " ".join(card[:-1] for card in cards_of_suit))
+    return "\n".join(lines) or t(locale, "hand.empty")
+
+
+NINETY_NINE_BID_VALUE = {"D": 0, "S": 1, "H": 2, "C": 3}
+
+
+def ninety_nine_bid(cards: Iterable[str], joker_as: str | None) -> int:
+    """The number three Ninety-Nine bid cards say (the joker counts as the turned-up card)."""
+    total = 0
+    for card in cards:
+        if is_joker(card):
+            card = joker_as or ""
+        total += NINETY_NINE_BID_VALUE.get(card[-1:] or "D", 0)
+    return total

@@ -1,0 +1,18 @@
+"""The tables cog: /play, /hand, /abandon, the public table and the ephemeral hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord.ext import commands
+
+from .cog import Tables
+from .components import DYNAMIC_ITEMS
+
+__all__ = ["Tables", "setup"]
+
+
+async def setup(bot: commands.Bot) -> None:
+    service: Any = getattr(bot, "service")
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Tables(bot, service))

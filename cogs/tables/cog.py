@@ -1,0 +1,566 @@
+"""Slash commands and the handlers of every button and select at a table.
+
+Each handler loads the table from the service, acts through the service, and
+answers the interaction at once (deferring if the work takes longer than two
+seconds). Refusals come back from the service as typed errors and are shown
+only to the person who clicked, in their language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+from bot.tables import Outcome, SeatInfo, StaleAction, TableError, TableInfo, TableService
+
+from ..i18n import t
+from .hand import hand_message, matching
+from .publisher import Publisher, lobby_controls
+from .render import game_name, lobby_embed, seat_name
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 2.0  # Discord wants an answer within 3 seconds
+TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minutes; keep a margin
+
+
+def error_text(error: TableError, locale: Any) -> str:
+    """A service refusal in the reader's language (engine reasons included)."""
+    params = {key: value for key, value in error.params.items()}
+    if "game" in params and params["game"] in GAMES:
+        params["game"] = game_name(params["game"], locale)
+    text = t(locale, f"error.{error.key}", **params)
+    return text if text != f"error.{error.key}" else str(error)
+
+
+@dataclass
+class HandMessage:
+    """The latest ephemeral hand a person opened at a table: its interaction can edit it for 15 minutes."""
+
+    interaction: discord.Interaction[Any]
+    opened: float
+
+    @property
+    def fresh(self) -> bool:
+        return time.monotonic() - self.opened < TOKEN_LIFETIME
+
+
+@contextlib.asynccontextmanager
+async def answering(interaction: discord.Interaction[Any], *, update: bool) -> AsyncIterator[None]:
+    """Defer the interaction if the work inside has not answered it within two seconds."""
+
+    async def defer_later() -> None:
+        await asyncio.sleep(DEFER_AFTER)
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                if update:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+
+    task = asyncio.create_task(defer_later())
+    try:
+        yield
+    finally:
+        task.cancel()
+
+
+async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Edit the message the component is on (in place), whether or not the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+class Tables(commands.Cog):
+    """Open a table, join, play: the public table in the channel, each hand in an ephemeral message."""
+
+    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+        self.publisher = Publisher(bot, service, self.guild_locale)
+        self.hands: dict[tuple[int, int], HandMessage] = {}
+        self.to_act: dict[int, set[int]] = {}
+        self._guild_locales: dict[int, str] = {}
+
+    async def guild_locale(self, guild_id: int) -> str:
+        """The language of a server's public messages: its setting, else English."""
+        if guild_id not in self._guild_locales:
+            settings = await self.service.guild_settings(guild_id)
+            self._guild_locales[guild_id] = settings.language or "en"
+        return self._guild_locales[guild_id]
+
+    async def cog_unload(self) -> None:
+        await self.publisher.flush()
+
+    # ------------------------------------------------------------------ opening a table
+
+    play = app_commands.Group(name="play", description="Open a card table in this channel", guild_only=True)
+
+    @play.command(name="ninety-nine", description="Ninety-Nine: bid with three cards, then make exactly that many tricks")
+    @app_commands.describe(
+        players="How many players (2 plays with a dummy)",
+        format="How a match is scored",
+        target="Points that win (target format)",
+        trump_style="How each deal's trump is chosen",
+        premium_bids="Allow declaring and revealing for bonus points",
+        declarer_may_raise="A declarer may raise to a reveal",
+        turn_seconds="Seconds each turn before a reminder (0: no timer)",
+    )
+    async def play_ninety_nine(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 2, 4] | None = None,
+        format: Literal[
+            "three-bonuses", "target", "rounds-per-player", "rounds-per-player-bonus", "first-to-three", "nine-deals", "oxford"
+        ]
+        | None = None,
+        target: app_commands.Range[int, 50, 1000] | None = None,
+        trump_style: Literal["previous", "previous-diamonds", "turn-up"] | None = None,
+        premium_bids: bool | None = None,
+        declarer_may_raise: bool | None = None,
+        turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
+    ) -> None:
+        options = {
+            "format": format,
+            "target": target,
+            "trump_style": trump_style,
+            "premium_bids": premium_bids,
+            "declarer_may_raise": declarer_may_raise,
+        }
+        await self.open_table(interaction, "ninety-nine", players, options, turn_seconds)
+
+    @play.command(name="five-hundred", description="Five Hundred (Australian rules): bid, take the kitty, make your contract")
+    @app_commands.describe(
+        players="How many players (4 and 6 play in partnerships)",
+        six_sides="Six players: three sides of two, or two of three",
+        misere_after_seven="Misère only after someone has bid seven",
+        open_misere_highest="Open misère outranks every bid",
+        passed_may_rebid="A player who passed may bid again",
+        all_pass="What happens when everyone passes",
+        open_misere_spread="When an open misère hand is laid down",
+        called_partner="Three or five players: whether the called partner is announced",
+        joker_lead_any_suit="The joker led at no trumps may name any suit",
+        misere_tricks_score="Opponents of a misère score their tricks",
+        open_misere_value="Points for open misère",
+        win_by_contract_only="Reaching 500 wins only by making a contract",
+        turn_seconds="Seconds each turn before a reminder (0: no timer)",
+    )
+    async def play_five_hundred(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 2, 6] | None = None,
+        six_sides: Literal["three-twos", "two-threes"] | None = None,
+        misere_after_seven: bool | None = None,
+        open_misere_highest: bool | None = None,
+        passed_may_rebid: bool | None = None,
+        all_pass: Literal["redeal", "play-no-trumps", "move-after-two"] | None = None,
+        open_misere_spread: Literal["before-first-lead", "after-first-trick"] | None = None,
+        called_partner: Literal["secret", "announce"] | None = None,
+        joker_lead_any_suit: bool | None = None,
+        misere_tricks_score: bool | None = None,
+        open_misere_value: app_commands.Range[int, 500, 520] | None = None,
+        win_by_contract_only: bool | None = None,
+        turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
+    ) -> None:
+        options = {
+            "six_sides": six_sides,
+            "misere_after_seven": misere_after_seven,
+            "open_misere_highest": open_misere_highest,
+            "passed_may_rebid": passed_may_rebid,
+            "all_pass": all_pass,
+            "open_misere_spread": open_misere_spread,
+            "called_partner": called_partner,
+            "joker_lead_any_suit": joker_lead_any_suit,
+            "misere_tricks_score": misere_tricks_score,
+            "open_misere_value": open_misere_value,
+            "win_by_contract_only": win_by_contract_only,
+        }
+        await self.open_table(interaction, "five-hundred", players, options, turn_seconds)
+
+    @play.command(name="just-make", description="Just Make: bid with one card, then take exactly that many tricks")
+    @app_commands.describe(
+        players="How many players (4 to 9)",
+        target="Points that win",
+        tie_break="How a tie at the target is settled",
+        double_hard_bids="Allow doubling a hard bid",
+        sweep_wins="Taking every trick wins at once",
+        joker_make_wins="Making a joker bid wins at once",
+        lone_loser_minus_one="The only player to miss loses a point",
+        all_fail_reverse="When everyone misses, the order of play reverses",
+        scoring="Score by the table or by tricks",
+        turn_seconds="Seconds each turn before a reminder (0: no timer)",
+    )
+    async def play_just_make(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 4, 9] | None = None,
+        target: app_commands.Range[int, 3, 15] | None = None,
+        tie_break: Literal["share", "final-bid"] | None = None,
+        double_hard_bids: bool | None = None,
+        sweep_wins: bool | None = None,
+        joker_make_wins: bool | None = None,
+        lone_loser_minus_one: bool | None = None,
+        all_fail_reverse: bool | None = None,
+        scoring: Literal["table", "tricks"] | None = None,
+        turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
+    ) -> None:
+        options = {
+            "target": target,
+            "tie_break": tie_break,
+            "double_hard_bids": double_hard_bids,
+            "sweep_wins": sweep_wins,
+            "joker_make_wins": joker_make_wins,
+            "lone_loser_minus_one": lone_loser_minus_one,
+            "all_fail_reverse": all_fail_reverse,
+            "scoring": scoring,
+        }
+        await self.open_table(interaction, "just-make", players, options, turn_seconds)
+
+    def _wants_thread(self, interaction: discord.Interaction[Any], setting: bool) -> bool:
+        channel = interaction.channel
+        permissions = interaction.app_permissions
+        return (
+            setting
+            and isinstance(channel, discord.TextChannel)
+            and permissions.create_public_threads
+            and permissions.send_messages_in_threads
+        )
+
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        players: int | None,
+        chosen: dict[str, Any],
+        turn_seconds: int | None,
+        *,
+        seats: list[SeatInfo] | None = None,
+    ) -> None:
+        """Open a lobby (the host seated, and for a rematch everyone who played), post it, and start its thread."""
+        locale = interaction.locale
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
+            await send(interaction, t(locale, "play.not_in_thread"))
+            return
+        async with answering(interaction, update=False):
+            settings = await self.service.guild_settings(guild_id)
+            options = {**settings.default_options.get(game, {}), **{k: v for k, v in chosen.items() if v is not None}}
+            own_thread = self._wants_thread(interaction, settings.thread_per_table)
+            try:
+                table = await self.service.open_table(
+                    guild_id,
+                    channel_id,
+                    interaction.user.id,
+                    interaction.user.display_name,
+                    game,
+                    options,
+                    players,
+                    turn_seconds=turn_seconds,
+                    own_thread=own_thread,
+                )
+                for seat in seats or ():
+                    if seat.user_id == interaction.user.id:
+                        continue
+                    if seat.computer:
+                        table = await self.service.add_computer(table.id, interaction.user.id)
+                    else:
+                        table = await self.service.join(table.id, seat.user_id or 0, seat.name)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            public_locale = await self.guild_locale(guild_id)
+            embed, view = lobby_embed(table, public_locale), lobby_controls(table, public_locale)
+            if interaction.response.is_done():
+                message = await interaction.followup.send(embed=embed, view=view, wait=True)
+            else:
+                await interaction.response.send_message(embed=embed, view=view)
+                message = await interaction.original_response()
+            self.publisher.mark_shown(table.id)
+            thread_id = None
+            if own_thread:
+                try:
+                    thread = await message.create_thread(
+                        name=t(public_locale, "lobby.thread", game=game_name(game, public_locale), table=table.id)[:100],
+                        auto_archive_duration=1440,
+                    )
+                    thread_id = thread.id
+                except discord.HTTPException:
+                    log.warning("could not open a thread for table %s", table.id)
+            await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
+
+    # ------------------------------------------------------------------ other commands
+
+    async def _table_here(self, interaction: discord.Interaction[Any]) -> TableInfo | None:
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            table = await self.service.table_in_channel(channel.parent_id or channel.id, channel.id)
+        else:
+            table = await self.service.table_in_channel(interaction.channel_id or 0)
+        if table is None:
+            await send(interaction, t(interaction.locale, "error.no_table_here"))
+        return table
+
+    @app_commands.command(name="hand", description="Show your hand at the table in this channel or thread")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._table_here(interaction)
+        if table is not None:
+            await self.on_hand(interaction, table.id, refresh=False)
+
+    @app_commands.command(name="abandon", description="End the table in this channel without rating it (host or Manage Server)")
+    @app_commands.guild_only()
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._table_here(interaction)
+        if table is None:
+            return
+        member = interaction.user
+        can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
+        try:
+            outcome = await self.service.abandon(table.id, member.id, can_manage=can_manage)
+        except TableError as error:
+            await send(interaction, error_text(error, interaction.locale))
+            return
+        await interaction.response.send_message(
+            t(await self.guild_locale(table.guild_id), "table.abandoned_by", name=member.mention),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self.after(outcome)
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def on_lobby(self, interaction: discord.Interaction[Any], table_id: int, op: str) -> None:
+        user, locale = interaction.user, interaction.locale
+        async with answering(interaction, update=True):
+            try:
+                if op == "join":
+                    table = await self.service.join(table_id, user.id, user.display_name)
+                elif op == "leave":
+                    table = await self.service.leave(table_id, user.id)
+                elif op == "cpu":
+                    table = await self.service.add_computer(table_id, user.id)
+                else:
+                    outcome = await self.service.start(table_id, user.id)
+                    table = outcome.table
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            async with self.publisher.lock(table_id):
+                kwargs = await self.publisher.message(await self.service.table(table_id))
+                await update(interaction, **kwargs)
+            self.publisher.mark_shown(table_id)
+            if op == "start":
+                await self.after(outcome)
+                await send(interaction, t(locale, "lobby.started_hint"))
+
+    async def on_rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        try:
+            old = await self.service.table(table_id)
+        except TableError as error:
+            await send(interaction, error_text(error, interaction.locale))
+            return
+        if old.is_open:
+            await send(interaction, t(interaction.locale, "error.rematch_open"))
+            return
+        seats = list(old.seats)
+        await self.open_table(interaction, old.game, old.players, dict(old.options), None, seats=seats)
+
+    # ------------------------------------------------------------------ hands
+
+    async def _seat(self, table: TableInfo, user_id: int) -> SeatInfo | None:
+        return next((seat for seat in table.seats if seat.user_id == user_id), None)
+
+    async def render_hand(
+        self,
+        table_id: int,
+        user_id: int,
+        locale: Any,
+        *,
+        focus: list[str] | None = None,
+        note: str | None = None,
+    ) -> dict[str, Any]:
+        """The user's hand message as it is now (raises a TableError when they have none)."""
+        table = await self.service.table(table_id)
+        position, view = await self.service.seat_view(table_id, user_id)
+        seat = next(seat for seat in table.seats if seat.index == position)
+        legal = await self.service.legal(table_id, user_id)
+        embed, controls = hand_message(table, seat, view, legal, locale, focus=focus, note=note)
+        return {"embed": embed, "view": controls}
+
+    async def on_hand(self, interaction: discord.Interaction[Any], table_id: int, *, refresh: bool) -> None:
+        user, locale = interaction.user, interaction.locale
+        async with answering(interaction, update=refresh):
+            try:
+                kwargs = await self.render_hand(table_id, user.id, locale)
+            except TableError as error:
+                key = error.key
+                text = t(locale, "error.watching") if key == "not_seated" else error_text(error, locale)
+                await send(interaction, text)
+                return
+            if refresh:
+                await update(interaction, **kwargs)
+            else:
+                await send(interaction, **kwargs)
+            self.hands[(table_id, user.id)] = HandMessage(interaction, time.monotonic())
+
+    async def _refuse_in_hand(self, interaction: discord.Interaction[Any], table_id: int, note: str) -> None:
+        """Show the hand as it is now, with why the click changed nothing."""
+        try:
+            kwargs = await self.render_hand(table_id, interaction.user.id, interaction.locale, note=note)
+        except TableError:
+            await send(interaction, note)
+            return
+        await update(interaction, **kwargs)
+        self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic())
+
+    async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
+        user, locale = interaction.user, interaction.locale
+        async with answering(interaction, update=True):
+            try:
+                outcome = await self.service.act(table_id, user.id, action, expected_turn=turn)
+            except StaleAction:
+                await self._refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
+                return
+            except TableError as error:
+                await self._refuse_in_hand(interaction, table_id, "⚠️ " + error_text(error, locale))
+                return
+            try:
+                kwargs = await self.render_hand(table_id, user.id, locale)
+                await update(interaction, **kwargs)
+                self.hands[(table_id, user.id)] = HandMessage(interaction, time.monotonic())
+            except TableError:
+                pass
+            await self.after(outcome)
+
+    async def _turn_ok(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> list[str] | None:
+        """The seat's legal actions if the message is still its latest choice, else a refusal is shown."""
+        try:
+            table = await self.service.table(table_id)
+        except TableError as error:
+            await send(interaction, error_text(error, interaction.locale))
+            return None
+        seat = await self._seat(table, interaction.user.id)
+        if seat is None or seat.acted != turn:
+            await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.stale_hand"))
+            return None
+        return await self.service.legal(table_id, interaction.user.id)
+
+    async def on_choose(self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str]) -> None:
+        """A card with several actions, a number to bid, or an action from a select."""
+        legal = await self._turn_ok(interaction, table_id, turn)
+        if legal is None:
+            return
+        found = matching(legal, values[0]) if values else []
+        if len(found) == 1:
+            await self.on_act(interaction, table_id, turn, found[0])
+            return
+        if not found:
+            await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.stale_hand"))
+            return
+        kwargs = await self.render_hand(
+            table_id, interaction.user.id, interaction.locale, focus=found, note=t(interaction.locale, "hand.choose_one")
+        )
+        await update(interaction, **kwargs)
+
+    async def on_cards(self, interaction: discord.Interaction[Any], table_id: int, turn: int, cards: list[str]) -> None:
+        """Several cards chosen in a select (a bid, a discard): confirm the action they make."""
+        legal = await self._turn_ok(interaction, table_id, turn)
+        if legal is None:
+            return
+        wanted = sorted(cards)
+        found = [a for a in legal if a.split()[0] in ("bid", "discard") and sorted(a.split()[1:]) == wanted]
+        if not found:
+            await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.bad_cards"))
+            return
+        kwargs = await self.render_hand(
+            table_id, interaction.user.id, interaction.locale, focus=found[:1], note=t(interaction.locale, "hand.confirm")
+        )
+        await update(interaction, **kwargs)
+
+    # ------------------------------------------------------------------ after every change
+
+    async def after(self, outcome: Outcome) -> None:
+        """Show what an action, a start or a timer changed: the table, reminders, fresh hands."""
+        table = outcome.table
+        self.publisher.touch(table.id)
+        previous = self.to_act.get(table.id, set())
+        now = set(table.to_act) if table.status == "playing" else set()
+        self.to_act[table.id] = now
+        locale = await self.guild_locale(table.guild_id)
+        for event in outcome.events:
+            if event["kind"] == "reminder":
+                await self._announce(table, locale, "turn.reminder", seats=event.get("seats", []))
+            elif event["kind"] == "timeout":
+                await self._announce(
+                    table, locale, "turn.timeout", seats=[event["seat"]], name=seat_name(table, event["seat"], locale)
+                )
+        if not table.is_open:
+            self.to_act.pop(table.id, None)
+            for key in [key for key in self.hands if key[0] == table.id]:
+                del self.hands[key]
+            return
+        for position in now - previous:
+            if position == outcome.actor:
+                continue
+            seat = next((s for s in table.seats if s.index == position), None)
+            if seat is None or seat.user_id is None:
+                continue
+            handle = self.hands.get((table.id, seat.user_id))
+            if handle is not None and handle.fresh:
+                asyncio.create_task(self._refresh_hand(table.id, seat.user_id, handle))
+
+    async def _refresh_hand(self, table_id: int, user_id: int, handle: HandMessage) -> None:
+        """It is the person's turn again and their hand message can still be edited: show the new choices."""
+        try:
+            kwargs = await self.render_hand(table_id, user_id, handle.interaction.locale)
+            await handle.interaction.edit_original_response(**kwargs)
+        except (TableError, discord.HTTPException):
+            self.hands.pop((table_id, user_id), None)
+
+    async def _announce(self, table: TableInfo, locale: Any, key: str, *, seats: list[int], **params: Any) -> None:
+        """A short message in the table's thread (or channel) that pings the people concerned."""
+        users = [s.user_id for s in table.seats if s.index in seats and s.user_id is not None]
+        if not users:
+            return
+        mentions = " ".join(f"<@{user}>" for user in users)
+        channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(
+                t(locale, key, who=mentions, **params),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+            )
+        except discord.HTTPException:
+            log.warning("could not post to the channel of table %s", table.id)
+
+    async def on_timer(self, outcome: Outcome) -> None:
+        """A reminder or a timeout from the service's turn timers."""
+        await self.after(outcome)
+
+    # ------------------------------------------------------------------ errors
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.exception("command failed", exc_info=error)
+        with contextlib.suppress(discord.HTTPException):
+            await send(interaction, t(interaction.locale, "error.internal"))

@@ -1,0 +1,220 @@
+"""Buttons and selects that survive restarts: the table id (and the seat's turn) live in the custom_id.
+
+Each item is a :class:`discord.ui.DynamicItem`: after a restart discord.py matches
+the custom_id of a click on an old message against these templates, so no view
+has to be kept in memory, and no view holds game state. Every callback hands
+the click to the cog, which loads the table from the service.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+PREFIX = "tt"
+CUSTOM_ID_MAX = 100
+ACTION = r"[A-Za-z0-9 -]{1,70}"
+
+
+def _handler(interaction: discord.Interaction[Any]) -> Any:
+    client = interaction.client
+    assert isinstance(client, commands.Bot)
+    return client.get_cog("Tables")
+
+
+async def _safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+    """Run a click's handler; if it fails unexpectedly, say so politely instead of "This interaction failed"."""
+    try:
+        await work
+    except Exception:
+        log.exception("a click failed: %s", (interaction.data or {}).get("custom_id"))
+        from ..i18n import t
+
+        text = t(interaction.locale, "error.internal")
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:lobby:(?P<op>join|leave|start|cpu):(?P<table>[0-9]{1,20})"):
+    def __init__(self, table_id: int, op: str, *, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"{PREFIX}:lobby:{op}:{table_id}"))
+        self.table_id, self.op = table_id, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(int(match["table"]), match["op"], label="", style=discord.ButtonStyle.secondary)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _handler(interaction).on_lobby(interaction, self.table_id, self.op))
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:hand:(?P<table>[0-9]{1,20})(?P<refresh>:r)?"):
+    """"Show my hand" on the table (a new ephemeral message), or "Refresh"/"Back" on the hand (in place)."""
+
+    def __init__(self, table_id: int, *, refresh: bool = False, label: str = "", emoji: str | None = None) -> None:
+        custom_id = f"{PREFIX}:hand:{table_id}" + (":r" if refresh else "")
+        style = discord.ButtonStyle.secondary if refresh else discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, emoji=emoji))
+        self.table_id, self.refresh = table_id, refresh
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandButton:
+        return cls(int(match["table"]), refresh=bool(match["refresh"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _handler(interaction).on_hand(interaction, self.table_id, refresh=self.refresh))
+
+
+class ActButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"tt:act:(?P<table>[0-9]{{1,20}}):(?P<turn>[0-9]{{1,6}}):(?P<action>{ACTION})",
+):
+    """One legal action (``play QH``, ``pass``, ``bid 9D 10S AC``), valid while the seat has not acted since."""
+
+    def __init__(
+        self,
+        table_id: int,
+        turn: int,
+        action: str,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                style=style,
+                custom_id=f"{PREFIX}:act:{table_id}:{turn}:{action}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.table_id, self.turn, self.action = table_id, turn, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActButton:
+        return cls(int(match["table"]), int(match["turn"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _handler(interaction).on_act(interaction, self.table_id, self.turn, self.action))
+
+
+class ChooseButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"tt:more:(?P<table>[0-9]{{1,20}}):(?P<turn>[0-9]{{1,6}}):(?P<prefix>{ACTION})",
+):
+    """A card or bid with several actions (the joker's suit, a doubled bid): shows them as a next step."""
+
+    def __init__(
+        self,
+        table_id: int,
+        turn: int,
+        prefix: str,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or prefix, style=style, custom_id=f"{PREFIX}:more:{table_id}:{turn}:{prefix}", row=row)
+        )
+        self.table_id, self.turn, self.prefix = table_id, turn, prefix
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChooseButton:
+        return cls(int(match["table"]), int(match["turn"]), match["prefix"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, [self.prefix]))
+
+
+class PickSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tt:pick:(?P<table>[0-9]{1,20}):(?P<turn>[0-9]{1,6}):(?P<kind>cards|action):(?P<part>[0-9])",
+):
+    """A select of cards (a Ninety-Nine bid, a discard: confirmed as a next step) or of actions."""
+
+    def __init__(
+        self,
+        table_id: int,
+        turn: int,
+        kind: str,
+        part: int = 0,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        count: int = 1,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:pick:{table_id}:{turn}:{kind}:{part}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+                min_values=count,
+                max_values=count,
+                row=row,
+            )
+        )
+        self.table_id, self.turn, self.kind = table_id, turn, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickSelect:
+        return cls(int(match["table"]), int(match["turn"]), match["kind"], int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        if self.kind == "cards":
+            await _safely(interaction, _handler(interaction).on_cards(interaction, self.table_id, self.turn, values))
+        else:
+            await _safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, values))
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:rematch:(?P<table>[0-9]{1,20})"):
+    def __init__(self, table_id: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "Rematch", style=discord.ButtonStyle.success, custom_id=f"{PREFIX}:rematch:{table_id}")
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _handler(interaction).on_rematch(interaction, self.table_id))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    HandButton,
+    ActButton,
+    ChooseButton,
+    PickSelect,
+    RematchButton,
+)

@@ -1,0 +1,116 @@
+"""The public table message, edited in place: at most about once a second per table, the last state always shown.
+
+A touch marks a table dirty; one task per table renders the table as it is *at
+the time of the edit* (never an older state), so a burst of moves becomes one
+edit and the final state is always the one left on screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.tables import TableInfo, TableService
+
+from ..i18n import t
+from .components import HandButton, LobbyButton, RematchButton
+from .render import closed_lobby_embed, lobby_embed, table_embed, turn_line
+
+log = logging.getLogger(__name__)
+
+
+def lobby_controls(table: TableInfo, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton(table.id, "join", label=t(locale, "lobby.join"), style=discord.ButtonStyle.success))
+    view.add_item(LobbyButton(table.id, "leave", label=t(locale, "lobby.leave"), style=discord.ButtonStyle.secondary))
+    view.add_item(LobbyButton(table.id, "cpu", label=t(locale, "lobby.add_computer"), style=discord.ButtonStyle.secondary))
+    view.add_item(LobbyButton(table.id, "start", label=t(locale, "lobby.start"), style=discord.ButtonStyle.primary))
+    return view
+
+
+class Publisher:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TableService,
+        locale_of: Callable[[int], Any],
+        interval: float = 1.0,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.locale_of = locale_of  # the language of a guild's public messages
+        self.interval = interval
+        self._dirty: set[int] = set()
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._last: dict[int, float] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def message(self, table: TableInfo) -> dict[str, Any]:
+        """Everything the public table message shows now: content, embed and controls."""
+        locale = await self.locale_of(table.guild_id)
+        table, public = await self.service.snapshot(table.id)
+        if table.status == "lobby":
+            return {"content": None, "embed": lobby_embed(table, locale), "view": lobby_controls(table, locale)}
+        if public is None:  # closed before it started
+            return {"content": None, "embed": closed_lobby_embed(table, locale), "view": None}
+        result = await self.service.table_result(table.id) if table.status == "finished" else None
+        view: discord.ui.View | None = discord.ui.View(timeout=None)
+        assert view is not None
+        if table.status == "playing":
+            view.add_item(HandButton(table.id, label=t(locale, "table.show_hand")))
+        elif table.status == "finished":
+            view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
+        else:
+            view = None
+        return {
+            "content": turn_line(table, public, locale),
+            "embed": table_embed(table, public, locale, result),
+            "view": view,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+
+    def touch(self, table_id: int) -> None:
+        """The table changed: edit its message soon (coalesced)."""
+        self._dirty.add(table_id)
+        task = self._tasks.get(table_id)
+        if task is None or task.done():
+            self._tasks[table_id] = asyncio.create_task(self._run(table_id), name=f"publish-{table_id}")
+
+    def mark_shown(self, table_id: int) -> None:
+        """An interaction response just showed the table as it is: the next edit waits its turn."""
+        self._last[table_id] = time.monotonic()
+
+    async def _run(self, table_id: int) -> None:
+        while table_id in self._dirty:
+            wait = self._last.get(table_id, 0.0) + self.interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._dirty.discard(table_id)
+            try:
+                await self.edit(table_id)
+            except Exception:
+                log.exception("could not update the message of table %s", table_id)
+            self._last[table_id] = time.monotonic()
+
+    async def edit(self, table_id: int) -> None:
+        async with self.lock(table_id):
+            table = await self.service.table(table_id)
+            if table.message_id is None:
+                return
+            kwargs = await self.message(table)
+            channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            await channel.get_partial_message(table.message_id).edit(**kwargs)
+
+    async def flush(self) -> None:
+        """Wait for every pending edit (used when shutting down)."""
+        tasks = [task for task in self._tasks.values() if not task.done()]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,361 @@
+"""The public messages: the lobby and the table, rendered from TableInfo and ``view(None)`` only.
+
+Nothing here sees a hand that is hidden: the public view is all it is given,
+so the channel cannot leak a card by construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games import GAMES
+from bot.games.options import resolve
+from bot.tables import TableInfo
+
+from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
+from ..i18n import t
+
+# Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FIELDS_MAX = 25
+EMBED_TOTAL_MAX = 6000
+NAME_MAX = 20  # display names are cut to this in tables, so nine players always fit
+
+COLOUR = {"lobby": 0x5865F2, "playing": 0x2D7D46, "finished": 0xC9A227, "abandoned": 0x80848E}
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def game_name(game: str, locale: Any) -> str:
+    return t(locale, f"game.{game}")
+
+
+def seat_name(table: TableInfo, seat: int, locale: Any) -> str:
+    """A seat's display name (cut short), a computer's number, or the Ninety-Nine dummy."""
+    for info in table.seats:
+        if info.index == seat:
+            if info.computer:
+                return t(locale, "seat.computer", number=seat + 1)
+            return clip(info.name or str(info.user_id), NAME_MAX)
+    return t(locale, "seat.dummy")
+
+
+def mention(table: TableInfo, seat: int) -> str | None:
+    for info in table.seats:
+        if info.index == seat and info.user_id is not None:
+            return f"<@{info.user_id}>"
+    return None
+
+
+def option_text(game: str, name: str, value: Any, locale: Any) -> str:
+    if isinstance(value, bool):
+        shown = t(locale, "option.on") if value else t(locale, "option.off")
+    elif isinstance(value, str):
+        shown = t(locale, f"choice.{value}")
+    else:
+        shown = str(value)
+    return f"{t(locale, f'option.{name}')}: {shown}"
+
+
+def all_options(table: TableInfo) -> dict[str, Any]:
+    """The table's options with the rules' defaults filled in, so everything in play is shown."""
+    return resolve(table.game, GAMES[table.game].options, table.options)
+
+
+def options_block(table: TableInfo, locale: Any) -> str:
+    return "\n".join(option_text(table.game, name, value, locale) for name, value in all_options(table).items())
+
+
+def _fit(embed: discord.Embed) -> discord.Embed:
+    """Drop trailing fields until the embed is within Discord's total size."""
+    while len(embed) > EMBED_TOTAL_MAX and embed.fields:
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
+
+
+# ---------------------------------------------------------------------- lobby
+
+
+def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
+    info = GAMES[table.game]
+    wanted = str(table.players) if table.players else f"{min(info.players)}–{max(info.players)}"
+    embed = discord.Embed(
+        title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
+        description=t(locale, "lobby.description", host=f"<@{table.host_id}>", players=wanted),
+        colour=COLOUR["lobby"],
+    )
+    seated = "\n".join(
+        f"{index + 1}. " + (seat_name(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
+        for index, seat in enumerate(table.seats)
+    )
+    embed.add_field(
+        name=t(locale, "lobby.seated", count=len(table.seats)),
+        value=clip(seated or t(locale, "lobby.nobody"), FIELD_VALUE_MAX),
+        inline=False,
+    )
+    embed.add_field(name=t(locale, "lobby.options"), value=clip(options_block(table, locale), FIELD_VALUE_MAX))
+    if table.turn_seconds:
+        embed.set_footer(text=t(locale, "lobby.timer", seconds=table.turn_seconds, grace=table.grace_seconds))
+    return embed
+
+
+def closed_lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
+    return discord.Embed(
+        title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
+        description=t(locale, "table.abandoned"),
+        colour=COLOUR["abandoned"],
+    )
+
+
+# ---------------------------------------------------------------------- the table
+
+
+def trick_text(table: TableInfo, cards: list[dict[str, Any]], locale: Any) -> str:
+    return " → ".join(f"{seat_name(table, c['seat'], locale)} {card_label(c['card'], locale)}" for c in cards)
+
+
+def turn_line(table: TableInfo, public: dict[str, Any], locale: Any) -> str | None:
+    """Who is to act, mentioned (the content of the table message, so it is highlighted)."""
+    if table.status != "playing" or not table.to_act:
+        return None
+    names = []
+    for seat in table.to_act:
+        names.append(mention(table, seat) or seat_name(table, seat, locale))
+    phase = public.get("phase", "")
+    return t(locale, f"turn.{phase}", who=", ".join(names)) if phase else None
+
+
+def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
+    game = table.game
+    lines = []
+    if game == "ninety-nine":
+        lines.append(
+            t(locale, "table.deal_99", deal=public["deal"], game=public["game_number"], dealer=seat_name(table, public["dealer"], locale))
+        )
+        lines.append(t(locale, "table.trump", trump=suit_label(public.get("trump"), locale)))
+        if public.get("turned_up"):
+            lines.append(t(locale, "table.turned_up", card=card_label(public["turned_up"], locale)))
+        if public.get("trump_pile_left") is not None:
+            lines.append(t(locale, "table.trump_pile", count=public["trump_pile_left"]))
+    elif game == "five-hundred":
+        lines.append(t(locale, "table.hand_500", hand=public["hand_number"], dealer=seat_name(table, public["dealer"], locale)))
+        contract = public.get("contract") or public.get("standing_bid")
+        if contract:
+            who = public.get("contractor") if public.get("contract") else public.get("high_bidder")
+            key = "table.contract" if public.get("contract") else "table.standing_bid"
+            lines.append(
+                t(locale, key, bid=bid_label(contract, locale), who=seat_name(table, who, locale) if who is not None else "?")
+            )
+        if public.get("value"):
+            lines.append(t(locale, "table.value", value=public["value"]))
+        if public.get("called"):
+            partner = public.get("partner")
+            lines.append(
+                t(locale, "table.called", card=card_label(public["called"], locale))
+                + (" " + t(locale, "table.partner", name=seat_name(table, partner, locale)) if partner is not None else "")
+            )
+        if public.get("named_suit"):
+            lines.append(t(locale, "table.named_suit", suit=suit_label(public["named_suit"], locale)))
+    else:
+        lines.append(t(locale, "table.deal_jm", deal=public["deal"], target=public["target"]))
+    return lines
+
+
+def bid_label(bid: dict[str, Any], locale: Any) -> str:
+    """A Five Hundred bid as people say it: ``7♥``, ``8 NT``, ``Misère``."""
+    kind = bid.get("kind")
+    if kind == "misere":
+        return t(locale, "bid.misere")
+    if kind == "open-misere":
+        return t(locale, "bid.open_misere")
+    if kind == "no-trumps":
+        return t(locale, "bid.no_trumps", tricks=bid["tricks"])
+    return f"{bid['tricks']} {SUIT_SYMBOL[bid['trump']]}"  # spaced: a bid is not the card 7♥
+
+
+def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
+    game = table.game
+    rows = []
+    to_act = set(public.get("to_act") or ())
+    totals = public.get("scores", {}).get("total", [])
+    if game == "ninety-nine":
+        for hand in public["hands"]:
+            seat = hand["seat"]
+            parts = [("▶ " if seat in to_act or public.get("to_play") == seat else "") + f"**{seat_name(table, seat, locale)}**"]
+            if public.get("dealer") == seat:
+                parts.append(t(locale, "table.dealer_mark"))
+            if hand.get("bid") is not None and hand["bid"] >= 0:
+                parts.append(t(locale, "table.bid", bid=hand["bid"]))
+            elif hand.get("has_bid"):
+                parts.append(t(locale, "table.has_bid"))
+            if hand.get("premium"):
+                parts.append(t(locale, f"premium.{hand['premium']}"))
+            parts.append(t(locale, "table.tricks", tricks=hand["tricks"]))
+            if seat < len(totals):
+                parts.append(t(locale, "table.score", score=totals[seat]))
+            rows.append(" · ".join(parts))
+    elif game == "five-hundred":
+        last_call: dict[int, dict[str, Any]] = {}
+        for call in public.get("auction", []):
+            last_call[call["seat"]] = call
+        for hand in public["hands"]:
+            seat = hand["seat"]
+            parts = [("▶ " if seat in to_act else "") + f"**{seat_name(table, seat, locale)}**"]
+            if public.get("dealer") == seat:
+                parts.append(t(locale, "table.dealer_mark"))
+            if len(public.get("sides", [])) < public["players"]:
+                parts.append(t(locale, "table.side", side=hand["side"] + 1))
+            call = last_call.get(seat)
+            if call is not None and public.get("phase") == "bidding":
+                parts.append(t(locale, "table.pass") if call["call"] == "pass" else bid_label(call, locale))
+            if hand.get("sitting_out"):
+                parts.append(t(locale, "table.sitting_out"))
+            elif public.get("phase") in ("playing", "over"):
+                parts.append(t(locale, "table.tricks", tricks=hand["tricks"]))
+            if seat < len(totals):
+                parts.append(t(locale, "table.score", score=totals[seat]))
+            rows.append(" · ".join(parts))
+    else:
+        bids = {bid["seat"]: bid for bid in public.get("bids", [])}
+        tricks = public.get("tricks", [])
+        for seat in range(public["players"]):
+            parts = [("▶ " if seat in to_act else "") + f"**{seat_name(table, seat, locale)}**"]
+            bid = bids.get(seat)
+            if bid is not None:
+                doubled = " ×2" if bid.get("doubled") else ""
+                parts.append(t(locale, "table.bid_card", bid=bid["bid"], card=card_label(bid["card"], locale)) + doubled)
+            parts.append(t(locale, "table.tricks", tricks=tricks[seat] if seat < len(tricks) else 0))
+            parts.append(t(locale, "table.score", score=totals[seat] if seat < len(totals) else 0))
+            rows.append(" · ".join(parts))
+    return rows
+
+
+def _revealed(table: TableInfo, public: dict[str, Any], locale: Any) -> list[tuple[str, str]]:
+    """Hands that are face up by rule: declared/revealed Ninety-Nine bids and hands, the open misère."""
+    shown = []
+    for hand in public.get("hands", []):
+        name = seat_name(table, hand["seat"], locale)
+        if hand.get("cards"):
+            shown.append((t(locale, "table.revealed_hand", name=name), hand_lines(hand["cards"], locale)))
+        if hand.get("bid_cards"):
+            shown.append((t(locale, "table.bid_cards", name=name), cards_label(hand["bid_cards"], locale)))
+    return shown
+
+
+def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
+    """The last deal's score sheet as a small fixed-width table: why the points moved."""
+    game = table.game
+    width = max(len(seat_name(table, row["seat"], locale)) for row in sheet["rows"])
+    lines = []
+    if game == "ninety-nine":
+        lines.append(t(locale, "sheet.head_99").format(name="".ljust(width)))
+        for row in sheet["rows"]:
+            bonus = row["bid_bonus"] + row["premium_points"] + row["game_bonus"]
+            lines.append(
+                f"{seat_name(table, row['seat'], locale).ljust(width)} {row['bid']:>3} {row['tricks']:>3} "
+                f"{'✓' if row['made'] else '✗'} {bonus:>4} {row['points']:>4} {row['total']:>5}"
+            )
+    elif game == "five-hundred":
+        for row in sheet["rows"]:
+            lines.append(
+                f"{seat_name(table, row['seat'], locale).ljust(width)} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}"
+            )
+        lines.insert(0, t(locale, "sheet.head_500").format(name="".ljust(width)))
+    else:
+        lines.append(t(locale, "sheet.head_jm").format(name="".ljust(width)))
+        for row in sheet["rows"]:
+            mark = "✓" if row["made"] else ("✗!" if row.get("bust") else "✗")
+            lines.append(
+                f"{seat_name(table, row['seat'], locale).ljust(width)} {row['bid']:>3} {row['tricks']:>3} "
+                f"{mark:<2} {row['change']:>+3} {row['total']:>4}"
+            )
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def sheet_title(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
+    if table.game == "five-hundred":
+        if sheet.get("thrown_in"):
+            return t(locale, "sheet.title_thrown_in", hand=sheet["hand"])
+        contract = sheet.get("contract")
+        who = sheet.get("contractor")
+        return t(
+            locale,
+            "sheet.title_made_500" if sheet.get("made") else "sheet.title_failed_500",
+            hand=sheet["hand"],
+            bid=bid_label(contract, locale) if contract else "?",
+            who=seat_name(table, who, locale) if who is not None else "?",
+        )
+    return t(locale, "sheet.title", deal=sheet["deal"], made=sheet.get("made", 0))
+
+
+def table_embed(
+    table: TableInfo, public: dict[str, Any], locale: Any, result: dict[str, Any] | None = None
+) -> discord.Embed:
+    """The public table: everything ``view(None)`` shows, as one embed."""
+    status = table.status
+    embed = discord.Embed(
+        title=clip(t(locale, "table.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
+        colour=COLOUR.get(status, COLOUR["playing"]),
+    )
+    lines = _header(table, public, locale)
+    lines.append("")
+    lines.extend(_seat_rows(table, public, locale))
+    if status == "abandoned":
+        lines.insert(0, t(locale, "table.abandoned"))
+    embed.description = clip("\n".join(lines), DESCRIPTION_MAX)
+    if public.get("trick"):
+        embed.add_field(name=t(locale, "table.trick"), value=clip(trick_text(table, public["trick"], locale), FIELD_VALUE_MAX), inline=False)
+    last = public.get("last_trick")
+    if last and last.get("cards"):
+        text = trick_text(table, last["cards"], locale)
+        if last.get("winner") is not None:
+            text += "\n" + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale))
+        embed.add_field(name=t(locale, "table.last_trick"), value=clip(text, FIELD_VALUE_MAX), inline=False)
+    for name, value in _revealed(table, public, locale):
+        embed.add_field(name=clip(name, FIELD_NAME_MAX), value=clip(value, FIELD_VALUE_MAX), inline=True)
+    sheet = public.get("last_deal") or public.get("last_hand")
+    if sheet:
+        embed.add_field(
+            name=clip(sheet_title(table, sheet, locale), FIELD_NAME_MAX),
+            value=clip(sheet_text(table, sheet, locale), FIELD_VALUE_MAX),
+            inline=False,
+        )
+    if status == "finished":
+        embed.add_field(name=t(locale, "table.final"), value=clip(standings_text(table, public, result, locale), FIELD_VALUE_MAX), inline=False)
+    embed.set_footer(text=t(locale, "table.footer", table=table.id, move=table.actions, options=_options_short(table, locale)))
+    return _fit(embed)
+
+
+def _options_short(table: TableInfo, locale: Any) -> str:
+    return clip(" · ".join(option_text(table.game, k, v, locale) for k, v in all_options(table).items()), 1500)
+
+
+def standings_text(table: TableInfo, public: dict[str, Any], result: dict[str, Any] | None, locale: Any) -> str:
+    """Final places, scores and, once the match is stored, each person's rating change."""
+    totals = public.get("scores", {}).get("total", [])
+    winners = set(public.get("winners") or [])
+    ratings: dict[int, tuple[float | None, float | None]] = {}
+    placement: dict[int, int] = {}
+    if result is not None:
+        winners = set(result.get("winners") or winners)
+        for seat in result.get("seats", []):
+            ratings[seat["seat"]] = (seat.get("rating_before"), seat.get("rating_after"))
+            placement[seat["seat"]] = seat["placement"]
+    order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
+    lines = []
+    for seat in order:
+        name = seat_name(table, seat, locale)
+        place = placement.get(seat)
+        line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
+        before, after = ratings.get(seat, (None, None))
+        if before is not None and after is not None:
+            line += " · " + t(locale, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}")
+        lines.append(line)
+    return "\n".join(lines)

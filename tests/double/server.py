@@ -1,0 +1,580 @@
+"""A small stand-in for Discord: its gateway (a websocket) and the REST routes the bot uses, on 127.0.0.1.
+
+The real bot connects to it (``DISCORD_API_BASE``), so nothing of the bot is
+mocked. Tests act as people: they send the payloads Discord would send (a
+slash command, a button click, a select) as different users, and read back
+what each person can see: the channel's messages with every edit, and each
+person's own ephemeral messages. The double also checks Discord's rules as
+it goes: every interaction answered once within 3 seconds, component and
+embed limits, custom_id lengths; a breach is recorded in ``problems``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+API = "/api/v10"
+EPHEMERAL = 64
+ANSWER_WITHIN = 3.0
+PERMISSIONS_ALL = str((1 << 50) - 1)
+BOT_PERMISSIONS = str(
+    (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 35)  # create public threads
+    | (1 << 38)  # send messages in threads
+)
+MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
+MANAGE_GUILD = 1 << 5
+
+_ids = itertools.count(1_100_000_000_000_000_000)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000000+00:00", time.gmtime())
+
+
+def reply(data: Any, status: int = 200) -> web.Response:
+    """JSON exactly as Discord sends it: discord.py checks for a bare ``application/json``."""
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    locale: str = "en-US"
+    manager: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "username": self.name, "discriminator": "0", "global_name": self.name, "avatar": None}
+
+    def member(self, guild_id: int) -> dict[str, Any]:
+        permissions = int(MEMBER_PERMISSIONS) | (MANAGE_GUILD if self.manager else 0)
+        return {
+            "user": self.payload(),
+            "nick": None,
+            "roles": [],
+            "joined_at": now_iso(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(permissions),
+        }
+
+
+@dataclass
+class Message:
+    """A message as people see it; ``ephemeral_for`` is the only user who can see an ephemeral one."""
+
+    id: int
+    channel_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    ephemeral_for: int | None = None
+    interaction_id: int | None = None
+    versions: list[dict[str, Any]] = field(default_factory=list)  # every state it has shown, oldest first
+    thread_id: int | None = None
+
+    def apply(self, body: dict[str, Any]) -> None:
+        if "content" in body:
+            self.content = body["content"] or ""
+        if "embeds" in body:
+            self.embeds = body["embeds"] or []
+        if "embed" in body:
+            self.embeds = [body["embed"]] if body["embed"] else []
+        if "components" in body:
+            self.components = body["components"] or []
+        self.versions.append(
+            {"content": self.content, "embeds": json.loads(json.dumps(self.embeds)), "components": self.components}
+        )
+
+    def text(self) -> str:
+        """Everything a person reads in it, as plain text."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts.append(embed.get("title", ""))
+            parts.append(embed.get("description", ""))
+            for f in embed.get("fields", []):
+                parts.append(f.get("name", ""))
+                parts.append(f.get("value", ""))
+            parts.append((embed.get("footer") or {}).get("text", ""))
+        for row in self.components:
+            for component in row.get("components", []):
+                parts.append(component.get("label", "") or "")
+                parts.append(component.get("placeholder", "") or "")
+                for option in component.get("options", []):
+                    parts.append(option.get("label", ""))
+        return "\n".join(p for p in parts if p)
+
+    def controls(self) -> list[dict[str, Any]]:
+        return [c for row in self.components for c in row.get("components", [])]
+
+    def payload(self, bot: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": bot,
+            "content": self.content,
+            "timestamp": now_iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": 0,
+            "components": self.components,
+            "flags": EPHEMERAL if self.ephemeral_for else 0,
+        }
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    user: User
+    kind: int
+    channel_id: int
+    message: Message | None = None  # the message a component is on
+    answered: asyncio.Future[int] | None = None  # the response type, once answered
+    original: Message | None = None  # the message "@original" names
+    sent_at: float = 0.0
+
+
+class DiscordDouble:
+    def __init__(self, *, guild_id: int = 900_000_000_000_000_001, channel_id: int = 900_000_000_000_000_002) -> None:
+        self.app_id = 910_000_000_000_000_001
+        self.bot_user = {"id": str(self.app_id), "username": "Trick Table", "discriminator": "0", "bot": True, "avatar": None, "global_name": None}
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.channels: dict[int, dict[str, Any]] = {
+            channel_id: {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": "card-room", "position": 0,
+                         "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
+                         "last_message_id": None, "rate_limit_per_user": 0},
+        }
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self.by_token: dict[str, Interaction] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.problems: list[str] = []  # breaches of Discord's rules by the bot
+        self.requests = 0
+        self._ws: web.WebSocketResponse | None = None
+        self._seq = 0
+        self._ready = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.changed = asyncio.Condition()
+
+    # ------------------------------------------------------------------ server
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._count])
+        app.router.add_get("/gateway", self._gateway)
+        r = app.router
+        r.add_get(API + "/users/@me", self._me)
+        r.add_get(API + "/oauth2/applications/@me", self._application)
+        r.add_get(API + "/gateway", self._gateway_url)
+        r.add_get(API + "/gateway/bot", self._gateway_url)
+        r.add_put(API + "/applications/{app}/commands", self._sync)
+        r.add_put(API + "/applications/{app}/guilds/{guild}/commands", self._sync)
+        r.add_post(API + "/interactions/{id}/{token}/callback", self._callback)
+        r.add_post(API + "/webhooks/{app}/{token}", self._followup)
+        r.add_get(API + "/webhooks/{app}/{token}/messages/{message}", self._webhook_get)
+        r.add_patch(API + "/webhooks/{app}/{token}/messages/{message}", self._webhook_edit)
+        r.add_delete(API + "/webhooks/{app}/{token}/messages/{message}", self._webhook_delete)
+        r.add_post(API + "/channels/{channel}/messages", self._channel_send)
+        r.add_get(API + "/channels/{channel}/messages/{message}", self._channel_get)
+        r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
+        r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @web.middleware
+    async def _count(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        self.requests += 1
+        response = await handler(request)
+        async with self.changed:
+            self.changed.notify_all()
+        return response
+
+    @staticmethod
+    async def _body(request: web.Request) -> dict[str, Any]:
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            body: dict[str, Any] = {}
+            async for part in reader:
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    body = json.loads(await part.text())  # type: ignore[union-attr]
+            return body
+        if not request.can_read_body:
+            return {}
+        return dict(await request.json())
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws = ws
+        self._ready.clear()
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(message.data)
+            op = data.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif op in (2, 6):
+                await self._dispatch("READY", {
+                    "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                    "session_id": "double-session", "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+                    "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [], "relationships": [],
+                })
+                await self._dispatch("GUILD_CREATE", self._guild_payload())
+                self._ready.set()
+        if self._ws is ws:
+            self._ws = None
+        return ws
+
+    def _guild_payload(self) -> dict[str, Any]:
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS, "position": 0,
+                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        return {
+            "id": str(self.guild_id), "name": "Card Club", "icon": None, "owner_id": "1", "roles": [everyone],
+            "channels": [dict(c) for c in self.channels.values() if c["type"] == 0],
+            "threads": [], "members": [], "member_count": 10, "features": [], "emojis": [], "stickers": [],
+            "unavailable": False, "joined_at": now_iso(), "large": False, "presences": [], "voice_states": [],
+            "preferred_locale": "en-US", "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "system_channel_flags": 0,
+            "nsfw_level": 0, "afk_timeout": 300, "stage_instances": [], "guild_scheduled_events": [],
+        }
+
+    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if self._ws is None:
+            raise RuntimeError("the bot is not connected")
+        self._seq += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def wait_connected(self, timeout: float = 30.0) -> None:
+        await asyncio.wait_for(self._ready.wait(), timeout)
+        deadline = time.monotonic() + timeout
+        while not self.commands and time.monotonic() < deadline:  # commands are synced before the gateway
+            await asyncio.sleep(0.05)
+
+    # ------------------------------------------------------------------ REST
+
+    async def _me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization") != "Bot double-token":
+            return reply({"message": "401: Unauthorized", "code": 0}, status=401)
+        return reply(self.bot_user)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return reply({
+            "id": str(self.app_id), "name": "Trick Table", "icon": None, "description": "", "bot_public": True,
+            "bot_require_code_grant": False, "owner": self.bot_user, "verify_key": "0" * 64, "flags": 0,
+            "summary": "", "team": None, "rpc_origins": [], "terms_of_service_url": None, "privacy_policy_url": None,
+        })
+
+    async def _gateway_url(self, request: web.Request) -> web.Response:
+        return reply({"url": f"ws://127.0.0.1:{self.port}/gateway", "shards": 1,
+                                  "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+
+    async def _sync(self, request: web.Request) -> web.Response:
+        commands = await request.json()
+        self.commands = [{**c, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1"} for c in commands]
+        return reply(self.commands)
+
+    def _check_message(self, body: dict[str, Any], where: str) -> None:
+        """Discord's limits: rows, components, options, custom_id length, embed sizes."""
+        rows = body.get("components") or []
+        if len(rows) > 5:
+            self.problems.append(f"{where}: {len(rows)} component rows")
+        ids = []
+        for row in rows:
+            items = row.get("components", [])
+            if len(items) > 5:
+                self.problems.append(f"{where}: {len(items)} components in a row")
+            for item in items:
+                custom_id = item.get("custom_id", "")
+                ids.append(custom_id)
+                if len(custom_id) > 100:
+                    self.problems.append(f"{where}: custom_id of {len(custom_id)} characters")
+                if item.get("type") == 3:
+                    if len(items) != 1:
+                        self.problems.append(f"{where}: a select shares its row")
+                    if not 1 <= len(item.get("options", [])) <= 25:
+                        self.problems.append(f"{where}: a select with {len(item.get('options', []))} options")
+                    if item.get("max_values", 1) > len(item.get("options", [])):
+                        self.problems.append(f"{where}: max_values above the options")
+                    for option in item.get("options", []):
+                        if len(option.get("label", "")) > 100 or len(option.get("value", "")) > 100:
+                            self.problems.append(f"{where}: a select option over 100 characters")
+                if len(item.get("label") or "") > 80:
+                    self.problems.append(f"{where}: a button label over 80 characters")
+        if len(ids) != len(set(ids)):
+            self.problems.append(f"{where}: duplicate custom_ids")
+        if len(body.get("content") or "") > 2000:
+            self.problems.append(f"{where}: content over 2000 characters")
+        embeds = body.get("embeds") or []
+        total = 0
+        for embed in embeds:
+            title, description = embed.get("title", ""), embed.get("description", "")
+            footer = (embed.get("footer") or {}).get("text", "")
+            fields = embed.get("fields", [])
+            if len(title) > 256 or len(description) > 4096 or len(footer) > 2048 or len(fields) > 25:
+                self.problems.append(f"{where}: an embed over a limit")
+            for f in fields:
+                if len(f.get("name", "")) > 256 or len(f.get("value", "")) > 1024 or not f.get("value"):
+                    self.problems.append(f"{where}: an embed field over a limit or empty")
+            total += len(title) + len(description) + len(footer) + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+        if total > 6000:
+            self.problems.append(f"{where}: embeds of {total} characters")
+
+    def _new_message(self, channel_id: int, body: dict[str, Any], *, ephemeral_for: int | None = None, interaction: int | None = None) -> Message:
+        self._check_message(body, "new message")
+        message = Message(snowflake(), channel_id, ephemeral_for=ephemeral_for, interaction_id=interaction)
+        message.apply(body)
+        self.messages[message.id] = message
+        return message
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        interaction = self.interactions.get(int(request.match_info["id"]))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            return reply({"message": "Unknown interaction", "code": 10062}, status=404)
+        body = await self._body(request)
+        kind, data = body.get("type"), body.get("data") or {}
+        if interaction.answered is None or interaction.answered.done():
+            self.problems.append(f"interaction {interaction.id} answered twice")
+            return reply({"message": "Interaction has already been acknowledged.", "code": 40060}, status=400)
+        if time.monotonic() - interaction.sent_at > ANSWER_WITHIN:
+            self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s")
+        ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
+        if kind == 4:
+            interaction.original = self._new_message(
+                interaction.channel_id, data, ephemeral_for=interaction.user.id if ephemeral else None, interaction=interaction.id
+            )
+        elif kind == 5:
+            interaction.original = self._new_message(
+                interaction.channel_id, {"content": "…thinking"}, ephemeral_for=interaction.user.id if ephemeral else None,
+                interaction=interaction.id,
+            )
+        elif kind in (6, 7):
+            if interaction.message is None:
+                self.problems.append(f"interaction {interaction.id}: an update of no message")
+            else:
+                interaction.original = interaction.message
+                if kind == 7:
+                    self._check_message(data, "update")
+                    interaction.message.apply(data)
+        interaction.answered.set_result(int(kind or 0))
+        if request.query.get("with_response") not in ("true", "True", "1"):
+            return web.Response(status=204)
+        original = interaction.original
+        callback: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.kind,
+                "response_message_id": str(original.id) if original else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(original and original.ephemeral_for),
+            },
+            "resource": {"type": kind},
+        }
+        if original is not None and kind in (4, 7):
+            callback["resource"]["message"] = original.payload(self.bot_user)
+        return reply(callback)
+
+    def _interaction_of(self, request: web.Request) -> Interaction | None:
+        return self.by_token.get(request.match_info["token"])
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_of(request)
+        if interaction is None:
+            return reply({"message": "Unknown Webhook", "code": 10015}, status=404)
+        body = await self._body(request)
+        ephemeral = bool(body.get("flags", 0) & EPHEMERAL)
+        message = self._new_message(interaction.channel_id, body, ephemeral_for=interaction.user.id if ephemeral else None)
+        return reply(message.payload(self.bot_user))
+
+    def _webhook_message(self, request: web.Request) -> Message | None:
+        interaction = self._interaction_of(request)
+        if interaction is None:
+            return None
+        which = request.match_info["message"]
+        if which == "@original":
+            return interaction.original
+        return self.messages.get(int(which))
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        if message is None:
+            return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        return reply(message.payload(self.bot_user))
+
+    async def _webhook_edit(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        if message is None:
+            return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        body = await self._body(request)
+        self._check_message(body, "webhook edit")
+        message.apply(body)
+        return reply(message.payload(self.bot_user))
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        if message is not None:
+            self.messages.pop(message.id, None)
+        return web.Response(status=204)
+
+    async def _channel_send(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return reply({"message": "Unknown Channel", "code": 10003}, status=404)
+        message = self._new_message(channel_id, await self._body(request))
+        return reply(message.payload(self.bot_user))
+
+    async def _channel_get(self, request: web.Request) -> web.Response:
+        message = self.messages.get(int(request.match_info["message"]))
+        if message is None or message.ephemeral_for is not None:
+            return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        return reply(message.payload(self.bot_user))
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        message = self.messages.get(int(request.match_info["message"]))
+        if message is None or message.ephemeral_for is not None or message.channel_id != int(request.match_info["channel"]):
+            return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        body = await self._body(request)
+        self._check_message(body, "channel edit")
+        message.apply(body)
+        return reply(message.payload(self.bot_user))
+
+    async def _thread(self, request: web.Request) -> web.Response:
+        parent = int(request.match_info["channel"])
+        message = self.messages.get(int(request.match_info["message"]))
+        body = await self._body(request)
+        if message is None:
+            return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        thread_id = message.id  # Discord gives a thread started from a message that message's id
+        thread = {"id": str(thread_id), "type": 11, "guild_id": str(self.guild_id), "parent_id": str(parent),
+                  "name": body.get("name", ""), "owner_id": str(self.app_id), "message_count": 0, "member_count": 1,
+                  "rate_limit_per_user": 0, "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                  "archive_timestamp": now_iso(), "locked": False}, "flags": 0}
+        self.channels[thread_id] = thread
+        message.thread_id = thread_id
+        return reply(thread, status=201)
+
+    # ------------------------------------------------------------------ acting as people
+
+    def _channel_payload(self, channel_id: int) -> dict[str, Any]:
+        return dict(self.channels[channel_id])
+
+    async def _send_interaction(self, user: User, kind: int, data: dict[str, Any], channel_id: int,
+                                message: Message | None = None, timeout: float = ANSWER_WITHIN) -> Interaction:
+        interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel_id, message)
+        interaction.answered = asyncio.get_running_loop().create_future()
+        self.interactions[interaction.id] = interaction
+        self.by_token[interaction.token] = interaction
+        payload: dict[str, Any] = {
+            "id": str(interaction.id), "application_id": str(self.app_id), "type": kind, "data": data,
+            "guild_id": str(self.guild_id), "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
+            "member": user.member(self.guild_id), "token": interaction.token, "version": 1, "locale": user.locale,
+            "guild_locale": "en-US", "app_permissions": BOT_PERMISSIONS, "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message.payload(self.bot_user)
+        interaction.sent_at = time.monotonic()
+        await self._dispatch("INTERACTION_CREATE", payload)
+        try:
+            await asyncio.wait_for(asyncio.shield(interaction.answered), timeout)
+        except TimeoutError:
+            self.problems.append(f"interaction {data.get('name') or data.get('custom_id')} was never answered")
+            raise AssertionError(f"This interaction failed: no answer to {data} within {timeout} s") from None
+        return interaction
+
+    async def command(self, user: User, name: str, sub: str | None = None, channel_id: int | None = None,
+                      **options: Any) -> Interaction:
+        """``/name [sub] option:value …`` as ``user``."""
+        command = next(c for c in self.commands if c["name"] == name)
+        opts = [{"name": k, "type": self._option_type(command, sub, k), "value": v} for k, v in options.items()]
+        data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
+        data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
+        return await self._send_interaction(user, 2, data, channel_id or self.channel_id)
+
+    @staticmethod
+    def _option_type(command: dict[str, Any], sub: str | None, name: str) -> int:
+        options = command.get("options", [])
+        if sub:
+            options = next(o for o in options if o["name"] == sub).get("options", [])
+        return int(next(o for o in options if o["name"] == name)["type"])
+
+    async def click(self, user: User, message: Message, custom_id: str) -> Interaction:
+        control = next((c for c in message.controls() if c.get("custom_id") == custom_id), None)
+        if control is not None and control.get("disabled"):
+            raise AssertionError(f"{custom_id} is disabled: a person cannot click it")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._send_interaction(user, 3, data, message.channel_id, message)
+
+    async def choose(self, user: User, message: Message, custom_id: str, values: list[str]) -> Interaction:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        return await self._send_interaction(user, 3, data, message.channel_id, message)
+
+    # ------------------------------------------------------------------ what people see
+
+    def public_messages(self) -> list[Message]:
+        return [m for m in self.messages.values() if m.ephemeral_for is None]
+
+    def ephemerals(self, user: User) -> list[Message]:
+        return [m for m in self.messages.values() if m.ephemeral_for == user.id]
+
+    def latest_ephemeral(self, user: User) -> Message | None:
+        mine = self.ephemerals(user)
+        return mine[-1] if mine else None
+
+    async def wait_for(self, check: Any, timeout: float = 10.0) -> Any:
+        """Wait until ``check()`` returns something truthy (re-checked after every request the bot makes)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            result = check()
+            if result:
+                return result
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("timed out waiting for the bot")
+            async with self.changed:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), min(left, 0.25))
+                except TimeoutError:
+                    pass
