@@ -1,0 +1,1 @@
+"""End-to-end tests: the real bot, as its own process, against the Discord double."""

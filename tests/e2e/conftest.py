@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.double import BotProcess, DiscordDouble, User
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    server = DiscordDouble()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path}/bot.db"
+
+
+@pytest.fixture
+async def bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    yield process
+    await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-5000:]
+
+
+def people(count: int, *, locale: str = "en-US") -> list[User]:
+    names = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan"]
+    return [User(1000 + index, names[index], locale) for index in range(count)]

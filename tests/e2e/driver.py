@@ -1,0 +1,173 @@
+"""People at a table, played through the Discord double: open, join, start, and play with simple random choices.
+
+Each person only ever reads what Discord would show them (the channel's
+messages and their own ephemeral hand) and only clicks enabled controls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.double import DiscordDouble, Interaction, Message, User
+
+CARD_LABEL = re.compile(r"(?<![0-9])(10|11|12|13|[2-9JQKA])([♠♥♦♣])")
+SUIT_CODE = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+MOVE = re.compile(r"move (\d+)")
+JOKER, JOKER2 = "🃏 Joker", "🃏 Joker 2"  # as the English catalogue writes them
+
+
+def cards_named(text: str) -> set[str]:
+    """Every card a text shows (``A♠`` → ``AS``; the jokers by name)."""
+    found = {rank + SUIT_CODE[suit] for rank, suit in CARD_LABEL.findall(text)}
+    if JOKER2 in text:
+        found.add("JK2")
+    if JOKER in text.replace(JOKER2, ""):
+        found.add("JK")
+    return found
+
+
+def control(message: Message, marker: str) -> dict[str, Any] | None:
+    return next((c for c in message.controls() if marker in c.get("custom_id", "")), None)
+
+
+@dataclass
+class Player:
+    user: User
+    hand: Message | None = None  # the latest ephemeral hand this person opened
+
+
+@dataclass
+class TableDriver:
+    double: DiscordDouble
+    users: list[User]
+    seed: int = 1
+    rng: random.Random = field(init=False)
+    players: list[Player] = field(init=False)
+    table: Message | None = None
+    actions: int = 0
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.players = [Player(user) for user in self.users]
+
+    @property
+    def host(self) -> User:
+        return self.users[0]
+
+    @property
+    def table_id(self) -> int:
+        assert self.table is not None
+        found = control(self.table, "tt:")
+        assert found is not None, "the table message has no controls"
+        return int(found["custom_id"].split(":")[-1])
+
+    async def open(self, game: str, **options: Any) -> Interaction:
+        answer = await self.double.command(self.host, "play", game, **options)
+        assert answer.original is not None and answer.original.ephemeral_for is None, "the lobby is public"
+        self.table = answer.original
+        return answer
+
+    async def seat_everyone(self, computers: int = 0) -> None:
+        assert self.table is not None
+        join = control(self.table, ":join:")
+        assert join is not None
+        for user in self.users[1:]:
+            await self.double.click(user, self.table, join["custom_id"])
+        cpu = control(self.table, ":cpu:")
+        assert cpu is not None
+        for _ in range(computers):
+            await self.double.click(self.host, self.table, cpu["custom_id"])
+
+    async def start(self) -> None:
+        assert self.table is not None
+        start = control(self.table, ":start:")
+        assert start is not None
+        await self.double.click(self.host, self.table, start["custom_id"])
+        assert control(self.table, "tt:hand:") is not None, "the table shows Show my hand once started"
+
+    async def show_hand(self, player: Player) -> Message:
+        assert self.table is not None
+        button = await self.double.wait_for(lambda: control(self.table, "tt:hand:"), timeout=5)  # type: ignore[arg-type]
+        answer = await self.double.click(player.user, self.table, button["custom_id"])
+        assert answer.original is not None and answer.original.ephemeral_for == player.user.id
+        player.hand = answer.original
+        return player.hand
+
+    def choices(self, message: Message) -> list[dict[str, Any]]:
+        """The enabled controls that do something at the table (not Refresh or Back)."""
+        return [
+            c
+            for c in message.controls()
+            if not c.get("disabled") and c.get("custom_id", "").startswith(("tt:act:", "tt:more:", "tt:pick:"))
+        ]
+
+    async def take_turn(self, player: Player) -> bool:
+        """Make one choice if this person has any; True if they did."""
+        if player.hand is None:
+            await self.show_hand(player)
+        assert player.hand is not None
+        options = self.choices(player.hand)
+        if not options:
+            return False
+        chosen = self.rng.choice(options)
+        if chosen.get("type") == 3:
+            count = chosen.get("min_values", 1)
+            values = self.rng.sample([o["value"] for o in chosen["options"]], count)
+            await self.double.choose(player.user, player.hand, chosen["custom_id"], values)
+        else:
+            await self.double.click(player.user, player.hand, chosen["custom_id"])
+            if chosen["custom_id"].startswith("tt:act:"):
+                self.actions += 1
+        return True
+
+    def finished(self) -> bool:
+        return self.table is not None and control(self.table, "tt:rematch:") is not None
+
+    async def refresh_all(self) -> None:
+        for player in self.players:
+            if player.hand is None or control(player.hand, ":r") is None:
+                await self.show_hand(player)
+            else:
+                refresh = control(player.hand, "tt:hand:")
+                assert refresh is not None
+                await self.double.click(player.user, player.hand, refresh["custom_id"])
+
+    async def play(self, max_choices: int = 20_000, stop_after: int | None = None) -> None:
+        """Everyone plays until the match is over (or ``stop_after`` actions)."""
+        idle = 0
+        for _ in range(max_choices):
+            if stop_after is not None and self.actions >= stop_after:
+                return
+            progressed = False
+            for player in self.players:
+                if await self.take_turn(player):
+                    progressed = True
+            if progressed:
+                idle = 0
+                continue
+            if self.finished():
+                return
+            idle += 1
+            if idle > 40:
+                raise AssertionError("nobody can act and the match is not over")
+            await asyncio.sleep(0.05 * idle)
+            await self.refresh_all()
+        raise AssertionError("the match did not end")
+
+    async def wait_finished(self, timeout: float = 10.0) -> None:
+        await self.double.wait_for(self.finished, timeout)
+
+
+def public_versions(double: DiscordDouble) -> list[tuple[Message, dict[str, Any], str]]:
+    """Every state of every public message, with its text."""
+    out = []
+    for message in double.public_messages():
+        for version in message.versions:
+            shadow = Message(0, message.channel_id)
+            shadow.apply(version)
+            out.append((message, version, shadow.text()))
+    return out
