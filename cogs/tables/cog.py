@@ -24,6 +24,7 @@ from bot.games import GAMES
 from bot.tables import Outcome, SeatInfo, StaleAction, TableError, TableInfo, TableService
 
 from ..i18n import t
+from .components import DYNAMIC_ITEMS
 from .hand import hand_message, matching
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_name
@@ -387,6 +388,18 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------------ hands
 
+    @staticmethod
+    async def show_in_hand(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+        """Show a hand where only the clicker sees it: in place on their own ephemeral hand, else as a new one.
+
+        A hand is never written over a public message, whatever the button was on.
+        """
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await update(interaction, **kwargs)
+        else:
+            await send(interaction, **kwargs)
+
     async def _seat(self, table: TableInfo, user_id: int) -> SeatInfo | None:
         return next((seat for seat in table.seats if seat.user_id == user_id), None)
 
@@ -418,7 +431,7 @@ class Tables(commands.Cog):
                 await send(interaction, text)
                 return
             if refresh:
-                await update(interaction, **kwargs)
+                await self.show_in_hand(interaction, **kwargs)
             else:
                 await send(interaction, **kwargs)
             self.hands[(table_id, user.id)] = HandMessage(interaction, time.monotonic())
@@ -430,7 +443,7 @@ class Tables(commands.Cog):
         except TableError:
             await send(interaction, note)
             return
-        await update(interaction, **kwargs)
+        await self.show_in_hand(interaction, **kwargs)
         self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic())
 
     async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
@@ -446,7 +459,7 @@ class Tables(commands.Cog):
                 return
             try:
                 kwargs = await self.render_hand(table_id, user.id, locale)
-                await update(interaction, **kwargs)
+                await self.show_in_hand(interaction, **kwargs)
                 self.hands[(table_id, user.id)] = HandMessage(interaction, time.monotonic())
             except TableError:
                 pass
@@ -480,7 +493,7 @@ class Tables(commands.Cog):
         kwargs = await self.render_hand(
             table_id, interaction.user.id, interaction.locale, focus=found, note=t(interaction.locale, "hand.choose_one")
         )
-        await update(interaction, **kwargs)
+        await self.show_in_hand(interaction, **kwargs)
 
     async def on_cards(self, interaction: discord.Interaction[Any], table_id: int, turn: int, cards: list[str]) -> None:
         """Several cards chosen in a select (a bid, a discard): confirm the action they make."""
@@ -495,7 +508,7 @@ class Tables(commands.Cog):
         kwargs = await self.render_hand(
             table_id, interaction.user.id, interaction.locale, focus=found[:1], note=t(interaction.locale, "hand.confirm")
         )
-        await update(interaction, **kwargs)
+        await self.show_in_hand(interaction, **kwargs)
 
     # ------------------------------------------------------------------ after every change
 
@@ -557,6 +570,17 @@ class Tables(commands.Cog):
         await self.after(outcome)
 
     # ------------------------------------------------------------------ errors
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a component no handler knows (forged, or from a build long gone): say so, politely."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await send(interaction, t(interaction.locale, "error.unknown_button"))
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

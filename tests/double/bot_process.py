@@ -31,6 +31,7 @@ class BotProcess:
             "LOG_LEVEL": "INFO",
             **self.env,
         }
+        self.double.expect_connection()
         log = self.log_path.open("ab")
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log

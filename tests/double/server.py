@@ -265,6 +265,7 @@ class DiscordDouble:
                 self._ready.set()
         if self._ws is ws:
             self._ws = None
+            self._ready.clear()
         return ws
 
     def _guild_payload(self) -> dict[str, Any]:
@@ -285,6 +286,11 @@ class DiscordDouble:
             raise RuntimeError("the bot is not connected")
         self._seq += 1
         await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    def expect_connection(self) -> None:
+        """A bot is about to (re)connect: wait_connected waits for it, not an earlier one."""
+        self._ready.clear()
+        self.commands = []
 
     async def wait_connected(self, timeout: float = 30.0) -> None:
         await asyncio.wait_for(self._ready.wait(), timeout)
@@ -542,7 +548,9 @@ class DiscordDouble:
 
     async def click(self, user: User, message: Message, custom_id: str) -> Interaction:
         control = next((c for c in message.controls() if c.get("custom_id") == custom_id), None)
-        if control is not None and control.get("disabled"):
+        if control is None:
+            raise AssertionError(f"{custom_id} is not on that message: Discord would not send the click")
+        if control.get("disabled"):
             raise AssertionError(f"{custom_id} is disabled: a person cannot click it")
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(user, 3, data, message.channel_id, message)
@@ -550,6 +558,12 @@ class DiscordDouble:
     async def choose(self, user: User, message: Message, custom_id: str, values: list[str]) -> Interaction:
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
         return await self._send_interaction(user, 3, data, message.channel_id, message)
+
+    def plant(self, custom_ids: list[str], channel_id: int | None = None) -> Message:
+        """A public message with buttons the running bot did not make (an old build's, or forged)."""
+        buttons = [{"type": 2, "style": 1, "label": cid[:80], "custom_id": cid} for cid in custom_ids]
+        body = {"content": "an old message", "components": [{"type": 1, "components": buttons[i : i + 5]} for i in range(0, len(buttons), 5)]}
+        return self._new_message(channel_id or self.channel_id, body)
 
     # ------------------------------------------------------------------ what people see
 

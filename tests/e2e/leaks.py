@@ -53,3 +53,15 @@ async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str
         state.act(action.seat, action.action)
         snapshot()
     return hidden, public
+
+
+async def logged_actions(database_url: str, table_id: int) -> list[str]:
+    """The table's action log as stored."""
+    database = Database(database_url)
+    try:
+        async with database.engine.connect() as connection:
+            stored = await repo.load_table(connection, table_id)
+    finally:
+        await database.close()
+    assert stored is not None
+    return [action.action for action in stored.actions]

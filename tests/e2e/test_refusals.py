@@ -1,0 +1,90 @@
+"""Wrong clicks of every kind get a short, polite answer only the clicker sees, and change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.double import BotProcess, DiscordDouble, User
+
+from .conftest import people
+from .driver import TableDriver, control
+from .leaks import logged_actions
+
+
+def last_ephemeral_text(double: DiscordDouble, user: User) -> str:
+    message = double.latest_ephemeral(user)
+    assert message is not None
+    return message.text()
+
+
+async def test_refusals_change_nothing(double: DiscordDouble, bot: BotProcess, database_url: str) -> None:
+    alice, bob, carol, dave = people(4)
+    watcher = User(2000, "Walter")
+    table = TableDriver(double, [alice, bob, carol, dave], seed=3)
+    await table.open("just-make", players=4, target=3)
+    assert table.table is not None
+    lobby_versions = len(table.table.versions)
+
+    start = control(table.table, ":start:")
+    assert start is not None
+    await double.click(bob, table.table, start["custom_id"])  # not the host
+    assert "Only the host" in last_ephemeral_text(double, bob)
+    await table.seat_everyone()
+    join = control(table.table, ":join:")
+    assert join is not None
+    await double.click(bob, table.table, join["custom_id"])  # twice
+    assert "already seated" in last_ephemeral_text(double, bob)
+    assert len(table.table.versions) == lobby_versions + 3  # three joins, nothing for the refusals
+
+    thread_id = table.table.thread_id  # each table has its own thread where the server allows it
+    assert thread_id is not None and double.channels[thread_id]["type"] == 11
+    inside = await double.command(carol, "play", "ninety-nine", channel_id=thread_id)
+    assert inside.original is not None and inside.original.ephemeral_for == carol.id
+    assert "not from inside a thread" in inside.original.text()
+
+    await table.start()
+    table_id = table.table_id
+    show = control(table.table, "tt:hand:")
+    assert show is not None
+    await double.click(watcher, table.table, show["custom_id"])  # a spectator
+    assert "welcome to watch" in last_ephemeral_text(double, watcher)
+
+    for player in table.players:
+        await table.show_hand(player)
+    on_turn = next(p for p in table.players if table.choices(p.hand))  # type: ignore[arg-type]
+    waiting = next(p for p in table.players if p is not on_turn)
+    assert waiting.hand is not None and not table.choices(waiting.hand)
+    old = double.plant([f"tt:act:{table_id}:0:bid AS", "tt:hand:987654", "something:else"])
+    await double.click(waiting.user, old, f"tt:act:{table_id}:0:bid AS")  # not their turn
+    assert "not your turn" in last_ephemeral_text(double, waiting.user)
+    await double.click(alice, old, "tt:hand:987654")  # a table that does not exist
+    assert "no longer exists" in last_ephemeral_text(double, alice)
+    await double.click(alice, old, "something:else")  # a custom_id the bot never made
+    assert "not one of mine" in last_ephemeral_text(double, alice)
+    assert await logged_actions(database_url, table_id) == []
+
+    # two clicks at once on two different cards: one action, the other refused
+    assert on_turn.hand is not None
+    first, second = table.choices(on_turn.hand)[:2]
+    await asyncio.gather(
+        double.click(on_turn.user, on_turn.hand, first["custom_id"]),
+        double.click(on_turn.user, on_turn.hand, second["custom_id"]),
+    )
+    assert len(await logged_actions(database_url, table_id)) == 1
+
+    # a button from before their own last action is stale: the hand is shown again as it is now
+    stale = double.plant([second["custom_id"]])
+    await double.click(on_turn.user, stale, second["custom_id"])
+    assert "before the table moved on" in last_ephemeral_text(double, on_turn.user)
+    assert len(await logged_actions(database_url, table_id)) == 1
+
+    # /abandon: not for a player who is not the host, yes for the host
+    elsewhere = await double.command(bob, "abandon")  # the table lives in its thread
+    assert elsewhere.original is not None and "no open table here" in elsewhere.original.text()
+    refused = await double.command(bob, "abandon", channel_id=thread_id)
+    assert refused.original is not None and "Only the host" in refused.original.text()
+    done = await double.command(alice, "abandon", channel_id=thread_id)
+    assert done.original is not None and done.original.ephemeral_for is None
+    await double.wait_for(lambda: "abandoned" in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    assert control(table.table, "tt:") is None
+    assert double.problems == []
