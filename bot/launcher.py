@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 import yarl
-from pydantic import ValidationError
 from discord.ext import commands
+from pydantic import ValidationError
 
 from bot.config import Settings
 from bot.storage.database import Database
@@ -43,9 +43,7 @@ def permissions() -> discord.Permissions:
 
 
 def invite_link(application_id: int) -> str:
-    return discord.utils.oauth_url(
-        application_id, permissions=permissions(), scopes=("bot", "applications.commands")
-    )
+    return discord.utils.oauth_url(application_id, permissions=permissions(), scopes=("bot", "applications.commands"))
 
 
 def use_api_base(base: str) -> None:
@@ -127,7 +125,10 @@ async def run(settings: Settings) -> int:
         print(NO_TOKEN.format(problem="Discord rejected the one that is set"), file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
-        print("Discord refused the connection: this bot asks for no privileged intents, so check the token.", file=sys.stderr)
+        print(
+            "Discord refused the connection: this bot asks for no privileged intents, so check the token.",
+            file=sys.stderr,
+        )
         return 2
     return 0
 
@@ -139,8 +140,6 @@ def main() -> int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
         print(f"The configuration (environment or .env) is not valid: {problems}. See .env.example.", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level.upper())))
     return asyncio.run(run(settings))

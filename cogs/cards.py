@@ -10,7 +10,9 @@ from .i18n import t
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"  # alternating colours, as people hold them
 RED = frozenset("HD")
-RANK_ORDER = {rank: order for order, rank in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])}
+RANK_ORDER = {
+    rank: order for order, rank in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])
+}
 RANK_ORDER.update({"J": 20, "Q": 21, "K": 22, "A": 23})
 
 

@@ -108,8 +108,8 @@ class LiveTable:
         self.public = self.state.view(None)
         self.sheets = []
         self.present_in_deal = False
-        for seat in self.seats:
-            seat.acted = 0
+        for live_seat in self.seats:
+            live_seat.acted = 0
         replay = Step(self, None)
         for seat, action, source in actions:
             replay.apply(seat, action, source)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from discord.ext import commands
 
@@ -13,6 +13,6 @@ __all__ = ["Tables", "setup"]
 
 
 async def setup(bot: commands.Bot) -> None:
-    service: Any = getattr(bot, "service")
+    service: Any = cast(Any, bot).service
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(Tables(bot, service))

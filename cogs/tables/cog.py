@@ -24,7 +24,7 @@ from bot.games import GAMES
 from bot.tables import Outcome, SeatInfo, StaleAction, TableError, TableInfo, TableService
 
 from ..i18n import t
-from .components import DYNAMIC_ITEMS
+from .components import DYNAMIC_ITEMS, data_of
 from .hand import hand_message, matching
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_name
@@ -102,6 +102,7 @@ class Tables(commands.Cog):
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self.to_act: dict[int, set[int]] = {}
         self._guild_locales: dict[int, str] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     async def guild_locale(self, guild_id: int) -> str:
         """The language of a server's public messages: its setting, else English."""
@@ -117,7 +118,9 @@ class Tables(commands.Cog):
 
     play = app_commands.Group(name="play", description="Open a card table in this channel", guild_only=True)
 
-    @play.command(name="ninety-nine", description="Ninety-Nine: bid with three cards, then make exactly that many tricks")
+    @play.command(
+        name="ninety-nine", description="Ninety-Nine: bid with three cards, then make exactly that many tricks"
+    )
     @app_commands.describe(
         players="How many players (2 plays with a dummy)",
         format="How a match is scored",
@@ -132,7 +135,13 @@ class Tables(commands.Cog):
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 4] | None = None,
         format: Literal[
-            "three-bonuses", "target", "rounds-per-player", "rounds-per-player-bonus", "first-to-three", "nine-deals", "oxford"
+            "three-bonuses",
+            "target",
+            "rounds-per-player",
+            "rounds-per-player-bonus",
+            "first-to-three",
+            "nine-deals",
+            "oxford",
         ]
         | None = None,
         target: app_commands.Range[int, 50, 1000] | None = None,
@@ -150,7 +159,9 @@ class Tables(commands.Cog):
         }
         await self.open_table(interaction, "ninety-nine", players, options, turn_seconds)
 
-    @play.command(name="five-hundred", description="Five Hundred (Australian rules): bid, take the kitty, make your contract")
+    @play.command(
+        name="five-hundred", description="Five Hundred (Australian rules): bid, take the kitty, make your contract"
+    )
     @app_commands.describe(
         players="How many players (4 and 6 play in partnerships)",
         six_sides="Six players: three sides of two, or two of three",
@@ -292,6 +303,7 @@ class Tables(commands.Cog):
                 return
             public_locale = await self.guild_locale(guild_id)
             embed, view = lobby_embed(table, public_locale), lobby_controls(table, public_locale)
+            message: discord.Message
             if interaction.response.is_done():
                 message = await interaction.followup.send(embed=embed, view=view, wait=True)
             else:
@@ -302,7 +314,9 @@ class Tables(commands.Cog):
             if own_thread:
                 try:
                     thread = await message.create_thread(
-                        name=t(public_locale, "lobby.thread", game=game_name(game, public_locale), table=table.id)[:100],
+                        name=t(public_locale, "lobby.thread", game=game_name(game, public_locale), table=table.id)[
+                            :100
+                        ],
                         auto_archive_duration=1440,
                     )
                     thread_id = thread.id
@@ -329,7 +343,9 @@ class Tables(commands.Cog):
         if table is not None:
             await self.on_hand(interaction, table.id, refresh=False)
 
-    @app_commands.command(name="abandon", description="End the table in this channel without rating it (host or Manage Server)")
+    @app_commands.command(
+        name="abandon", description="End the table in this channel without rating it (host or Manage Server)"
+    )
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._table_here(interaction)
@@ -355,14 +371,13 @@ class Tables(commands.Cog):
         async with answering(interaction, update=True):
             try:
                 if op == "join":
-                    table = await self.service.join(table_id, user.id, user.display_name)
+                    await self.service.join(table_id, user.id, user.display_name)
                 elif op == "leave":
-                    table = await self.service.leave(table_id, user.id)
+                    await self.service.leave(table_id, user.id)
                 elif op == "cpu":
-                    table = await self.service.add_computer(table_id, user.id)
+                    await self.service.add_computer(table_id, user.id)
                 else:
                     outcome = await self.service.start(table_id, user.id)
-                    table = outcome.table
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
@@ -478,7 +493,9 @@ class Tables(commands.Cog):
             return None
         return await self.service.legal(table_id, interaction.user.id)
 
-    async def on_choose(self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str]) -> None:
+    async def on_choose(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str]
+    ) -> None:
         """A card with several actions, a number to bid, or an action from a select."""
         legal = await self._turn_ok(interaction, table_id, turn)
         if legal is None:
@@ -491,7 +508,11 @@ class Tables(commands.Cog):
             await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.stale_hand"))
             return
         kwargs = await self.render_hand(
-            table_id, interaction.user.id, interaction.locale, focus=found, note=t(interaction.locale, "hand.choose_one")
+            table_id,
+            interaction.user.id,
+            interaction.locale,
+            focus=found,
+            note=t(interaction.locale, "hand.choose_one"),
         )
         await self.show_in_hand(interaction, **kwargs)
 
@@ -506,7 +527,11 @@ class Tables(commands.Cog):
             await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.bad_cards"))
             return
         kwargs = await self.render_hand(
-            table_id, interaction.user.id, interaction.locale, focus=found[:1], note=t(interaction.locale, "hand.confirm")
+            table_id,
+            interaction.user.id,
+            interaction.locale,
+            focus=found[:1],
+            note=t(interaction.locale, "hand.confirm"),
         )
         await self.show_in_hand(interaction, **kwargs)
 
@@ -540,7 +565,9 @@ class Tables(commands.Cog):
                 continue
             handle = self.hands.get((table.id, seat.user_id))
             if handle is not None and handle.fresh:
-                asyncio.create_task(self._refresh_hand(table.id, seat.user_id, handle))
+                task = asyncio.create_task(self._refresh_hand(table.id, seat.user_id, handle))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
 
     async def _refresh_hand(self, table_id: int, user_id: int, handle: HandMessage) -> None:
         """It is the person's turn again and their hand message can still be edited: show the new choices."""
@@ -576,7 +603,7 @@ class Tables(commands.Cog):
         """A click on a component no handler knows (forged, or from a build long gone): say so, politely."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(data_of(interaction).get("custom_id", ""))
         if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
             return
         with contextlib.suppress(discord.HTTPException):

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -22,6 +22,11 @@ log = logging.getLogger(__name__)
 PREFIX = "tt"
 CUSTOM_ID_MAX = 100
 ACTION = r"[A-Za-z0-9 -]{1,70}"
+
+
+def data_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The component data of a click (custom_id, values) as a plain dict."""
+    return cast(dict[str, Any], interaction.data or {})
 
 
 def _handler(interaction: discord.Interaction[Any]) -> Any:
@@ -35,7 +40,7 @@ async def _safely(interaction: discord.Interaction[Any], work: Awaitable[None]) 
     try:
         await work
     except Exception:
-        log.exception("a click failed: %s", (interaction.data or {}).get("custom_id"))
+        log.exception("a click failed: %s", data_of(interaction).get("custom_id"))
         from ..i18n import t
 
         text = t(interaction.locale, "error.internal")
@@ -46,7 +51,10 @@ async def _safely(interaction: discord.Interaction[Any], work: Awaitable[None]) 
                 await interaction.response.send_message(text, ephemeral=True)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:lobby:(?P<op>join|leave|start|cpu):(?P<table>[0-9]{1,20})"):
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:lobby:(?P<op>join|leave|start|cpu):(?P<table>[0-9]{1,20})",
+):
     def __init__(self, table_id: int, op: str, *, label: str, style: discord.ButtonStyle) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"{PREFIX}:lobby:{op}:{table_id}"))
         self.table_id, self.op = table_id, op
@@ -61,8 +69,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:
         await _safely(interaction, _handler(interaction).on_lobby(interaction, self.table_id, self.op))
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:hand:(?P<table>[0-9]{1,20})(?P<refresh>:r)?"):
-    """"Show my hand" on the table (a new ephemeral message), or "Refresh"/"Back" on the hand (in place)."""
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:hand:(?P<table>[0-9]{1,20})(?P<refresh>:r)?"
+):
+    """ "Show my hand" on the table (a new ephemeral message), or "Refresh"/"Back" on the hand (in place)."""
 
     def __init__(self, table_id: int, *, refresh: bool = False, label: str = "", emoji: str | None = None) -> None:
         custom_id = f"{PREFIX}:hand:{table_id}" + (":r" if refresh else "")
@@ -135,7 +145,9 @@ class ChooseButton(
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label or prefix, style=style, custom_id=f"{PREFIX}:more:{table_id}:{turn}:{prefix}", row=row)
+            discord.ui.Button(
+                label=label or prefix, style=style, custom_id=f"{PREFIX}:more:{table_id}:{turn}:{prefix}", row=row
+            )
         )
         self.table_id, self.turn, self.prefix = table_id, turn, prefix
 
@@ -146,7 +158,9 @@ class ChooseButton(
         return cls(int(match["table"]), int(match["turn"]), match["prefix"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, [self.prefix]))
+        await _safely(
+            interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, [self.prefix])
+        )
 
 
 class PickSelect(
@@ -186,7 +200,7 @@ class PickSelect(
         return cls(int(match["table"]), int(match["turn"]), match["kind"], int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        values = [str(value) for value in data_of(interaction).get("values", [])]
         if self.kind == "cards":
             await _safely(interaction, _handler(interaction).on_cards(interaction, self.table_id, self.turn, values))
         else:
@@ -196,7 +210,9 @@ class PickSelect(
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:rematch:(?P<table>[0-9]{1,20})"):
     def __init__(self, table_id: int, *, label: str = "") -> None:
         super().__init__(
-            discord.ui.Button(label=label or "Rematch", style=discord.ButtonStyle.success, custom_id=f"{PREFIX}:rematch:{table_id}")
+            discord.ui.Button(
+                label=label or "Rematch", style=discord.ButtonStyle.success, custom_id=f"{PREFIX}:rematch:{table_id}"
+            )
         )
         self.table_id = table_id
 

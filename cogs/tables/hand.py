@@ -53,7 +53,9 @@ def action_label(action: str, view: dict[str, Any], locale: Any) -> str:
     if verb == "discard":
         return t(locale, "action.discard", cards=cards_label(args, locale))
     if verb == "bid" and len(args) == 3:
-        return t(locale, "action.bid_99", cards=cards_label(args, locale), bid=ninety_nine_bid(args, view.get("joker_as")))
+        return t(
+            locale, "action.bid_99", cards=cards_label(args, locale), bid=ninety_nine_bid(args, view.get("joker_as"))
+        )
     if verb == "bid" and len(args) == 1:
         return t(locale, "action.bid_card", card=card_label(args[0], locale))
     if verb == "play" and len(args) == 1:
@@ -73,13 +75,13 @@ def parse_bid_500(text: str) -> dict[str, Any]:
 def matching(legal: list[str], prefix: str) -> list[str]:
     """The legal actions a next step offers for ``prefix`` (``play JK`` → its suits; ``bid 7`` → 7♠ … 7 NT)."""
     numbered = prefix.split()[-1].isdigit()
-    out = []
-    for action in legal:
+
+    def offered(action: str) -> bool:
         if action == prefix or action.startswith(prefix + " "):
-            out.append(action)
-        elif numbered and action.startswith(prefix) and not action[len(prefix)].isdigit():
-            out.append(action)
-    return out
+            return True
+        return numbered and action.startswith(prefix) and not action[len(prefix)].isdigit()
+
+    return [action for action in legal if offered(action)]
 
 
 @dataclass
@@ -135,13 +137,13 @@ def _card_buttons(
             buttons.append(ChooseButton(table.id, turn, prefix, label=label, style=_card_style(card)))
         else:
             action = actions[0] if actions else f"play {card}"
-            buttons.append(ActButton(table.id, turn, action, label=label, style=_card_style(card), disabled=not actions))
+            buttons.append(
+                ActButton(table.id, turn, action, label=label, style=_card_style(card), disabled=not actions)
+            )
     return buttons
 
 
-def build_controls(
-    table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal: list[str], locale: Any
-) -> Controls:
+def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal: list[str], locale: Any) -> Controls:
     """Every legal action of the seat, laid out for Discord."""
     controls = Controls()
     turn = seat.acted
@@ -170,7 +172,14 @@ def build_controls(
     for verb in ("discard",):
         actions = by_verb.pop(verb, [])
         if actions:
-            _cards_select(controls, table, turn, actions, locale, t(locale, f"hand.pick_{verb}", count=len(actions[0].split()) - 1))
+            _cards_select(
+                controls,
+                table,
+                turn,
+                actions,
+                locale,
+                t(locale, f"hand.pick_{verb}", count=len(actions[0].split()) - 1),
+            )
 
     calls = by_verb.pop("call", [])
     if calls:
@@ -180,7 +189,8 @@ def build_controls(
     words = [a for verb in WORDS for a in by_verb.pop(verb, [])]
     rest = [a for actions in by_verb.values() for a in actions]
     buttons: list[discord.ui.Item[Any]] = [
-        ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary) for a in words
+        ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary)
+        for a in words
     ]
     if rest:  # anything a future variant adds still gets a control
         for select in _action_selects(table, turn, rest, view, locale, t(locale, "hand.pick_other")):
@@ -212,16 +222,24 @@ def _bid_controls(
     numbers = sorted({int(a.split()[1].rstrip("SHDCNT")) for a in bids if a not in words})
     if numbers:
         options = [
-            discord.SelectOption(label=t(locale, "hand.bid_tricks", tricks=n), value=f"bid {n}") for n in numbers[:OPTIONS_MAX]
+            discord.SelectOption(label=t(locale, "hand.bid_tricks", tricks=n), value=f"bid {n}")
+            for n in numbers[:OPTIONS_MAX]
         ]
-        controls.add_row([PickSelect(table.id, turn, "action", 0, options=options, placeholder=t(locale, "hand.pick_bid"))])
+        controls.add_row(
+            [PickSelect(table.id, turn, "action", 0, options=options, placeholder=t(locale, "hand.pick_bid"))]
+        )
     if words:
         controls.add_buttons(
-            [ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary) for a in words]
+            [
+                ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary)
+                for a in words
+            ]
         )
 
 
-def _cards_select(controls: Controls, table: TableInfo, turn: int, actions: list[str], locale: Any, placeholder: str) -> None:
+def _cards_select(
+    controls: Controls, table: TableInfo, turn: int, actions: list[str], locale: Any, placeholder: str
+) -> None:
     """Choose exactly k cards out of those that appear in ``actions``."""
     count = len(actions[0].split()) - 1
     cards = sorted({card for a in actions for card in a.split()[1:]}, key=sort_key)
@@ -233,13 +251,13 @@ def _cards_select(controls: Controls, table: TableInfo, turn: int, actions: list
     controls.add_row([PickSelect(table.id, turn, "cards", 0, options=options, placeholder=placeholder, count=count)])
 
 
-def focus_controls(
-    table: TableInfo, seat: SeatInfo, view: dict[str, Any], actions: list[str], locale: Any
-) -> Controls:
+def focus_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], actions: list[str], locale: Any) -> Controls:
     """A next step: just these actions (a bid to confirm, a suit to name), and Back."""
     controls = Controls()
     buttons: list[discord.ui.Item[Any]] = [
-        ActButton(table.id, seat.acted, a, label=clip(action_label(a, view, locale), 80), style=discord.ButtonStyle.success)
+        ActButton(
+            table.id, seat.acted, a, label=clip(action_label(a, view, locale), 80), style=discord.ButtonStyle.success
+        )
         for a in actions[: (ROWS_MAX - 1) * BUTTONS_PER_ROW]
     ]
     controls.add_buttons(buttons)
@@ -259,7 +277,9 @@ def hand_embed(
     game = table.game
     if game == "ninety-nine":
         if view.get("bid_cards"):
-            lines.append(t(locale, "hand.your_bid_99", cards=cards_label(view["bid_cards"], locale), bid=view.get("bid")))
+            lines.append(
+                t(locale, "hand.your_bid_99", cards=cards_label(view["bid_cards"], locale), bid=view.get("bid"))
+            )
         lines.append(t(locale, "hand.trump", trump=suit_label(view.get("trump"), locale)))
         if view.get("dummy") is not None and view.get("dummy_controller") == seat.index:
             dummy = view["hands"][view["dummy"]]

@@ -28,7 +28,9 @@ def lobby_controls(table: TableInfo, locale: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(table.id, "join", label=t(locale, "lobby.join"), style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(table.id, "leave", label=t(locale, "lobby.leave"), style=discord.ButtonStyle.secondary))
-    view.add_item(LobbyButton(table.id, "cpu", label=t(locale, "lobby.add_computer"), style=discord.ButtonStyle.secondary))
+    view.add_item(
+        LobbyButton(table.id, "cpu", label=t(locale, "lobby.add_computer"), style=discord.ButtonStyle.secondary)
+    )
     view.add_item(LobbyButton(table.id, "start", label=t(locale, "lobby.start"), style=discord.ButtonStyle.primary))
     return view
 

@@ -137,7 +137,13 @@ def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
     lines = []
     if game == "ninety-nine":
         lines.append(
-            t(locale, "table.deal_99", deal=public["deal"], game=public["game_number"], dealer=seat_name(table, public["dealer"], locale))
+            t(
+                locale,
+                "table.deal_99",
+                deal=public["deal"],
+                game=public["game_number"],
+                dealer=seat_name(table, public["dealer"], locale),
+            )
         )
         lines.append(t(locale, "table.trump", trump=suit_label(public.get("trump"), locale)))
         if public.get("turned_up"):
@@ -145,13 +151,20 @@ def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
         if public.get("trump_pile_left") is not None:
             lines.append(t(locale, "table.trump_pile", count=public["trump_pile_left"]))
     elif game == "five-hundred":
-        lines.append(t(locale, "table.hand_500", hand=public["hand_number"], dealer=seat_name(table, public["dealer"], locale)))
+        lines.append(
+            t(locale, "table.hand_500", hand=public["hand_number"], dealer=seat_name(table, public["dealer"], locale))
+        )
         contract = public.get("contract") or public.get("standing_bid")
         if contract:
             who = public.get("contractor") if public.get("contract") else public.get("high_bidder")
             key = "table.contract" if public.get("contract") else "table.standing_bid"
             lines.append(
-                t(locale, key, bid=bid_label(contract, locale), who=seat_name(table, who, locale) if who is not None else "?")
+                t(
+                    locale,
+                    key,
+                    bid=bid_label(contract, locale),
+                    who=seat_name(table, who, locale) if who is not None else "?",
+                )
             )
         if public.get("value"):
             lines.append(t(locale, "table.value", value=public["value"]))
@@ -159,7 +172,11 @@ def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
             partner = public.get("partner")
             lines.append(
                 t(locale, "table.called", card=card_label(public["called"], locale))
-                + (" " + t(locale, "table.partner", name=seat_name(table, partner, locale)) if partner is not None else "")
+                + (
+                    " " + t(locale, "table.partner", name=seat_name(table, partner, locale))
+                    if partner is not None
+                    else ""
+                )
             )
         if public.get("named_suit"):
             lines.append(t(locale, "table.named_suit", suit=suit_label(public["named_suit"], locale)))
@@ -188,7 +205,10 @@ def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[st
     if game == "ninety-nine":
         for hand in public["hands"]:
             seat = hand["seat"]
-            parts = [("▶ " if seat in to_act or public.get("to_play") == seat else "") + f"**{seat_name(table, seat, locale)}**"]
+            parts = [
+                ("▶ " if seat in to_act or public.get("to_play") == seat else "")
+                + f"**{seat_name(table, seat, locale)}**"
+            ]
             if public.get("dealer") == seat:
                 parts.append(t(locale, "table.dealer_mark"))
             if hand.get("bid") is not None and hand["bid"] >= 0:
@@ -230,7 +250,9 @@ def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[st
             bid = bids.get(seat)
             if bid is not None:
                 doubled = " ×2" if bid.get("doubled") else ""
-                parts.append(t(locale, "table.bid_card", bid=bid["bid"], card=card_label(bid["card"], locale)) + doubled)
+                parts.append(
+                    t(locale, "table.bid_card", bid=bid["bid"], card=card_label(bid["card"], locale)) + doubled
+                )
             parts.append(t(locale, "table.tricks", tricks=tricks[seat] if seat < len(tricks) else 0))
             parts.append(t(locale, "table.score", score=totals[seat] if seat < len(totals) else 0))
             rows.append(" · ".join(parts))
@@ -264,9 +286,8 @@ def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
             )
     elif game == "five-hundred":
         for row in sheet["rows"]:
-            lines.append(
-                f"{seat_name(table, row['seat'], locale).ljust(width)} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}"
-            )
+            name = seat_name(table, row["seat"], locale).ljust(width)
+            lines.append(f"{name} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}")
         lines.insert(0, t(locale, "sheet.head_500").format(name="".ljust(width)))
     else:
         lines.append(t(locale, "sheet.head_jm").format(name="".ljust(width)))
@@ -311,7 +332,11 @@ def table_embed(
         lines.insert(0, t(locale, "table.abandoned"))
     embed.description = clip("\n".join(lines), DESCRIPTION_MAX)
     if public.get("trick"):
-        embed.add_field(name=t(locale, "table.trick"), value=clip(trick_text(table, public["trick"], locale), FIELD_VALUE_MAX), inline=False)
+        embed.add_field(
+            name=t(locale, "table.trick"),
+            value=clip(trick_text(table, public["trick"], locale), FIELD_VALUE_MAX),
+            inline=False,
+        )
     last = public.get("last_trick")
     if last and last.get("cards"):
         text = trick_text(table, last["cards"], locale)
@@ -328,8 +353,14 @@ def table_embed(
             inline=False,
         )
     if status == "finished":
-        embed.add_field(name=t(locale, "table.final"), value=clip(standings_text(table, public, result, locale), FIELD_VALUE_MAX), inline=False)
-    embed.set_footer(text=t(locale, "table.footer", table=table.id, move=table.actions, options=_options_short(table, locale)))
+        embed.add_field(
+            name=t(locale, "table.final"),
+            value=clip(standings_text(table, public, result, locale), FIELD_VALUE_MAX),
+            inline=False,
+        )
+    embed.set_footer(
+        text=t(locale, "table.footer", table=table.id, move=table.actions, options=_options_short(table, locale))
+    )
     return _fit(embed)
 
 
@@ -356,6 +387,12 @@ def standings_text(table: TableInfo, public: dict[str, Any], result: dict[str, A
         line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
         before, after = ratings.get(seat, (None, None))
         if before is not None and after is not None:
-            line += " · " + t(locale, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}")
+            line += " · " + t(
+                locale,
+                "table.rating_change",
+                before=f"{before:.1f}",
+                after=f"{after:.1f}",
+                change=f"{after - before:+.1f}",
+            )
         lines.append(line)
     return "\n".join(lines)

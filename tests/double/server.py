@@ -12,6 +12,7 @@ embed limits, custom_id lengths; a breach is recorded in ``problems``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -60,7 +61,13 @@ class User:
     manager: bool = False
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "username": self.name, "discriminator": "0", "global_name": self.name, "avatar": None}
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+        }
 
     def member(self, guild_id: int) -> dict[str, Any]:
         permissions = int(MEMBER_PERMISSIONS) | (MANAGE_GUILD if self.manager else 0)
@@ -161,13 +168,30 @@ class Interaction:
 class DiscordDouble:
     def __init__(self, *, guild_id: int = 900_000_000_000_000_001, channel_id: int = 900_000_000_000_000_002) -> None:
         self.app_id = 910_000_000_000_000_001
-        self.bot_user = {"id": str(self.app_id), "username": "Trick Table", "discriminator": "0", "bot": True, "avatar": None, "global_name": None}
+        self.bot_user = {
+            "id": str(self.app_id),
+            "username": "Trick Table",
+            "discriminator": "0",
+            "bot": True,
+            "avatar": None,
+            "global_name": None,
+        }
         self.guild_id = guild_id
         self.channel_id = channel_id
         self.channels: dict[int, dict[str, Any]] = {
-            channel_id: {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": "card-room", "position": 0,
-                         "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-                         "last_message_id": None, "rate_limit_per_user": 0},
+            channel_id: {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(guild_id),
+                "name": "card-room",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "topic": None,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+            },
         }
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
@@ -256,11 +280,19 @@ class DiscordDouble:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op in (2, 6):
-                await self._dispatch("READY", {
-                    "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                    "session_id": "double-session", "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-                    "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [], "relationships": [],
-                })
+                await self._dispatch(
+                    "READY",
+                    {
+                        "v": 10,
+                        "user": self.bot_user,
+                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                        "session_id": "double-session",
+                        "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+                        "application": {"id": str(self.app_id), "flags": 0},
+                        "private_channels": [],
+                        "relationships": [],
+                    },
+                )
                 await self._dispatch("GUILD_CREATE", self._guild_payload())
                 self._ready.set()
         if self._ws is ws:
@@ -269,16 +301,46 @@ class DiscordDouble:
         return ws
 
     def _guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS, "position": 0,
-                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        everyone = {
+            "id": str(self.guild_id),
+            "name": "@everyone",
+            "permissions": MEMBER_PERMISSIONS,
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
         return {
-            "id": str(self.guild_id), "name": "Card Club", "icon": None, "owner_id": "1", "roles": [everyone],
+            "id": str(self.guild_id),
+            "name": "Card Club",
+            "icon": None,
+            "owner_id": "1",
+            "roles": [everyone],
             "channels": [dict(c) for c in self.channels.values() if c["type"] == 0],
-            "threads": [], "members": [], "member_count": 10, "features": [], "emojis": [], "stickers": [],
-            "unavailable": False, "joined_at": now_iso(), "large": False, "presences": [], "voice_states": [],
-            "preferred_locale": "en-US", "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "system_channel_flags": 0,
-            "nsfw_level": 0, "afk_timeout": 300, "stage_instances": [], "guild_scheduled_events": [],
+            "threads": [],
+            "members": [],
+            "member_count": 10,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "unavailable": False,
+            "joined_at": now_iso(),
+            "large": False,
+            "presences": [],
+            "voice_states": [],
+            "preferred_locale": "en-US",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "premium_tier": 0,
+            "system_channel_flags": 0,
+            "nsfw_level": 0,
+            "afk_timeout": 300,
+            "stage_instances": [],
+            "guild_scheduled_events": [],
         }
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
@@ -306,19 +368,39 @@ class DiscordDouble:
         return reply(self.bot_user)
 
     async def _application(self, request: web.Request) -> web.Response:
-        return reply({
-            "id": str(self.app_id), "name": "Trick Table", "icon": None, "description": "", "bot_public": True,
-            "bot_require_code_grant": False, "owner": self.bot_user, "verify_key": "0" * 64, "flags": 0,
-            "summary": "", "team": None, "rpc_origins": [], "terms_of_service_url": None, "privacy_policy_url": None,
-        })
+        return reply(
+            {
+                "id": str(self.app_id),
+                "name": "Trick Table",
+                "icon": None,
+                "description": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.bot_user,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "summary": "",
+                "team": None,
+                "rpc_origins": [],
+                "terms_of_service_url": None,
+                "privacy_policy_url": None,
+            }
+        )
 
     async def _gateway_url(self, request: web.Request) -> web.Response:
-        return reply({"url": f"ws://127.0.0.1:{self.port}/gateway", "shards": 1,
-                                  "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+        return reply(
+            {
+                "url": f"ws://127.0.0.1:{self.port}/gateway",
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     async def _sync(self, request: web.Request) -> web.Response:
         commands = await request.json()
-        self.commands = [{**c, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1"} for c in commands]
+        self.commands = [
+            {**c, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1"} for c in commands
+        ]
         return reply(self.commands)
 
     def _check_message(self, body: dict[str, Any], where: str) -> None:
@@ -363,11 +445,18 @@ class DiscordDouble:
             for f in fields:
                 if len(f.get("name", "")) > 256 or len(f.get("value", "")) > 1024 or not f.get("value"):
                     self.problems.append(f"{where}: an embed field over a limit or empty")
-            total += len(title) + len(description) + len(footer) + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+            total += (
+                len(title)
+                + len(description)
+                + len(footer)
+                + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+            )
         if total > 6000:
             self.problems.append(f"{where}: embeds of {total} characters")
 
-    def _new_message(self, channel_id: int, body: dict[str, Any], *, ephemeral_for: int | None = None, interaction: int | None = None) -> Message:
+    def _new_message(
+        self, channel_id: int, body: dict[str, Any], *, ephemeral_for: int | None = None, interaction: int | None = None
+    ) -> Message:
         self._check_message(body, "new message")
         message = Message(snowflake(), channel_id, ephemeral_for=ephemeral_for, interaction_id=interaction)
         message.apply(body)
@@ -388,11 +477,16 @@ class DiscordDouble:
         ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
         if kind == 4:
             interaction.original = self._new_message(
-                interaction.channel_id, data, ephemeral_for=interaction.user.id if ephemeral else None, interaction=interaction.id
+                interaction.channel_id,
+                data,
+                ephemeral_for=interaction.user.id if ephemeral else None,
+                interaction=interaction.id,
             )
         elif kind == 5:
             interaction.original = self._new_message(
-                interaction.channel_id, {"content": "…thinking"}, ephemeral_for=interaction.user.id if ephemeral else None,
+                interaction.channel_id,
+                {"content": "…thinking"},
+                ephemeral_for=interaction.user.id if ephemeral else None,
                 interaction=interaction.id,
             )
         elif kind in (6, 7):
@@ -430,7 +524,9 @@ class DiscordDouble:
             return reply({"message": "Unknown Webhook", "code": 10015}, status=404)
         body = await self._body(request)
         ephemeral = bool(body.get("flags", 0) & EPHEMERAL)
-        message = self._new_message(interaction.channel_id, body, ephemeral_for=interaction.user.id if ephemeral else None)
+        message = self._new_message(
+            interaction.channel_id, body, ephemeral_for=interaction.user.id if ephemeral else None
+        )
         return reply(message.payload(self.bot_user))
 
     def _webhook_message(self, request: web.Request) -> Message | None:
@@ -478,7 +574,11 @@ class DiscordDouble:
 
     async def _channel_edit(self, request: web.Request) -> web.Response:
         message = self.messages.get(int(request.match_info["message"]))
-        if message is None or message.ephemeral_for is not None or message.channel_id != int(request.match_info["channel"]):
+        if (
+            message is None
+            or message.ephemeral_for is not None
+            or message.channel_id != int(request.match_info["channel"])
+        ):
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         body = await self._body(request)
         self._check_message(body, "channel edit")
@@ -492,10 +592,24 @@ class DiscordDouble:
         if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         thread_id = message.id  # Discord gives a thread started from a message that message's id
-        thread = {"id": str(thread_id), "type": 11, "guild_id": str(self.guild_id), "parent_id": str(parent),
-                  "name": body.get("name", ""), "owner_id": str(self.app_id), "message_count": 0, "member_count": 1,
-                  "rate_limit_per_user": 0, "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
-                  "archive_timestamp": now_iso(), "locked": False}, "flags": 0}
+        thread = {
+            "id": str(thread_id),
+            "type": 11,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(parent),
+            "name": body.get("name", ""),
+            "owner_id": str(self.app_id),
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": now_iso(),
+                "locked": False,
+            },
+            "flags": 0,
+        }
         self.channels[thread_id] = thread
         message.thread_id = thread_id
         return reply(thread, status=201)
@@ -505,18 +619,36 @@ class DiscordDouble:
     def _channel_payload(self, channel_id: int) -> dict[str, Any]:
         return dict(self.channels[channel_id])
 
-    async def _send_interaction(self, user: User, kind: int, data: dict[str, Any], channel_id: int,
-                                message: Message | None = None, timeout: float = ANSWER_WITHIN) -> Interaction:
+    async def _send_interaction(
+        self,
+        user: User,
+        kind: int,
+        data: dict[str, Any],
+        channel_id: int,
+        message: Message | None = None,
+        timeout: float = ANSWER_WITHIN,
+    ) -> Interaction:
         interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel_id, message)
         interaction.answered = asyncio.get_running_loop().create_future()
         self.interactions[interaction.id] = interaction
         self.by_token[interaction.token] = interaction
         payload: dict[str, Any] = {
-            "id": str(interaction.id), "application_id": str(self.app_id), "type": kind, "data": data,
-            "guild_id": str(self.guild_id), "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
-            "member": user.member(self.guild_id), "token": interaction.token, "version": 1, "locale": user.locale,
-            "guild_locale": "en-US", "app_permissions": BOT_PERMISSIONS, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "id": str(interaction.id),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(self.guild_id),
+            "channel_id": str(channel_id),
+            "channel": self._channel_payload(channel_id),
+            "member": user.member(self.guild_id),
+            "token": interaction.token,
+            "version": 1,
+            "locale": user.locale,
+            "guild_locale": "en-US",
+            "app_permissions": BOT_PERMISSIONS,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
         }
         if message is not None:
@@ -530,8 +662,9 @@ class DiscordDouble:
             raise AssertionError(f"This interaction failed: no answer to {data} within {timeout} s") from None
         return interaction
 
-    async def command(self, user: User, name: str, sub: str | None = None, channel_id: int | None = None,
-                      **options: Any) -> Interaction:
+    async def command(
+        self, user: User, name: str, sub: str | None = None, channel_id: int | None = None, **options: Any
+    ) -> Interaction:
         """``/name [sub] option:value …`` as ``user``."""
         command = next(c for c in self.commands if c["name"] == name)
         opts = [{"name": k, "type": self._option_type(command, sub, k), "value": v} for k, v in options.items()]
@@ -562,7 +695,10 @@ class DiscordDouble:
     def plant(self, custom_ids: list[str], channel_id: int | None = None) -> Message:
         """A public message with buttons the running bot did not make (an old build's, or forged)."""
         buttons = [{"type": 2, "style": 1, "label": cid[:80], "custom_id": cid} for cid in custom_ids]
-        body = {"content": "an old message", "components": [{"type": 1, "components": buttons[i : i + 5]} for i in range(0, len(buttons), 5)]}
+        body = {
+            "content": "an old message",
+            "components": [{"type": 1, "components": buttons[i : i + 5]} for i in range(0, len(buttons), 5)],
+        }
         return self._new_message(channel_id or self.channel_id, body)
 
     # ------------------------------------------------------------------ what people see
@@ -588,7 +724,5 @@ class DiscordDouble:
             if left <= 0:
                 raise AssertionError("timed out waiting for the bot")
             async with self.changed:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), min(left, 0.25))
-                except TimeoutError:
-                    pass

@@ -224,3 +224,26 @@ async def test_abandoning_rates_nobody(service: TableService, database: Database
         await service.abandon(outcome.table.id, HOST)
     lobby = await seated(service, players=1)
     assert (await service.abandon(lobby.id, HOST)).table.status == "abandoned"
+
+
+async def test_a_seats_turn_marker_refuses_only_its_own_old_choices(service: TableService, database: Database) -> None:
+    """Ninety-Nine bids are simultaneous: others bidding does not spoil a hand; one's own bid does."""
+    outcome = await started(service, "ninety-nine", players=3)
+    table = outcome.table
+    marker = {seat.user_id: seat.acted for seat in table.seats}
+    assert set(marker.values()) == {0}
+    first = (await service.legal(table.id, HOST))[0]
+    after = await service.act(table.id, HOST, first, expected_turn=marker[HOST])
+    assert next(s.acted for s in after.table.seats if s.user_id == HOST) == 1
+    other = HOST + 1
+    bid = (await service.legal(table.id, other))[0]
+    applied = await service.act(table.id, other, bid, expected_turn=marker[other])  # still right
+    assert applied.table.version == after.table.version + 1
+    third = HOST + 2
+    with pytest.raises(StaleAction):  # a hand shown before this seat's own last action
+        await service.act(table.id, other, bid, expected_turn=marker[other])
+    assert (await _log_size(database, table.id))[0] == 2
+    restarted = TableService(database)
+    info = await restarted.table(table.id)  # the marker is the replayed log, so it survives a restart
+    assert {s.user_id: s.acted for s in info.seats} == {HOST: 1, other: 1, third: 0}
+    await restarted.close()

@@ -1,0 +1,100 @@
+"""Every public table and every hand of whole random matches fits Discord's limits, at the largest sizes.
+
+Nine Just Make players, thirteen-card hands, six-player Five Hundred and
+32-character display names: each state is rendered exactly as the bot renders
+it and checked with the same rules the Discord double enforces.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+
+from bot.games import new_game
+from bot.tables import SeatInfo, TableInfo
+from cogs.tables.hand import hand_message, matching
+from cogs.tables.publisher import lobby_controls
+from cogs.tables.render import lobby_embed, table_embed
+from tests.double.server import DiscordDouble
+
+LONGEST_NAME = "W" * 32  # Discord display names are at most 32 characters
+
+CASES = [
+    ("just-make", 9, {}),
+    ("just-make", 4, {"double_hard_bids": True}),
+    ("ninety-nine", 4, {"trump_style": "turn-up"}),
+    ("ninety-nine", 2, {}),
+    ("ninety-nine", 3, {"format": "oxford"}),
+    ("five-hundred", 6, {}),
+    ("five-hundred", 5, {"called_partner": "announce"}),
+    ("five-hundred", 2, {}),
+]
+
+
+def table_of(game: str, players: int, options: dict[str, Any], to_act: list[int], status: str = "playing") -> TableInfo:
+    now = datetime.now(UTC)
+    seats = tuple(SeatInfo(index, 10**17 + index, LONGEST_NAME[:-1] + str(index)) for index in range(players))
+    return TableInfo(
+        id=2**62,
+        guild_id=1,
+        channel_id=2,
+        thread_id=3,
+        message_id=4,
+        game=game,
+        options=options,
+        players=players,
+        status=status,
+        host_id=10**17,
+        version=99_999,
+        seats=seats,
+        turn_seconds=300,
+        grace_seconds=120,
+        created_at=now,
+        started_at=now,
+        finished_at=None,
+        to_act=tuple(to_act),
+        actions=99_999,
+    )
+
+
+def check(double: DiscordDouble, embed: discord.Embed, view: discord.ui.View | None, where: str) -> None:
+    body: dict[str, Any] = {"embeds": [embed.to_dict()], "components": view.to_components() if view else []}
+    double._check_message(body, where)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES, ids=[f"{g}-{n}" for g, n, _ in CASES])
+@pytest.mark.parametrize("locale", ["en-US"])
+def test_every_state_fits(game: str, players: int, options: dict[str, Any], locale: str) -> None:
+    double = DiscordDouble()
+    rng = random.Random(players)
+    state = new_game(game, players=players, options=options, seed=players)
+    lobby = table_of(game, players, options, [], status="lobby")
+    check(double, lobby_embed(lobby, locale), lobby_controls(lobby, locale), "lobby")
+    steps = 0
+    while not state.is_over() and steps < 1500:
+        table = table_of(game, players, options, state.to_act())
+        check(double, table_embed(table, state.view(None), locale), None, f"table at step {steps}")
+        for seat in range(players):
+            legal = state.legal(seat) if seat in state.to_act() else []
+            embed, view = hand_message(table, table.seats[seat], state.view(seat), legal, locale)
+            check(double, embed, view, f"hand of {seat} at step {steps}")
+            prefixes = {" ".join(a.split()[:2]) for a in legal} | {
+                a.split()[0] + " " + a.split()[1][:-1]
+                for a in legal
+                if a.startswith("bid ") and game == "five-hundred" and len(a.split()) == 2
+            }
+            for prefix in prefixes:
+                found = matching(legal, prefix)
+                if len(found) > 1:
+                    embed, view = hand_message(table, table.seats[seat], state.view(seat), legal, locale, focus=found)
+                    check(double, embed, view, f"next step {prefix} at step {steps}")
+        seat = state.to_act()[0]
+        state.act(seat, rng.choice(state.legal(seat)))
+        steps += 1
+    table = table_of(game, players, options, [], status="finished" if state.is_over() else "playing")
+    check(double, table_embed(table, state.view(None), locale), None, "final table")
+    assert double.problems == []
