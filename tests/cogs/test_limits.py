@@ -1,4 +1,5 @@
-"""Every public table and every hand of whole random matches fits Discord's limits, at the largest sizes.
+"""Every public table and every hand of whole random matches fits Discord's limits, at the largest sizes,
+and the public table of every state names only cards its public view shows.
 
 Nine Just Make players, thirteen-card hands, six-player Five Hundred and
 32-character display names: each state is rendered exactly as the bot renders
@@ -20,6 +21,8 @@ from cogs.tables.hand import hand_message, matching
 from cogs.tables.publisher import lobby_controls
 from cogs.tables.render import lobby_embed, table_embed
 from tests.double.server import DiscordDouble
+from tests.e2e.driver import cards_named
+from tests.e2e.leaks import card_codes
 
 LONGEST_NAME = "W" * 32  # Discord display names are at most 32 characters
 
@@ -77,7 +80,12 @@ def test_every_state_fits(game: str, players: int, options: dict[str, Any], loca
     steps = 0
     while not state.is_over() and steps < 1500:
         table = table_of(game, players, options, state.to_act())
-        check(double, table_embed(table, state.view(None), locale), None, f"table at step {steps}")
+        public = table_embed(table, state.view(None), locale)
+        check(double, public, None, f"table at step {steps}")
+        shown = cards_named("\n".join(str(v) for v in public.to_dict().values()))
+        assert shown <= card_codes(state.view(None)), (
+            f"step {steps}: the table shows {shown - card_codes(state.view(None))}"
+        )
         for seat in range(players):
             legal = state.legal(seat) if seat in state.to_act() else []
             embed, view = hand_message(table, table.seats[seat], state.view(seat), legal, locale)

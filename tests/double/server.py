@@ -194,6 +194,7 @@ class DiscordDouble:
             },
         }
         self.messages: dict[int, Message] = {}
+        self.timeline: list[tuple[Message, int]] = []  # (message, version): everything shown, in order
         self.interactions: dict[int, Interaction] = {}
         self.by_token: dict[str, Interaction] = {}
         self.commands: list[dict[str, Any]] = []
@@ -459,9 +460,13 @@ class DiscordDouble:
     ) -> Message:
         self._check_message(body, "new message")
         message = Message(snowflake(), channel_id, ephemeral_for=ephemeral_for, interaction_id=interaction)
-        message.apply(body)
         self.messages[message.id] = message
+        self._apply(message, body)
         return message
+
+    def _apply(self, message: Message, body: dict[str, Any]) -> None:
+        message.apply(body)
+        self.timeline.append((message, len(message.versions) - 1))
 
     async def _callback(self, request: web.Request) -> web.Response:
         interaction = self.interactions.get(int(request.match_info["id"]))
@@ -496,7 +501,7 @@ class DiscordDouble:
                 interaction.original = interaction.message
                 if kind == 7:
                     self._check_message(data, "update")
-                    interaction.message.apply(data)
+                    self._apply(interaction.message, data)
         interaction.answered.set_result(int(kind or 0))
         if request.query.get("with_response") not in ("true", "True", "1"):
             return web.Response(status=204)
@@ -550,7 +555,7 @@ class DiscordDouble:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         body = await self._body(request)
         self._check_message(body, "webhook edit")
-        message.apply(body)
+        self._apply(message, body)
         return reply(message.payload(self.bot_user))
 
     async def _webhook_delete(self, request: web.Request) -> web.Response:
@@ -582,7 +587,7 @@ class DiscordDouble:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         body = await self._body(request)
         self._check_message(body, "channel edit")
-        message.apply(body)
+        self._apply(message, body)
         return reply(message.payload(self.bot_user))
 
     async def _thread(self, request: web.Request) -> web.Response:
