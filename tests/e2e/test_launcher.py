@@ -1,0 +1,49 @@
+"""Starting the bot: a missing or rejected token explains itself in one paragraph and exits non-zero."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from tests.double import DiscordDouble
+from tests.double.bot_process import ROOT
+
+
+async def run_bot(env: dict[str, str], tmp_path: Path) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    return process.returncode or 0, output.decode()
+
+
+async def test_no_token(tmp_path: Path) -> None:
+    code, output = await run_bot(
+        {"DISCORD_TOKEN": "", "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db"}, tmp_path
+    )
+    assert code == 2
+    assert "none is set" in output and "Reset Token" in output and "Traceback" not in output
+
+
+async def test_a_rejected_token(double: DiscordDouble, tmp_path: Path) -> None:
+    env = {
+        "DISCORD_TOKEN": "wrong",
+        "DISCORD_API_BASE": double.base,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db",
+    }
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2
+    assert "rejected" in output and "Traceback" not in output
+
+
+async def test_a_bad_setting(tmp_path: Path) -> None:
+    code, output = await run_bot({"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "not-a-number"}, tmp_path)
+    assert code == 2 and "DEV_GUILD_ID" in output and "Traceback" not in output
