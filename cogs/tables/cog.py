@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -320,7 +321,7 @@ class Tables(commands.Cog):
                         auto_archive_duration=1440,
                     )
                     thread_id = thread.id
-                except discord.HTTPException:
+                except (discord.HTTPException, aiohttp.ClientError):
                     log.warning("could not open a thread for table %s", table.id)
             await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
 

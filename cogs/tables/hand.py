@@ -124,6 +124,14 @@ def _action_selects(
     return selects
 
 
+def _by_card(actions: list[str]) -> dict[str, list[str]]:
+    """Actions grouped by their card (``play JK S`` and ``play JK H`` both under ``JK``)."""
+    by_card: dict[str, list[str]] = {}
+    for action in actions:
+        by_card.setdefault(action.split()[1], []).append(action)
+    return by_card
+
+
 def _card_buttons(
     table: TableInfo, turn: int, cards: list[str], by_card: dict[str, list[str]], locale: Any
 ) -> list[discord.ui.Item[Any]]:
@@ -154,9 +162,7 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
 
     plays = by_verb.pop("play", [])
     if plays:
-        by_card: dict[str, list[str]] = {}
-        for action in plays:
-            by_card.setdefault(action.split()[1], []).append(action)
+        by_card = _by_card(plays)
         shown = hand if set(by_card) <= set(hand) else sorted(by_card, key=sort_key)  # the dummy's cards
         shown = sorted(shown, key=sort_key)
         if len(shown) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
@@ -207,9 +213,7 @@ def _bid_controls(
         _cards_select(controls, table, turn, bids, locale, t(locale, "hand.pick_bid_99"))
         return
     if table.game == "just-make":  # a card of the hand; several actions for a card open a next step
-        by_card: dict[str, list[str]] = {}
-        for action in bids:
-            by_card.setdefault(action.split()[1], []).append(action)
+        by_card = _by_card(bids)
         cards = sorted(by_card, key=sort_key)
         if len(cards) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
             controls.add_buttons(_card_buttons(table, turn, cards, by_card, locale))

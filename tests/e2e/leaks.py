@@ -26,8 +26,7 @@ def card_codes(value: Any) -> set[str]:
     return found
 
 
-async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str]], list[set[str]]]:
-    """For every move N of the table: the cards some seat holds that the public may not see, and the public ones."""
+async def _stored(database_url: str, table_id: int) -> repo.StoredTable:
     database = Database(database_url)
     try:
         async with database.engine.connect() as connection:
@@ -35,6 +34,12 @@ async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str
     finally:
         await database.close()
     assert stored is not None
+    return stored
+
+
+async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str]], list[set[str]]]:
+    """For every move N of the table: the cards some seat holds that the public may not see, and the public ones."""
+    stored = await _stored(database_url, table_id)
     row = stored.table
     seats = [seat for seat in stored.seats if seat.left_at is None]
     state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
@@ -57,11 +62,5 @@ async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str
 
 async def logged_actions(database_url: str, table_id: int) -> list[str]:
     """The table's action log as stored."""
-    database = Database(database_url)
-    try:
-        async with database.engine.connect() as connection:
-            stored = await repo.load_table(connection, table_id)
-    finally:
-        await database.close()
-    assert stored is not None
+    stored = await _stored(database_url, table_id)
     return [action.action for action in stored.actions]

@@ -51,3 +51,29 @@ async def test_a_whole_match(
         assert cards_named(text) <= public[move], text
         checked += 1
     assert checked >= 3
+
+
+async def test_rematch_and_hand_command(double: DiscordDouble, bot: BotProcess) -> None:
+    players = people(4)
+    table = TableDriver(double, players, seed=5)
+    await table.open("just-make", players=4, target=3, lone_loser_minus_one=True)
+    await table.seat_everyone()
+    await table.start()
+    assert table.table is not None and table.table.thread_id is not None
+    answer = await double.command(players[2], "hand", channel_id=table.table.thread_id)  # /hand in the table's thread
+    assert answer.original is not None and answer.original.ephemeral_for == players[2].id
+    assert "Your hand" in answer.original.text()
+    await table.play()
+    await table.wait_finished()
+    old_id = table.table_id
+    rematch = control(table.table, "tt:rematch:")
+    assert rematch is not None
+    again = await double.click(players[1], table.table, rematch["custom_id"])
+    lobby = again.original
+    assert lobby is not None and lobby.ephemeral_for is None and lobby.id != table.table.id
+    text = lobby.text()
+    assert "Seated (4)" in text and "Lone loser −1: on" in text and "Target: 3" in text
+    assert all(f"<@{p.id}>" in text for p in players)
+    assert f":{old_id}" not in str(lobby.components)
+    await double.wait_for(lambda: lobby.thread_id, timeout=5)  # the new table's own thread
+    assert double.problems == []
