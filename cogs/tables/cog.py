@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import aiohttp
 import discord
@@ -43,6 +43,21 @@ def error_text(error: TableError, locale: Any) -> str:
         params["game"] = game_name(params["game"], locale)
     text = t(locale, f"error.{error.key}", **params)
     return text if text != f"error.{error.key}" else str(error)
+
+
+def choices_of(game: str) -> dict[str, list[app_commands.Choice[str]]]:
+    """The choices of a game's text options, from the engine's own option specs, named from the catalogue."""
+    return {
+        option.name: [
+            app_commands.Choice(name=t(None, f"choice.{value}")[:100], value=value) for value in option.choices
+        ]
+        for option in GAMES[game].options
+        if option.choices
+    }
+
+
+def chosen(choice: app_commands.Choice[str] | None) -> str | None:
+    return None if choice is None else choice.value
 
 
 @dataclass
@@ -131,30 +146,22 @@ class Tables(commands.Cog):
         declarer_may_raise="A declarer may raise to a reveal",
         turn_seconds="Seconds each turn before a reminder (0: no timer)",
     )
+    @app_commands.choices(**choices_of("ninety-nine"))
     async def play_ninety_nine(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 4] | None = None,
-        format: Literal[
-            "three-bonuses",
-            "target",
-            "rounds-per-player",
-            "rounds-per-player-bonus",
-            "first-to-three",
-            "nine-deals",
-            "oxford",
-        ]
-        | None = None,
+        format: app_commands.Choice[str] | None = None,
         target: app_commands.Range[int, 50, 1000] | None = None,
-        trump_style: Literal["previous", "previous-diamonds", "turn-up"] | None = None,
+        trump_style: app_commands.Choice[str] | None = None,
         premium_bids: bool | None = None,
         declarer_may_raise: bool | None = None,
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
     ) -> None:
         options = {
-            "format": format,
+            "format": chosen(format),
             "target": target,
-            "trump_style": trump_style,
+            "trump_style": chosen(trump_style),
             "premium_bids": premium_bids,
             "declarer_may_raise": declarer_may_raise,
         }
@@ -178,17 +185,18 @@ class Tables(commands.Cog):
         win_by_contract_only="Reaching 500 wins only by making a contract",
         turn_seconds="Seconds each turn before a reminder (0: no timer)",
     )
+    @app_commands.choices(**choices_of("five-hundred"))
     async def play_five_hundred(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 6] | None = None,
-        six_sides: Literal["three-twos", "two-threes"] | None = None,
+        six_sides: app_commands.Choice[str] | None = None,
         misere_after_seven: bool | None = None,
         open_misere_highest: bool | None = None,
         passed_may_rebid: bool | None = None,
-        all_pass: Literal["redeal", "play-no-trumps", "move-after-two"] | None = None,
-        open_misere_spread: Literal["before-first-lead", "after-first-trick"] | None = None,
-        called_partner: Literal["secret", "announce"] | None = None,
+        all_pass: app_commands.Choice[str] | None = None,
+        open_misere_spread: app_commands.Choice[str] | None = None,
+        called_partner: app_commands.Choice[str] | None = None,
         joker_lead_any_suit: bool | None = None,
         misere_tricks_score: bool | None = None,
         open_misere_value: app_commands.Range[int, 500, 520] | None = None,
@@ -196,13 +204,13 @@ class Tables(commands.Cog):
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
     ) -> None:
         options = {
-            "six_sides": six_sides,
+            "six_sides": chosen(six_sides),
             "misere_after_seven": misere_after_seven,
             "open_misere_highest": open_misere_highest,
             "passed_may_rebid": passed_may_rebid,
-            "all_pass": all_pass,
-            "open_misere_spread": open_misere_spread,
-            "called_partner": called_partner,
+            "all_pass": chosen(all_pass),
+            "open_misere_spread": chosen(open_misere_spread),
+            "called_partner": chosen(called_partner),
             "joker_lead_any_suit": joker_lead_any_suit,
             "misere_tricks_score": misere_tricks_score,
             "open_misere_value": open_misere_value,
@@ -223,29 +231,30 @@ class Tables(commands.Cog):
         scoring="Score by the table or by tricks",
         turn_seconds="Seconds each turn before a reminder (0: no timer)",
     )
+    @app_commands.choices(**choices_of("just-make"))
     async def play_just_make(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 4, 9] | None = None,
         target: app_commands.Range[int, 3, 15] | None = None,
-        tie_break: Literal["share", "final-bid"] | None = None,
+        tie_break: app_commands.Choice[str] | None = None,
         double_hard_bids: bool | None = None,
         sweep_wins: bool | None = None,
         joker_make_wins: bool | None = None,
         lone_loser_minus_one: bool | None = None,
         all_fail_reverse: bool | None = None,
-        scoring: Literal["table", "tricks"] | None = None,
+        scoring: app_commands.Choice[str] | None = None,
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
     ) -> None:
         options = {
             "target": target,
-            "tie_break": tie_break,
+            "tie_break": chosen(tie_break),
             "double_hard_bids": double_hard_bids,
             "sweep_wins": sweep_wins,
             "joker_make_wins": joker_make_wins,
             "lone_loser_minus_one": lone_loser_minus_one,
             "all_fail_reverse": all_fail_reverse,
-            "scoring": scoring,
+            "scoring": chosen(scoring),
         }
         await self.open_table(interaction, "just-make", players, options, turn_seconds)
 

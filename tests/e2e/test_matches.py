@@ -35,6 +35,8 @@ async def test_a_whole_match(
     assert table.table is not None
     final = table.table.text()
     assert "Final standings" in final and "🏆" in final
+    if options.get("format") == "target":  # a text option arrives through the command's choices
+        assert "Format: to a target · Target: 50" in final
     assert control(table.table, "tt:rematch:") is not None
     assert double.problems == [], double.problems
 
