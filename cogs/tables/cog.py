@@ -392,7 +392,7 @@ class Tables(commands.Cog):
                 await send(interaction, error_text(error, locale))
                 return
             async with self.publisher.lock(table_id):
-                kwargs = await self.publisher.message(await self.service.table(table_id))
+                kwargs = await self.publisher.message(table_id)
                 await update(interaction, **kwargs)
             self.publisher.mark_shown(table_id)
             if op == "start":
@@ -409,7 +409,7 @@ class Tables(commands.Cog):
             await send(interaction, t(interaction.locale, "error.rematch_open"))
             return
         seats = list(old.seats)
-        await self.open_table(interaction, old.game, old.players, dict(old.options), None, seats=seats)
+        await self.open_table(interaction, old.game, old.players, dict(old.options), old.turn_seconds, seats=seats)
 
     # ------------------------------------------------------------------ hands
 
@@ -425,7 +425,8 @@ class Tables(commands.Cog):
         else:
             await send(interaction, **kwargs)
 
-    async def _seat(self, table: TableInfo, user_id: int) -> SeatInfo | None:
+    @staticmethod
+    def _seat(table: TableInfo, user_id: int) -> SeatInfo | None:
         return next((seat for seat in table.seats if seat.user_id == user_id), None)
 
     async def render_hand(
@@ -497,7 +498,7 @@ class Tables(commands.Cog):
         except TableError as error:
             await send(interaction, error_text(error, interaction.locale))
             return None
-        seat = await self._seat(table, interaction.user.id)
+        seat = self._seat(table, interaction.user.id)
         if seat is None or seat.acted != turn:
             await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.stale_hand"))
             return None

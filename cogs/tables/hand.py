@@ -124,6 +124,14 @@ def _action_selects(
     return selects
 
 
+def _dummy_cards(view: dict[str, Any]) -> list[str]:
+    """The Ninety-Nine dummy's cards, when this seat plays for it (its own view shows them)."""
+    dummy = view.get("dummy")
+    if dummy is None:
+        return []
+    return list(view["hands"][dummy].get("cards") or [])
+
+
 def _by_card(actions: list[str]) -> dict[str, list[str]]:
     """Actions grouped by their card (``play JK S`` and ``play JK H`` both under ``JK``)."""
     by_card: dict[str, list[str]] = {}
@@ -163,8 +171,7 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
     plays = by_verb.pop("play", [])
     if plays:
         by_card = _by_card(plays)
-        shown = hand if set(by_card) <= set(hand) else sorted(by_card, key=sort_key)  # the dummy's cards
-        shown = sorted(shown, key=sort_key)
+        shown = sorted(hand if set(by_card) <= set(hand) else _dummy_cards(view) or list(by_card), key=sort_key)
         if len(shown) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
             controls.add_buttons(_card_buttons(table, turn, shown, by_card, locale))
         else:
@@ -173,7 +180,7 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
 
     bids = by_verb.pop("bid", [])
     if bids:
-        _bid_controls(controls, table, turn, bids, hand, view, locale)
+        _bid_controls(controls, table, turn, bids, view, locale)
 
     for verb in ("discard",):
         actions = by_verb.pop(verb, [])
@@ -207,7 +214,7 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
 
 
 def _bid_controls(
-    controls: Controls, table: TableInfo, turn: int, bids: list[str], hand: list[str], view: dict[str, Any], locale: Any
+    controls: Controls, table: TableInfo, turn: int, bids: list[str], view: dict[str, Any], locale: Any
 ) -> None:
     if table.game == "ninety-nine":  # three cards, confirmed as a next step that shows the number
         _cards_select(controls, table, turn, bids, locale, t(locale, "hand.pick_bid_99"))

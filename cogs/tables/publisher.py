@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -40,7 +40,7 @@ class Publisher:
         self,
         client: discord.Client,
         service: TableService,
-        locale_of: Callable[[int], Any],
+        locale_of: Callable[[int], Awaitable[str]],
         interval: float = 1.0,
     ) -> None:
         self.client = client
@@ -55,10 +55,10 @@ class Publisher:
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
-    async def message(self, table: TableInfo) -> dict[str, Any]:
+    async def message(self, table_id: int) -> dict[str, Any]:
         """Everything the public table message shows now: content, embed and controls."""
+        table, public = await self.service.snapshot(table_id)
         locale = await self.locale_of(table.guild_id)
-        table, public = await self.service.snapshot(table.id)
         if table.status == "lobby":
             return {"content": None, "embed": lobby_embed(table, locale), "view": lobby_controls(table, locale)}
         if public is None:  # closed before it started
@@ -107,7 +107,7 @@ class Publisher:
             table = await self.service.table(table_id)
             if table.message_id is None:
                 return
-            kwargs = await self.message(table)
+            kwargs = await self.message(table_id)
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             await channel.get_partial_message(table.message_id).edit(**kwargs)
 

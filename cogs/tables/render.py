@@ -277,7 +277,7 @@ def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
     width = max(len(seat_name(table, row["seat"], locale)) for row in sheet["rows"])
     lines = []
     if game == "ninety-nine":
-        lines.append(t(locale, "sheet.head_99").format(name="".ljust(width)))
+        lines.append(t(locale, "sheet.head_99", name="".ljust(width)))
         for row in sheet["rows"]:
             bonus = row["bid_bonus"] + row["premium_points"] + row["game_bonus"]
             lines.append(
@@ -288,9 +288,9 @@ def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
         for row in sheet["rows"]:
             name = seat_name(table, row["seat"], locale).ljust(width)
             lines.append(f"{name} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}")
-        lines.insert(0, t(locale, "sheet.head_500").format(name="".ljust(width)))
+        lines.insert(0, t(locale, "sheet.head_500", name="".ljust(width)))
     else:
-        lines.append(t(locale, "sheet.head_jm").format(name="".ljust(width)))
+        lines.append(t(locale, "sheet.head_jm", name="".ljust(width)))
         for row in sheet["rows"]:
             mark = "✓" if row["made"] else ("✗!" if row.get("bust") else "✗")
             lines.append(

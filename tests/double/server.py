@@ -24,7 +24,6 @@ from aiohttp import WSMsgType, web
 API = "/api/v10"
 EPHEMERAL = 64
 ANSWER_WITHIN = 3.0
-PERMISSIONS_ALL = str((1 << 50) - 1)
 BOT_PERMISSIONS = str(
     (1 << 10)  # view channel
     | (1 << 11)  # send messages
@@ -199,7 +198,6 @@ class DiscordDouble:
         self.by_token: dict[str, Interaction] = {}
         self.commands: list[dict[str, Any]] = []
         self.problems: list[str] = []  # breaches of Discord's rules by the bot
-        self.requests = 0
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._ready = asyncio.Event()
@@ -214,7 +212,7 @@ class DiscordDouble:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._count])
+        app = web.Application(middlewares=[self._notify])
         app.router.add_get("/gateway", self._gateway)
         r = app.router
         r.add_get(API + "/users/@me", self._me)
@@ -245,8 +243,7 @@ class DiscordDouble:
             await self._runner.cleanup()
 
     @web.middleware
-    async def _count(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        self.requests += 1
+    async def _notify(self, request: web.Request, handler: Any) -> web.StreamResponse:
         response = await handler(request)
         async with self.changed:
             self.changed.notify_all()
