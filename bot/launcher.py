@@ -16,10 +16,11 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables import TableService
+from cogs.i18n import GUILD_LANGUAGES, Translator
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.tables",)
+EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.settings", "cogs.rules")
 
 NO_TOKEN = """\
 The bot needs a token to connect to Discord, and {problem}. Create an application at \
@@ -74,6 +75,8 @@ class TrickBot(commands.Bot):
         await self.database.upgrade()
         tables = await self.service.load_open_tables()
         log.info("database %s ready; %d open tables resumed", self.database.backend, tables)
+        GUILD_LANGUAGES.update(await self.service.guild_languages())
+        await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

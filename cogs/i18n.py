@@ -1,8 +1,11 @@
-"""One translation function for everything a person reads.
+"""One translation function for everything a person reads, and the translator of the slash commands.
 
 Catalogues are gettext ``.po`` files in ``cogs/locales/`` read with Babel; a
 message id is a dotted key (``lobby.join``) and its text uses ``str.format``
 placeholders. A text missing from a language falls back to English.
+
+Whom a reply is for decides its language: the person's Discord language when
+we have it, else their server's chosen language, else English (``reader``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import discord
 from babel.messages.pofile import read_po
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +41,20 @@ def languages() -> list[str]:
     return sorted(path.stem for path in LOCALES_DIR.glob("*.po"))
 
 
-def language_of(locale: Any) -> str:
-    """A Discord locale (``ja``, ``en-US``, a ``discord.Locale``) as one of our languages."""
+def language_of(locale: Any, fallback: str = DEFAULT) -> str:
+    """A Discord locale (``ja``, ``en-US``, a ``discord.Locale``) as one of our languages, else ``fallback``."""
     code = str(getattr(locale, "value", locale) or "").split("-")[0].lower()
-    return code if code in languages() else DEFAULT
+    return code if code in languages() else fallback
+
+
+# A server's chosen language, kept here by the cogs that read and change it (loaded when the bot starts).
+GUILD_LANGUAGES: dict[int, str] = {}
+
+
+def reader(interaction: discord.Interaction[Any]) -> str:
+    """The language to answer this person in: theirs, else their server's, else English."""
+    server = GUILD_LANGUAGES.get(interaction.guild_id or 0, DEFAULT)
+    return language_of(interaction.locale, language_of(server))
 
 
 def t(locale: Any, key: str, /, **params: Any) -> str:
@@ -49,3 +65,28 @@ def t(locale: Any, key: str, /, **params: Any) -> str:
         log.error("no text for %r", key)
         return key
     return text.format(**params) if params else text
+
+
+def text(key: str) -> app_commands.locale_str:
+    """A command's description (or a choice's name) in English, with the key its translations have."""
+    return app_commands.locale_str(t(DEFAULT, key), key=key)
+
+
+class Translator(app_commands.Translator):
+    """Slash commands in every language we have a catalogue for.
+
+    Descriptions and choices carry their key (``text``); command, group and
+    parameter names are keyed by their English name (``name.play``), since
+    Discord sends commands back by their default names.
+    """
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        language = language_of(locale, "")
+        if not language or language == DEFAULT:
+            return None
+        key = string.extras.get("key")
+        if key is None and context.location in (Where.command_name, Where.group_name, Where.parameter_name):
+            key = f"name.{string.message}"
+        return None if key is None else catalogue(language).get(key)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Float, and_, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .repository import MATCH_PLAYERS, MATCHES, PLAYERS, RATINGS
+from .repository import GUILDS, MATCH_PLAYERS, MATCHES, PLAYERS, RATINGS
 
 
 async def top(
@@ -114,19 +115,35 @@ async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int,
     }
 
 
-async def recent_matches(
-    connection: AsyncConnection, guild_id: int, limit: int = 10, user_id: int | None = None, game: str | None = None
-) -> list[dict[str, Any]]:
-    """The guild's latest matches (or one player's), newest first, with every seat's result."""
-    statement = select(MATCHES).where(MATCHES.c.guild_id == guild_id)
+def _matches_of(statement: Any, guild_id: int, user_id: int | None, game: str | None) -> Any:
+    statement = statement.where(MATCHES.c.guild_id == guild_id)
     if user_id is not None:
         mine = select(MATCH_PLAYERS.c.match_id).where(MATCH_PLAYERS.c.user_id == user_id)
         statement = statement.where(MATCHES.c.id.in_(mine))
     if game is not None:
         statement = statement.where(MATCHES.c.game == game)
-    matches = list(
-        await connection.execute(statement.order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc()).limit(limit))
-    )
+    return statement
+
+
+async def match_count(
+    connection: AsyncConnection, guild_id: int, user_id: int | None = None, game: str | None = None
+) -> int:
+    statement = _matches_of(select(func.count()).select_from(MATCHES), guild_id, user_id, game)
+    return int((await connection.execute(statement)).scalar_one())
+
+
+async def recent_matches(
+    connection: AsyncConnection,
+    guild_id: int,
+    limit: int = 10,
+    user_id: int | None = None,
+    game: str | None = None,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
+    """The guild's latest matches (or one player's), newest first, with every seat's result."""
+    statement = _matches_of(select(MATCHES), guild_id, user_id, game)
+    ordered = statement.order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc()).limit(limit).offset(offset)
+    matches = list(await connection.execute(ordered))
     seats = await _seats_of(connection, [m.id for m in matches])
     return [
         {
@@ -196,3 +213,116 @@ async def score_sheet(connection: AsyncConnection, match_id: int) -> dict[str, A
         "winners": match.result.get("winners"),
         "sheets": match.result.get("sheets", []),
     }
+
+
+async def period_board(connection: AsyncConnection, guild_id: int, game: str, since: datetime) -> list[dict[str, Any]]:
+    """Everyone who played a rated match of a game since ``since``, best first by rating gained in that time.
+
+    A period's board is the players active in it, so it is small; it is read
+    whole and paged by the caller.
+    """
+    mp = MATCH_PLAYERS
+    gained = func.sum(mp.c.rating_after - mp.c.rating_before)
+    statement = (
+        select(
+            mp.c.user_id,
+            PLAYERS.c.display_name,
+            func.count().label("matches"),
+            func.coalesce(func.sum(case((mp.c.won, 1), else_=0)), 0).label("wins"),
+            gained.label("gained"),
+            RATINGS.c.ordinal,
+        )
+        .join(MATCHES, MATCHES.c.id == mp.c.match_id)
+        .join(PLAYERS, PLAYERS.c.id == mp.c.user_id)
+        .join(
+            RATINGS,
+            and_(RATINGS.c.guild_id == mp.c.guild_id, RATINGS.c.game == mp.c.game, RATINGS.c.user_id == mp.c.user_id),
+        )
+        .where(
+            mp.c.guild_id == guild_id,
+            mp.c.game == game,
+            mp.c.rating_after.is_not(None),
+            MATCHES.c.finished_at >= since,
+        )
+        .group_by(mp.c.user_id, PLAYERS.c.display_name, RATINGS.c.ordinal)
+        .order_by(gained.desc(), RATINGS.c.ordinal.desc(), mp.c.user_id)
+    )
+    return [
+        {
+            "rank": index + 1,
+            "user_id": row.user_id,
+            "name": row.display_name,
+            "rating": round(row.ordinal, 2),
+            "gained": round(float(row.gained or 0.0), 2),
+            "matches": int(row.matches),
+            "wins": int(row.wins),
+            "win_rate": int(row.wins) / int(row.matches),
+        }
+        for index, row in enumerate(await connection.execute(statement))
+    ]
+
+
+def deal_points(row: dict[str, Any]) -> int:
+    """What one deal's score sheet row gave its seat (Just Make's ``change`` includes a lone loser's minus one)."""
+    return int(row["change"] if "change" in row else row["points"])
+
+
+async def best_deal(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> dict[str, Any] | None:
+    """The player's highest-scoring deal in a game: its points, the deal and the match it was in."""
+    mp = MATCH_PLAYERS
+    rows = await connection.execute(
+        select(MATCHES.c.id, MATCHES.c.result, mp.c.seat)
+        .join(MATCHES, MATCHES.c.id == mp.c.match_id)
+        .where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
+    )
+    best: dict[str, Any] | None = None
+    for match_id, result, seat in rows:
+        for number, sheet in enumerate(result.get("sheets", []), start=1):
+            for row in sheet.get("rows", ()):
+                if row.get("seat") == seat and (best is None or deal_points(row) > best["points"]):
+                    best = {"points": deal_points(row), "deal": number, "match_id": match_id}
+    return best
+
+
+async def partners(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> list[dict[str, Any]]:
+    """The people a player has been on a side with most (Five Hundred partnerships), with wins together."""
+    mine, theirs = MATCH_PLAYERS.alias("mine"), MATCH_PLAYERS.alias("theirs")
+    together = func.count().label("matches")
+    statement = (
+        select(
+            theirs.c.user_id, PLAYERS.c.display_name, together, func.sum(case((mine.c.won, 1), else_=0)).label("wins")
+        )
+        .join(theirs, and_(theirs.c.match_id == mine.c.match_id, theirs.c.side == mine.c.side))
+        .join(PLAYERS, PLAYERS.c.id == theirs.c.user_id)
+        .where(
+            mine.c.guild_id == guild_id,
+            mine.c.game == game,
+            mine.c.user_id == user_id,
+            theirs.c.seat != mine.c.seat,
+        )
+        .group_by(theirs.c.user_id, PLAYERS.c.display_name)
+        .order_by(together.desc(), theirs.c.user_id)
+        .limit(3)
+    )
+    return [
+        {"user_id": row.user_id, "name": row.display_name, "matches": int(row.matches), "wins": int(row.wins)}
+        for row in await connection.execute(statement)
+    ]
+
+
+async def games_played(connection: AsyncConnection, guild_id: int, user_id: int) -> list[str]:
+    """The games a player has finished a match of here, most played first."""
+    mp = MATCH_PLAYERS
+    statement = (
+        select(mp.c.game)
+        .where(mp.c.guild_id == guild_id, mp.c.user_id == user_id)
+        .group_by(mp.c.game)
+        .order_by(func.count().desc(), mp.c.game)
+    )
+    return [str(game) for game in (await connection.execute(statement)).scalars()]
+
+
+async def guild_languages(connection: AsyncConnection) -> dict[int, str]:
+    """Every server that chose a language for its public messages."""
+    rows = await connection.execute(select(GUILDS.c.id, GUILDS.c.language).where(GUILDS.c.language.is_not(None)))
+    return {int(guild): str(language) for guild, language in rows}

@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from discord.ext import commands
 
+from ..replies import add_dynamic_items
 from .cog import Tables
 from .components import DYNAMIC_ITEMS
 
@@ -14,5 +15,5 @@ __all__ = ["Tables", "setup"]
 
 async def setup(bot: commands.Bot) -> None:
     service: Any = cast(Any, bot).service
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    add_dynamic_items(bot, *DYNAMIC_ITEMS)
     await bot.add_cog(Tables(bot, service))

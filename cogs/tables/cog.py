@@ -24,8 +24,9 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.tables import Outcome, SeatInfo, StaleAction, TableError, TableInfo, TableService
 
-from ..i18n import t
-from .components import DYNAMIC_ITEMS, data_of
+from ..i18n import DEFAULT, GUILD_LANGUAGES, reader, t, text
+from ..replies import handled, send, update
+from .components import data_of
 from .hand import hand_message, matching
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_name
@@ -48,9 +49,7 @@ def error_text(error: TableError, locale: Any) -> str:
 def choices_of(game: str) -> dict[str, list[app_commands.Choice[str]]]:
     """The choices of a game's text options, from the engine's own option specs, named from the catalogue."""
     return {
-        option.name: [
-            app_commands.Choice(name=t(None, f"choice.{value}")[:100], value=value) for value in option.choices
-        ]
+        option.name: [app_commands.Choice(name=text(f"choice.{value}"), value=value) for value in option.choices]
         for option in GAMES[game].options
         if option.choices
     }
@@ -92,22 +91,6 @@ async def answering(interaction: discord.Interaction[Any], *, update: bool) -> A
         task.cancel()
 
 
-async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
-
-
-async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
-    """Edit the message the component is on (in place), whether or not the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.response.edit_message(**kwargs)
-
-
 class Tables(commands.Cog):
     """Open a table, join, play: the public table in the channel, each hand in an ephemeral message."""
 
@@ -117,34 +100,28 @@ class Tables(commands.Cog):
         self.publisher = Publisher(bot, service, self.guild_locale)
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self.to_act: dict[int, set[int]] = {}
-        self._guild_locales: dict[int, str] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     async def guild_locale(self, guild_id: int) -> str:
-        """The language of a server's public messages: its setting, else English."""
-        if guild_id not in self._guild_locales:
-            settings = await self.service.guild_settings(guild_id)
-            self._guild_locales[guild_id] = settings.language or "en"
-        return self._guild_locales[guild_id]
+        """The language of a server's public messages: its setting (see /settings), else English."""
+        return GUILD_LANGUAGES.get(guild_id, DEFAULT)
 
     async def cog_unload(self) -> None:
         await self.publisher.flush()
 
     # ------------------------------------------------------------------ opening a table
 
-    play = app_commands.Group(name="play", description="Open a card table in this channel", guild_only=True)
+    play = app_commands.Group(name="play", description=text("command.play"), guild_only=True)
 
-    @play.command(
-        name="ninety-nine", description="Ninety-Nine: bid with three cards, then make exactly that many tricks"
-    )
+    @play.command(name="ninety-nine", description=text("command.ninety-nine"))
     @app_commands.describe(
-        players="How many players (2 plays with a dummy)",
-        format="How a match is scored",
-        target="Points that win (target format)",
-        trump_style="How each deal's trump is chosen",
-        premium_bids="Allow declaring and revealing for bonus points",
-        declarer_may_raise="A declarer may raise to a reveal",
-        turn_seconds="Seconds each turn before a reminder (0: no timer)",
+        players=text("describe.ninety-nine.players"),
+        format=text("describe.ninety-nine.format"),
+        target=text("describe.ninety-nine.target"),
+        trump_style=text("describe.ninety-nine.trump_style"),
+        premium_bids=text("describe.ninety-nine.premium_bids"),
+        declarer_may_raise=text("describe.ninety-nine.declarer_may_raise"),
+        turn_seconds=text("describe.ninety-nine.turn_seconds"),
     )
     @app_commands.choices(**choices_of("ninety-nine"))
     async def play_ninety_nine(
@@ -167,23 +144,21 @@ class Tables(commands.Cog):
         }
         await self.open_table(interaction, "ninety-nine", players, options, turn_seconds)
 
-    @play.command(
-        name="five-hundred", description="Five Hundred (Australian rules): bid, take the kitty, make your contract"
-    )
+    @play.command(name="five-hundred", description=text("command.five-hundred"))
     @app_commands.describe(
-        players="How many players (4 and 6 play in partnerships)",
-        six_sides="Six players: three sides of two, or two of three",
-        misere_after_seven="Misère only after someone has bid seven",
-        open_misere_highest="Open misère outranks every bid",
-        passed_may_rebid="A player who passed may bid again",
-        all_pass="What happens when everyone passes",
-        open_misere_spread="When an open misère hand is laid down",
-        called_partner="Three or five players: whether the called partner is announced",
-        joker_lead_any_suit="The joker led at no trumps may name any suit",
-        misere_tricks_score="Opponents of a misère score their tricks",
-        open_misere_value="Points for open misère",
-        win_by_contract_only="Reaching 500 wins only by making a contract",
-        turn_seconds="Seconds each turn before a reminder (0: no timer)",
+        players=text("describe.five-hundred.players"),
+        six_sides=text("describe.five-hundred.six_sides"),
+        misere_after_seven=text("describe.five-hundred.misere_after_seven"),
+        open_misere_highest=text("describe.five-hundred.open_misere_highest"),
+        passed_may_rebid=text("describe.five-hundred.passed_may_rebid"),
+        all_pass=text("describe.five-hundred.all_pass"),
+        open_misere_spread=text("describe.five-hundred.open_misere_spread"),
+        called_partner=text("describe.five-hundred.called_partner"),
+        joker_lead_any_suit=text("describe.five-hundred.joker_lead_any_suit"),
+        misere_tricks_score=text("describe.five-hundred.misere_tricks_score"),
+        open_misere_value=text("describe.five-hundred.open_misere_value"),
+        win_by_contract_only=text("describe.five-hundred.win_by_contract_only"),
+        turn_seconds=text("describe.five-hundred.turn_seconds"),
     )
     @app_commands.choices(**choices_of("five-hundred"))
     async def play_five_hundred(
@@ -218,18 +193,18 @@ class Tables(commands.Cog):
         }
         await self.open_table(interaction, "five-hundred", players, options, turn_seconds)
 
-    @play.command(name="just-make", description="Just Make: bid with one card, then take exactly that many tricks")
+    @play.command(name="just-make", description=text("command.just-make"))
     @app_commands.describe(
-        players="How many players (4 to 9)",
-        target="Points that win",
-        tie_break="How a tie at the target is settled",
-        double_hard_bids="Allow doubling a hard bid",
-        sweep_wins="Taking every trick wins at once",
-        joker_make_wins="Making a joker bid wins at once",
-        lone_loser_minus_one="The only player to miss loses a point",
-        all_fail_reverse="When everyone misses, the order of play reverses",
-        scoring="Score by the table or by tricks",
-        turn_seconds="Seconds each turn before a reminder (0: no timer)",
+        players=text("describe.just-make.players"),
+        target=text("describe.just-make.target"),
+        tie_break=text("describe.just-make.tie_break"),
+        double_hard_bids=text("describe.just-make.double_hard_bids"),
+        sweep_wins=text("describe.just-make.sweep_wins"),
+        joker_make_wins=text("describe.just-make.joker_make_wins"),
+        lone_loser_minus_one=text("describe.just-make.lone_loser_minus_one"),
+        all_fail_reverse=text("describe.just-make.all_fail_reverse"),
+        scoring=text("describe.just-make.scoring"),
+        turn_seconds=text("describe.just-make.turn_seconds"),
     )
     @app_commands.choices(**choices_of("just-make"))
     async def play_just_make(
@@ -279,7 +254,7 @@ class Tables(commands.Cog):
         seats: list[SeatInfo] | None = None,
     ) -> None:
         """Open a lobby (the host seated, and for a rematch everyone who played), post it, and start its thread."""
-        locale = interaction.locale
+        locale = reader(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
@@ -343,19 +318,17 @@ class Tables(commands.Cog):
         else:
             table = await self.service.table_in_channel(interaction.channel_id or 0)
         if table is None:
-            await send(interaction, t(interaction.locale, "error.no_table_here"))
+            await send(interaction, t(reader(interaction), "error.no_table_here"))
         return table
 
-    @app_commands.command(name="hand", description="Show your hand at the table in this channel or thread")
+    @app_commands.command(name="hand", description=text("command.hand"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._table_here(interaction)
         if table is not None:
             await self.on_hand(interaction, table.id, refresh=False)
 
-    @app_commands.command(
-        name="abandon", description="End the table in this channel without rating it (host or Manage Server)"
-    )
+    @app_commands.command(name="abandon", description=text("command.abandon"))
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._table_here(interaction)
@@ -366,7 +339,7 @@ class Tables(commands.Cog):
         try:
             outcome = await self.service.abandon(table.id, member.id, can_manage=can_manage)
         except TableError as error:
-            await send(interaction, error_text(error, interaction.locale))
+            await send(interaction, error_text(error, reader(interaction)))
             return
         await interaction.response.send_message(
             t(await self.guild_locale(table.guild_id), "table.abandoned_by", name=member.mention),
@@ -377,7 +350,7 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------------ the lobby
 
     async def on_lobby(self, interaction: discord.Interaction[Any], table_id: int, op: str) -> None:
-        user, locale = interaction.user, interaction.locale
+        user, locale = interaction.user, reader(interaction)
         async with answering(interaction, update=True):
             try:
                 if op == "join":
@@ -403,10 +376,10 @@ class Tables(commands.Cog):
         try:
             old = await self.service.table(table_id)
         except TableError as error:
-            await send(interaction, error_text(error, interaction.locale))
+            await send(interaction, error_text(error, reader(interaction)))
             return
         if old.is_open:
-            await send(interaction, t(interaction.locale, "error.rematch_open"))
+            await send(interaction, t(reader(interaction), "error.rematch_open"))
             return
         seats = list(old.seats)
         await self.open_table(interaction, old.game, old.players, dict(old.options), old.turn_seconds, seats=seats)
@@ -447,7 +420,7 @@ class Tables(commands.Cog):
         return {"embed": embed, "view": controls}
 
     async def on_hand(self, interaction: discord.Interaction[Any], table_id: int, *, refresh: bool) -> None:
-        user, locale = interaction.user, interaction.locale
+        user, locale = interaction.user, reader(interaction)
         async with answering(interaction, update=refresh):
             try:
                 kwargs = await self.render_hand(table_id, user.id, locale)
@@ -465,7 +438,7 @@ class Tables(commands.Cog):
     async def _refuse_in_hand(self, interaction: discord.Interaction[Any], table_id: int, note: str) -> None:
         """Show the hand as it is now, with why the click changed nothing."""
         try:
-            kwargs = await self.render_hand(table_id, interaction.user.id, interaction.locale, note=note)
+            kwargs = await self.render_hand(table_id, interaction.user.id, reader(interaction), note=note)
         except TableError:
             await send(interaction, note)
             return
@@ -473,7 +446,7 @@ class Tables(commands.Cog):
         self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic())
 
     async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
-        user, locale = interaction.user, interaction.locale
+        user, locale = interaction.user, reader(interaction)
         async with answering(interaction, update=True):
             try:
                 outcome = await self.service.act(table_id, user.id, action, expected_turn=turn)
@@ -496,11 +469,11 @@ class Tables(commands.Cog):
         try:
             table = await self.service.table(table_id)
         except TableError as error:
-            await send(interaction, error_text(error, interaction.locale))
+            await send(interaction, error_text(error, reader(interaction)))
             return None
         seat = self._seat(table, interaction.user.id)
         if seat is None or seat.acted != turn:
-            await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.stale_hand"))
+            await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.stale_hand"))
             return None
         return await self.service.legal(table_id, interaction.user.id)
 
@@ -516,14 +489,14 @@ class Tables(commands.Cog):
             await self.on_act(interaction, table_id, turn, found[0])
             return
         if not found:
-            await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.stale_hand"))
+            await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.stale_hand"))
             return
         kwargs = await self.render_hand(
             table_id,
             interaction.user.id,
-            interaction.locale,
+            reader(interaction),
             focus=found,
-            note=t(interaction.locale, "hand.choose_one"),
+            note=t(reader(interaction), "hand.choose_one"),
         )
         await self.show_in_hand(interaction, **kwargs)
 
@@ -535,14 +508,14 @@ class Tables(commands.Cog):
         wanted = sorted(cards)
         found = [a for a in legal if a.split()[0] in ("bid", "discard") and sorted(a.split()[1:]) == wanted]
         if not found:
-            await self._refuse_in_hand(interaction, table_id, t(interaction.locale, "error.bad_cards"))
+            await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.bad_cards"))
             return
         kwargs = await self.render_hand(
             table_id,
             interaction.user.id,
-            interaction.locale,
+            reader(interaction),
             focus=found[:1],
-            note=t(interaction.locale, "hand.confirm"),
+            note=t(reader(interaction), "hand.confirm"),
         )
         await self.show_in_hand(interaction, **kwargs)
 
@@ -583,7 +556,7 @@ class Tables(commands.Cog):
     async def _refresh_hand(self, table_id: int, user_id: int, handle: HandMessage) -> None:
         """It is the person's turn again and their hand message can still be edited: show the new choices."""
         try:
-            kwargs = await self.render_hand(table_id, user_id, handle.interaction.locale)
+            kwargs = await self.render_hand(table_id, user_id, reader(handle.interaction))
             await handle.interaction.edit_original_response(**kwargs)
         except (TableError, discord.HTTPException):
             self.hands.pop((table_id, user_id), None)
@@ -615,14 +588,14 @@ class Tables(commands.Cog):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str(data_of(interaction).get("custom_id", ""))
-        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+        if handled(custom_id):
             return
         with contextlib.suppress(discord.HTTPException):
-            await send(interaction, t(interaction.locale, "error.unknown_button"))
+            await send(interaction, t(reader(interaction), "error.unknown_button"))
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         log.exception("command failed", exc_info=error)
         with contextlib.suppress(discord.HTTPException):
-            await send(interaction, t(interaction.locale, "error.internal"))
+            await send(interaction, t(reader(interaction), "error.internal"))

@@ -8,14 +8,14 @@ the click to the cog, which loads the table from the service.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
-from collections.abc import Awaitable
 from typing import Any, cast
 
 import discord
 from discord.ext import commands
+
+from ..replies import safely
 
 log = logging.getLogger(__name__)
 
@@ -35,22 +35,6 @@ def _handler(interaction: discord.Interaction[Any]) -> Any:
     return client.get_cog("Tables")
 
 
-async def _safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
-    """Run a click's handler; if it fails unexpectedly, say so politely instead of "This interaction failed"."""
-    try:
-        await work
-    except Exception:
-        log.exception("a click failed: %s", data_of(interaction).get("custom_id"))
-        from ..i18n import t
-
-        text = t(interaction.locale, "error.internal")
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-
-
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tt:lobby:(?P<op>join|leave|start|cpu):(?P<table>[0-9]{1,20})",
@@ -66,7 +50,7 @@ class LobbyButton(
         return cls(int(match["table"]), match["op"], label="", style=discord.ButtonStyle.secondary)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(interaction, _handler(interaction).on_lobby(interaction, self.table_id, self.op))
+        await safely(interaction, _handler(interaction).on_lobby(interaction, self.table_id, self.op))
 
 
 class HandButton(
@@ -87,7 +71,7 @@ class HandButton(
         return cls(int(match["table"]), refresh=bool(match["refresh"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(interaction, _handler(interaction).on_hand(interaction, self.table_id, refresh=self.refresh))
+        await safely(interaction, _handler(interaction).on_hand(interaction, self.table_id, refresh=self.refresh))
 
 
 class ActButton(
@@ -125,7 +109,7 @@ class ActButton(
         return cls(int(match["table"]), int(match["turn"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(interaction, _handler(interaction).on_act(interaction, self.table_id, self.turn, self.action))
+        await safely(interaction, _handler(interaction).on_act(interaction, self.table_id, self.turn, self.action))
 
 
 class ChooseButton(
@@ -158,9 +142,7 @@ class ChooseButton(
         return cls(int(match["table"]), int(match["turn"]), match["prefix"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(
-            interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, [self.prefix])
-        )
+        await safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, [self.prefix]))
 
 
 class PickSelect(
@@ -202,9 +184,9 @@ class PickSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = [str(value) for value in data_of(interaction).get("values", [])]
         if self.kind == "cards":
-            await _safely(interaction, _handler(interaction).on_cards(interaction, self.table_id, self.turn, values))
+            await safely(interaction, _handler(interaction).on_cards(interaction, self.table_id, self.turn, values))
         else:
-            await _safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, values))
+            await safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, values))
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:rematch:(?P<table>[0-9]{1,20})"):
@@ -223,7 +205,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(interaction, _handler(interaction).on_rematch(interaction, self.table_id))
+        await safely(interaction, _handler(interaction).on_rematch(interaction, self.table_id))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

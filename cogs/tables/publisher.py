@@ -8,6 +8,7 @@ edit and the final state is always the one left on screen.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,7 @@ import discord
 
 from bot.tables import TableInfo, TableService
 
+from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from .components import HandButton, LobbyButton, RematchButton
 from .render import closed_lobby_embed, lobby_embed, table_embed, turn_line
@@ -72,12 +74,16 @@ class Publisher:
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
         else:
             view = None
-        return {
+        kwargs: dict[str, Any] = {
             "content": turn_line(table, public, locale),
             "embed": table_embed(table, public, locale, result),
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
+        if result is not None and result.get("sheets"):  # the match's running totals, deal by deal
+            chart = totals_chart(running_totals(result["sheets"], len(result["seats"])))
+            kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
+        return kwargs
 
     def touch(self, table_id: int) -> None:
         """The table changed: edit its message soon (coalesced)."""

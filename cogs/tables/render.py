@@ -15,6 +15,7 @@ from bot.games.options import resolve
 from bot.tables import TableInfo
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
+from ..charts import FILENAME, legend
 from ..i18n import t
 
 # Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
@@ -358,6 +359,10 @@ def table_embed(
             value=clip(standings_text(table, public, result, locale), FIELD_VALUE_MAX),
             inline=False,
         )
+        if result is not None and result.get("sheets"):  # the chart of running totals is attached below it
+            names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
+            embed.add_field(name=t(locale, "table.chart"), value=clip(legend(names), FIELD_VALUE_MAX), inline=False)
+            embed.set_image(url=f"attachment://{FILENAME}")
     embed.set_footer(
         text=t(locale, "table.footer", table=table.id, move=table.actions, options=_options_short(table, locale))
     )

@@ -16,6 +16,7 @@ import contextlib
 import itertools
 import json
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +96,7 @@ class Message:
     interaction_id: int | None = None
     versions: list[dict[str, Any]] = field(default_factory=list)  # every state it has shown, oldest first
     thread_id: int | None = None
+    attachments: list[dict[str, Any]] = field(default_factory=list)  # id, filename, size, data
 
     def apply(self, body: dict[str, Any]) -> None:
         if "content" in body:
@@ -105,6 +107,13 @@ class Message:
             self.embeds = [body["embed"]] if body["embed"] else []
         if "components" in body:
             self.components = body["components"] or []
+        files = body.get("__files__", [])
+        if "attachments" in body or files:  # Discord keeps the listed old attachments and adds the uploads
+            keep = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in self.attachments if str(a["id"]) in keep]
+            self.attachments = kept + [
+                {"id": snowflake(), "filename": f["filename"], "size": len(f["data"]), "data": f["data"]} for f in files
+            ]
         self.versions.append(
             {"content": self.content, "embeds": json.loads(json.dumps(self.embeds)), "components": self.components}
         )
@@ -142,7 +151,16 @@ class Message:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": [
+                {
+                    "id": str(a["id"]),
+                    "filename": a["filename"],
+                    "size": a["size"],
+                    "url": f"https://cdn.invalid/{a['id']}/{a['filename']}",
+                    "proxy_url": f"https://cdn.invalid/{a['id']}/{a['filename']}",
+                }
+                for a in self.attachments
+            ],
             "embeds": self.embeds,
             "pinned": False,
             "type": 0,
@@ -254,9 +272,15 @@ class DiscordDouble:
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             body: dict[str, Any] = {}
+            files = []
             async for part in reader:
                 if part.name == "payload_json":  # type: ignore[union-attr]
                     body = json.loads(await part.text())  # type: ignore[union-attr]
+                elif (part.name or "").startswith("files["):  # type: ignore[union-attr]
+                    data = await part.read()  # type: ignore[union-attr]
+                    files.append({"filename": part.filename, "data": bytes(data)})  # type: ignore[union-attr]
+            target = body["data"] if isinstance(body.get("data"), dict) else body  # an interaction callback's message
+            target["__files__"] = files
             return body
         if not request.can_read_body:
             return {}
@@ -394,8 +418,33 @@ class DiscordDouble:
             }
         )
 
+    def _check_localisations(self, item: dict[str, Any], where: str) -> None:
+        """Discord refuses a sync whose localised names or descriptions break its rules."""
+        for locale, name in (item.get("name_localizations") or {}).items():
+            letters = all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name)
+            if not (1 <= len(name) <= 32 and letters and name == name.lower()):
+                self.problems.append(f"{where}: the {locale} name {name!r} is not a valid command name")
+        for locale, text in (item.get("description_localizations") or {}).items():
+            if not 1 <= len(text) <= 100:
+                self.problems.append(f"{where}: the {locale} description is {len(text)} characters")
+        options = item.get("options", [])
+        by_locale: dict[str, list[str]] = {}
+        for option in options:
+            for locale, name in (option.get("name_localizations") or {}).items():
+                by_locale.setdefault(locale, []).append(name)
+            for choice in option.get("choices", []):
+                for locale, text in (choice.get("name_localizations") or {}).items():
+                    if not 1 <= len(text) <= 100:
+                        self.problems.append(f"{where}: a {locale} choice of {len(text)} characters")
+            self._check_localisations(option, f"{where} {option['name']}")
+        for locale, names in by_locale.items():
+            if len(names) != len(set(names)):
+                self.problems.append(f"{where}: two {locale} option names are the same")
+
     async def _sync(self, request: web.Request) -> web.Response:
         commands = await request.json()
+        for command in commands:
+            self._check_localisations(command, f"/{command['name']}")
         self.commands = [
             {**c, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1"} for c in commands
         ]
@@ -464,6 +513,11 @@ class DiscordDouble:
     def _apply(self, message: Message, body: dict[str, Any]) -> None:
         message.apply(body)
         self.timeline.append((message, len(message.versions) - 1))
+        names = {a["filename"] for a in message.attachments}
+        for embed in message.embeds:
+            url = (embed.get("image") or {}).get("url", "")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                self.problems.append(f"message {message.id}: an embed shows {url}, which is not attached")
 
     async def _callback(self, request: web.Request) -> web.Response:
         interaction = self.interactions.get(int(request.match_info["id"]))
@@ -669,9 +723,20 @@ class DiscordDouble:
     ) -> Interaction:
         """``/name [sub] option:value …`` as ``user``."""
         command = next(c for c in self.commands if c["name"] == name)
-        opts = [{"name": k, "type": self._option_type(command, sub, k), "value": v} for k, v in options.items()]
+        resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
+        opts = []
+        for key, value in options.items():
+            if isinstance(value, User):  # a user option: Discord sends the id and the user in "resolved"
+                resolved["users"][str(value.id)] = value.payload()
+                resolved["members"][str(value.id)] = {
+                    k: v for k, v in value.member(self.guild_id).items() if k != "user"
+                }
+                value = str(value.id)
+            opts.append({"name": key, "type": self._option_type(command, sub, key), "value": value})
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
+        if resolved["users"]:
+            data["resolved"] = resolved
         return await self._send_interaction(user, 2, data, channel_id or self.channel_id)
 
     @staticmethod

@@ -27,7 +27,9 @@ async def bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> Async
     await process.start()
     yield process
     await process.stop()
-    assert "Traceback" not in process.log(), process.log()[-5000:]
+    log = process.log()
+    assert "Traceback" not in log, log[-5000:]
+    assert "no text for" not in log, [line for line in log.splitlines() if "no text for" in line]
 
 
 def people(count: int, *, locale: str = "en-US") -> list[User]:

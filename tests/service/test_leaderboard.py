@@ -105,3 +105,58 @@ async def test_the_top_of_a_big_board_reads_the_index(database: Database, servic
     board = await service.leaderboard(1, "just-make", limit=10)
     assert [row["rating"] for row in board] == sorted((row["rating"] for row in board), reverse=True)
     assert board[0]["rating"] == max(r["ordinal"] for r in ratings)
+
+
+async def test_a_period_board_ranks_what_was_gained_in_it(service: TableService) -> None:
+    await _play_matches(service)
+    week = await service.period_board(1, "just-make", datetime(2000, 1, 1, tzinfo=UTC))
+    assert sorted(row["user_id"] for row in week) == list(range(100, 107))
+    assert [row["gained"] for row in week] == sorted((row["gained"] for row in week), reverse=True)
+    for row in week:
+        stats = await service.player_stats(1, row["user_id"], "just-make")
+        assert row["matches"] == stats["matches"] and row["wins"] == stats["wins"]
+        assert row["rating"] == stats["rating"]
+        # from an unrated start, everything a player has is what they gained (the start is 0 conservative)
+        first = stats["history"][0]
+        assert row["gained"] == pytest.approx(stats["rating"] - _start(first), abs=0.05)
+    assert await service.period_board(1, "just-make", datetime(2999, 1, 1, tzinfo=UTC)) == []
+
+
+def _start(first: dict[str, object]) -> float:
+    from bot.tables.standings import SkillRating
+
+    return SkillRating.initial().ordinal
+
+
+async def test_profile_best_deal_partners_and_games(service: TableService) -> None:
+    match_ids = await _play_matches(service)
+    profile = await service.player_profile(1, 100, "just-make")
+    sheets = [await service.score_sheet(match_id) for match_id in match_ids]
+    best = max(
+        (row.get("change", row.get("points")), number)
+        for s in sheets
+        if s is not None
+        for seat in s["seats"]
+        if seat["user_id"] == 100
+        for number, sheet in enumerate(s["sheets"], start=1)
+        for row in sheet["rows"]
+        if row["seat"] == seat["seat"]
+    )
+    assert profile["best_deal"]["points"] == best[0]
+    assert profile["partners"] == []  # Just Make is every player for themselves
+    assert await service.games_played(1, 100) == ["just-make"]
+    assert await service.games_played(1, 999) == []
+    assert await service.match_count(1) == 4 and await service.match_count(1, user_id=106) == 1
+    assert [m["match_id"] for m in await service.recent_matches(1, limit=2, offset=2)] == match_ids[1::-1]
+
+    # Five Hundred for four: seats 0 and 2 against 1 and 3
+    info = await service.open_table(1, 700, 100, "P100", "five-hundred", {})
+    for user in (101, 102, 103):
+        info = await service.join(info.id, user, f"P{user}")
+    outcome = await service.start(info.id, 100)
+    await play_to_end(service, outcome.table, seed=3)
+    partners = (await service.player_profile(1, 100, "five-hundred"))["partners"]
+    assert [(p["user_id"], p["matches"]) for p in partners] == [(102, 1)]
+    assert await service.guild_languages() == {}
+    await service.update_guild_settings(1, language="ja")
+    assert await service.guild_languages() == {1: "ja"}

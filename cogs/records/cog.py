@@ -1,0 +1,179 @@
+"""/leaderboard, /stats and /history: a server's finished matches, in each reader's language."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+from bot.tables import TableService
+from bot.tables.standings import SkillRating
+
+from ..i18n import reader, t, text
+from ..replies import send
+from .components import PERIODS, BoardPage, HistoryPage, OpenMatch
+from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, stats_embed
+
+PERIOD_DAYS = {"month": 30, "week": 7}
+RECENT = 5
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=text(f"game.{game}"), value=game) for game in GAMES]
+
+
+def period_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=text(f"period.{period}"), value=period) for period in PERIODS]
+
+
+def page_buttons(make: Any, page: int, total: int, locale: Any) -> list[discord.ui.Item[Any]]:
+    """◀ and ▶, each disabled at its end; ``make(page, label, disabled)`` builds one."""
+    last = pages_of(total) - 1
+    return [
+        make(max(page - 1, 0), t(locale, "page.previous"), page <= 0),
+        make(min(page + 1, last) if page < last else page + 1, t(locale, "page.next"), page >= last),
+    ]
+
+
+class Records(commands.Cog):
+    """Leaderboards, stats and match history, read from the service."""
+
+    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    # ------------------------------------------------------------------ /leaderboard
+
+    @app_commands.command(name="leaderboard", description=text("command.leaderboard"))
+    @app_commands.describe(game=text("describe.leaderboard.game"), period=text("describe.leaderboard.period"))
+    @app_commands.choices(game=game_choices(), period=period_choices())
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        period: app_commands.Choice[str] | None = None,
+    ) -> None:
+        kwargs = await self.board_page(interaction, game.value, period.value if period else "all", 0)
+        await interaction.response.send_message(**kwargs)
+
+    async def board_page(
+        self, interaction: discord.Interaction[Any], game: str, period: str, page: int
+    ) -> dict[str, Any]:
+        """One page of a board for the person who is looking, with their own place wherever it is."""
+        locale, me = reader(interaction), interaction.user
+        guild_id = interaction.guild_id or 0
+        if period == "all":
+            total = await self.service.leaderboard_size(guild_id, game)
+            page = min(page, pages_of(total) - 1)
+            rows = await self.service.leaderboard(guild_id, game, PAGE_SIZE, page * PAGE_SIZE)
+            rank = await self.service.rank_of(guild_id, game, me.id)
+            mine = None
+            if rank is not None:
+                mine = (await self.service.leaderboard(guild_id, game, 1, rank - 1))[0]
+        else:
+            since = datetime.now(UTC) - timedelta(days=PERIOD_DAYS[period])
+            everyone = await self.service.period_board(guild_id, game, since)
+            total = len(everyone)
+            page = min(page, pages_of(total) - 1)
+            rows = everyone[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+            mine = next((row for row in everyone if row["user_id"] == me.id), None)
+        embed = board_embed(game, period, rows, page, total, mine, me.display_name, locale)
+        view = discord.ui.View(timeout=None)
+        if total > PAGE_SIZE:
+            for item in page_buttons(
+                lambda p, label, off: BoardPage(game, period, p, me.id, label=label, disabled=off), page, total, locale
+            ):
+                view.add_item(item)
+        return {"embed": embed, "view": view}
+
+    async def on_board_page(
+        self, interaction: discord.Interaction[Any], game: str, period: str, page: int, owner: int
+    ) -> None:
+        if game not in GAMES:
+            await send(interaction, t(reader(interaction), "error.unknown_button"))
+            return
+        kwargs = await self.board_page(interaction, game, period, page)
+        await self._page(interaction, owner, kwargs)
+
+    @staticmethod
+    async def _page(interaction: discord.Interaction[Any], owner: int, kwargs: dict[str, Any]) -> None:
+        """The owner pages their message in place; anyone else gets their own copy at that page."""
+        if interaction.user.id == owner:
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=True, **kwargs)
+
+    # ------------------------------------------------------------------ /stats
+
+    @app_commands.command(name="stats", description=text("command.stats"))
+    @app_commands.describe(user=text("describe.stats.user"), game=text("describe.stats.game"))
+    @app_commands.choices(game=game_choices())
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | discord.Member | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        locale, who = reader(interaction), user or interaction.user
+        guild_id = interaction.guild_id or 0
+        games = [game.value] if game else await self.service.games_played(guild_id, who.id)
+        profiles = {name: await self.service.player_profile(guild_id, who.id, name) for name in games}
+        recent = await self.service.recent_matches(guild_id, RECENT, user_id=who.id, game=game.value if game else None)
+        start = SkillRating.initial().ordinal
+        embed = stats_embed(who.display_name, profiles, recent, who.id, start, locale)
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    # ------------------------------------------------------------------ /history
+
+    @app_commands.command(name="history", description=text("command.history"))
+    @app_commands.describe(user=text("describe.history.user"))
+    @app_commands.guild_only()
+    async def history(
+        self, interaction: discord.Interaction[Any], user: discord.User | discord.Member | None = None
+    ) -> None:
+        await interaction.response.send_message(**await self.history_page(interaction, 0, user.id if user else 0))
+
+    async def history_page(self, interaction: discord.Interaction[Any], page: int, user_id: int) -> dict[str, Any]:
+        """Ten matches, newest first, with a picker that opens any of them in full."""
+        locale, guild_id = reader(interaction), interaction.guild_id or 0
+        who = user_id or None
+        total = await self.service.match_count(guild_id, user_id=who)
+        page = min(page, pages_of(total) - 1)
+        matches = await self.service.recent_matches(guild_id, PAGE_SIZE, user_id=who, offset=page * PAGE_SIZE)
+        name = None
+        if who is not None:
+            seat = next((s for m in matches for s in m["seats"] if s["user_id"] == who), None)
+            member = interaction.guild.get_member(who) if interaction.guild else None
+            name = member.display_name if member else (seat["name"] if seat else str(who))
+        embed = history_embed(matches, page, total, name, locale)
+        view = discord.ui.View(timeout=None)
+        if matches:
+            options = [match_option(match, locale) for match in matches]
+            view.add_item(OpenMatch(page, options, placeholder=t(locale, "history.open")))
+        if total > PAGE_SIZE:
+            owner = interaction.user.id
+            for item in page_buttons(
+                lambda p, label, off: HistoryPage(p, user_id, owner, label=label, disabled=off), page, total, locale
+            ):
+                view.add_item(item)
+        return {"embed": embed, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+
+    async def on_history_page(self, interaction: discord.Interaction[Any], page: int, user: int, owner: int) -> None:
+        await self._page(interaction, owner, await self.history_page(interaction, page, user))
+
+    async def on_open_match(self, interaction: discord.Interaction[Any], values: list[str]) -> None:
+        """A match's whole score sheet and chart, for whoever picked it."""
+        locale = reader(interaction)
+        sheet = None
+        if len(values) == 1 and values[0].isdigit():
+            sheet = await self.service.score_sheet(int(values[0]))
+        if sheet is None or sheet["guild_id"] != interaction.guild_id:
+            await send(interaction, t(locale, "error.no_match"))
+            return
+        await send(interaction, **match_message(sheet, locale))

@@ -1,0 +1,99 @@
+"""Page buttons and the match picker: everything they need is in their custom_id, so they work after a restart.
+
+``owner`` is the person whose copy a message is: they page it in place;
+anyone else who clicks gets their own copy, so nobody's view is changed
+under them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from ..replies import click_values, safely
+
+PERIODS = ("all", "month", "week")
+
+
+def _cog(interaction: discord.Interaction[Any]) -> Any:
+    client = interaction.client
+    assert isinstance(client, commands.Bot)
+    return client.get_cog("Records")
+
+
+class BoardPage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rk:board:(?P<game>[a-z-]{1,20}):(?P<period>all|month|week):(?P<page>[0-9]{1,4}):(?P<owner>[0-9]{1,20})",
+):
+    def __init__(self, game: str, period: str, page: int, owner: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"rk:board:{game}:{period}:{page}:{owner}",
+            )
+        )
+        self.game, self.period, self.page, self.owner = game, period, page, owner
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> BoardPage:
+        found = match.groupdict()
+        return cls(found["game"], found["period"], int(found["page"]), int(found["owner"]), label="")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(
+            interaction, _cog(interaction).on_board_page(interaction, self.game, self.period, self.page, self.owner)
+        )
+
+
+class HistoryPage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rk:hist:(?P<page>[0-9]{1,4}):(?P<user>[0-9]{1,20}):(?P<owner>[0-9]{1,20})",
+):
+    def __init__(self, page: int, user: int, owner: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"rk:hist:{page}:{user}:{owner}",
+            )
+        )
+        self.page, self.user, self.owner = page, user, owner
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HistoryPage:
+        found = match.groupdict()
+        return cls(int(found["page"]), int(found["user"]), int(found["owner"]), label="")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(interaction, _cog(interaction).on_history_page(interaction, self.page, self.user, self.owner))
+
+
+class OpenMatch(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rk:open:(?P<page>[0-9]{1,4})"):
+    """Pick a match to see its full score sheet (only the picker sees it)."""
+
+    def __init__(self, page: int, options: list[discord.SelectOption], *, placeholder: str) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"rk:open:{page}", options=options, placeholder=placeholder))
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OpenMatch:
+        return cls(int(match["page"]), [discord.SelectOption(label="-")], placeholder="")  # only its callback runs
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = click_values(interaction)
+        await safely(interaction, _cog(interaction).on_open_match(interaction, values))
+
+
+DYNAMIC_ITEMS = (BoardPage, HistoryPage, OpenMatch)

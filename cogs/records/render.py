@@ -1,0 +1,294 @@
+"""The leaderboard, a player's stats, the match history and a stored match's score sheet, as embeds.
+
+Everything here reads finished matches only (the service's leaderboard
+queries), which hide nothing: a stored score sheet holds bids, tricks and
+points, never a card.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from ..charts import FILENAME, legend, running_totals, totals_chart
+from ..i18n import t
+from ..tables.render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, NAME_MAX, clip, game_name
+
+PAGE_SIZE = 10
+SPARKS = "▁▂▃▄▅▆▇█"
+TREND_SPAN = 5  # "in the last five matches"
+BID_GAMES = ("ninety-nine", "just-make")  # games in which everyone bids every deal
+PARTNER_GAMES = ("five-hundred",)
+
+
+def pages_of(total: int) -> int:
+    return max(1, -(-total // PAGE_SIZE))
+
+
+def when(moment: datetime | None, style: str = "d") -> str:
+    """A Discord timestamp: each reader sees it in their own language and time zone."""
+    return "" if moment is None else f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def percent(part: float) -> str:
+    return f"{round(100 * part)}%"
+
+
+def person(seat: dict[str, Any], locale: Any) -> str:
+    if seat.get("user_id") is None:
+        return t(locale, "seat.computer", number=seat["seat"] + 1)
+    return clip(seat.get("name") or str(seat["user_id"]), NAME_MAX)
+
+
+# ---------------------------------------------------------------------- leaderboard
+
+
+def board_embed(
+    game: str,
+    period: str,
+    rows: Sequence[dict[str, Any]],
+    page: int,
+    total: int,
+    mine: dict[str, Any] | None,
+    viewer: str,
+    locale: Any,
+) -> discord.Embed:
+    """One page of a board; ``mine`` is the viewer's own row wherever they stand (None if not on it)."""
+    embed = discord.Embed(
+        title=t(locale, "board.title", game=game_name(game, locale), period=t(locale, f"period.{period}")),
+        colour=COLOUR["finished"],
+    )
+    lines = [board_line(row, period, locale) for row in rows]
+    embed.description = "\n".join(lines) if lines else t(locale, "board.empty", game=game_name(game, locale))
+    if mine is not None:
+        embed.add_field(name=t(locale, "board.you", name=viewer), value=board_line(mine, period, locale), inline=False)
+    elif total:
+        embed.add_field(
+            name=t(locale, "board.you", name=viewer),
+            value=t(locale, "board.not_on_it", game=game_name(game, locale)),
+            inline=False,
+        )
+    embed.set_footer(text=t(locale, "board.footer", page=page + 1, pages=pages_of(total), players=total))
+    return embed
+
+
+def board_line(row: dict[str, Any], period: str, locale: Any) -> str:
+    medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(row["rank"], f"`#{row['rank']}`")
+    name = clip(row["name"] or str(row["user_id"]), NAME_MAX)
+    if period == "all":
+        return t(
+            locale,
+            "board.line",
+            place=medal,
+            name=name,
+            rating=f"{row['rating']:.1f}",
+            matches=row["matches"],
+            rate=percent(row["win_rate"]),
+        )
+    return t(
+        locale,
+        "board.line_period",
+        place=medal,
+        name=name,
+        gained=f"{row['gained']:+.1f}",
+        rating=f"{row['rating']:.1f}",
+        matches=row["matches"],
+        wins=row["wins"],
+    )
+
+
+# ---------------------------------------------------------------------- stats
+
+
+def sparkline(values: Sequence[float]) -> str:
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    return "".join(SPARKS[round((value - low) / span * (len(SPARKS) - 1))] for value in values)
+
+
+def trend_text(history: Sequence[dict[str, Any]], start: float, locale: Any) -> str:
+    """``▲ +2.1 in the last 5 matches ▁▃▅▇``: the rating's direction, recent first."""
+    ratings = [entry["rating"] for entry in history if entry["rating"] is not None]
+    if not ratings:
+        return t(locale, "stats.unrated")
+    if len(ratings) > TREND_SPAN:
+        change, key = ratings[-1] - ratings[-TREND_SPAN - 1], "stats.trend_recent"
+    else:
+        change, key = ratings[-1] - start, "stats.trend_all"
+    arrow = "▲" if change > 0.05 else "▼" if change < -0.05 else "▶"
+    return f"{arrow} " + t(locale, key, change=f"{change:+.1f}", matches=TREND_SPAN) + " " + sparkline(ratings[-12:])
+
+
+def game_stats_text(game: str, profile: dict[str, Any], start: float, locale: Any) -> str:
+    lines = [
+        t(locale, "stats.rating", rating=f"{profile['rating']:.1f}" if profile["rating"] is not None else "—")
+        + " · "
+        + trend_text(profile["history"], start, locale),
+        t(
+            locale,
+            "stats.record",
+            matches=profile["matches"],
+            wins=profile["wins"],
+            rate=percent(profile["win_rate"]),
+            average=f"{profile['average_score']:.1f}" if profile["average_score"] is not None else "—",
+        ),
+    ]
+    if profile["bids"]:
+        key = "stats.bids" if game in BID_GAMES else "stats.contracts"
+        lines.append(t(locale, key, made=profile["bids_made"], bids=profile["bids"], rate=percent(profile["bid_rate"])))
+    best = profile.get("best_deal")
+    if best is not None:
+        lines.append(
+            t(locale, "stats.best_deal", points=f"{best['points']:+d}", deal=best["deal"], match=best["match_id"])
+        )
+    if game in PARTNER_GAMES and profile.get("partners"):
+        partners = ", ".join(
+            t(locale, "stats.partner", name=clip(p["name"], NAME_MAX), matches=p["matches"], wins=p["wins"])
+            for p in profile["partners"]
+        )
+        lines.append(t(locale, "stats.partners", partners=partners))
+    return clip("\n".join(lines), FIELD_VALUE_MAX)
+
+
+def stats_embed(
+    name: str,
+    profiles: dict[str, dict[str, Any]],
+    recent: Sequence[dict[str, Any]],
+    user_id: int,
+    start: float,
+    locale: Any,
+) -> discord.Embed:
+    embed = discord.Embed(title=t(locale, "stats.title", name=clip(name, NAME_MAX)), colour=COLOUR["playing"])
+    if not profiles:
+        embed.description = t(locale, "stats.none", name=clip(name, NAME_MAX))
+        return embed
+    for game, profile in profiles.items():
+        if not profile["matches"]:
+            embed.add_field(name=game_name(game, locale), value=t(locale, "stats.no_matches"), inline=False)
+            continue
+        place = t(locale, "stats.rank", rank=profile["rank"]) if profile["rank"] else ""
+        embed.add_field(
+            name=f"{game_name(game, locale)} {place}".strip(),
+            value=game_stats_text(game, profile, start, locale),
+            inline=False,
+        )
+    if recent:
+        lines = [recent_line(match, user_id, locale) for match in recent]
+        embed.add_field(name=t(locale, "stats.recent"), value=clip("\n".join(lines), FIELD_VALUE_MAX), inline=False)
+    return embed
+
+
+def recent_line(match: dict[str, Any], user_id: int, locale: Any) -> str:
+    seat = next(s for s in match["seats"] if s["user_id"] == user_id)
+    change = ""
+    if seat["rating_before"] is not None and seat["rating_after"] is not None:
+        change = f" · {seat['rating_after'] - seat['rating_before']:+.1f}"
+    return (
+        t(
+            locale,
+            "stats.recent_line",
+            when=when(match["finished_at"]),
+            game=game_name(match["game"], locale),
+            place=seat["placement"],
+            players=match["players"],
+            score=seat["score"],
+            match=match["match_id"],
+        )
+        + change
+    )
+
+
+# ---------------------------------------------------------------------- history and score sheets
+
+
+def history_line(match: dict[str, Any], locale: Any) -> str:
+    seats = sorted(match["seats"], key=lambda s: (s["placement"], s["seat"]))
+    people = " · ".join(f"{'🏆 ' if s['won'] else ''}{person(s, locale)} {s['score']}" for s in seats)
+    return t(
+        locale,
+        "history.line",
+        match=match["match_id"],
+        when=when(match["finished_at"], "R"),
+        game=game_name(match["game"], locale),
+        people=people,
+    )
+
+
+def history_embed(
+    matches: Sequence[dict[str, Any]], page: int, total: int, who: str | None, locale: Any
+) -> discord.Embed:
+    title = t(locale, "history.title_of", name=clip(who, NAME_MAX)) if who else t(locale, "history.title")
+    embed = discord.Embed(title=title, colour=COLOUR["finished"])
+    lines = [history_line(match, locale) for match in matches]
+    embed.description = clip("\n".join(lines), DESCRIPTION_MAX) if lines else t(locale, "history.empty")
+    embed.set_footer(text=t(locale, "history.footer", page=page + 1, pages=pages_of(total), matches=total))
+    return embed
+
+
+def match_option(match: dict[str, Any], locale: Any) -> discord.SelectOption:
+    winners = ", ".join(person(s, locale) for s in match["seats"] if s["won"]) or "—"
+    return discord.SelectOption(
+        label=clip(t(locale, "history.option", match=match["match_id"], game=game_name(match["game"], locale)), 100),
+        description=clip(t(locale, "history.option_winners", names=winners), 100),
+        value=str(match["match_id"]),
+    )
+
+
+def sheet_table(sheet: dict[str, Any], locale: Any) -> str:
+    """Every deal's running totals, one row a deal, one column a seat (numbered as in the chart's legend)."""
+    seats = len(sheet["seats"])
+    lines = running_totals(sheet["sheets"], seats)
+    width = max(5, *(len(str(value)) + 1 for line in lines for value in line))
+    head = t(locale, "sheet.deal_column").ljust(5) + "".join(str(seat + 1).rjust(width) for seat in range(seats))
+    rows = [f"{deal:>5}" + "".join(str(line[deal]).rjust(width) for line in lines) for deal in range(1, len(lines[0]))]
+    budget = DESCRIPTION_MAX - 400
+    if sum(len(row) + 1 for row in rows) > budget:  # a very long match: its start and its end
+        keep = budget // (len(rows[0]) + 1) // 2
+        rows = [*rows[:keep], "…".rjust(5), *rows[-keep:]]
+    return "```\n" + "\n".join([head, *rows]) + "\n```"
+
+
+def match_message(sheet: dict[str, Any], locale: Any) -> dict[str, Any]:
+    """A stored match in full: deal-by-deal totals, final places with rating changes, and the chart."""
+    seats = sorted(sheet["seats"], key=lambda s: s["seat"])
+    embed = discord.Embed(
+        title=t(locale, "sheet.match_title", game=game_name(sheet["game"], locale), match=sheet["match_id"]),
+        colour=COLOUR["finished"],
+        timestamp=sheet["finished_at"],
+    )
+    summary = t(
+        locale,
+        "sheet.match_summary",
+        deals=sheet["deals"],
+        minutes=max(1, round((sheet["duration_seconds"] or 0) / 60)),
+        when=when(sheet["finished_at"], "f"),
+    )
+    embed.description = summary + "\n" + sheet_table(sheet, locale)
+    embed.add_field(name=t(locale, "sheet.players"), value=legend([person(s, locale) for s in seats]), inline=False)
+    embed.add_field(name=t(locale, "table.final"), value=standings(seats, locale), inline=False)
+    chart = totals_chart(running_totals(sheet["sheets"], len(seats)))
+    embed.set_image(url=f"attachment://{FILENAME}")
+    return {"embed": embed, "files": [discord.File(io.BytesIO(chart), filename=FILENAME)]}
+
+
+def standings(seats: Sequence[dict[str, Any]], locale: Any) -> str:
+    lines = []
+    for seat in sorted(seats, key=lambda s: (s["placement"], s["seat"])):
+        line = f"{'🏆 ' if seat['won'] else ''}{seat['placement']}. **{person(seat, locale)}** {seat['score']}"
+        before, after = seat["rating_before"], seat["rating_after"]
+        if before is not None and after is not None:
+            line += " · " + t(
+                locale,
+                "table.rating_change",
+                before=f"{before:.1f}",
+                after=f"{after:.1f}",
+                change=f"{after - before:+.1f}",
+            )
+        lines.append(line)
+    return clip("\n".join(lines), FIELD_VALUE_MAX)

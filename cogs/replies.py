@@ -1,0 +1,63 @@
+"""Answering an interaction the same way whether or not it was deferred."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable
+from typing import Any, cast
+
+import discord
+
+from .i18n import reader, t
+
+log = logging.getLogger(__name__)
+
+
+async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Edit the message the component is on (in place), whether or not the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+async def safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+    """Run a click's handler; if it fails unexpectedly, say so politely instead of "This interaction failed"."""
+    try:
+        await work
+    except Exception:
+        log.exception("a click failed: %s", cast(dict[str, Any], interaction.data or {}).get("custom_id"))
+        text = t(reader(interaction), "error.internal")
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+
+# Every DynamicItem the loaded cogs handle; a click on anything else gets a polite "not mine".
+DYNAMIC_ITEMS: list[type[discord.ui.DynamicItem[Any]]] = []
+
+
+def add_dynamic_items(bot: Any, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+    bot.add_dynamic_items(*items)
+    DYNAMIC_ITEMS.extend(item for item in items if item not in DYNAMIC_ITEMS)
+
+
+def handled(custom_id: str) -> bool:
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+
+
+def click_values(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a select sent (empty for a button)."""
+    data = cast(dict[str, Any], interaction.data or {})
+    return [str(value) for value in data.get("values", [])]

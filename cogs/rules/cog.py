@@ -1,0 +1,60 @@
+"""/rules: how a game is played, in a few lines, and how the table in this channel is set up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+from bot.games.options import resolve
+from bot.tables import TableInfo, TableService
+
+from ..i18n import reader, t, text
+from ..records.cog import game_choices
+from ..replies import send
+from ..tables.render import COLOUR, clip, game_name, option_text
+
+
+class Rules(commands.Cog):
+    """A game's rules in brief, and the options in play."""
+
+    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    async def _table_here(self, interaction: discord.Interaction[Any]) -> TableInfo | None:
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            return await self.service.table_in_channel(channel.parent_id or channel.id, channel.id)
+        return await self.service.table_in_channel(interaction.channel_id or 0)
+
+    @app_commands.command(name="rules", description=text("command.rules"))
+    @app_commands.describe(game=text("describe.rules.game"))
+    @app_commands.choices(game=game_choices())
+    @app_commands.guild_only()
+    async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None) -> None:
+        locale = reader(interaction)
+        table = await self._table_here(interaction)
+        chosen = game.value if game else table.game if table else None
+        if chosen is None:
+            await send(interaction, t(locale, "rules.which"))
+            return
+        players = ", ".join(str(n) for n in GAMES[chosen].players)
+        embed = discord.Embed(
+            title=t(locale, "rules.title", game=game_name(chosen, locale)),
+            description=t(locale, f"rules.{chosen}", players=players),
+            colour=COLOUR["lobby"],
+        )
+        if table is not None and table.game == chosen:
+            options = resolve(chosen, GAMES[chosen].options, table.options)
+            heading = t(locale, "rules.table_options", table=table.id)
+        else:
+            settings = await self.service.guild_settings(interaction.guild_id or 0)
+            options = resolve(chosen, GAMES[chosen].options, settings.default_options.get(chosen, {}))
+            heading = t(locale, "rules.server_options", game=game_name(chosen, locale))
+        shown = "\n".join(option_text(chosen, name, value, locale) for name, value in options.items())
+        embed.add_field(name=heading, value=clip(shown, 1024), inline=False)
+        await send(interaction, embed=embed)

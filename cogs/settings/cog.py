@@ -1,0 +1,311 @@
+"""/settings: a server's turn timer, threads, language and default table options, changed with selects.
+
+Only people who can manage the server may open or change them; every change
+is saved through the service at once and the message shows the saved state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES, Option
+from bot.tables import GuildSettings, TableError, TableService
+
+from ..i18n import GUILD_LANGUAGES, languages, reader, t, text
+from ..replies import click_values, safely, send
+from ..tables.cog import error_text
+from ..tables.render import COLOUR, clip, game_name, option_text
+
+TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
+GRACE_TIMES = (0, 15, 30, 60, 120, 300)
+MANY = 25  # a select's most options
+
+
+def duration(seconds: int, locale: Any) -> str:
+    if seconds == 0:
+        return t(locale, "duration.off")
+    for size, key in ((86_400, "duration.days"), (3600, "duration.hours"), (60, "duration.minutes")):
+        if seconds % size == 0:
+            return t(locale, key, count=seconds // size)
+    return t(locale, "duration.seconds", count=seconds)
+
+
+def values_of(option: Option) -> list[bool | int | str]:
+    """What a select offers for one option: every choice, or up to 25 round numbers in its range."""
+    if isinstance(option.default, bool):
+        return [True, False]
+    if isinstance(option.default, str):
+        return list(option.choices)
+    span = option.high - option.low
+    step = 1
+    while span // step + 1 > MANY - 1:
+        step = {1: 5, 5: 10, 10: 25, 25: 50}.get(step, step * 2)
+    found = set(range(option.low, option.high + 1, step)) | {option.default, option.high}
+    return sorted(found)
+
+
+def shown_value(value: Any, locale: Any) -> str:
+    if isinstance(value, bool):
+        return t(locale, "option.on") if value else t(locale, "option.off")
+    if isinstance(value, str):
+        return t(locale, f"choice.{value}")
+    return str(value)
+
+
+def encode(value: bool | int | str) -> str:
+    """A value as a select option's value, keeping its type (``b:1``, ``i:200``, ``s:oxford``)."""
+    if isinstance(value, bool):
+        return f"b:{int(value)}"
+    return f"i:{value}" if isinstance(value, int) else f"s:{value}"
+
+
+def decode(raw: str) -> bool | int | str:
+    kind, _, value = raw.partition(":")
+    if kind == "b":
+        return value == "1"
+    if kind == "i":
+        return int(value)
+    return value
+
+
+class SettingsControl(
+    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    template=r"st:(?P<what>turn|grace|lang|game|thread|home|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20})",
+):
+    """Every control of the settings message: what it changes is in its custom_id."""
+
+    def __init__(self, item: discord.ui.Item[Any], what: str) -> None:
+        super().__init__(item)
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SettingsControl:
+        return cls(item, match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = interaction.client
+        assert isinstance(client, commands.Bot)
+        cog: Any = client.get_cog("Settings")
+        values = click_values(interaction)
+        await safely(interaction, cog.on_control(interaction, self.what, values))
+
+
+def select(what: str, options: list[discord.SelectOption], placeholder: str) -> SettingsControl:
+    return SettingsControl(
+        discord.ui.Select(custom_id=f"st:{what}", options=options[:MANY], placeholder=clip(placeholder, 150)), what
+    )
+
+
+def button(what: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> SettingsControl:
+    return SettingsControl(discord.ui.Button(custom_id=f"st:{what}", label=clip(label, 80), style=style), what)
+
+
+def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
+    """The server's settings and a control for each."""
+    embed = discord.Embed(title=t(locale, "settings.title"), colour=COLOUR["lobby"])
+    embed.description = t(locale, "settings.intro")
+    embed.add_field(
+        name=t(locale, "settings.turn"),
+        value=t(
+            locale,
+            "settings.turn_value",
+            turn=duration(settings.turn_seconds, locale),
+            grace=duration(settings.grace_seconds, locale),
+        ),
+        inline=False,
+    )
+    thread = t(locale, "option.on") if settings.thread_per_table else t(locale, "option.off")
+    embed.add_field(name=t(locale, "settings.thread"), value=thread, inline=True)
+    language = settings.language or "en"
+    embed.add_field(name=t(locale, "settings.language"), value=t(locale, f"language.{language}"), inline=True)
+    defaults = []
+    for game, options in settings.default_options.items():
+        if options and game in GAMES:
+            shown = ", ".join(option_text(game, name, value, locale) for name, value in options.items())
+            defaults.append(f"**{game_name(game, locale)}**: {shown}")
+    embed.add_field(
+        name=t(locale, "settings.defaults"),
+        value=clip("\n".join(defaults) or t(locale, "settings.no_defaults"), 1024),
+        inline=False,
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        select(
+            "turn",
+            [
+                discord.SelectOption(label=duration(s, locale), value=str(s), default=s == settings.turn_seconds)
+                for s in sorted({*TURN_TIMES, settings.turn_seconds})
+            ],
+            t(locale, "settings.pick_turn"),
+        )
+    )
+    view.add_item(
+        select(
+            "grace",
+            [
+                discord.SelectOption(
+                    label=t(locale, "settings.grace_option", grace=duration(s, locale)),
+                    value=str(s),
+                    default=s == settings.grace_seconds,
+                )
+                for s in sorted({*GRACE_TIMES, settings.grace_seconds})
+            ],
+            t(locale, "settings.pick_grace"),
+        )
+    )
+    view.add_item(
+        select(
+            "lang",
+            [
+                discord.SelectOption(label=t(locale, f"language.{code}"), value=code, default=code == language)
+                for code in languages()
+            ],
+            t(locale, "settings.pick_language"),
+        )
+    )
+    view.add_item(
+        select(
+            "game",
+            [discord.SelectOption(label=game_name(game, locale), value=game) for game in GAMES],
+            t(locale, "settings.pick_game"),
+        )
+    )
+    label = "settings.thread_off" if settings.thread_per_table else "settings.thread_on"
+    view.add_item(button("thread", t(locale, label)))
+    return {"embed": embed, "view": view}
+
+
+def game_message(settings: GuildSettings, game: str, locale: Any, option: str | None = None) -> dict[str, Any]:
+    """One game's default options: pick an option, then its value."""
+    specs = {spec.name: spec for spec in GAMES[game].options}
+    chosen = settings.default_options.get(game, {})
+    embed = discord.Embed(title=t(locale, "settings.game_title", game=game_name(game, locale)), colour=COLOUR["lobby"])
+    lines = []
+    for name, spec in specs.items():
+        value = chosen.get(name, spec.default)
+        mark = "✎ " if name in chosen else ""
+        lines.append(mark + option_text(game, name, value, locale))
+    embed.description = t(locale, "settings.game_intro") + "\n\n" + "\n".join(lines)
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        select(
+            f"opt:{game}",
+            [
+                discord.SelectOption(
+                    label=clip(t(locale, f"option.{name}"), 100),
+                    value=name,
+                    description=clip(shown_value(chosen.get(name, spec.default), locale), 100),
+                    default=name == option,
+                )
+                for name, spec in specs.items()
+            ],
+            t(locale, "settings.pick_option"),
+        )
+    )
+    if option is not None and option in specs:
+        spec = specs[option]
+        current = chosen.get(option, spec.default)
+        view.add_item(
+            select(
+                f"val:{game}:{option}",
+                [
+                    discord.SelectOption(
+                        label=clip(shown_value(value, locale), 100),
+                        value=encode(value),
+                        default=value == current and type(value) is type(current),
+                        description=t(locale, "settings.rules_default") if value == spec.default else None,
+                    )
+                    for value in values_of(spec)
+                ],
+                t(locale, "settings.pick_value", option=t(locale, f"option.{option}")),
+            )
+        )
+    view.add_item(button(f"reset:{game}", t(locale, "settings.reset"), discord.ButtonStyle.danger))
+    view.add_item(button("home", t(locale, "settings.back")))
+    return {"embed": embed, "view": view}
+
+
+class Settings(commands.Cog):
+    """A server's settings, for those who can manage it."""
+
+    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    @app_commands.command(name="settings", description=text("command.settings"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(self, interaction: discord.Interaction[Any]) -> None:
+        if not await self._allowed(interaction):
+            return
+        settings = await self.service.guild_settings(interaction.guild_id or 0)
+        await send(interaction, **home_message(settings, reader(interaction)))
+
+    @staticmethod
+    async def _allowed(interaction: discord.Interaction[Any]) -> bool:
+        """Discord hides the command from others, but a server can override that: check every time."""
+        if interaction.permissions.manage_guild:
+            return True
+        await send(interaction, t(reader(interaction), "settings.refused"))
+        return False
+
+    async def on_control(self, interaction: discord.Interaction[Any], what: str, values: list[str]) -> None:
+        if not await self._allowed(interaction):
+            return
+        guild_id = interaction.guild_id or 0
+        settings = await self.service.guild_settings(guild_id)
+        kind, _, rest = what.partition(":")
+        value = values[0] if values else ""
+        try:
+            if kind in ("turn", "grace") and value.isdigit():
+                key = "turn_seconds" if kind == "turn" else "grace_seconds"
+                settings = await self.service.update_guild_settings(guild_id, **{key: int(value)})
+            elif kind == "lang" and value in languages():
+                settings = await self.service.update_guild_settings(guild_id, language=value)
+                GUILD_LANGUAGES[guild_id] = value
+            elif kind == "thread":
+                settings = await self.service.update_guild_settings(
+                    guild_id, thread_per_table=not settings.thread_per_table
+                )
+            elif kind == "game" and value in GAMES:
+                await interaction.response.edit_message(**game_message(settings, value, reader(interaction)))
+                return
+            elif kind == "opt":
+                game = rest
+                await interaction.response.edit_message(**game_message(settings, game, reader(interaction), value))
+                return
+            elif kind == "val":
+                game, _, option = rest.partition(":")
+                settings = await self._set_default(settings, game, option, decode(value))
+                await interaction.response.edit_message(**game_message(settings, game, reader(interaction), option))
+                return
+            elif kind == "reset" and rest in GAMES:
+                defaults = {g: o for g, o in settings.default_options.items() if g != rest}
+                settings = await self.service.update_guild_settings(guild_id, default_options=defaults)
+                await interaction.response.edit_message(**game_message(settings, rest, reader(interaction)))
+                return
+            elif kind != "home":
+                await send(interaction, t(reader(interaction), "error.unknown_button"))
+                return
+        except TableError as error:
+            await send(interaction, error_text(error, reader(interaction)))
+            return
+        await interaction.response.edit_message(**home_message(settings, reader(interaction)))
+
+    async def _set_default(self, settings: GuildSettings, game: str, option: str, value: Any) -> GuildSettings:
+        """Save one game's default for one option (the rules' own default is simply forgotten)."""
+        spec = next((s for s in GAMES[game].options if s.name == option), None) if game in GAMES else None
+        defaults = {g: dict(o) for g, o in settings.default_options.items()}
+        mine = defaults.setdefault(game, {})
+        if spec is not None and value == spec.default and type(value) is type(spec.default):
+            mine.pop(option, None)
+        else:
+            mine[option] = value  # the service checks it against the engine's rules
+        return await self.service.update_guild_settings(settings.guild_id, default_options=defaults)
