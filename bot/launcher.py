@@ -70,6 +70,7 @@ class TrickBot(commands.Bot):
         self.database = Database(settings.database_url)
         self.service = TableService(self.database)
         self._timers: asyncio.Task[None] | None = None
+        self._shutdown: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.database.upgrade()
@@ -100,6 +101,12 @@ class TrickBot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        """Shut down once, however many times asked (a signal, then leaving ``async with``), to the end."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._shutdown)
+
+    async def _shut_down(self) -> None:
         if self._timers is not None:
             self._timers.cancel()
         cog: Any = self.get_cog("Tables")
@@ -124,6 +131,7 @@ async def run(settings: Settings) -> int:
     try:
         async with bot:
             await bot.start(token)
+        await bot.close()  # a signal's shutdown may still be closing the database: let it finish
     except discord.LoginFailure:
         print(NO_TOKEN.format(problem="Discord rejected the one that is set"), file=sys.stderr)
         return 2

@@ -134,6 +134,7 @@ class Message:
                 parts.append(component.get("placeholder", "") or "")
                 for option in component.get("options", []):
                     parts.append(option.get("label", ""))
+                    parts.append(option.get("description", "") or "")
         return "\n".join(p for p in parts if p)
 
     def controls(self) -> list[dict[str, Any]]:
@@ -719,9 +720,9 @@ class DiscordDouble:
         return interaction
 
     async def command(
-        self, user: User, name: str, sub: str | None = None, channel_id: int | None = None, **options: Any
+        self, who: User, name: str, sub: str | None = None, channel_id: int | None = None, **options: Any
     ) -> Interaction:
-        """``/name [sub] option:value …`` as ``user``."""
+        """``/name [sub] option:value …`` as ``who`` (a User as a value is a user option)."""
         command = next(c for c in self.commands if c["name"] == name)
         resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
         opts = []
@@ -737,7 +738,7 @@ class DiscordDouble:
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
         if resolved["users"]:
             data["resolved"] = resolved
-        return await self._send_interaction(user, 2, data, channel_id or self.channel_id)
+        return await self._send_interaction(who, 2, data, channel_id or self.channel_id)
 
     @staticmethod
     def _option_type(command: dict[str, Any], sub: str | None, name: str) -> int:

@@ -1,0 +1,274 @@
+"""Game nights through the Discord double: the leaderboard, stats, history with charts, rules and settings."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from PIL import Image
+
+from bot.storage.database import Database
+from bot.tables import TableService
+from tests.double import BotProcess, DiscordDouble, Message, User
+from tests.service.helpers import play_to_end
+
+from .conftest import people
+from .driver import TableDriver, control
+
+SEEDED = 27  # three pages of ten
+
+
+async def seed_rated_players(database_url: str, guild_id: int) -> list[int]:
+    """Three finished nine-player matches of Just Make, played by the service itself: 27 rated people."""
+    database = Database(database_url)
+    service = TableService(database)
+    users = list(range(5000, 5000 + SEEDED))
+    try:
+        for number in range(3):
+            lineup = users[number * 9 : (number + 1) * 9]
+            info = await service.open_table(
+                guild_id, 7000 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 3}
+            )
+            for user in lineup[1:]:
+                info = await service.join(info.id, user, f"P{user}")
+            outcome = await service.start(info.id, lineup[0])
+            await play_to_end(service, outcome.table, seed=number)
+        board = await service.leaderboard(guild_id, "just-make", limit=SEEDED)
+    finally:
+        await service.close()
+        await database.close()
+    return [row["user_id"] for row in board]
+
+
+def png_of(message: Message) -> Image.Image:
+    attachment = next(a for a in message.attachments if a["filename"] == "totals.png")
+    image = Image.open(io.BytesIO(attachment["data"]))
+    assert image.format == "PNG" and image.size == (800, 400)
+    return image
+
+
+async def test_the_leaderboard_pages_and_shows_your_own_place(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
+    ranked = await seed_rated_players(database_url, double.guild_id)
+    assert len(ranked) == SEEDED
+    low = User(ranked[24], "Quinn")  # 25th: not on the first page
+    answer = await double.command(low, "leaderboard", game="just-make")
+    board = answer.original
+    assert board is not None and board.ephemeral_for is None
+    text = board.text()
+    assert len(re.findall(r"matches · \d+% won", text)) == 11  # ten on the page, and the asker's own line
+    assert "📍 Quinn" in text and "`#25`" in text and "Page 1 of 3 · 27 players" in text
+    previous, following = control(board, "rk:board:just-make:all:0:"), control(board, "rk:board:just-make:all:1:")
+    assert previous is not None and previous.get("disabled") and following is not None
+
+    await double.click(low, board, following["custom_id"])  # the asker pages in place
+    assert "Page 2 of 3" in board.text() and "`#11`" in board.text() and "`#25`" in board.text()
+    following = control(board, "rk:board:just-make:all:2:")
+    assert following is not None
+    await double.click(low, board, following["custom_id"])
+    assert "Page 3 of 3" in board.text()
+    last = control(board, "rk:board:just-make:all:3:")
+    assert last is not None and last.get("disabled")
+
+    top = User(ranked[0], "Tess")
+    other = await double.click(top, board, control(board, ":all:1:")["custom_id"])  # type: ignore[index]
+    copy = other.original
+    assert copy is not None and copy.ephemeral_for == top.id and copy.id != board.id  # their own copy
+    assert "Page 2 of 3" in copy.text() and "📍 Tess" in copy.text() and "🥇" in copy.text()
+    assert "Page 3 of 3" in board.text()  # the asker's message did not move
+
+    week = (await double.command(top, "leaderboard", game="just-make", period="week")).original
+    assert week is not None and "Last 7 days" in week.text() and "(now " in week.text()
+    stranger = User(4242, "Nobody")
+    empty = (await double.command(stranger, "leaderboard", game="five-hundred")).original
+    assert empty is not None and "Nobody is on this board yet" in empty.text()
+    assert double.problems == []
+
+
+async def test_stats_history_and_charts_after_a_match_of_each_game(double: DiscordDouble, bot: BotProcess) -> None:
+    four = people(4)
+    alice, bob, carol, dave = four
+    nine = TableDriver(double, four[:3], seed=3)
+    await nine.open("ninety-nine", players=3, format="target", target=50)
+    await nine.seat_everyone()
+    await nine.start()
+    await nine.play()
+    await nine.wait_finished()
+    assert nine.table is not None
+    png_of(nine.table)  # the final table carries the chart, and its embed shows it
+    assert "Running totals" in nine.table.text() and "🟥 Alice" in nine.table.text()
+
+    rematch = control(nine.table, "tt:rematch:")
+    assert rematch is not None
+    again = TableDriver(double, [carol, alice, bob], seed=4)  # whoever asked for the rematch hosts it
+    again.table = (await double.click(carol, nine.table, rematch["custom_id"])).original
+    await again.start()
+    await again.play()
+    await again.wait_finished()
+
+    for game, players, options in (("five-hundred", 4, {}), ("just-make", 4, {"target": 3})):
+        table = TableDriver(double, four[:players], seed=players)
+        await table.open(game, players=players, **options)
+        await table.seat_everyone()
+        await table.start()
+        await table.play()
+        await table.wait_finished()
+
+    everything = (await double.command(alice, "stats")).original
+    assert everything is not None
+    text = everything.text()
+    assert all(name in text for name in ("Ninety-Nine", "Five Hundred", "Just Make", "Recent matches"))
+    assert "2 matches" in text  # Ninety-Nine, with the rematch
+    assert "Bids made:" in text and "Best deal:" in text and "Rating **" in text
+    partners = (await double.command(alice, "stats", user=bob, game="five-hundred")).original
+    assert partners is not None
+    assert "📊 Bob" in partners.text() and "Favourite partners: Dave (1 together" in partners.text()
+    assert "Ninety-Nine" not in partners.text()
+
+    history = (await double.command(dave, "history")).original
+    assert history is not None and history.text().count("`#") == 4
+    picker = control(history, "rk:open:")
+    assert picker is not None and len(picker["options"]) == 4
+    newest = picker["options"][0]["value"]
+    opened = (await double.choose(bob, history, picker["custom_id"], [newest])).original
+    assert opened is not None and opened.ephemeral_for == bob.id
+    sheet = opened.text()
+    assert "Just Make · match #" in sheet and "Final standings" in sheet and "rating" in sheet
+    png_of(opened)
+    mine = (await double.command(carol, "history", user=dave)).original  # Dave sat out the Ninety-Nine
+    assert mine is not None and "Dave's matches" in mine.text() and mine.text().count("`#") == 2
+    assert double.problems == []
+
+
+async def test_rules_summarise_the_game_and_the_table_here(double: DiscordDouble, bot: BotProcess) -> None:
+    alice = people(1)[0]
+    which = (await double.command(alice, "rules")).original
+    assert which is not None and "Which game?" in which.text()
+    plain = (await double.command(alice, "rules", game="five-hundred")).original
+    assert plain is not None and plain.ephemeral_for == alice.id
+    assert "contractor" in plain.text() and "Options of a new Five Hundred table" in plain.text()
+    table = TableDriver(double, [alice])
+    await table.open("just-make", target=5, sweep_wins=True)
+    assert table.table is not None
+    thread = await double.wait_for(lambda: table.table.thread_id, timeout=5)  # type: ignore[union-attr]
+    here = (await double.command(alice, "rules", channel_id=thread)).original  # no game: the table's
+    assert here is not None
+    assert f"Options of the table here (table {table.table_id})" in here.text()
+    assert "Target: 5" in here.text() and "A sweep wins: on" in here.text()
+    assert double.problems == []
+
+
+def settings_control(message: Message, what: str) -> dict[str, Any]:
+    found = next((c for c in message.controls() if c.get("custom_id") == f"st:{what}"), None)
+    assert found is not None, f"no st:{what} on the settings message"
+    return found
+
+
+async def test_settings_are_for_managers_and_are_saved(double: DiscordDouble, bot: BotProcess) -> None:
+    member = User(1100, "Mel")
+    manager = User(1101, "Max", manager=True)
+    refused = (await double.command(member, "settings")).original
+    assert refused is not None and "Only people who can manage this server" in refused.text()
+    assert refused.controls() == []
+
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None and panel.ephemeral_for == manager.id
+    assert "A reminder after 2 min" in panel.text() or "A reminder after" in panel.text()
+    await double.choose(manager, panel, "st:turn", ["60"])
+    await double.choose(manager, panel, "st:grace", ["15"])
+    assert "A reminder after 1 min, then 15 s of grace" in panel.text()
+    assert "A thread per table\non" in panel.text()
+    await double.click(manager, panel, "st:thread")
+    assert "A thread per table\noff" in panel.text()
+
+    await double.choose(manager, panel, "st:game", ["just-make"])
+    assert "Default options · Just Make" in panel.text()
+    await double.choose(manager, panel, "st:opt:just-make", ["target"])
+    values = settings_control(panel, "val:just-make:target")
+    assert [o["value"] for o in values["options"]] == [f"i:{n}" for n in range(3, 16)]
+    await double.choose(manager, panel, "st:val:just-make:target", ["i:5"])
+    assert "✎ Target: 5" in panel.text()
+    await double.click(manager, panel, "st:home")
+    assert "Just Make**: Target: 5" in panel.text()
+
+    forged = double.plant(["st:thread"])  # a member cannot change anything, even with a button
+    answer = await double.click(member, forged, "st:thread")
+    assert answer.original is not None and "Only people who can manage" in answer.original.text()
+    again = (await double.command(manager, "settings")).original
+    assert again is not None and "A thread per table\noff" in again.text()
+
+    table = TableDriver(double, [member])
+    await table.open("just-make")
+    assert table.table is not None
+    assert "Target: 5" in table.table.text() and "Turn timer: 60 s, then 15 s" in table.table.text()
+    assert table.table.thread_id is None  # threads were turned off
+    assert double.problems == []
+
+
+JAPANESE_NAMES = ["さくら", "はると", "ゆい", "そうた", "ひな"]
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+NOT_WORDS = re.compile(r"<@!?\d+>|<t:\d+:[a-zA-Z]>|attachment://\S+")
+
+
+def english_in(text: str) -> list[str]:
+    return LATIN_WORD.findall(NOT_WORDS.sub("", text))
+
+
+async def test_a_whole_match_in_japanese_shows_no_english(double: DiscordDouble, bot: BotProcess) -> None:
+    manager = User(1200, "かんり", "ja", manager=True)
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None and "このサーバーの設定" in panel.text()
+    await double.choose(manager, panel, "st:lang", ["ja"])
+    assert "公開メッセージの言語\n日本語" in panel.text()
+
+    players = [User(1300 + n, name, "ja") for n, name in enumerate(JAPANESE_NAMES[:3])]
+    table = TableDriver(double, players, seed=8)
+    await table.open("ninety-nine", players=3, format="target", target=50)
+    await table.seat_everyone()
+    await table.start()
+    await table.play()
+    await table.wait_finished()
+    assert table.table is not None and "最終順位" in table.table.text()
+    for user in players:
+        await double.command(user, "hand", channel_id=table.table.thread_id)
+    await double.command(players[0], "stats")
+    await double.command(players[1], "rules")
+    history = (await double.command(players[2], "history")).original
+    assert history is not None
+    picker = control(history, "rk:open:")
+    assert picker is not None
+    await double.choose(players[2], history, picker["custom_id"], [picker["options"][0]["value"]])
+
+    seen = [(m.id, v) for m in double.public_messages() for v in m.versions if m.versions]
+    seen += [(m.id, v) for user in players for m in double.ephemerals(user) for v in m.versions]
+    assert len(seen) > 50
+    found: dict[str, str] = {}
+    for _message_id, version in seen:
+        shadow = Message(0, 0)
+        shadow.apply(version)
+        text = shadow.text()
+        found.update({word: text for word in english_in(text)})
+    assert not found, f"English words {sorted(found)}, e.g. in:\n{next(iter(found.values()))}"
+    assert double.problems == []
+
+
+async def test_commands_are_localised_for_japanese(double: DiscordDouble, bot: BotProcess) -> None:
+    by_name = {command["name"]: command for command in double.commands}
+    assert set(by_name) >= {"play", "hand", "abandon", "leaderboard", "stats", "history", "rules", "settings"}
+    assert by_name["leaderboard"]["name_localizations"]["ja"] == "ランキング"
+    assert by_name["leaderboard"]["description_localizations"]["ja"] == "ゲームごとのサーバーの上位プレイヤー"
+    play = by_name["play"]
+    five = next(option for option in play["options"] if option["name"] == "five-hundred")
+    players = next(option for option in five["options"] if option["name"] == "players")
+    assert five["name_localizations"]["ja"] == "ファイブハンドレッド"
+    assert players["name_localizations"]["ja"] == "人数"
+    all_pass = next(option for option in five["options"] if option["name"] == "all_pass")
+    assert {c["name_localizations"]["ja"] for c in all_pass["choices"]} == {
+        "配り直し",
+        "切り札なしで遊ぶ",
+        "2回目で親が移る",
+    }
+    assert by_name["settings"]["default_member_permissions"] == str(1 << 5)  # Manage Server
+    assert double.problems == []
