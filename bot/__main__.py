@@ -9,7 +9,8 @@ USAGE = """usage:
   python -m bot                                              run the Discord bot (DISCORD_TOKEN, DATABASE_URL, ...)
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
   python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
-  python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database"""
+  python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database
+  python -m bot bench chart                                  time to draw the end-of-match chart"""
 
 
 async def _upgrade() -> None:

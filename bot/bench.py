@@ -131,6 +131,28 @@ async def _drop_schema(url: str, schema: str) -> None:
     await admin.close()
 
 
+def bench_chart(repeat: int = 20) -> list[str]:
+    """Draw the chart of a long random match of each game (the most players) ``repeat`` times."""
+    from cogs.charts import running_totals, totals_chart  # the presentation's own code, measured here
+
+    out = []
+    for game, info in GAMES.items():
+        players = max(info.players)
+        state = new_game(game, players=players, options={}, seed=1)
+        rng = random.Random(1)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            state.act(seat, rng.choice(state.legal(seat)))
+        sheets = state.result()["sheets"]
+        lines = running_totals(sheets, players)
+        start = time.perf_counter()
+        for _ in range(repeat):
+            png = totals_chart(lines)
+        elapsed = (time.perf_counter() - start) / repeat
+        out.append(f"{game} players={players} deals={len(sheets)} ms/chart={elapsed * 1000:.1f} png_bytes={len(png)}")
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot bench", description="Print speed figures.")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -147,7 +169,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=100.0,
         help="each player's mean time to act, drawn from 0 to twice this (0: act at once, the saturated figures)",
     )
+    sub.add_parser("chart", help="the running-totals chart of long matches: milliseconds to draw, PNG size")
     args = parser.parse_args(argv)
+    if args.what == "chart":
+        for line in bench_chart():
+            print(line)
+        return 0
     if args.what == "tables":
         print(asyncio.run(bench_tables(args.tables, args.database, args.think_ms, args.players)))
         return 0

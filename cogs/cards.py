@@ -39,7 +39,7 @@ def suit_label(suit: str | None, locale: Any = None) -> str:
     """A trump or named suit, ``None`` meaning no trumps."""
     if suit is None or suit == "NT":
         return t(locale, "suit.none")
-    return f"{SUIT_SYMBOL[suit]} {t(locale, 'suit.' + suit)}"
+    return f"{SUIT_SYMBOL[suit]} {t(locale, f'suit.{suit}')}"
 
 
 def sort_key(card: str) -> tuple[int, int]:

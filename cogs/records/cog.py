@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ from bot.games import GAMES
 from bot.tables import TableService
 from bot.tables.standings import SkillRating
 
+from ..charts import running_totals, totals_chart
 from ..i18n import reader, t, text
 from ..replies import send
 from .components import PERIODS, BoardPage, HistoryPage, OpenMatch
@@ -176,4 +178,6 @@ class Records(commands.Cog):
         if sheet is None or sheet["guild_id"] != interaction.guild_id:
             await send(interaction, t(locale, "error.no_match"))
             return
-        await send(interaction, **match_message(sheet, locale))
+        lines = running_totals(sheet["sheets"], len(sheet["seats"]))
+        chart = await asyncio.to_thread(totals_chart, lines)
+        await send(interaction, **match_message(sheet, chart, locale))

@@ -8,13 +8,14 @@ points, never a card.
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import discord
 
-from ..charts import FILENAME, legend, running_totals, totals_chart
+from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
 from ..tables.render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, NAME_MAX, clip, game_name
 
@@ -122,7 +123,7 @@ def trend_text(history: Sequence[dict[str, Any]], start: float, locale: Any) -> 
     else:
         change, key = ratings[-1] - start, "stats.trend_all"
     arrow = "▲" if change > 0.05 else "▼" if change < -0.05 else "▶"
-    return f"{arrow} " + t(locale, key, change=f"{change:+.1f}", matches=TREND_SPAN) + " " + sparkline(ratings[-12:])
+    return f"{arrow} {t(locale, key, change=f'{change:+.1f}', matches=TREND_SPAN)} {sparkline(ratings[-12:])}".rstrip()
 
 
 def game_stats_text(game: str, profile: dict[str, Any], start: float, locale: Any) -> str:
@@ -240,12 +241,18 @@ def match_option(match: dict[str, Any], locale: Any) -> discord.SelectOption:
     )
 
 
+def pad(text: str, width: int) -> str:
+    """Left-justify by what a monospace font shows: a wide (CJK) character takes two columns."""
+    shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - shown)
+
+
 def sheet_table(sheet: dict[str, Any], locale: Any) -> str:
     """Every deal's running totals, one row a deal, one column a seat (numbered as in the chart's legend)."""
     seats = len(sheet["seats"])
     lines = running_totals(sheet["sheets"], seats)
     width = max(5, *(len(str(value)) + 1 for line in lines for value in line))
-    head = t(locale, "sheet.deal_column").ljust(5) + "".join(str(seat + 1).rjust(width) for seat in range(seats))
+    head = pad(t(locale, "sheet.deal_column"), 5) + "".join(str(seat + 1).rjust(width) for seat in range(seats))
     rows = [f"{deal:>5}" + "".join(str(line[deal]).rjust(width) for line in lines) for deal in range(1, len(lines[0]))]
     budget = DESCRIPTION_MAX - 400
     if sum(len(row) + 1 for row in rows) > budget:  # a very long match: its start and its end
@@ -254,8 +261,8 @@ def sheet_table(sheet: dict[str, Any], locale: Any) -> str:
     return "```\n" + "\n".join([head, *rows]) + "\n```"
 
 
-def match_message(sheet: dict[str, Any], locale: Any) -> dict[str, Any]:
-    """A stored match in full: deal-by-deal totals, final places with rating changes, and the chart."""
+def match_message(sheet: dict[str, Any], chart: bytes, locale: Any) -> dict[str, Any]:
+    """A stored match in full: deal-by-deal totals, final places with rating changes, and its chart (a PNG)."""
     seats = sorted(sheet["seats"], key=lambda s: s["seat"])
     embed = discord.Embed(
         title=t(locale, "sheet.match_title", game=game_name(sheet["game"], locale), match=sheet["match_id"]),
@@ -272,7 +279,6 @@ def match_message(sheet: dict[str, Any], locale: Any) -> dict[str, Any]:
     embed.description = summary + "\n" + sheet_table(sheet, locale)
     embed.add_field(name=t(locale, "sheet.players"), value=legend([person(s, locale) for s in seats]), inline=False)
     embed.add_field(name=t(locale, "table.final"), value=standings(seats, locale), inline=False)
-    chart = totals_chart(running_totals(sheet["sheets"], len(seats)))
     embed.set_image(url=f"attachment://{FILENAME}")
     return {"embed": embed, "files": [discord.File(io.BytesIO(chart), filename=FILENAME)]}
 

@@ -81,7 +81,8 @@ class Publisher:
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if result is not None and result.get("sheets"):  # the match's running totals, deal by deal
-            chart = totals_chart(running_totals(result["sheets"], len(result["seats"])))
+            lines = running_totals(result["sheets"], len(result["seats"]))
+            chart = await asyncio.to_thread(totals_chart, lines)  # drawing takes milliseconds: off the event loop
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
         return kwargs
 

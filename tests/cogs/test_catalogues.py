@@ -1,0 +1,114 @@
+"""The English and Japanese catalogues: complete, with the same placeholders, and nothing in them unused."""
+
+from __future__ import annotations
+
+import ast
+import string
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from bot.games import GAMES
+from cogs.i18n import DEFAULT, catalogue, languages, t
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [*ROOT.joinpath("cogs").rglob("*.py"), *ROOT.joinpath("bot").rglob("*.py")]
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def strings_in_code() -> tuple[set[str], set[str]]:
+    """Every string literal in the bot's code, and the constant starts of its f-strings (``error.``)."""
+    literals: set[str] = set()
+    prefixes: set[str] = set()
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                literals.add(node.value)
+            elif isinstance(node, ast.JoinedStr) and node.values:
+                first = node.values[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str) and "." in first.value:
+                    prefixes.add(first.value)
+    return literals, prefixes
+
+
+def test_both_languages_are_there() -> None:
+    assert languages() == ["en", "ja"]
+
+
+@pytest.mark.parametrize("language", ["ja"])
+def test_every_key_is_in_every_language(language: str) -> None:
+    english, other = catalogue(DEFAULT), catalogue(language)
+    assert sorted(set(english) - set(other)) == [], "missing from the translation"
+    assert sorted(set(other) - set(english)) == [], "missing from English"
+
+
+@pytest.mark.parametrize("language", ["ja"])
+def test_placeholders_agree(language: str) -> None:
+    english, other = catalogue(DEFAULT), catalogue(language)
+    differ = {key: (placeholders(english[key]), placeholders(other[key])) for key in english if key in other}
+    assert {key: pair for key, pair in differ.items() if pair[0] != pair[1]} == {}
+
+
+def test_no_key_is_unused() -> None:
+    """A key is used when the code names it, or names its prefix in an f-string and its rest anywhere."""
+    literals, prefixes = strings_in_code()
+    literals |= set(languages())  # language names are keyed by the catalogues' own file names
+    unused = [
+        key
+        for key in catalogue(DEFAULT)
+        if key not in literals
+        and not any(key.startswith(prefix) and key[len(prefix) :] in literals for prefix in prefixes)
+    ]
+    assert unused == []
+
+
+def test_every_key_the_code_names_exists() -> None:
+    """Literal keys handed to ``t`` or ``text``, and the keys made from the engines' own names."""
+    named = set()
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("t", "text"):
+                key = node.args[-1] if getattr(node.func, "id", None) == "text" else node.args[1]
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    named.add(key.value)
+    for game, info in GAMES.items():
+        named |= {f"game.{game}", f"rules.{game}", f"name.{game}"}
+        for option in info.options:
+            named |= {f"option.{option.name}", f"name.{option.name}", *(f"choice.{c}" for c in option.choices)}
+    assert sorted(named - set(catalogue(DEFAULT))) == []
+
+
+def test_japanese_command_names_are_names_discord_accepts() -> None:
+    for key, name in catalogue("ja").items():
+        if key.startswith("name."):
+            assert 1 <= len(name) <= 32 and name == name.lower(), name
+            assert all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name), name
+
+
+def test_cards_and_suits_read_naturally() -> None:
+    from cogs.cards import card_label, suit_label
+
+    assert suit_label("S", "ja") == "♠ スペード" and suit_label("H", "en-US") == "♥ Hearts"
+    assert card_label("JK", "ja") == "🃏 ジョーカー" and card_label("10D", "ja") == "10♦"
+    assert t("ja", "bid.no_trumps", tricks=7) == "7 切り札なし"
+
+
+def test_a_language_we_lack_falls_back_to_the_server_then_english() -> None:
+    from types import SimpleNamespace
+
+    from cogs.i18n import GUILD_LANGUAGES, reader
+
+    GUILD_LANGUAGES[77] = "ja"
+    try:
+        asks = SimpleNamespace
+        assert reader(asks(locale="fr", guild_id=77)) == "ja"  # type: ignore[arg-type]
+        assert reader(asks(locale="en-GB", guild_id=77)) == "en"  # type: ignore[arg-type]
+        assert reader(asks(locale="fr", guild_id=78)) == "en"  # type: ignore[arg-type]
+        assert reader(asks(locale="ja", guild_id=78)) == "ja"  # type: ignore[arg-type]
+    finally:
+        del GUILD_LANGUAGES[77]
