@@ -68,9 +68,9 @@ def decode(raw: str) -> bool | int | str:
     kind, _, value = raw.partition(":")
     if kind == "b":
         return value == "1"
-    if kind == "i":
+    if kind == "i" and value.lstrip("-").isdigit():
         return int(value)
-    return value
+    return value  # anything else is checked, and refused politely, by the service
 
 
 class SettingsControl(
@@ -277,11 +277,10 @@ class Settings(commands.Cog):
             elif kind == "game" and value in GAMES:
                 await interaction.response.edit_message(**game_message(settings, value, reader(interaction)))
                 return
-            elif kind == "opt":
-                game = rest
-                await interaction.response.edit_message(**game_message(settings, game, reader(interaction), value))
+            elif kind == "opt" and rest in GAMES:
+                await interaction.response.edit_message(**game_message(settings, rest, reader(interaction), value))
                 return
-            elif kind == "val":
+            elif kind == "val" and rest.partition(":")[0] in GAMES and value:
                 game, _, option = rest.partition(":")
                 settings = await self._set_default(settings, game, option, decode(value))
                 await interaction.response.edit_message(**game_message(settings, game, reader(interaction), option))
@@ -301,7 +300,7 @@ class Settings(commands.Cog):
 
     async def _set_default(self, settings: GuildSettings, game: str, option: str, value: Any) -> GuildSettings:
         """Save one game's default for one option (the rules' own default is simply forgotten)."""
-        spec = next((s for s in GAMES[game].options if s.name == option), None) if game in GAMES else None
+        spec = next((s for s in GAMES[game].options if s.name == option), None)
         defaults = {g: dict(o) for g, o in settings.default_options.items()}
         mine = defaults.setdefault(game, {})
         if spec is not None and value == spec.default and type(value) is type(spec.default):

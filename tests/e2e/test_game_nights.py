@@ -181,7 +181,7 @@ async def test_settings_are_for_managers_and_are_saved(double: DiscordDouble, bo
 
     panel = (await double.command(manager, "settings")).original
     assert panel is not None and panel.ephemeral_for == manager.id
-    assert "A reminder after 2 min" in panel.text() or "A reminder after" in panel.text()
+    assert "A reminder after 5 min, then 2 min of grace" in panel.text()  # the defaults
     await double.choose(manager, panel, "st:turn", ["60"])
     await double.choose(manager, panel, "st:grace", ["15"])
     assert "A reminder after 1 min, then 15 s of grace" in panel.text()
@@ -202,6 +202,9 @@ async def test_settings_are_for_managers_and_are_saved(double: DiscordDouble, bo
     forged = double.plant(["st:thread"])  # a member cannot change anything, even with a button
     answer = await double.click(member, forged, "st:thread")
     assert answer.original is not None and "Only people who can manage" in answer.original.text()
+    for what in ("st:opt:no-such-game", "st:val:no-such-game:target"):  # forged: nothing to change
+        odd = await double.click(manager, double.plant([what]), what)
+        assert odd.original is not None and "That button is not one of mine" in odd.original.text()
     again = (await double.command(manager, "settings")).original
     assert again is not None and "A thread per table\noff" in again.text()
 
