@@ -37,8 +37,10 @@ def catalogue(language: str) -> dict[str, str]:
     return {str(message.id): str(message.string) for message in po if message.id and message.string}
 
 
-def languages() -> list[str]:
-    return sorted(path.stem for path in LOCALES_DIR.glob("*.po"))
+@cache
+def languages() -> tuple[str, ...]:
+    """The languages we have a catalogue for (read once: every translated string asks)."""
+    return tuple(sorted(path.stem for path in LOCALES_DIR.glob("*.po")))
 
 
 def language_of(locale: Any, fallback: str = DEFAULT) -> str:

@@ -17,7 +17,7 @@ import discord
 
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
-from ..tables.render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, NAME_MAX, clip, game_name
+from ..tables.render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, NAME_MAX, clip, game_name, rating_change
 
 PAGE_SIZE = 10
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -287,14 +287,5 @@ def standings(seats: Sequence[dict[str, Any]], locale: Any) -> str:
     lines = []
     for seat in sorted(seats, key=lambda s: (s["placement"], s["seat"])):
         line = f"{'🏆 ' if seat['won'] else ''}{seat['placement']}. **{person(seat, locale)}** {seat['score']}"
-        before, after = seat["rating_before"], seat["rating_after"]
-        if before is not None and after is not None:
-            line += " · " + t(
-                locale,
-                "table.rating_change",
-                before=f"{before:.1f}",
-                after=f"{after:.1f}",
-                change=f"{after - before:+.1f}",
-            )
-        lines.append(line)
+        lines.append(line + rating_change(seat["rating_before"], seat["rating_after"], locale))
     return clip("\n".join(lines), FIELD_VALUE_MAX)

@@ -10,11 +10,12 @@ from discord.ext import commands
 
 from bot.games import GAMES
 from bot.games.options import resolve
-from bot.tables import TableInfo, TableService
+from bot.tables import TableService
 
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send
+from ..tables.cog import table_here
 from ..tables.render import COLOUR, clip, game_name, option_text
 
 
@@ -25,19 +26,13 @@ class Rules(commands.Cog):
         self.bot = bot
         self.service = service
 
-    async def _table_here(self, interaction: discord.Interaction[Any]) -> TableInfo | None:
-        channel = interaction.channel
-        if isinstance(channel, discord.Thread):
-            return await self.service.table_in_channel(channel.parent_id or channel.id, channel.id)
-        return await self.service.table_in_channel(interaction.channel_id or 0)
-
     @app_commands.command(name="rules", description=text("command.rules"))
     @app_commands.describe(game=text("describe.rules.game"))
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None) -> None:
         locale = reader(interaction)
-        table = await self._table_here(interaction)
+        table = await table_here(self.service, interaction)
         chosen = game.value if game else table.game if table else None
         if chosen is None:
             await send(interaction, t(locale, "rules.which"))

@@ -46,6 +46,14 @@ def error_text(error: TableError, locale: Any) -> str:
     return text if text != f"error.{error.key}" else str(error)
 
 
+async def table_here(service: TableService, interaction: discord.Interaction[Any]) -> TableInfo | None:
+    """The open table of this channel, or of this thread when the table has one."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return await service.table_in_channel(channel.parent_id or channel.id, channel.id)
+    return await service.table_in_channel(interaction.channel_id or 0)
+
+
 def choices_of(game: str) -> dict[str, list[app_commands.Choice[str]]]:
     """The choices of a game's text options, from the engine's own option specs, named from the catalogue."""
     return {
@@ -312,11 +320,7 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------------ other commands
 
     async def _table_here(self, interaction: discord.Interaction[Any]) -> TableInfo | None:
-        channel = interaction.channel
-        if isinstance(channel, discord.Thread):
-            table = await self.service.table_in_channel(channel.parent_id or channel.id, channel.id)
-        else:
-            table = await self.service.table_in_channel(interaction.channel_id or 0)
+        table = await table_here(self.service, interaction)
         if table is None:
             await send(interaction, t(reader(interaction), "error.no_table_here"))
         return table

@@ -373,6 +373,16 @@ def _options_short(table: TableInfo, locale: Any) -> str:
     return clip(" · ".join(option_text(table.game, k, v, locale) for k, v in all_options(table).items()), 1500)
 
 
+def rating_change(before: float | None, after: float | None, locale: Any) -> str:
+    """`` · rating 24.1 → 26.3 (+2.2)`` for a rated seat, nothing for a computer."""
+    if before is None or after is None:
+        return ""
+    change = t(
+        locale, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}"
+    )
+    return " · " + change
+
+
 def standings_text(table: TableInfo, public: dict[str, Any], result: dict[str, Any] | None, locale: Any) -> str:
     """Final places, scores and, once the match is stored, each person's rating change."""
     totals = public.get("scores", {}).get("total", [])
@@ -390,14 +400,6 @@ def standings_text(table: TableInfo, public: dict[str, Any], result: dict[str, A
         name = seat_name(table, seat, locale)
         place = placement.get(seat)
         line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
-        before, after = ratings.get(seat, (None, None))
-        if before is not None and after is not None:
-            line += " · " + t(
-                locale,
-                "table.rating_change",
-                before=f"{before:.1f}",
-                after=f"{after:.1f}",
-                change=f"{after - before:+.1f}",
-            )
+        line += rating_change(*ratings.get(seat, (None, None)), locale)
         lines.append(line)
     return "\n".join(lines)

@@ -37,7 +37,7 @@ def strings_in_code() -> tuple[set[str], set[str]]:
 
 
 def test_both_languages_are_there() -> None:
-    assert languages() == ["en", "ja"]
+    assert languages() == ("en", "ja")
 
 
 @pytest.mark.parametrize("language", ["ja"])
