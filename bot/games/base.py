@@ -6,7 +6,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from . import cards as C
 from .errors import GameError, InvalidGame
@@ -27,6 +27,7 @@ class GameState(ABC):
     players: int
     seed: int
     options: dict[str, Any]
+    sheets: list[dict[str, Any]]  # one score sheet per deal scored, in order
 
     # The contract ---------------------------------------------------------
 
@@ -62,6 +63,51 @@ class GameState(ABC):
         if not self.is_over():
             raise GameError("not_over")
         return self._result()
+
+    # What a computer player may know -----------------------------------------
+
+    def record(self, seat: int) -> dict[str, Any]:
+        """The current deal as ``seat`` saw it, as plain JSON data.
+
+        Everything of ``view(seat)`` that matters for a decision, plus what a
+        view does not keep: every card played this deal in order (``plays``:
+        ``[{"seat", "card"}, ...]``) and the suits each seat has shown void in
+        (``voids``: per seat, suit letters). Never a card the seat has not seen.
+        """
+        raise NotImplementedError  # every engine overrides it (made abstract once all do)
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A full state that ``seat`` cannot tell from this one, the unseen cards dealt from ``rng``.
+
+        Every card the seat has seen stays where it is (its hand, face-up and
+        played cards, revealed hands, what it saw of a kitty); the cards it has
+        not seen are dealt at random into the places they could be, respecting
+        shown voids and cards known to be in a hand (see :mod:`.hidden`).
+        Hidden values that follow from hidden cards (a secret bid, a secret
+        partner) are recomputed, and the seed and stacked decks are replaced,
+        so that nothing of this state the seat could not know survives: two
+        states the seat cannot tell apart give the same result for the same
+        generator.
+        """
+        raise NotImplementedError  # every engine overrides it (made abstract once all do)
+
+    def clone(self) -> Self:
+        """An independent copy, much faster than a snapshot round trip (for searches).
+
+        Every saved list and dict is copied one level deep: engines replace
+        nested values rather than change them in place.
+        """
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        for name in self.SAVED:
+            value = fields[name]
+            kind = type(value)
+            if kind is list:
+                fields[name] = value.copy()
+            elif kind is dict:
+                fields[name] = value.copy()
+        return new
 
     # Snapshots ------------------------------------------------------------
 

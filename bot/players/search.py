@@ -1,0 +1,205 @@
+"""Determinized search: Perfect Information Monte Carlo over the engine contract.
+
+For a decision of one seat: deal the cards it cannot see at random,
+consistently with what it saw (``state.determinize``), many times; in each
+such deal try every candidate action and play the deal out, every seat by the
+game's rule-based policy (or, once few cards remain, by exact search); score
+the deal with the game's real scoring; choose the candidate with the best
+average. This is how GIB played Bridge (Ginsberg 2001) and Kermit Skat (Buro,
+Long, Furtak and Sturtevant 2009); its known weakness, "strategy fusion"
+(Frank and Basin 1998), matters little in trick games with this many samples
+(Long, Sturtevant, Buro and Furtak 2010).
+
+Every candidate is played out on the same deals with the same random choices
+afterwards (common random numbers), so differences between candidates are not
+drowned by the luck of the deal, and the search stops early once the best is
+clearly ahead.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from math import sqrt
+
+from bot.games import GameState
+
+from . import endgame
+from .knowledge import Knowledge
+
+MIN_SAMPLES = 12  # deals tried before stopping early is considered
+CLEAR_LEAD = 3.0  # standard errors by which the best must lead the second to stop early
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the search found of one action."""
+
+    action: str
+    value: float  # average value for the seat (its side's points less the others', match win counted)
+    aim: str | None  # what the seat aims at ("bid", "contract", "defence"), if anything
+    aim_rate: float | None  # share of the deals tried in which the aim was reached
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str
+    samples: int = 0  # deals tried (0: no search was needed)
+    candidates: tuple[Candidate, ...] = field(default=())
+
+    @property
+    def chosen(self) -> Candidate | None:
+        return next((c for c in self.candidates if c.action == self.action), None)
+
+
+@dataclass
+class _Tally:
+    total: float = 0.0
+    aims: int = 0
+    reached: int = 0
+    kind: str | None = None
+
+
+def values_of(knowledge: Knowledge, before: list[int]) -> endgame.Values:
+    """Each seat's value of a world at the end of a deal: its side's points in the deal
+    less the other sides' average, plus the match win (or loss) when the match is over."""
+
+    def values(world: GameState) -> list[float]:
+        total = world.scores()["total"]
+        units = knowledge.units(world)
+        gained = [total[unit[0]] - before[unit[0]] for unit in units]
+        out = [0.0] * world.players
+        winners = set(world.result()["winners"]) if world.is_over() else None
+        spread = sum(gained)
+        others = len(units) - 1 or 1
+        for index, unit in enumerate(units):
+            value = gained[index] - (spread - gained[index]) / others
+            if winners is not None:
+                won = any(s in winners for s in unit)
+                value += knowledge.win_value if won else -knowledge.win_value / others
+            for s in unit:
+                out[s] = value
+        return out
+
+    return values
+
+
+def decide(
+    state: GameState,
+    seat: int,
+    knowledge: Knowledge,
+    rng: random.Random,
+    *,
+    budget_s: float | None,
+    samples: int | None,
+    legal: list[str] | None = None,
+) -> Decision:
+    """The search's choice for ``seat``. It reads ``state`` only through ``legal`` and ``determinize``.
+
+    ``samples`` fixes the number of deals tried (then the result depends on
+    nothing but the seat's knowledge and ``rng``); otherwise deals are tried
+    until ``budget_s`` is spent or the best candidate is clearly ahead.
+    """
+    started = time.perf_counter()
+    legal = state.legal(seat) if legal is None else legal
+    if len(legal) == 1:
+        return Decision(legal[0])
+    world = state.determinize(seat, rng)
+    candidates = knowledge.shortlist(world, seat, legal, rng)
+    if len(candidates) == 1:
+        return Decision(candidates[0])
+    before = list(world.scores()["total"])
+    values = values_of(knowledge, before)
+    deal = len(world.sheets)
+    tallies = [_Tally() for _ in candidates]
+    per_sample: list[list[float]] = []
+    deadline = None if samples is not None or budget_s is None else started + budget_s
+    limit = samples if samples is not None else 10_000
+    while len(per_sample) < limit:
+        row = _try_deal(world, seat, candidates, knowledge, values, deal, tallies, rng, deadline)
+        if row is None:
+            break
+        per_sample.append(row)
+        if samples is None and _clearly_ahead(per_sample):
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        world = state.determinize(seat, rng)
+    if not per_sample:  # the budget ran out inside the first deal: trust the rule-based choice
+        return Decision(candidates[0])
+    n = len(per_sample)
+    means = [sum(row[i] for row in per_sample) / n for i in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    found = tuple(
+        Candidate(
+            action,
+            means[i],
+            tallies[i].kind,
+            tallies[i].reached / tallies[i].aims if tallies[i].aims else None,
+        )
+        for i, action in enumerate(candidates)
+    )
+    return Decision(candidates[best], n, found)
+
+
+def _try_deal(
+    world: GameState,
+    seat: int,
+    candidates: list[str],
+    knowledge: Knowledge,
+    values: endgame.Values,
+    deal: int,
+    tallies: list[_Tally],
+    rng: random.Random,
+    deadline: float | None,
+) -> list[float] | None:
+    """Every candidate's value on one deal (None if the time ran out before the deal was done)."""
+    if endgame.small_enough(knowledge.cards_left(world)):
+        results = []
+        for action in candidates:
+            child = world.clone()
+            child.act(seat, action)
+            results.append(endgame.best_line(child, values, deal)[1])
+    else:
+        luck = rng.getrandbits(32)
+        results = []
+        for action in candidates:
+            child = world.clone()
+            child.act(seat, action)
+            knowledge.rollout(child, random.Random(luck))
+            results.append(child)
+            if deadline is not None and time.perf_counter() > deadline and len(results) < len(candidates):
+                return None
+    row = []
+    for child, tally in zip(results, tallies, strict=True):
+        row.append(values(child)[seat])
+        aim = knowledge.aim(child, seat) if len(child.sheets) > deal else None
+        if aim is not None:
+            tally.kind, tally.aims, tally.reached = aim[0], tally.aims + 1, tally.reached + aim[1]
+    for value, tally in zip(row, tallies, strict=True):
+        tally.total += value
+    return row
+
+
+def _clearly_ahead(rows: list[list[float]]) -> bool:
+    """The best candidate leads every other by CLEAR_LEAD standard errors of the paired difference."""
+    n = len(rows)
+    if n < MIN_SAMPLES:
+        return False
+    width = len(rows[0])
+    means = [sum(row[i] for row in rows) / n for i in range(width)]
+    best = max(range(width), key=means.__getitem__)
+    for other in range(width):
+        if other == best:
+            continue
+        diffs = [row[best] - row[other] for row in rows]
+        mean = means[best] - means[other]
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if variance == 0.0:
+            if mean <= 0:
+                return False
+            continue
+        if mean < CLEAR_LEAD * sqrt(variance / n):
+            return False
+    return True
