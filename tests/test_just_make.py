@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any
 
 import pytest
@@ -330,3 +331,104 @@ def test_a_default_match_for_every_player_count_ends_on_the_target() -> None:
         play_out(state, random_player(players))
         result = state.result()
         assert result["winners"] and all(result["scores"]["total"][w] == 7 for w in result["winners"])
+
+
+# What a computer player may know ----------------------------------------------
+
+DETERMINIZE_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"double_hard_bids": True, "target": 3},
+    {"scoring": "tricks", "all_fail_reverse": True, "lone_loser_minus_one": True},
+    {"sweep_wins": True, "joker_make_wins": True, "tie_break": "final-bid"},
+]
+
+
+def random_states(players: int, matches: int) -> list[JustMake]:
+    """States met at random moments of random matches (bidding, mid-trick, new deals, the end)."""
+    rng = Random(players)
+    out = []
+    for index in range(matches):
+        options = DETERMINIZE_OPTIONS[index % len(DETERMINIZE_OPTIONS)]
+        state = new_game("just-make", players, options, seed=players * 100 + index)
+        assert isinstance(state, JustMake)
+        for _ in range(rng.randrange(1, 200)):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            state.act(seat, rng.choice(state.legal(seat)))
+        out.append(state)
+    return out
+
+
+def test_record_lists_the_deals_plays_in_order_and_no_voids() -> None:
+    hands = ["2D 5S 7S 9S 2S JS", "3D 5H 7H 9H 3S JH", "4D 6S 8S 10S AS QS", "5D 6H 8H 10H 4S QH"]
+    state = game(hands)
+    bid_first_cards(state, hands)
+    for seat in range(4):
+        state.act(seat, "play " + hands[seat].split()[1])
+    state.act(0, "play 7S")
+    record = state.record(1)
+    assert record["plays"] == [
+        {"seat": 0, "card": "5S"},
+        {"seat": 1, "card": "5H"},
+        {"seat": 2, "card": "6S"},
+        {"seat": 3, "card": "6H"},
+        {"seat": 0, "card": "7S"},
+    ]
+    assert record["voids"] == [[], [], [], []]
+    assert record["hand"] == state.view(1)["hand"] and "9S" not in str(record)
+    play_out_deal(state)  # a new deal starts an empty record
+    assert state.deal_no == 1 and state.record(0)["plays"] == []
+
+
+def play_out_deal(state: JustMake) -> None:
+    deal = len(state.sheets)
+    while len(state.sheets) == deal and not state.is_over():
+        seat = state.to_act()[0]
+        state.act(seat, state.legal(seat)[0])
+
+
+@pytest.mark.parametrize("players", range(4, 10))
+def test_determinize_keeps_what_the_seat_saw_and_deals_the_rest(players: int) -> None:
+    rng = Random(players)
+    for state in random_states(players, 8):
+        seat = rng.randrange(players)
+        world = state.determinize(seat, Random(1))
+        assert world.view(seat) == state.view(seat)
+        assert world.record(seat) == state.record(seat)
+        assert [bin(h).count("1") for h in world.hands] == [bin(h).count("1") for h in state.hands]
+        assert world.hands[seat] == state.hands[seat]
+        held = [c for hand in world.hands for c in C.cards_in(hand)]
+        shown = [c for c in world.bids if c >= 0] + [c for _, c in world.plays]
+        everything = held + shown
+        assert len(everything) == len(set(everything)) == players * 6
+        assert set(everything) <= set(DECK)
+        assert world.decks == [] and world.seed != state.seed
+
+
+@pytest.mark.parametrize("players", range(4, 10))
+def test_determinize_depends_only_on_what_the_seat_knows(players: int) -> None:
+    rng = Random(-players)
+    for state in random_states(players, 6):
+        seat = rng.randrange(players)
+        twin = state.determinize(seat, Random(7))  # other unseen cards, another seed, no stacked decks
+        for k in range(3):
+            assert state.determinize(seat, Random(k)).to_json() == twin.determinize(seat, Random(k)).to_json()
+
+
+@pytest.mark.parametrize("players", range(4, 10))
+def test_a_determinized_match_plays_on_to_its_end(players: int) -> None:
+    for index, state in enumerate(random_states(players, 4)):
+        world = state.determinize(index % players, Random(index))
+        play_out(world, random_player(index))
+        assert world.is_over() and world.result()["winners"]
+
+
+def test_determinize_hides_the_stacked_decks_of_later_deals() -> None:
+    hands = ["2D 5S 7S 9S 2S JS", "3D 5H 7H 9H 3S JH", "4D 6S 8S 10S AS QS", "5D 6H 8H 10H 4S QH"]
+    deck = stacked(hands)
+    state = new_game("just-make", 4, {}, seed=1, decks=[deck, deck], first_dealer=0)
+    world = state.determinize(0, Random(3))
+    assert world.decks == [] and world.seed != state.seed
+    play_out_deal(world)
+    assert world.hands[0] != C.mask_of(C.CODES[card] for card in hands[0].split())

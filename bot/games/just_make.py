@@ -9,11 +9,13 @@ the target.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
+from .hidden import Slot, deal_unseen
 from .options import Option, resolve
 
 OPTIONS = (
@@ -35,6 +37,7 @@ HAND_SIZE = 6
 TRICKS = 5
 JOKERS = (C.JOKER, C.JOKER2)
 DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], jokers=2)
+DECK_MASK = C.mask_of(DECK)
 BID_VALUE = (1, 2, 3, 0)  # by suit: S H C D
 JOKER_BID = 4
 
@@ -69,7 +72,7 @@ class JustMake(GameState):
         "players", "options", "seed", "decks", "first_bidder",
         "phase", "deal_no", "bidder", "hands", "bids", "doubled", "bid_order",
         "leader", "trick", "tricks", "tricks_played", "last_trick", "last_winner",
-        "totals", "sheets", "winners",
+        "plays", "totals", "sheets", "winners",
     )  # fmt: skip
 
     def __init__(
@@ -117,6 +120,7 @@ class JustMake(GameState):
         self.tricks_played = 0
         self.last_trick: dict[str, Any] | None = None
         self.last_winner = -1  # of this deal's latest trick that had a winner
+        self.plays: list[list[int]] = []  # [seat, card] for every card played this deal, in order
         self.phase = BID
 
     # The contract ---------------------------------------------------------
@@ -166,17 +170,27 @@ class JustMake(GameState):
             raise IllegalAction("card_not_held", card=C.NAMES[code])
         if double and not (self.options["double_hard_bids"] and bid_value(code) >= 3):
             raise IllegalAction("not_legal", action=action, allowed=", ".join(self.legal(seat)[:6]))
-        self.hands[seat] ^= 1 << code
         if self.phase == BID:
-            self.bids[seat] = code
-            self.doubled[seat] = double
-            self.bidder += 1
-            if self.bidder == self.players:
-                self.phase = PLAY
+            self._bid(seat, code, double)
         else:
-            self.trick.append(code)
-            if len(self.trick) == self.players:
-                self._end_trick()
+            self._play(seat, code)
+
+    def _bid(self, seat: int, code: int, double: bool) -> None:
+        """Apply a checked bid (also the computer players' fast path)."""
+        self.hands[seat] ^= 1 << code
+        self.bids[seat] = code
+        self.doubled[seat] = double
+        self.bidder += 1
+        if self.bidder == self.players:
+            self.phase = PLAY
+
+    def _play(self, seat: int, code: int) -> None:
+        """Apply a checked play (also the computer players' fast path)."""
+        self.hands[seat] ^= 1 << code
+        self.plays.append([seat, code])
+        self.trick.append(code)
+        if len(self.trick) == self.players:
+            self._end_trick()
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -191,6 +205,40 @@ class JustMake(GameState):
             "deals": self.deal_no + 1,
             "sheets": self.sheets,
         }
+
+    # What a computer player may know ----------------------------------------
+
+    def record(self, seat: int) -> dict[str, Any]:
+        """The seat's view and every card played this deal. ``voids`` stays empty:
+        any card may be played to any trick, so nobody ever shows a void."""
+        record = self.view(seat)
+        record["plays"] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
+        record["voids"] = [[] for _ in range(self.players)]
+        return record
+
+    def determinize(self, seat: int, rng: random.Random) -> JustMake:
+        """The other hands dealt again from every card the seat has not seen.
+
+        Bids and played cards are face up, so the unseen cards are the other
+        hands and the undealt rest of the pack; with no suit to follow nothing
+        constrains where they are.
+        """
+        seen = self.hands[seat]
+        for code in self.bids:
+            if code >= 0:
+                seen |= 1 << code
+        for _, code in self.plays:
+            seen |= 1 << code
+        others = [s for s in range(self.players) if s != seat]
+        slots = [Slot(self.hands[s].bit_count()) for s in others]
+        slots.append(Slot(len(DECK) - self.players * HAND_SIZE))  # the cards nobody was dealt
+        dealt = deal_unseen(DECK_MASK & ~seen, slots, rng)
+        world = self.clone()
+        for s, hand in zip(others, dealt[:-1], strict=True):
+            world.hands[s] = hand
+        world.seed = rng.getrandbits(62)  # future deals must not follow from the real seed
+        world.decks = []
+        return world
 
     # Play and scoring -----------------------------------------------------
 
