@@ -10,7 +10,9 @@ USAGE = """usage:
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
   python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
   python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database
-  python -m bot bench chart                                  time to draw the end-of-match chart"""
+  python -m bot bench chart                                  time to draw the end-of-match chart
+  python -m bot bench players [--game NAME] [--players N] [--matches M] [--budget-ms B] [--deals D]
+                                                             computer players: decision times and strength"""
 
 
 async def _upgrade() -> None:

@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m bot bench engine`` prints figures, tests never time anything."""
+"""Benchmarks: ``python -m bot bench engine|tables|chart|players`` print figures, tests never time anything."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import bench_players
 from bot.games import GAMES, new_game
 
 # The formats that keep each game's matches short and even, so a figure is deals per second.
@@ -170,7 +171,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="each player's mean time to act, drawn from 0 to twice this (0: act at once, the saturated figures)",
     )
     sub.add_parser("chart", help="the running-totals chart of long matches: milliseconds to draw, PNG size")
+    computers = sub.add_parser(
+        "players",
+        help="computer players: decision times and strength in seat-rotated matches on the same deals",
+    )
+    bench_players.add_arguments(computers)
     args = parser.parse_args(argv)
+    if args.what == "players":
+        try:
+            config = bench_players.config_from(args)
+        except ValueError as error:
+            computers.error(str(error))
+        for line in bench_players.bench_players(config):
+            print(line)
+        return 0
     if args.what == "chart":
         for line in bench_chart():
             print(line)
