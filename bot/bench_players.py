@@ -326,7 +326,7 @@ def _pct(part: float, whole: float) -> str:
 def _ms(times: list[float]) -> str:
     if not times:
         return "—"
-    return f"{percentile(times, 0.5) * 1000:.0f} / {percentile(times, 0.99) * 1000:.0f}"
+    return f"{percentile(times, 0.5) * 1000:.0f} / {percentile(times, 0.99) * 1000:.0f} ({len(times)})"
 
 
 def render_row(row: Row) -> str:
@@ -342,8 +342,8 @@ def render_row(row: Row) -> str:
 
 
 HEADER = (
-    "| game | players | pairing (1st vs 2nd) | matches | 1st wins | fair | ratio to fair | 1st ms p50 / p99 "
-    "| 2nd ms p50 / p99 | made 1st / 2nd | contractor 1st / 2nd |",
+    "| game | players | pairing (1st vs 2nd) | matches | 1st wins | fair | ratio to fair "
+    "| 1st ms p50 / p99 (decisions) | 2nd ms p50 / p99 (decisions) | made 1st / 2nd | contractor 1st / 2nd |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
 )
 

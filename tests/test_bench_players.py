@@ -172,7 +172,7 @@ def test_summary_figures() -> None:
     assert (row.aims[0], row.aims[1], row.hands) == (Aims(4, 2), Aims(4, 4), 16)
     line = bench_players.render_row(row)
     assert line == (
-        "| five-hundred | 4 | strong (one side) vs easy | 4 | 62% ±75 | 50% | 1.25 | 200 / 400 | 500 / 500 "
+        "| five-hundred | 4 | strong (one side) vs easy | 4 | 62% ±75 | 50% | 1.25 | 200 / 400 (4) | 500 / 500 (4) "
         "| 50% / 100% | 25% / 25% |"
     )
 
