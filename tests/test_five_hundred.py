@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from bot.games import IllegalAction, InvalidGame, new_game
 from bot.games import cards as C
-from bot.games.five_hundred import DECKS, FiveHundred, bid_rank
+from bot.games.five_hundred import DECKS, PHASE_NAMES, FiveHundred, bid_rank
+
+from .helpers import strings_in
+from .test_five_hundred_properties import hidden_cards
 
 
 def fresh(players: int = 4, first_dealer: int | None = None, **options: Any) -> FiveHundred:
@@ -466,3 +470,113 @@ def test_new_game_refuses_bad_set_ups(players: int, options: dict[str, Any], mat
 def test_stacked_decks_must_be_whole() -> None:
     with pytest.raises(InvalidGame, match="43-card"):
         new_game("five-hundred", 4, {}, seed=1, decks=[[C.NAMES[c] for c in DECKS[4]][:-1]])
+
+
+# What a computer player may know: record and determinize --------------------------------
+
+KNOWLEDGE_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"called_partner": "announce", "all_pass": "play-no-trumps", "six_sides": "two-threes"},
+    {"open_misere_spread": "after-first-trick", "misere_tricks_score": True, "joker_lead_any_suit": True},
+    {"passed_may_rebid": True, "misere_after_seven": True, "open_misere_highest": True},
+]
+
+
+def sampled_states(players: int, options: dict[str, Any], seed: int, every: int = 7) -> list[FiveHundred]:
+    """Copies of a random match's states (every few actions) over its first three hands; bids are rare
+    enough that hands get played, and misère comes up often enough to be tested."""
+    rng = random.Random(seed)
+    state = fresh(players, **options)
+    state.seed = seed
+    state._start_hand()  # a deal of this seed
+    out: list[FiveHundred] = []
+    step = 0
+    while not state.is_over() and len(state.sheets) < 3:
+        if step % every == rng.randrange(every):
+            out.append(state.clone())
+        seat = state.to_act()[0]
+        actions = state.legal(seat)
+        if actions[0] == "pass" and rng.random() < 0.8:
+            action = "pass"
+        else:
+            misere = [a for a in actions if "misere" in a]
+            action = rng.choice(misere if misere and rng.random() < 0.3 else actions)
+        state.act(seat, action)
+        step += 1
+    return out
+
+
+def every_place(state: FiveHundred) -> list[int]:
+    played = [1 << code for _, code, _ in state.plays]
+    return [*state.hands, state.kitty, state.discards, *played]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_determinized_deal_is_one_the_seat_cannot_tell_from_the_real_one(players: int) -> None:
+    seen: set[str] = set()
+    for seed in range(16):
+        options = KNOWLEDGE_OPTIONS[seed % len(KNOWLEDGE_OPTIONS)]
+        for state in sampled_states(players, options, seed):
+            for seat in range(players):
+                world = state.determinize(seat, random.Random(seed * 31 + seat))
+                cases = {"misere": state._misere, "voids": any(state.voids), "exposed": state.exposed}
+                seen |= {PHASE_NAMES[state.phase], *(case for case, met in cases.items() if met)}
+                seen |= {"called"} if state.called >= 0 else set()
+                # Everything the seat saw is where it was; every card is somewhere, once.
+                assert world.view(seat) == state.view(seat)
+                assert world.record(seat) == state.record(seat)
+                places = every_place(world)
+                assert sum(p.bit_count() for p in places) == len(DECKS[players])
+                assert C.mask_of(DECKS[players]) == sum(places)
+                assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
+                assert world.kitty.bit_count() == state.kitty.bit_count()
+                assert world.discards.bit_count() == state.discards.bit_count()
+                if seat == state.contractor:
+                    assert (world.discards, world.picked_up) == (state.discards, state.picked_up)
+                # Shown voids are kept (under the contract's suits: bowers and a suit contract's joker are trumps).
+                for s in range(players):
+                    for suit in range(4):
+                        if state.voids[s] >> suit & 1:
+                            assert not world.hands[s] & state._suit_masks[suit]
+                # The called card is with a partner: the known one, or anyone but the contractor.
+                if state.called >= 0 and not any(code == state.called for _, code, _ in state.plays):
+                    assert world.hands[world.partner] >> state.called & 1 and world.partner != state.contractor
+                    if state.partner_known or seat == state.partner:
+                        assert world.partner == state.partner
+                # Nothing of the real deal survives that the seat could not know.
+                assert world.seed != state.seed and world.decks == []
+                assert not set(strings_in(state.record(seat))) & hidden_cards(state, seat)
+                # Another deal of the unseen cards determinizes to exactly the same state.
+                other = state.determinize(seat, random.Random(seed * 31 + seat + 1000))
+                again = random.Random(7)
+                assert other.determinize(seat, again).to_json() == state.determinize(seat, random.Random(7)).to_json()
+                # And the engine plays on to the end of the hand from it.
+                if seat == state.to_act()[0]:
+                    play_to_hand_end(world, random.Random(seat))
+    assert {"bidding", "discarding", "playing", "voids"} <= seen  # the cases above were all met
+    assert {"misere", "exposed"} <= seen or players == 2  # two players have no misère here
+    assert "called" in seen or players != 5
+
+
+def play_to_hand_end(world: FiveHundred, rng: random.Random) -> None:
+    sheets = len(world.sheets)
+    while not world.is_over() and len(world.sheets) == sheets:
+        seat = world.to_act()[0]
+        world.act(seat, rng.choice(world.legal(seat)))
+    places = every_place(world)
+    assert sum(p.bit_count() for p in places) == len(DECKS[world.players])
+    assert sum(places) == C.mask_of(DECKS[world.players])
+
+
+def test_the_record_lists_every_card_played_this_hand_with_a_named_suit_and_the_voids() -> None:
+    state = at_play("6NT", {0: "JK AS", 1: "KS 5H", 2: "QS 5C", 3: "7H 8H"})
+    play(state, "play JK S", "play KS", "play QS", "play 7H")
+    record = state.record(1)
+    assert record["plays"] == [
+        {"seat": 0, "card": "JK", "named_suit": "S"},
+        {"seat": 1, "card": "KS", "named_suit": None},
+        {"seat": 2, "card": "QS", "named_suit": None},
+        {"seat": 3, "card": "7H", "named_suit": None},
+    ]
+    assert record["voids"] == ["", "", "", "S"]
+    assert record["hand"] == ["5H"] and record["hands"][0]["cards"] is None

@@ -9,12 +9,14 @@ misère the joker has a suit of its own, ``JOKER_SUIT``.
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from typing import Any
 
 from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
+from .hidden import Slot, deal_unseen
 from .options import Option, resolve
 
 OPTIONS = (
@@ -162,7 +164,7 @@ class FiveHundred(GameState):
         "phase", "hand_no", "hands_played", "all_passes", "dealer", "hands", "kitty", "picked_up", "discards",
         "auction", "turn", "out", "high", "high_bidder", "passes_since_bid",
         "contract", "contractor", "called", "partner", "partner_known", "sitting_out", "exposed",
-        "leader", "trick", "named_suit", "voids", "tricks", "tricks_played", "last_trick",
+        "leader", "trick", "named_suit", "voids", "plays", "tricks", "tricks_played", "last_trick",
         "totals", "sheets", "winners",
     )  # fmt: skip
 
@@ -252,6 +254,7 @@ class FiveHundred(GameState):
         self.trick: list[int] = []
         self.named_suit = -1
         self.voids = [0] * n
+        self.plays: list[list[int]] = []  # [seat, card, named suit or -1], every card played this hand in order
         self.tricks = [0] * n
         self.tricks_played = 0
         self.last_trick: list[Any] | None = None  # [seats, card codes, named suit, winner]; view() writes it out
@@ -549,6 +552,7 @@ class FiveHundred(GameState):
         else:
             self.named_suit = named
         self.hands[seat] ^= 1 << code
+        self.plays.append([seat, code, self.named_suit if not self.trick else -1])
         self.trick.append(code)
         order = self._in_play()
         if len(self.trick) < len(order):
@@ -756,3 +760,61 @@ class FiveHundred(GameState):
                 view["discards"] = [C.NAMES[c] for c in C.cards_in(self.discards)]
             view["you_are_partner"] = seat == self.partner
         return view
+
+    # What a computer player may know -----------------------------------------
+
+    def record(self, seat: int) -> dict[str, Any]:
+        record = self.view(seat)
+        record["plays"] = [
+            {"seat": s, "card": C.NAMES[c], "named_suit": C.SUITS[named] if named >= 0 else None}
+            for s, c, named in self.plays
+        ]
+        record["voids"] = ["".join(C.SUITS[x] for x in range(4) if self.voids[s] >> x & 1) for s in range(self.players)]
+        return record
+
+    def determinize(self, seat: int, rng: random.Random) -> FiveHundred:
+        world = self.clone()
+        contractor = self.contractor
+        played = 0
+        for _, code, _ in self.plays:
+            played |= 1 << code
+        # The places hidden from ``seat``, in seat order, then the discards, then the kitty.
+        seats = [s for s in range(self.players) if s != seat and not (self.exposed and s == contractor)]
+        hide_discards = self.discards != 0 and seat != contractor
+        pool = self.kitty | (self.discards if hide_discards else 0)
+        forbidden = []
+        for s in seats:
+            pool |= self.hands[s]
+            void = 0
+            for suit in range(4):
+                if self.voids[s] >> suit & 1:
+                    void |= self._suit_masks[suit]
+            forbidden.append(void)
+        forbidden_discards = forbidden_kitty = 0
+        called = self.called
+        if called >= 0 and not (played | self.hands[seat]) >> called & 1:
+            # The called card is in a partner's hand: the named one, or any but the contractor's.
+            bit = 1 << called
+            for i, s in enumerate(seats):
+                if (s != self.partner) if self.partner_known else s == contractor:
+                    forbidden[i] |= bit
+            forbidden_discards = forbidden_kitty = bit
+        slots = [Slot(self.hands[s].bit_count(), forbidden[i]) for i, s in enumerate(seats)]
+        if hide_discards:
+            slots.append(Slot(KITTY[self.players], forbidden_discards))
+        slots.append(Slot(self.kitty.bit_count(), forbidden_kitty))
+        dealt = deal_unseen(pool, slots, rng)
+        for s, cards in zip(seats, dealt, strict=False):
+            world.hands[s] = cards
+        if hide_discards:
+            world.discards = dealt[len(seats)]
+        world.kitty = dealt[-1]
+        if called >= 0 and not played >> called & 1:
+            world.partner = next(s for s in range(self.players) if world.hands[s] >> called & 1)
+        if self.picked_up and seat != contractor:
+            # What the contractor picked up is its secret: any cards of its hand and discards will do.
+            held = C.cards_in(world.hands[contractor] | world.discards)
+            world.picked_up = C.mask_of(rng.sample(held, KITTY[self.players]))
+        world.seed = rng.getrandbits(62)
+        world.decks = []
+        return world
