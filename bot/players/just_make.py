@@ -43,6 +43,7 @@ ONE_PER_SUIT = 0x0001_0001_0001_0001  # shifted by a rank: that rank's bit in ev
 WIN_VALUE = 15.0  # a match win, in points: more than any deal can bring
 OTHERS_MAKE = 0.35  # how often another seat makes its bid, for weighing what a made bid is worth
 EPSILON = 1e-9
+FLEXIBILITY = 0.25  # how much choosing the moment to play a card kept for later helps (see plan_chance)
 
 
 # The trick model ---------------------------------------------------------------
@@ -122,6 +123,24 @@ def chance_of(dist: list[float], need: int, at_least: bool) -> float:
     return sum(dist[need:]) if at_least else dist[need]
 
 
+def plan_chance(chances: list[float], need: int, at_least: bool) -> float:
+    """The chance of winning exactly ``need`` (or at least, for a joker bid) of later tricks
+    with cards of these ``chances``, trying to win with the best ``need`` and lose the rest.
+
+    Cards kept for later are played when it suits them: with r tricks to choose from, a
+    card meant to win wins more often than at random (1 - (1 - q)^a), and a card meant to
+    lose wins less often (q^a), with a = 1 + FLEXIBILITY (r - 1).
+    """
+    if need < 0:
+        return 1.0 if at_least else 0.0
+    if need > len(chances):
+        return 0.0
+    power = 1.0 + FLEXIBILITY * (len(chances) - 1)
+    ordered = sorted(chances, reverse=True)
+    attempts = [1.0 - (1.0 - q) ** power if i < need or at_least else q**power for i, q in enumerate(ordered)]
+    return chance_of(tricks_distribution(attempts), need, at_least)
+
+
 # Aims -------------------------------------------------------------------------------
 
 
@@ -166,9 +185,9 @@ def choose_play(world: JustMake, seat: int, unseen: int) -> int:
     chances_later = [later_odds(c, later) for c in held]
     best, best_score = held[0], -1.0
     for i, code in enumerate(held):
-        rest = tricks_distribution(chances_later[:i] + chances_later[i + 1 :])
+        rest = chances_later[:i] + chances_later[i + 1 :]
         p = chances_now[i]
-        make = p * chance_of(rest, need - 1, at_least) + (1.0 - p) * chance_of(rest, need, at_least)
+        make = p * plan_chance(rest, need - 1, at_least) + (1.0 - p) * plan_chance(rest, need, at_least)
         # Equal chances: a joker bid takes what it can, others keep their options (stronger later).
         score = make + (EPSILON * p if at_least else EPSILON * chances_later[i])
         if score > best_score + EPSILON * EPSILON:
@@ -239,8 +258,7 @@ def choose_bid(world: JustMake, seat: int, unseen: int) -> tuple[int, bool]:
     for code in held:
         value = bid_value(code)
         at_least = value == JOKER_BID
-        dist = tricks_distribution([chances[c] for c in held if c != code])
-        make = chance_of(dist, value, at_least)
+        make = plan_chance([chances[c] for c in held if c != code], value, at_least)
         tricks = value
         for doubled in (False, True) if may_double and value >= 3 else (False,):
             made_value = sum(others[j] * outcome_value(world, seat, j + 1, True, tricks, doubled) for j in range(n))
