@@ -24,6 +24,8 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -40,6 +42,7 @@ NAMING_CONVENTION = {
 LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, PLAYING)
 DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 300, 120
+DEFAULT_COMPUTER_PACE_MS = 1000  # between consecutive computer moves (half as long again after a trick)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -82,6 +85,9 @@ class Guild(Base):
     thread_per_table: Mapped[bool] = mapped_column(Boolean, default=True)
     language: Mapped[str | None] = mapped_column(String(16))
     default_options: Mapped[dict[str, Any]] = mapped_column(default=dict)  # game name -> options
+    computer_pace_ms: Mapped[int] = mapped_column(
+        Integer, default=DEFAULT_COMPUTER_PACE_MS, server_default=text(str(DEFAULT_COMPUTER_PACE_MS))
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -116,6 +122,7 @@ class Table(Base):
     status: Mapped[str] = mapped_column(String(16), default=LOBBY)
     host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     turn_seconds: Mapped[int | None] = mapped_column(Integer)  # overrides the guild's; 0 = off
+    hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # a match with hints is unrated
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
@@ -133,6 +140,7 @@ class Seat(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     position: Mapped[int | None] = mapped_column(Integer)  # engine seat, set at start
     user_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # None: a computer
+    computer_level: Mapped[str | None] = mapped_column(String(16))  # a computer's level ("easy", "strong")
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
     left_at: Mapped[datetime | None]
     absent: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -71,8 +71,12 @@ async def claim_version(connection: AsyncConnection, table_id: int, version: int
     return bool(result.rowcount == 1)
 
 
-async def insert_seat(connection: AsyncConnection, table_id: int, user_id: int | None, joined_at: datetime) -> int:
-    statement = insert(SEATS).values(table_id=table_id, user_id=user_id, joined_at=joined_at).returning(SEATS.c.id)
+async def insert_seat(
+    connection: AsyncConnection, table_id: int, user_id: int | None, joined_at: datetime, level: str | None = None
+) -> int:
+    """A person's seat (``user_id``), or a computer's of ``level`` (``user_id`` None)."""
+    values = {"table_id": table_id, "user_id": user_id, "joined_at": joined_at, "computer_level": level}
+    statement = insert(SEATS).values(**values).returning(SEATS.c.id)
     return int((await connection.execute(statement)).scalar_one())
 
 

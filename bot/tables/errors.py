@@ -31,6 +31,8 @@ ENGLISH: dict[str, str] = {
     "not_a_seat": "There is no such seat at this table.",
     "host_stays": "The host cannot be removed; the host can leave instead.",
     "bad_setting": "{setting} cannot be {value!r}: {allowed}.",
+    "bad_level": "There is no computer level {level!r}: {allowed}.",
+    "hints_off": "Hints are off at this table.",
 }
 
 

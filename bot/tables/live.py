@@ -9,7 +9,6 @@ so the in-memory state is never ahead of what was committed.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,6 +28,7 @@ class LiveSeat:
     absent: bool = False
     resigned: bool = False
     acted: int = 0  # actions this seat has made: a hand message shown before the last one is stale
+    level: str | None = None  # a computer's level; None for a person
 
     @property
     def computer(self) -> bool:
@@ -36,7 +36,7 @@ class LiveSeat:
 
     @property
     def on_autopilot(self) -> bool:
-        """The service plays this seat's turns at once."""
+        """A computer player plays this seat's turns (see :mod:`bot.tables.computers`)."""
         return self.user_id is None or self.resigned
 
 
@@ -78,17 +78,22 @@ class LiveTable:
     turn_override: int | None
     guild_turn: int
     guild_grace: int
+    guild_pace_ms: int
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
     version: int
     action_count: int
     seats: list[LiveSeat]
+    hints: bool = False
     state: GameState | None = None
     public: dict[str, Any] = field(default_factory=dict)
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
     sheets: list[dict[str, Any]] = field(default_factory=list)
     present_in_deal: bool = False  # a person (not a timer) acted in the current deal
+    overdue: set[int] = field(default_factory=set)  # people whose time ran out: the computer plays their turn
+    moved_at: datetime | None = None  # when the last action was committed (computers keep a pace after it)
+    after_trick: bool = False  # that action completed a trick: the next lead waits longer
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     evicted: bool = False
 
@@ -138,6 +143,7 @@ class LiveTable:
                 absent=seat.absent,
                 resigned=seat.resigned,
                 acted=seat.acted,
+                level=seat.level,
             )
             for order, seat in enumerate(self.seats)
         ]
@@ -161,6 +167,7 @@ class LiveTable:
             finished_at=self.finished_at,
             to_act=tuple(self.state.to_act()) if playing and self.state is not None else (),
             actions=self.action_count,
+            hints=self.hints,
         )
 
 
@@ -189,6 +196,7 @@ class Step:
         before = live.public
         state.act(seat, action)
         live.at(seat).acted += 1
+        live.overdue.discard(seat)
         after = state.view(None)
         live.public = after
         if source == "player":
@@ -229,21 +237,3 @@ class Step:
         for key, value in values.items():
             setattr(seat, key, value)
         self.seat_changes.setdefault(seat.id, {}).update(values)
-
-    def autopilot(self) -> None:
-        """Play every turn of computers and resigned seats, until a person is to act."""
-        live, state = self.live, self.state
-        while not state.is_over() and not self.abandon:
-            seats = [p for p in state.to_act() if live.at(p).on_autopilot]
-            if not seats:
-                return
-            for position in seats:
-                if position not in state.to_act():
-                    continue
-                actions = state.legal(position)
-                seat = live.at(position)
-                if seat.computer:
-                    pick = random.Random(f"{live.seed}:{live.action_count + len(self.records)}")
-                    self.apply(position, pick.choice(actions), "computer")
-                else:
-                    self.apply(position, actions[0], "resigned")

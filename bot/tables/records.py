@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.storage.models import DEFAULT_COMPUTER_PACE_MS
+
 
 @dataclass(frozen=True)
 class SeatInfo:
@@ -17,6 +19,7 @@ class SeatInfo:
     absent: bool = False
     resigned: bool = False
     acted: int = 0  # actions this seat has made so far: a button's "turn" (see TableService.act)
+    level: str | None = None  # a computer's level ("easy", "strong"); None for a person
 
     @property
     def computer(self) -> bool:
@@ -44,6 +47,7 @@ class TableInfo:
     finished_at: datetime | None
     to_act: tuple[int, ...] = ()  # seats whose turn it is
     actions: int = 0  # actions in the log so far
+    hints: bool = False  # players may ask the strong computer player for a hint; the match is then unrated
 
     def seat_of(self, user_id: int) -> int | None:
         return next((seat.index for seat in self.seats if seat.user_id == user_id), None)
@@ -60,7 +64,8 @@ class Outcome:
     ``events`` are dicts with a ``kind``: ``started``, ``action`` (seat, action, source),
     ``trick`` (winner, cards), ``deal`` (the score sheet), ``reminder`` (seats),
     ``timeout`` (seat, action), ``resigned`` (seat), ``match_over`` (winners, placements,
-    ratings) and ``abandoned`` (reason).
+    ratings, rated) and ``abandoned`` (reason). An action's ``source`` is ``player``,
+    ``computer``, ``timeout`` (a person's turn played for them) or ``resigned``.
     """
 
     table: TableInfo
@@ -86,3 +91,14 @@ class GuildSettings:
     thread_per_table: bool
     language: str | None
     default_options: dict[str, Any] = field(default_factory=dict)
+    computer_pace_ms: int = DEFAULT_COMPUTER_PACE_MS  # between computer moves; half as long again after a trick
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The strong computer player's advice to the seat on turn, from what that seat may know."""
+
+    action: str  # one of the seat's legal actions
+    aim: str | None  # what the advice aims at: "bid" (the seat's own), "contract" (its side's), "defence"
+    rate: float | None  # the share of the deals tried in which that aim was reached
+    samples: int  # deals tried (0: there was only one sensible choice)

@@ -51,7 +51,8 @@ class MatchRecord:
             for user in users.values()
         }
         teams = [[users[p] for p in side if p in users] for side in self.sides]
-        updated = rate(teams, self.places, current)
+        # A match played with hints is recorded but rates nobody.
+        updated = {} if live.hints else rate(teams, self.places, current)
         place_of = {p: place for side, place in zip(self.sides, self.places, strict=True) for p in side}
         side_of = {p: index for index, side in enumerate(self.sides) for p in side}
         rows = []
@@ -115,6 +116,7 @@ class MatchRecord:
             "winners": sorted(winners - self.resigned),
             "placements": {str(p): place_of[p] for p in sorted(place_of)},
             "ratings": changes,
+            "rated": bool(changes),
         }
 
 

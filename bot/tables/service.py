@@ -4,6 +4,11 @@ It never imports discord: every call takes user ids and returns plain data
 (:mod:`bot.tables.records`). Every write is committed before the call returns,
 and every refusal is a :class:`~bot.tables.errors.TableError` with nothing
 written.
+
+Computer players never hold up a call: a call commits and returns, and a
+driver task per table (:mod:`bot.tables.computers`) plays the computers'
+turns, thinking in worker processes (:mod:`bot.tables.thinking`) without the
+table's lock, and hands each outcome to the listeners (:meth:`TableService.listen`).
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games import GAMES, GameError, IllegalAction, InvalidGame, new_game
 from bot.games.options import resolve
+from bot.players import LEVELS
 from bot.storage import leaderboard as board
 from bot.storage import repository as repo
 from bot.storage.database import BatchRollback, Database
 from bot.storage.models import (
     ABANDONED,
+    DEFAULT_COMPUTER_PACE_MS,
     DEFAULT_GRACE_SECONDS,
     DEFAULT_TURN_SECONDS,
     FINISHED,
@@ -34,16 +41,23 @@ from bot.storage.models import (
     utcnow,
 )
 
+from .computers import STRONG, Drivers, Turn, next_turn, pause_left, play_turn, stand_in
 from .errors import ActionRefused, BadOptions, ChannelBusy, NotAllowed, StaleAction, TableNotFound, WrongStatus
 from .live import LiveSeat, LiveTable, Step, sides_of
-from .records import GuildSettings, Outcome, TableInfo
+from .records import GuildSettings, Hint, Outcome, TableInfo
 from .results import match_record
+from .thinking import Choice, Thinker, decision_seed
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Outcome], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
 UNSET: Any = object()
-GUILD_LIMITS = {"turn_seconds": (0, 86_400), "grace_seconds": (0, 86_400)}
+GUILD_LIMITS = {
+    "turn_seconds": (0, 86_400, "seconds"),
+    "grace_seconds": (0, 86_400, "seconds"),
+    "computer_pace_ms": (0, 10_000, "milliseconds"),
+}
 
 
 async def _nothing_more(connection: AsyncConnection) -> None:
@@ -55,14 +69,33 @@ def _stale() -> StaleAction:
 
 
 class TableService:
-    """Tables by id, for people by Discord user id. One instance per process."""
+    """Tables by id, for people by Discord user id. One instance per process.
 
-    def __init__(self, database: Database, *, clock: Callable[[], datetime] = utcnow) -> None:
+    ``thinker`` makes the computer players' decisions (None: a :class:`Thinker` with a
+    worker process per CPU, started on the first decision and stopped by :meth:`close`;
+    one passed in is the caller's to close). ``sleep`` waits out the computers' pace
+    (tests pass one that moves their clock instead).
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        thinker: Thinker | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         self.db = database
         self.clock = clock
+        self.sleep = sleep
+        self._thinker = thinker
+        self._own_thinker = thinker is None
         self._live: dict[int, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._timer_task: asyncio.Task[None] | None = None
+        self._drivers = Drivers()
+        self._listeners: list[Listener] = []
+        self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -75,20 +108,49 @@ class TableService:
         return len(ids)
 
     async def close(self) -> None:
+        """Stop the timers, the computer players (a move half thought is thought again by the
+        next process: nothing of it was written) and hints under way; shut the pool if it is ours."""
         if self._timer_task is not None:
             self._timer_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._timer_task
             self._timer_task = None
+        await self._drivers.close()
+        for _, pending in self._hints.values():
+            for future in pending.values():
+                future.cancel()
+        self._hints.clear()
+        if self._own_thinker and self._thinker is not None:
+            await self._thinker.close()
+            self._thinker = None
+
+    def listen(self, listener: Listener) -> None:
+        """Send ``listener`` every outcome the service produces on its own: computer moves
+        (and the moves of resigned seats and of people whose time ran out) and reminders."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    async def _notify(self, outcome: Outcome) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(outcome)
+            except Exception:
+                log.exception("a listener failed on an outcome of table %s", outcome.table.id)
+
+    async def settle(self, table_id: int | None = None) -> None:
+        """Wait until no computer player is thinking or due to move at ``table_id`` (or any table)."""
+        await self._drivers.settle(table_id)
 
     def run_timers_forever(self, listener: Listener, interval: float = 1.0) -> asyncio.Task[None]:
-        """Poll the turn deadlines every ``interval`` seconds, sending each outcome to ``listener``."""
+        """Poll the turn deadlines every ``interval`` seconds; ``listener`` is registered with
+        :meth:`listen` and hears every reminder, timeout and computer move."""
+        self.listen(listener)
 
         async def loop() -> None:
             while True:
                 try:
                     for outcome in await self.run_timers():
-                        await listener(outcome)
+                        await self._notify(outcome)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -121,6 +183,7 @@ class TableService:
                     position=seat.position,
                     absent=seat.absent,
                     resigned=seat.resigned,
+                    level=seat.computer_level if seat.user_id is None else None,
                 )
                 for seat in stored.seats
                 if seat.left_at is None
@@ -142,17 +205,20 @@ class TableService:
                 turn_override=row.turn_seconds,
                 guild_turn=guild.turn_seconds,
                 guild_grace=guild.grace_seconds,
+                guild_pace_ms=guild.computer_pace_ms,
                 created_at=row.created_at,
                 started_at=row.started_at,
                 finished_at=row.finished_at,
                 version=row.version,
                 action_count=row.action_count,
                 seats=seats,
+                hints=row.hints,
             )
             if row.status != LOBBY and row.started_at is not None:
                 live.begin([(action.seat, action.action, action.source) for action in stored.actions])
             self._live[table_id] = live
-            return live
+        self._wake(live)  # after a restart, a computer that was thinking thinks again
+        return live
 
     @contextlib.asynccontextmanager
     async def _locked(self, table_id: int) -> AsyncIterator[LiveTable]:
@@ -174,6 +240,7 @@ class TableService:
         live.evicted = True
         if self._live.get(live.id) is live:
             del self._live[live.id]
+        self._hints.pop(live.id, None)
 
     async def _write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any:
         """Commit ``work`` with the table's version check; on any failure forget the live table."""
@@ -302,18 +369,27 @@ class TableService:
         async with self.db.engine.connect() as connection:
             row = await repo.guild_settings(connection, guild_id)
         if row is None:
-            return GuildSettings(guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {})
+            return GuildSettings(
+                guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {}, DEFAULT_COMPUTER_PACE_MS
+            )
         return GuildSettings(
-            guild_id, row.turn_seconds, row.grace_seconds, row.thread_per_table, row.language, row.default_options
+            guild_id,
+            row.turn_seconds,
+            row.grace_seconds,
+            row.thread_per_table,
+            row.language,
+            row.default_options,
+            row.computer_pace_ms,
         )
 
     async def update_guild_settings(self, guild_id: int, **values: Any) -> GuildSettings:
-        """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language`` or ``default_options``."""
+        """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language``,
+        ``default_options`` or ``computer_pace_ms`` (the pause between computer moves)."""
         for key, value in values.items():
             if key in GUILD_LIMITS:
-                low, high = GUILD_LIMITS[key]
+                low, high, unit = GUILD_LIMITS[key]
                 if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                    raise BadOptions("bad_setting", setting=key, value=value, allowed=f"{low} to {high} seconds")
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed=f"{low} to {high} {unit}")
             elif key == "thread_per_table":
                 if not isinstance(value, bool):
                     raise BadOptions("bad_setting", setting=key, value=value, allowed="true or false")
@@ -336,6 +412,7 @@ class TableService:
             if live.guild_id == guild_id:
                 live.guild_turn = values.get("turn_seconds", live.guild_turn)
                 live.guild_grace = values.get("grace_seconds", live.guild_grace)
+                live.guild_pace_ms = values.get("computer_pace_ms", live.guild_pace_ms)
         return await self.guild_settings(guild_id)
 
     # ------------------------------------------------------------------ lobby
@@ -367,9 +444,11 @@ class TableService:
         thread_id: int | None = None,
         turn_seconds: int | None = None,
         own_thread: bool = False,
+        hints: bool = False,
     ) -> TableInfo:
         """A new lobby with the host seated. One open table per channel unless it has its own thread
-        (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted)."""
+        (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted).
+        ``hints``: players may ask for hints, and the match is not rated."""
         own_thread = own_thread or thread_id is not None
         options = self._check_options(game, options, players)
         if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
@@ -396,6 +475,7 @@ class TableService:
                     status=LOBBY,
                     host_id=host_id,
                     turn_seconds=turn_seconds,
+                    hints=hints,
                     created_at=now,
                     version=0,
                     action_count=0,
@@ -455,8 +535,10 @@ class TableService:
             live.seats.append(LiveSeat(seat_id, user_id, name))
             return live.info()
 
-    async def add_computer(self, table_id: int, by_user: int) -> TableInfo:
-        """The host seats a computer player (it plays a random legal action at once)."""
+    async def add_computer(self, table_id: int, by_user: int, level: str = STRONG) -> TableInfo:
+        """The host seats a computer player of ``level`` ("easy" or "strong"). Computers are not rated."""
+        if level not in LEVELS:
+            raise BadOptions("bad_level", level=level, allowed=", ".join(LEVELS))
         async with self._locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
@@ -465,10 +547,20 @@ class TableService:
             now = self.clock()
 
             async def work(connection: AsyncConnection) -> int:
-                return await repo.insert_seat(connection, live.id, None, now)
+                return await repo.insert_seat(connection, live.id, None, now, level)
 
             seat_id = await self._write(live, work)
-            live.seats.append(LiveSeat(seat_id, None, ""))
+            live.seats.append(LiveSeat(seat_id, None, "", level=level))
+            return live.info()
+
+    async def set_hints(self, table_id: int, by_user: int, on: bool) -> TableInfo:
+        """The host allows hints (the match will not be rated) or not, before the match starts."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            if live.hints != on:
+                await self._write(live, _nothing_more, hints=on)
+                live.hints = on
             return live.info()
 
     @staticmethod
@@ -557,7 +649,6 @@ class TableService:
             live.begin()
             step = Step(live, now)
             step.events.append({"kind": "started"})
-            step.autopilot()
             return await self._commit(live, step, actor=None, positions=True)
 
     # ------------------------------------------------------------------ play
@@ -602,11 +693,10 @@ class TableService:
                 raise ActionRefused.from_game(error) from None
             if seat.absent:
                 step.change_seat(seat, absent=False)
-            step.autopilot()
             return await self._commit(live, step, actor=seat.position)
 
     async def resign(self, table_id: int, user_id: int) -> Outcome:
-        """Give up the match: a loss. The seat plays on by itself unless one side of people is left."""
+        """Give up the match: a loss. The strong computer plays the seat on, unless one side of people is left."""
         async with self._locked(table_id) as live:
             if live.status != PLAYING or live.state is None:
                 raise WrongStatus("not_in_play")
@@ -627,7 +717,6 @@ class TableService:
             if len(standing) <= 1:
                 winners = [p for side in standing for p in side]
                 return await self._commit(live, step, actor=seat.position, ended={"winners": winners})
-            step.autopilot()
             return await self._commit(live, step, actor=seat.position)
 
     async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
@@ -642,8 +731,14 @@ class TableService:
             return await self._commit(live, step, actor=None, reason="abandoned")
 
     async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
-        """Remind, or play for, every seat whose turn deadline has passed."""
+        """Remind, or hand to the strong computer player, every seat whose turn deadline has passed.
+
+        Returns the reminders; the moves made for people whose time ran out reach the
+        listeners (each with a ``timeout`` event) as the computer makes them.
+        """
         now = now or self.clock()
+        for live in list(self._live.values()):
+            self._wake(live)  # a driver stopped by an error (a database hiccup) starts again
         async with self.db.engine.connect() as connection:
             due = await repo.due_deadlines(connection, now)
         outcomes = []
@@ -672,15 +767,103 @@ class TableService:
                 await self.db.write(remind)
                 event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
                 return Outcome(live.info(), live.public, dict(live.views), (), (event,))
-            step = Step(live, now)
-            for position in waiting:
-                if position in state.to_act() and not state.is_over() and not step.abandon:
-                    action = state.legal(position)[0]
-                    step.change_seat(live.at(position), absent=True)
-                    step.apply(position, action, "timeout")
-                    step.events.append({"kind": "timeout", "seat": position, "action": action})
-            step.autopilot()
-            return await self._commit(live, step, actor=None)
+            # Nothing is written now: the deadline stays due until the computer's move replaces
+            # it, so a restart meanwhile hands these turns to the computer again.
+            live.overdue.update(waiting)
+            self._wake(live)
+            return None
+
+    # ------------------------------------------------------------------ computer players
+
+    def _thinking(self) -> Thinker:
+        if self._thinker is None:
+            self._thinker = Thinker()
+        return self._thinker
+
+    def _wake(self, live: LiveTable) -> None:
+        """Start the table's driver if a computer player is to act there and none is running."""
+        if not live.evicted and next_turn(live) is not None:
+            self._drivers.start(live.id, lambda: self._drive(live.id))
+
+    async def _drive(self, table_id: int) -> None:
+        """Play the computer players' turns at the table, one decision at a time, until people are awaited.
+
+        The lock is held only to copy the state and to apply the choice: a person's
+        click meanwhile is served at once, and if it moves the table on, the choice
+        (made for a table that is gone) is dropped and the computer thinks again.
+        """
+        while True:
+            async with self._locked(table_id) as live:
+                turn = next_turn(live)
+                if turn is None:
+                    return
+                assert live.state is not None
+                state, count = live.state.to_json(), live.action_count
+                seed = decision_seed(live.seed, count)
+            action = await self._decide(table_id, state, turn, seed)
+            await self._keep_pace(live)
+            async with self._locked(table_id) as current:
+                if current is not live or current.action_count != count or next_turn(current) != turn:
+                    continue  # the table moved on while the computer thought
+                try:
+                    outcome = await self._commit(current, self._computer_step(current, turn, action, seed), actor=None)
+                except StaleAction:
+                    continue  # another process moved the table on: reload and look again
+            await self._notify(outcome)
+            if outcome.table.status != PLAYING:
+                return
+
+    async def _decide(self, table_id: int, state: str, turn: Turn, seed: int) -> str | None:
+        try:
+            return (await self._thinking().decide(state, turn.position, turn.level, seed)).action
+        except Exception:
+            log.exception("the computer player failed at table %s (seat %s)", table_id, turn.position)
+            return None
+
+    def _computer_step(self, live: LiveTable, turn: Turn, action: str | None, seed: int) -> Step:
+        step = Step(live, self.clock())
+        try:
+            if action is not None:
+                play_turn(step, turn, action)
+                return step
+        except IllegalAction:
+            log.error("the computer player chose %r, which is not legal, at table %s", action, live.id)
+        step = Step(live, step.now)
+        play_turn(step, turn, stand_in(live, turn.position, seed))  # play goes on however the player failed
+        return step
+
+    async def _keep_pace(self, live: LiveTable) -> None:
+        """Wait so that people can follow: the guild's pace after the last move (longer after a trick)."""
+        wait = pause_left(live, self.clock(), live.guild_pace_ms)
+        if wait > 0:
+            await self.sleep(wait)
+
+    async def hint(self, table_id: int, user_id: int) -> Hint:
+        """What the strong computer player would do in the person's seat, from that seat's knowledge only."""
+        async with self._locked(table_id) as live:
+            if live.status != PLAYING or live.state is None:
+                raise WrongStatus("not_in_play")
+            if not live.hints:
+                raise NotAllowed("hints_off")
+            seat = live.seat_of(user_id)
+            if seat is None or seat.position is None:
+                raise NotAllowed("not_seated")
+            if seat.resigned:
+                raise NotAllowed("resigned")
+            if seat.position not in live.state.to_act():
+                raise NotAllowed("not_your_turn")
+            count, pending = self._hints.get(table_id, (-1, {}))
+            if count != live.action_count:  # hints of earlier turns are of no use now
+                count, pending = live.action_count, {}
+                self._hints[table_id] = (count, pending)
+            future = pending.get(seat.position)
+            if future is None or (future.done() and (future.cancelled() or future.exception() is not None)):
+                thinking = self._thinking().decide(
+                    live.state.to_json(), seat.position, STRONG, decision_seed(live.seed, count)
+                )
+                future = pending[seat.position] = asyncio.ensure_future(thinking)
+        choice = await asyncio.shield(future)  # a second click while thinking waits for the same hint
+        return Hint(choice.action, choice.aim, choice.rate, choice.samples)
 
     # ------------------------------------------------------------------ committing
 
@@ -741,7 +924,11 @@ class TableService:
             live.finished_at = values.get("finished_at", live.finished_at)
         if summary is not None:
             step.events.append({"kind": "match_over", **summary})
+        if step.records or positions:  # the computers' pace counts from here
+            live.moved_at = now
+            live.after_trick = any(event["kind"] in ("trick", "deal") for event in step.events)
         changed = live.refresh_views() if live.state is not None else ()
+        self._wake(live)
         return Outcome(live.info(), live.public, dict(live.views), changed, tuple(step.events), actor)
 
     def _deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:

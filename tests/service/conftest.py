@@ -17,6 +17,8 @@ import pytest
 from bot.storage.database import Database
 from bot.tables import TableService
 
+from .helpers import make_service
+
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 
@@ -82,6 +84,6 @@ def clock() -> Clock:
 
 @pytest.fixture
 async def service(database: Database, clock: Clock) -> AsyncIterator[TableService]:
-    service = TableService(database, clock=clock)
+    service = make_service(database, clock)
     yield service
     await service.close()

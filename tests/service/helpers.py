@@ -2,13 +2,63 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import weakref
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
+from bot.storage.database import Database
 from bot.tables import Outcome, TableInfo, TableService
+from bot.tables.thinking import InProcessThinker
 
 GUILD, CHANNEL = 1, 500
 HOST = 100
+SAMPLES = 3  # deals the strong player tries per decision in tests: fast, and the same choice every run
+
+
+async def no_pause(seconds: float) -> None:
+    """The computers' pace, skipped: tests do not wait for people to follow."""
+    await asyncio.sleep(0)
+
+
+def make_service(database: Database, clock: Callable[[], datetime] | None = None, **kwargs: Any) -> TableService:
+    """A service whose computers think in-process with a fixed number of deals and keep no pace;
+    what it sends its listeners is in ``heard(service)``."""
+    kwargs.setdefault("thinker", InProcessThinker(samples=SAMPLES))
+    kwargs.setdefault("sleep", no_pause)
+    service = TableService(database, **({"clock": clock} if clock else {}), **kwargs)
+    heard(service)  # listening from the start
+    return service
+
+
+class Heard:
+    """Every outcome a service sends its listeners (computer moves, timeouts, reminders)."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[Outcome] = []
+
+    async def __call__(self, outcome: Outcome) -> None:
+        self.outcomes.append(outcome)
+
+    def take(self) -> list[Outcome]:
+        taken, self.outcomes = self.outcomes, []
+        return taken
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [event for outcome in self.outcomes for event in outcome.events if event["kind"] == kind]
+
+
+_HEARD: weakref.WeakKeyDictionary[TableService, Heard] = weakref.WeakKeyDictionary()
+
+
+def heard(service: TableService) -> Heard:
+    """The service's one collecting listener (registered on first use)."""
+    if service not in _HEARD:
+        _HEARD[service] = Heard()
+        service.listen(_HEARD[service])
+    return _HEARD[service]
 
 
 def user(seat: int) -> int:
@@ -42,7 +92,7 @@ async def started(service: TableService, *args: Any, **kwargs: Any) -> Outcome:
 
 async def play_one(service: TableService, info: TableInfo, rng: random.Random) -> Outcome:
     """One random legal action by a seated person whose turn it is."""
-    seat = rng.choice([s for s in info.to_act if info.seats[s].user_id is not None])
+    seat = rng.choice([s for s in info.to_act if info.seats[s].user_id is not None and not info.seats[s].resigned])
     who = info.seats[seat].user_id
     assert who is not None
     legal = await service.legal(info.id, who)
@@ -50,10 +100,15 @@ async def play_one(service: TableService, info: TableInfo, rng: random.Random) -
 
 
 async def play_to_end(service: TableService, info: TableInfo, seed: int = 0, limit: int = 100_000) -> list[Outcome]:
+    """People play random legal actions until the match ends; the outcomes in order, the computers' included."""
     rng = random.Random(seed)
-    outcomes = []
+    computers = heard(service)
+    await service.settle(info.id)
+    outcomes = computers.take()
+    info = await service.table(info.id)
     while info.status == "playing" and len(outcomes) < limit:
-        outcome = await play_one(service, info, rng)
-        outcomes.append(outcome)
-        info = outcome.table
+        outcomes.append(await play_one(service, info, rng))
+        await service.settle(info.id)
+        outcomes.extend(computers.take())
+        info = outcomes[-1].table if outcomes[-1].table.status != "playing" else await service.table(info.id)
     return outcomes

@@ -8,7 +8,7 @@ from sqlalchemy import text
 from bot.storage.database import Database
 from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableService, WrongStatus
 
-from .helpers import CHANNEL, GUILD, HOST, seated
+from .helpers import CHANNEL, GUILD, HOST, heard, seated
 
 
 async def test_open_seats_the_host_and_shows_a_lobby(service: TableService) -> None:
@@ -119,8 +119,11 @@ async def test_computer_players_fill_seats_and_play_by_themselves(service: Table
     info = await service.add_computer(info.id, HOST)
     assert [s.computer for s in info.seats] == [False, True, True]
     outcome = await service.start(info.id, HOST)
-    assert outcome.table.to_act == (0,)  # both computers have bid already
-    assert sum(e["kind"] == "action" and e["source"] == "computer" for e in outcome.events) == 2
+    assert outcome.kinds() == ["started"]  # start returns at once; the computers bid afterwards
+    await service.settle(info.id)
+    assert (await service.table(info.id)).to_act == (0,)  # both computers have bid
+    moves = heard(service).events("action")
+    assert sorted(e["seat"] for e in moves) == [1, 2] and {e["source"] for e in moves} == {"computer"}
 
 
 async def test_where_the_table_lives_is_remembered(service: TableService, database: Database) -> None:

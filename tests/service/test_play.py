@@ -188,7 +188,8 @@ async def test_resigning_is_a_loss_and_the_seat_plays_on(service: TableService) 
     table_id = outcome.table.id
     resigned = await service.resign(table_id, HOST + 1)
     assert resigned.table.seats[1].resigned and resigned.table.status == "playing"
-    assert 1 not in resigned.table.to_act  # its turns are played at once
+    await service.settle(table_id)
+    assert 1 not in (await service.table(table_id)).to_act  # the computer plays its turns
     with pytest.raises(NotAllowed) as again:
         await service.act(table_id, HOST + 1, "play AS")
     assert again.value.key == "resigned"

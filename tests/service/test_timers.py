@@ -9,7 +9,7 @@ from bot.storage.database import Database
 from bot.tables import BadOptions, TableInfo, TableService
 
 from .conftest import Clock
-from .helpers import HOST, started
+from .helpers import HOST, heard, make_service, started
 
 
 async def _deadlines(database: Database) -> int:
@@ -29,7 +29,9 @@ async def test_a_late_player_is_reminded_then_played_for(service: TableService, 
     assert reminder.kinds() == ["reminder"] and reminder.events[0]["seats"] == [bidder]
     assert await service.run_timers() == []  # reminded once only
     clock.advance(30)
-    [timeout] = await service.run_timers()
+    assert await service.run_timers() == []  # the strong computer plays for them, after the call
+    await service.settle()
+    [timeout] = heard(service).take()
     assert "timeout" in timeout.kinds()
     event = next(e for e in timeout.events if e["kind"] == "timeout")
     assert event["seat"] == bidder and event["action"].startswith("bid ")
@@ -50,15 +52,21 @@ async def test_an_absent_player_is_not_reminded_and_coming_back_clears_it(servic
     outcome = await started(service, "just-make", players=4)
     away = outcome.table.to_act[0]
     clock.advance(90)  # both the reminder and the grace have passed: it plays at once
-    [played] = await service.run_timers()
+    assert await service.run_timers() == []
+    await service.settle()
+    [played] = heard(service).take()
     assert "reminder" not in played.kinds() and "timeout" in played.kinds()
     assert played.table.seats[away].absent
     # When the absent player's turn comes again, only the grace applies, without a reminder.
     info = await _until_on_turn(service, played.table, away)
     clock.advance(29)
     assert await service.run_timers() == []
+    await service.settle()
+    assert heard(service).take() == []
     clock.advance(1)
-    [again] = await service.run_timers()
+    assert await service.run_timers() == []
+    await service.settle()
+    [again] = heard(service).take()
     assert "reminder" not in again.kinds() and "timeout" in again.kinds()
     assert again.table.seats[away].absent and again.table.version > info.version
     # Acting again makes them present.
@@ -75,16 +83,20 @@ async def test_timers_can_be_off_per_table(service: TableService, database: Data
 
 
 async def test_deadlines_survive_a_restart(database: Database, clock: Clock) -> None:
-    first = TableService(database, clock=clock)
+    first = make_service(database, clock)
     await first.update_guild_settings(1, turn_seconds=30, grace_seconds=0)
     outcome = await started(first, "ninety-nine", players=3)
     assert await _deadlines(database) == 1
-    second = TableService(database, clock=clock)  # a new process: nothing in memory
+    second = make_service(database, clock)  # a new process: nothing in memory
     clock.advance(31)
-    outcomes = await second.run_timers()
+    await second.run_timers()
+    await second.settle()
+    outcomes = heard(second).take()
     assert [kind for o in outcomes for kind in o.kinds()].count("timeout") == 3  # all three bids made for them
     assert all(outcomes[-1].table.seats[s].absent for s in range(3))
     assert outcomes[-1].table.version > outcome.table.version
+    await first.close()
+    await second.close()
 
 
 async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: TableService, clock: Clock) -> None:
@@ -95,7 +107,9 @@ async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: 
     last = outcome
     for _ in range(2_000):  # then nobody acts again: the timers play every turn
         clock.advance(20)
-        for timed in await service.run_timers():
+        await service.run_timers()
+        await service.settle()
+        for timed in heard(service).take():
             last = timed
         if last.table.status != "playing":
             break
