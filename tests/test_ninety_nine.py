@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from random import Random
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ from bot.games import IllegalAction, InvalidGame, new_game
 from bot.games import cards as C
 from bot.games.ninety_nine import NinetyNine
 
-from .helpers import hands_deck, play_out
+from .helpers import hands_deck, play_out, random_player
 
 # Three players, dealer 2, so seat 0 leads. At no trumps seat 0 takes all nine
 # tricks with its spades; everyone's bid decides the rest.
@@ -794,3 +796,170 @@ def test_a_whole_default_match_plays_to_a_result() -> None:
         live = range(players)
         best = max(result["scores"]["total"][s] for s in live)
         assert result["winners"] == [s for s in live if result["scores"]["total"][s] == best]
+
+
+# What a computer player may know ---------------------------------------------------
+
+DETERMINIZE_CASES: list[tuple[int, dict[str, Any]]] = [
+    (2, {}),
+    (2, {"trump_style": "turn-up", "format": "nine-deals"}),
+    (3, {}),
+    (3, {"trump_style": "turn-up", "declarer_may_raise": False}),
+    (3, {"format": "oxford"}),
+    (3, {"premium_bids": False, "trump_style": "previous-diamonds"}),
+    (4, {"format": "target", "target": 120}),
+    (4, {"trump_style": "turn-up"}),
+]
+
+
+def copy_of(state: NinetyNine) -> NinetyNine:
+    copy = NinetyNine.restore(json.loads(state.to_json()))
+    assert isinstance(copy, NinetyNine)
+    return copy
+
+
+def random_states(players: int, options: dict[str, Any], matches: int) -> list[NinetyNine]:
+    """States met in random matches: every phase, about every seventh action of each deal."""
+    out = []
+    for seed in range(matches):
+        rng = Random(seed)
+        state = new_game("ninety-nine", players, options, seed=seed)
+        assert isinstance(state, NinetyNine)
+        while not state.is_over() and len(state.sheets) < 3:
+            if rng.random() < 0.15:
+                out.append(copy_of(state))
+            seat = rng.choice(state.to_act())
+            state.act(seat, rng.choice(state.legal(seat)))
+    return out
+
+
+def deal_cards(state: NinetyNine) -> list[int]:
+    """Every card of the current deal where it is now: hands, bid cards, played."""
+    held = [c for mask in (*state.hands, *state.bid_cards) for c in C.cards_in(mask)]
+    return held + [c for _, c in state.plays]
+
+
+def test_record_lists_the_plays_in_order_and_the_voids_shown() -> None:
+    state = dominant()
+    bid_all(state, MADE)
+    pass_premiums(state)
+    state.act(0, "play AS")
+    state.act(1, "play AH")  # seat 1 has no spade
+    state.act(2, "play KD")  # nor seat 2
+    state.act(0, "play KS")
+    record = state.record(1)
+    assert record["plays"] == [
+        {"seat": 0, "card": "AS"},
+        {"seat": 1, "card": "AH"},
+        {"seat": 2, "card": "KD"},
+        {"seat": 0, "card": "KS"},
+    ]
+    assert record["voids"] == [[], ["S"], ["S"]]
+    assert record["hand"] == state.view(1)["hand"] and "QS" not in str(record)
+    play_deal(state)  # a new deal starts an empty record
+    assert state.record(0)["plays"] == [] and state.record(0)["voids"] == [[], [], []]
+
+
+def test_record_names_the_joker_as_it_was_played() -> None:
+    # Turn-up: 6♠ is turned, so the joker in seat 0's hand is the 6♠ of trumps.
+    deck = hands_deck({0: "JK " + H0.split(" ", 1)[1], 1: H1, 2: H2}, dealer=2, rest="6S")
+    state = new_game("ninety-nine", 3, {"trump_style": "turn-up"}, seed=1, decks=[deck], first_dealer=2)
+    assert isinstance(state, NinetyNine)
+    bid_all(state, MADE)
+    pass_premiums(state)
+    state.act(0, "play JK")
+    assert state.record(2)["plays"] == [{"seat": 0, "card": "JK"}]
+
+
+@pytest.mark.parametrize(("players", "options"), DETERMINIZE_CASES)
+def test_determinize_keeps_what_the_seat_saw_and_deals_the_rest(players: int, options: dict[str, Any]) -> None:
+    rng = Random(players)
+    for state in random_states(players, options, 6):
+        seat = rng.randrange(players)
+        world = state.determinize(seat, Random(rng.random()))
+        assert world.view(seat) == state.view(seat)
+        assert world.record(seat) == state.record(seat)
+        assert world.hands[seat] == state.hands[seat] and world.bid_cards[seat] == state.bid_cards[seat]
+        assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
+        assert [b.bit_count() for b in world.bid_cards] == [b.bit_count() for b in state.bid_cards]
+        everything = deal_cards(world)
+        assert len(everything) == len(set(everything)) and sorted(everything) == sorted(deal_cards(state))
+        assert sorted(world.pile) == sorted(state.pile)
+        for h, voids in enumerate(world.voids):
+            for suit in range(4):
+                assert not (voids >> suit & 1 and world.hands[h] & C.SUIT_MASK[suit])
+        for h, cards in enumerate(world.bid_cards):
+            assert not cards or world.bids[h] == sum((1, 2, 3, 0)[c >> 4] for c in C.cards_in(cards))
+        assert world.decks == [] and world.seed != state.seed
+
+
+def swap_unseen(state: NinetyNine, seat: int, rng: Random) -> NinetyNine:
+    """A copy of ``state`` with hidden cards swapped between the places the rules hide from ``seat``
+    (other hands face down, bid cards not declared), within shown voids: a state it cannot tell apart."""
+    twin = copy_of(state)
+    places: list[tuple[list[int], int]] = []
+    for h in range(len(state.hands)):
+        if h == seat:
+            continue
+        if not (state.shown[h] == 2 or (state.players == 2 and h == 2 and state.phase == 2)):
+            places.append((twin.hands, h))
+        if state.shown[h] == 0:
+            places.append((twin.bid_cards, h))
+
+    def fits(place: tuple[list[int], int], card: int) -> bool:
+        where, h = place
+        return where is not twin.hands or not twin.voids[h] >> (card >> 4) & 1
+
+    for _ in range(20):
+        one, other = rng.sample(places, 2) if len(places) > 1 else (places[0], places[0])
+        if not one[0][one[1]] or not other[0][other[1]]:
+            continue
+        a, b = rng.choice(C.cards_in(one[0][one[1]])), rng.choice(C.cards_in(other[0][other[1]]))
+        if fits(one, b) and fits(other, a):
+            one[0][one[1]] ^= 1 << a | 1 << b
+            other[0][other[1]] ^= 1 << a | 1 << b
+    for h, cards in enumerate(twin.bid_cards):
+        if cards:
+            twin.bids[h] = sum((1, 2, 3, 0)[c >> 4] for c in C.cards_in(cards))
+    twin.pile = sorted(twin.pile, reverse=True)
+    twin.seed += 1
+    return twin
+
+
+@pytest.mark.parametrize(("players", "options"), DETERMINIZE_CASES)
+def test_determinize_depends_only_on_what_the_seat_knows(players: int, options: dict[str, Any]) -> None:
+    rng = Random(-players)
+    for state in random_states(players, options, 5):
+        seat = rng.randrange(players)
+        twins = [swap_unseen(state, seat, rng), state.determinize(seat, Random(7))]
+        assert twins[0].view(seat) == state.view(seat)
+        for k in range(3):
+            expected = state.determinize(seat, Random(k)).to_json()
+            assert all(twin.determinize(seat, Random(k)).to_json() == expected for twin in twins)
+
+
+@pytest.mark.parametrize(("players", "options"), DETERMINIZE_CASES)
+def test_a_determinized_match_plays_on_to_its_end(players: int, options: dict[str, Any]) -> None:
+    states = random_states(players, {**options, "format": "nine-deals"} if "format" not in options else options, 2)
+    for index, state in enumerate(states[:6]):
+        world = state.determinize(index % players, Random(index))
+        play_out(world, random_player(index))
+        assert world.is_over() and world.result()["winners"]
+
+
+def test_determinize_respects_voids_and_hides_the_stacked_decks() -> None:
+    state = new_game("ninety-nine", 3, {}, seed=1, decks=[DOMINANT, DOMINANT], first_dealer=2)
+    assert isinstance(state, NinetyNine)
+    bid_all(state, MADE)
+    pass_premiums(state)
+    state.act(0, "play AS")
+    state.act(1, "play AH")
+    state.act(2, "play KD")
+    for k in range(20):
+        world = state.determinize(0, Random(k))
+        assert not (world.hands[1] | world.hands[2]) & C.SUIT_MASK[C.SPADES]  # both showed void in spades
+        assert world.hands[0] == state.hands[0]
+    world = state.determinize(0, Random(3))
+    assert world.decks == []
+    play_deal(world)
+    assert world.hands[0] != C.mask_of(C.CODES[card] for card in H0.split())  # the next deal is not the stacked one

@@ -8,11 +8,13 @@ internally *as* that card's code and only its name differs ("JK").
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import Any, Self
 
 from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
+from .hidden import Slot, deal_unseen
 from .options import Option, resolve
 
 FORMATS = (
@@ -77,7 +79,7 @@ class NinetyNine(GameState):
         "hands", "bid_cards", "bids", "trump", "turned", "joker_as", "pile",
         "offers", "ask", "declarer", "revealer", "raising", "premium", "shown",
         "order", "trick", "leader", "controller", "tricks", "last_trick", "tricks_played",
-        "game_scores", "totals", "bonuses", "games_won", "sheets", "winners",
+        "plays", "voids", "game_scores", "totals", "bonuses", "games_won", "sheets", "winners",
     )  # fmt: skip
 
     def __init__(
@@ -218,6 +220,8 @@ class NinetyNine(GameState):
         self.tricks_played = 0
         self.trick: list[int] = []
         self.last_trick: list[Any] | None = None
+        self.plays: list[list[int]] = []  # [hand, code] for every card played this deal, in order
+        self.voids = [0] * nh  # per hand, a bit per suit it has failed to follow this deal
         if self.players == 2:
             leader = 1 - self.dealer
             self.controller = leader
@@ -350,6 +354,10 @@ class NinetyNine(GameState):
         if mask & ~self.hands[seat]:
             missing = next(c for c in codes if not self.hands[seat] >> c & 1)
             raise IllegalAction("card_not_held", card=self._names[missing])
+        self._lay_aside(seat, mask)
+
+    def _lay_aside(self, seat: int, mask: int) -> None:
+        """Apply a checked bid: the three cards of ``mask`` leave the hand as the seat's bid cards."""
         self.hands[seat] ^= mask
         self.bid_cards[seat] = mask
         self.bids[seat] = _bid_value(mask)
@@ -429,11 +437,15 @@ class NinetyNine(GameState):
         if not held >> code & 1:
             raise IllegalAction("card_not_held", card=self._names[code])
         if self.trick:
-            led = C.SUIT_MASK[self.trick[0] >> 4]
-            if held & led and not led >> code & 1:
-                raise IllegalAction("must_follow", suit=SUIT_NAMES[self.trick[0] >> 4])
+            led_suit = self.trick[0] >> 4
+            led = C.SUIT_MASK[led_suit]
+            if not led >> code & 1:
+                if held & led:
+                    raise IllegalAction("must_follow", suit=SUIT_NAMES[led_suit])
+                self.voids[h] |= 1 << led_suit
         self.hands[h] = held ^ (1 << code)
         self.trick.append(code)
+        self.plays.append([h, code])
         if len(self.trick) == len(self.order):
             self._end_trick()
 
@@ -663,3 +675,51 @@ class NinetyNine(GameState):
             view["bid_cards"] = listed(self.bid_cards[seat])
             view["bid"] = self.bids[seat] if self.bids[seat] >= 0 else None
         return view
+
+    # What a computer player may know ----------------------------------------
+
+    def record(self, seat: int) -> dict[str, Any]:
+        """The seat's view, every card played this deal (the dummy is seat 2) and shown voids."""
+        record = self.view(seat)
+        names = self._names
+        record["plays"] = [{"seat": h, "card": names[c]} for h, c in self.plays]
+        record["voids"] = [[C.SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids]
+        return record
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """The hidden hands and bid cards dealt again from every card the seat has not seen.
+
+        Hidden hands keep their sizes and get no card of a suit they failed to
+        follow; hidden bid cards (anyone's before a declare, the dummy's all
+        deal) are dealt too and their bids recomputed. Oxford's face-down pile
+        is shuffled, and the seed replaced.
+        """
+        world = self.clone()
+        # The places of cards the seat has not seen, in a fixed order (by hand, then its bid
+        # cards), with sizes it knows: never an order that depends on where the cards are.
+        pool = 0
+        slots: list[Slot] = []
+        places: list[tuple[list[int], int]] = []
+        for h in range(self._nh):
+            if not self._visible_hand(h, seat):
+                pool |= self.hands[h]
+                void_cards = 0
+                for suit in range(4):
+                    if self.voids[h] >> suit & 1:
+                        void_cards |= C.SUIT_MASK[suit]
+                slots.append(Slot(self.hands[h].bit_count(), void_cards))
+                places.append((world.hands, h))
+            if h != seat and self.shown[h] < DECLARE and self.bid_cards[h]:
+                pool |= self.bid_cards[h]
+                slots.append(Slot(self.bid_cards[h].bit_count()))
+                places.append((world.bid_cards, h))
+        for (where, h), cards in zip(places, deal_unseen(pool, slots, rng), strict=True):
+            where[h] = cards
+        for h in range(self._nh):
+            if world.bid_cards[h]:
+                world.bids[h] = _bid_value(world.bid_cards[h])
+        world.pile = sorted(self.pile)  # Oxford's face-down trump pile: its order is unseen too
+        rng.shuffle(world.pile)
+        world.seed = rng.getrandbits(63)
+        world.decks = []  # later deals come from the new seed, so nothing of the real ones leaks
+        return world
