@@ -20,7 +20,10 @@ engine's bitmasks and its internal bid and play (no action strings).
 from __future__ import annotations
 
 import random
+from functools import cache
+from itertools import accumulate
 from math import comb, exp
+from operator import mul
 
 from bot.games import GameState
 from bot.games import cards as C
@@ -43,65 +46,61 @@ ONE_PER_SUIT = 0x0001_0001_0001_0001  # shifted by a rank: that rank's bit in ev
 WIN_VALUE = 15.0  # a match win, in points: more than any deal can bring
 OTHERS_MAKE = 0.35  # how often another seat makes its bid, for weighing what a made bid is worth
 EPSILON = 1e-9
+JOKER_SLOT = 13
+# A card's slot in the chances by rank: 0 for a 2 … 12 for an ace, JOKER_SLOT for a joker.
+SLOT = [
+    RANKS_LOW_TO_HIGH.index(code & 15) if code < 64 and code & 15 in RANKS_LOW_TO_HIGH else JOKER_SLOT
+    for code in range(66)
+]
 FLEXIBILITY = 0.25  # how much choosing the moment to play a card kept for later helps (see plan_chance)
 
 
 # The trick model ---------------------------------------------------------------
 
 
-def win_odds(trick: list[int], followers: int, unseen: int) -> tuple[list[float], float]:
-    """The chance that a card played now wins ``trick``, by rank (a list indexed by rank),
-    and for a joker, with ``followers`` cards still to come from the ``unseen`` cards."""
-    size = unseen.bit_count()
-    rate = followers / size if size else 0.0
-    in_trick = [0] * 16
-    trick_jokers = 0
+def win_odds(trick: list[int], followers: int, others: int, unseen: int) -> tuple[list[float], list[float]]:
+    """Each card's chance to win, by its slot (:data:`SLOT`): played now to ``trick`` with
+    ``followers`` cards still to come, and led to a later trick that ``others`` cards follow;
+    the cards to come are drawn from the ``unseen`` cards."""
+    size = unseen.bit_count() or 1
+    counts = [((unseen >> rank) & ONE_PER_SUIT).bit_count() for rank in RANKS_LOW_TO_HIGH]
+    jokers = (unseen >> 64).bit_count()
+    later = _odds(counts, jokers, others / size, None, 0)
+    later[JOKER_SLOT] *= 0.5  # led later, a joker is the first of two about half the time
+    in_trick = [0] * 14
     for code in trick:
-        if code >= 64:
-            trick_jokers += 1
-        else:
-            in_trick[code & 15] += 1
-    joker_rate = (unseen >> 64).bit_count() * rate
-    no_joker = exp(-joker_rate)
-    one_joker = joker_rate * no_joker
-    absent = []  # the chance a card of this rank is not cancelled by a later card
-    harmless = []  # the chance this rank ends up cancelled or absent, so beats nobody
-    for rank in RANKS_LOW_TO_HIGH:
-        expected = ((unseen >> rank) & ONE_PER_SUIT).bit_count() * rate
-        none = exp(-expected)
-        shown = in_trick[rank]
-        if shown == 0:
-            absent.append(none)
-            harmless.append(1.0 - expected * none)
-        else:
-            absent.append(0.0)
-            harmless.append(1.0 - none if shown == 1 else 1.0)
-    odds = [0.0] * 16
-    if trick_jokers < 2:
-        below = 1.0
-        lows = []
-        for value in harmless:
-            lows.append(below)
-            below *= value
-        above = 1.0
-        for i in range(len(RANKS_LOW_TO_HIGH) - 1, -1, -1):
-            normal, reverse = absent[i] * above, absent[i] * lows[i]
-            if trick_jokers == 0:
-                odds[RANKS_LOW_TO_HIGH[i]] = no_joker * normal + one_joker * reverse
-            else:
-                odds[RANKS_LOW_TO_HIGH[i]] = no_joker * reverse
-            above *= harmless[i]
-    joker = 1.0 - no_joker if trick_jokers == 0 else 0.0  # the first joker wins only beside the second
-    return odds, joker
+        in_trick[SLOT[code]] += 1
+    trick_jokers = in_trick[JOKER_SLOT]
+    if trick_jokers == 2:  # the first joker has won it
+        return [0.0] * 14, later
+    return _odds(counts, jokers, followers / size, in_trick, trick_jokers), later
 
 
-def odds_of(code: int, odds: tuple[list[float], float]) -> float:
-    return odds[1] if code >= 64 else odds[0][code & 15]
-
-
-def later_odds(code: int, odds: tuple[list[float], float]) -> float:
-    """A card's chance in a later trick, where a joker is first of two about half the time."""
-    return odds[1] * 0.5 if code >= 64 else odds[0][code & 15]
+def _odds(counts: list[int], jokers: int, rate: float, in_trick: list[int] | None, trick_jokers: int) -> list[float]:
+    """Chances by slot when each unseen card comes up about ``rate`` times (a Poisson count)."""
+    none_by_count = [exp(-k * rate) for k in range(5)]
+    # Per rank, low to high: the chance a card of it is not cancelled by a later card (absent),
+    # and the chance the rank ends up cancelled or absent, so that it beats nobody (harmless).
+    absent = [none_by_count[c] for c in counts]
+    harmless = [1.0 - c * rate * e for c, e in zip(counts, absent, strict=True)]
+    if in_trick is not None:
+        for i in range(13):
+            shown = in_trick[i]
+            if shown:
+                harmless[i] = 1.0 - absent[i] if shown == 1 else 1.0
+                absent[i] = 0.0
+    below = list(accumulate(harmless, mul, initial=1.0))  # below[i]: every lower rank harmless
+    above = list(accumulate(reversed(harmless), mul, initial=1.0))  # above[12 - i]: every higher
+    expected_jokers = jokers * rate
+    no_joker = exp(-expected_jokers)
+    if trick_jokers == 1:  # order reversed; a second joker would win it
+        odds = [no_joker * absent[i] * below[i] for i in range(13)]
+        odds.append(0.0)
+        return odds
+    one_joker = expected_jokers * no_joker
+    odds = [absent[i] * (no_joker * above[12 - i] + one_joker * below[i]) for i in range(13)]
+    odds.append(1.0 - no_joker)  # a joker wins as the first of two
+    return odds
 
 
 def tricks_distribution(chances: list[float]) -> list[float]:
@@ -117,28 +116,36 @@ def tricks_distribution(chances: list[float]) -> list[float]:
     return dist
 
 
-def chance_of(dist: list[float], need: int, at_least: bool) -> float:
-    if need < 0 or need >= len(dist):
-        return 1.0 if at_least and need < 0 else 0.0
-    return sum(dist[need:]) if at_least else dist[need]
-
-
-def plan_chance(chances: list[float], need: int, at_least: bool) -> float:
+def plan_chance(ordered: list[float], need: int, at_least: bool) -> float:
     """The chance of winning exactly ``need`` (or at least, for a joker bid) of later tricks
-    with cards of these ``chances``, trying to win with the best ``need`` and lose the rest.
+    with cards of these chances (best first), trying to win with the best ``need`` and lose
+    the rest.
 
     Cards kept for later are played when it suits them: with r tricks to choose from, a
     card meant to win wins more often than at random (1 - (1 - q)^a), and a card meant to
     lose wins less often (q^a), with a = 1 + FLEXIBILITY (r - 1).
     """
+    cards = len(ordered)
     if need < 0:
         return 1.0 if at_least else 0.0
-    if need > len(chances):
+    if need > cards:
         return 0.0
-    power = 1.0 + FLEXIBILITY * (len(chances) - 1)
-    ordered = sorted(chances, reverse=True)
-    attempts = [1.0 - (1.0 - q) ** power if i < need or at_least else q**power for i, q in enumerate(ordered)]
-    return chance_of(tricks_distribution(attempts), need, at_least)
+    power = 1.0 + FLEXIBILITY * (cards - 1)
+    if at_least:
+        dist = tricks_distribution([1.0 - (1.0 - q) ** power for q in ordered])
+        return sum(dist[need:])
+    if need == 0:  # lose them all
+        chance = 1.0
+        for q in ordered:
+            chance *= 1.0 - q**power
+        return chance
+    if need == cards:  # win them all
+        chance = 1.0
+        for q in ordered:
+            chance *= 1.0 - (1.0 - q) ** power
+        return chance
+    attempts = [1.0 - (1.0 - q) ** power if i < need else q**power for i, q in enumerate(ordered)]
+    return tricks_distribution(attempts)[need]
 
 
 # Aims -------------------------------------------------------------------------------
@@ -179,19 +186,22 @@ def choose_play(world: JustMake, seat: int, unseen: int) -> int:
     need, at_least = need_of(world, seat)
     if need > left or (need < 0 and not at_least):
         return spoil(world, seat, held)
-    now = win_odds(trick, followers, unseen)
-    later = win_odds([], n - 1, unseen)
-    chances_now = [odds_of(c, now) for c in held]
-    chances_later = [later_odds(c, later) for c in held]
+    now, later = win_odds(trick, followers, n - 1, unseen)
+    # Best later chance first, so that leaving one card out keeps the rest in order.
+    ranked = sorted((later[SLOT[c]], c) for c in held)
+    ranked.reverse()
+    chances_later = [q for q, _ in ranked]
     best, best_score = held[0], -1.0
-    for i, code in enumerate(held):
+    for i, (q, code) in enumerate(ranked):
         rest = chances_later[:i] + chances_later[i + 1 :]
-        p = chances_now[i]
+        p = now[SLOT[code]]
         make = p * plan_chance(rest, need - 1, at_least) + (1.0 - p) * plan_chance(rest, need, at_least)
         # Equal chances: a joker bid takes what it can, others keep their options (stronger later).
-        score = make + (EPSILON * p if at_least else EPSILON * chances_later[i])
+        score = make + EPSILON * (p if at_least else q)
         if score > best_score + EPSILON * EPSILON:
             best, best_score = code, score
+    if best_score < EPSILON:  # the bid cannot be made any more
+        return spoil(world, seat, held)
     return best
 
 
@@ -243,25 +253,34 @@ def outcome_value(world: JustMake, seat: int, makers: int, made: bool, tricks: i
     return new - total + (WIN_VALUE if wins else 0.0)
 
 
+@cache
+def others_making(players: int) -> list[float]:
+    """The chance that j of the other seats make their bids, for j = 0 … players - 1."""
+    others = players - 1
+    return [comb(others, j) * OTHERS_MAKE**j * (1 - OTHERS_MAKE) ** (others - j) for j in range(players)]
+
+
 def choose_bid(world: JustMake, seat: int, unseen: int) -> tuple[int, bool]:
     """The bid card (and whether to double it) with the best expected worth this deal."""
     hand = world.hands[seat]
     held = C.cards_in(hand)
     n = world.players
-    later = win_odds([], n - 1, unseen)
-    chances = {c: later_odds(c, later) for c in held}
-    others = [comb(n - 1, j) * OTHERS_MAKE**j * (1 - OTHERS_MAKE) ** (n - 1 - j) for j in range(n)]
+    _, later = win_odds([], 0, n - 1, unseen)
+    chances = {c: later[SLOT[c]] for c in held}
+    others = others_making(n)
     fail_value = sum(others[j] * outcome_value(world, seat, j, False, 0, False) for j in range(n))
     may_double = world.options["double_hard_bids"]
+    made_values: dict[tuple[int, bool], float] = {}
     best: tuple[int, bool] = (held[0], False)
     best_value = -1e9
     for code in held:
         value = bid_value(code)
-        at_least = value == JOKER_BID
-        make = plan_chance([chances[c] for c in held if c != code], value, at_least)
-        tricks = value
+        make = plan_chance(sorted((chances[c] for c in held if c != code), reverse=True), value, value == JOKER_BID)
         for doubled in (False, True) if may_double and value >= 3 else (False,):
-            made_value = sum(others[j] * outcome_value(world, seat, j + 1, True, tricks, doubled) for j in range(n))
+            made_value = made_values.get((value, doubled))
+            if made_value is None:
+                made_value = sum(others[j] * outcome_value(world, seat, j + 1, True, value, doubled) for j in range(n))
+                made_values[value, doubled] = made_value
             worth = make * made_value + (1.0 - make) * fail_value
             if worth > best_value + EPSILON:
                 best, best_value = (code, doubled), worth

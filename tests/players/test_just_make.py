@@ -7,10 +7,13 @@ from typing import Any
 
 import pytest
 
+from bot.games import cards as C
 from bot.games import new_game
-from bot.games.just_make import JustMake
+from bot.games.just_make import DECK_MASK, JustMake
 from bot.players import ComputerPlayer
-from bot.players.just_make import KNOWLEDGE
+from bot.players.just_make import KNOWLEDGE, SLOT, WIN_VALUE, outcome_value, win_odds
+
+from ..test_just_make import stacked
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -20,8 +23,10 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-def new_match(players: int, options: dict[str, Any], seed: int, decks: list[list[str]] | None = None) -> JustMake:
-    state = new_game("just-make", players, options, seed=seed, decks=decks, first_dealer=0 if decks else None)
+def new_match(
+    players: int, options: dict[str, Any], seed: int, decks: list[list[str]] | None = None, first: int | None = None
+) -> JustMake:
+    state = new_game("just-make", players, options, seed=seed, decks=decks, first_dealer=first)
     assert isinstance(state, JustMake)
     return state
 
@@ -31,10 +36,10 @@ def test_both_levels_choose_legal_actions_in_every_phase_and_option(players: int
     for index, options in enumerate(OPTION_SETS):
         state = new_match(players, options, seed=players * 10 + index)
         computers = [
-            ComputerPlayer("strong" if seat % 2 else "easy", seed=seat, budget_ms=200, samples=2 + seat % 3)
+            ComputerPlayer("strong" if seat % 2 else "easy", seed=seat, budget_ms=200, samples=2 + seat % 2)
             for seat in range(players)
         ]
-        while not state.is_over() and len(state.sheets) < 1 + index % 2:
+        while not state.is_over() and not state.sheets:
             seat = state.to_act()[0]
             action = computers[seat].choose(state, seat)
             assert action in state.legal(seat)
@@ -64,3 +69,97 @@ def test_a_choice_depends_only_on_what_the_seat_knows(level: str) -> None:
         chosen = computer.choose(state, seat)
         for k in range(3):
             assert computer.choose(state.determinize(seat, Random(k)), seat) == chosen
+
+
+# Set positions from stacked decks -----------------------------------------------------------
+
+# Seat 1 bids first and leads. Seat 0 bids one trick (♠) and wins the first with its ace;
+# seat 1 wins the second with a king and leads the third: queen, jack, ten, then seat 0
+# holds the ace of hearts (which would win), a nine and an eight.
+MADE_ONE = (
+    ["3S AS 7C AH 8D 9C", "2D 2S KS QS 4H 5H", "3D 3H 5C JS 4C 6C", "4D 4S 6D 10S 7H 8H"],
+    "bid 2D, bid 3D, bid 4D, bid 3S, play 2S, play 3H, play 4S, play AS,"
+    " play 7C, play KS, play 5C, play 6D, play QS, play JS, play 10S",
+)
+# Seat 0 bids two tricks (♥) and loses the first three to seat 1; in the fourth it plays last
+# with the ace of hearts and the two of clubs: it needs both remaining tricks.
+NEEDS_TWO = (
+    ["2H 5C 6C 7C AH 2C", "2D KS QS JS JK 10H", "3D 3H 6H 4H 8S 9H", "4D 4S 7S 3S 9S 10C"],
+    "bid 2D, bid 3D, bid 4D, bid 2H, play KS, play 3H, play 4S, play 5C,"
+    " play QS, play 6H, play 7S, play 6C, play JS, play 4H, play 3S, play 7C",
+)
+
+
+def position(hands: list[str], moves: str, *, first: int = 1, **options: Any) -> JustMake:
+    """A deal of exactly these hands (each seat's six cards), after ``moves`` (comma-separated, in turn)."""
+    state = new_match(len(hands), options, seed=1, decks=[stacked(hands)], first=first)
+    for action in filter(None, (move.strip() for move in moves.split(","))):
+        state.act(state.to_act()[0], action)
+    return state
+
+
+LEVELS = [ComputerPlayer("easy", seed=1), ComputerPlayer("strong", seed=1, samples=8)]
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_a_made_bid_does_not_win_another_trick(computer: ComputerPlayer) -> None:
+    state = position(*MADE_ONE)
+    assert state.to_act() == [0] and state.tricks[0] == 1
+    assert computer.choose(state, 0) in ("play 9C", "play 8D")
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_needing_every_trick_it_plays_the_card_that_wins_this_one(computer: ComputerPlayer) -> None:
+    hands, moves = NEEDS_TWO
+    state = position(hands, moves + ", play 10H, play 8S, play 9S")  # no joker: the ace wins
+    assert computer.choose(state, 0) == "play AH"
+    state = position(hands, moves + ", play JK, play 8S, play 9S")  # a lone joker: the two wins
+    assert computer.choose(state, 0) == "play 2C"
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_one_point_from_the_target_it_never_doubles_into_a_bust(computer: ComputerPlayer) -> None:
+    hands = ["AC AS AH KS KH 2D", "3D 3H 6H 4H 8S 9H", "4D 4S 7S 3S 9S 10C", "5D KD QS JS JK2 10H"]
+    state = position(hands, "", first=0, double_hard_bids=True)
+    chosen = computer.choose(state, 0)
+    assert chosen.startswith("bid ")
+    if chosen.split()[1] in ("AC", "JK"):  # a hard bid at 0 points: doubling costs nothing
+        assert chosen.endswith(" double")
+    state.totals = [6, 0, 0, 0]
+    assert not computer.choose(state, 0).endswith(" double")
+
+
+def test_the_easy_player_doubles_a_strong_hand_and_bids_nothing_on_a_middling_one() -> None:
+    easy = ComputerPlayer("easy")
+    others = ["3D 3H 6H 4H 8S 9H", "4D 4S 7S 3S 9S 10C", "5D KD QS JS JK2 10H"]
+    assert easy.choose(position(["AC AS AH KS KH 2D", *others], "", first=0, double_hard_bids=True), 0) == (
+        "bid AC double"
+    )
+    assert easy.choose(position(["7D 6S 7H 8D 6C 8C", *others], "", first=0), 0) in ("bid 7D", "bid 8D")
+
+
+# The model ------------------------------------------------------------------------------------
+
+
+def test_counted_cards_change_a_cards_chances() -> None:
+    unseen = DECK_MASK & ~C.mask_of(C.CODES[c] for c in "KS AS".split())
+    king = SLOT[C.CODES["KS"]]
+    with_aces, _ = win_odds([], 3, 3, unseen)
+    gone = C.mask_of(C.CODES[c] for c in "AH AC AD KH KC KD JK JK2".split())
+    counted, _ = win_odds([], 3, 3, unseen & ~gone)
+    assert counted[king] == pytest.approx(1.0) and with_aces[king] < 0.8
+    assert with_aces[SLOT[C.CODES["AS"]]] > with_aces[king]
+    # With a lone joker already in the trick, order is reversed: the two is the best card.
+    reversed_order, _ = win_odds([C.JOKER], 2, 3, unseen & ~(1 << C.JOKER))
+    assert reversed_order[SLOT[C.CODES["2S"]]] > 2 * reversed_order[SLOT[C.CODES["AS"]]]
+    assert reversed_order[SLOT[C.JOKER2]] == 0.0  # the second joker: the first one wins
+
+
+def test_what_a_deal_is_worth_counts_busts_and_the_match_win() -> None:
+    state = new_match(6, {}, seed=1)
+    state.totals = [6, 0, 0, 0, 0, 0]
+    assert outcome_value(state, 0, 3, True, 1, False) == 1 + WIN_VALUE  # three made: +1 lands on 7
+    assert outcome_value(state, 0, 1, True, 1, False) == -3  # alone: +3 would pass 7, so -3
+    assert outcome_value(state, 0, 5, False, 0, False) == -3  # the lone loser
+    assert outcome_value(state, 0, 3, True, 1, True) == -2  # doubled: +2 busts
+    assert outcome_value(state, 0, 0, False, 0, False) == 0
