@@ -65,9 +65,13 @@ def decision_seed(table_seed: int, action_count: int) -> int:
 
 def _context() -> multiprocessing.context.BaseContext:
     # Forking a process that runs an event loop and database threads can copy a held lock
-    # into the child; a fork server (or a fresh interpreter) starts workers clean.
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    # into the child; a fork server (or a fresh interpreter) starts workers clean. The fork
+    # server imports this module once, so each worker starts with it (and the engines) loaded.
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
 
 
 class Thinker:

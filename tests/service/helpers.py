@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import weakref
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import text
+
+from bot.games import new_game
+from bot.players import ComputerPlayer
 from bot.storage.database import Database
 from bot.tables import Outcome, TableInfo, TableService
-from bot.tables.thinking import InProcessThinker
+from bot.tables.thinking import InProcessThinker, decision_seed
 
 GUILD, CHANNEL = 1, 500
 HOST = 100
@@ -112,3 +117,36 @@ async def play_to_end(service: TableService, info: TableInfo, seed: int = 0, lim
         outcomes.extend(computers.take())
         info = outcomes[-1].table if outcomes[-1].table.status != "playing" else await service.table(info.id)
     return outcomes
+
+
+async def check_computer_moves(database: Database, table_id: int) -> dict[str, int]:
+    """Every move the service made for a seat is what the computer player chooses from that seat.
+
+    Replays the table's log; each action of a computer seat must be its level's choice, and
+    each of a resigned seat or a person whose time ran out the strong player's, with the
+    decision's seed (:func:`decision_seed`) and the tests' fixed number of deals. Returns
+    how many moves of each source were checked.
+    """
+    async with database.engine.connect() as connection:
+        table = (await connection.execute(text(f"SELECT game, options, seed FROM tables WHERE id={table_id}"))).one()
+        seats = (
+            await connection.execute(text(f"SELECT position, computer_level FROM seats WHERE table_id={table_id}"))
+        ).all()
+        log = (
+            await connection.execute(
+                text(f"SELECT seq, seat, action, source FROM actions WHERE table_id={table_id} ORDER BY seq")
+            )
+        ).all()
+    options = table.options if isinstance(table.options, dict) else json.loads(table.options)
+    levels = {row.position: row.computer_level for row in seats if row.position is not None}
+    state = new_game(table.game, players=len(levels), options=options, seed=table.seed)
+    checked: dict[str, int] = {}
+    for row in log:
+        if row.source != "player":
+            level = levels[row.seat] if row.source == "computer" else "strong"
+            assert level is not None, f"a {row.source} move for a seat with no level"
+            player = ComputerPlayer(level, seed=decision_seed(table.seed, row.seq), samples=SAMPLES)
+            assert row.action == player.choose(state, row.seat), f"move {row.seq} ({row.source}) is not the player's"
+            checked[row.source] = checked.get(row.source, 0) + 1
+        state.act(row.seat, row.action)
+    return checked
