@@ -15,5 +15,11 @@ class Settings(BaseSettings):
     database_url: str = Field(default=DEFAULT_URL, description="SQLite file (default) or postgresql://…")
     dev_guild_id: int | None = Field(default=None, description="sync commands to this server only, at once")
     log_level: str = Field(default="INFO")
+    computer_workers: int | None = Field(
+        default=None, ge=1, le=256, description="processes the computer players think in (default: one per CPU)"
+    )
+    computer_budget_ms: int = Field(
+        default=1000, ge=50, le=30_000, description="the strong computer player's thinking time per move"
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables import TableService
+from bot.tables.thinking import Thinker
 from cogs.i18n import GUILD_LANGUAGES, Translator
 
 log = logging.getLogger("bot")
@@ -68,7 +69,9 @@ class TrickBot(commands.Bot):
         )
         self.settings = settings
         self.database = Database(settings.database_url)
-        self.service = TableService(self.database)
+        # Computer players think in worker processes, so the bot keeps answering while they do.
+        self.thinker = Thinker(settings.computer_workers, budget_ms=settings.computer_budget_ms)
+        self.service = TableService(self.database, thinker=self.thinker)
         self._timers: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
 
@@ -114,6 +117,7 @@ class TrickBot(commands.Bot):
             await cog.publisher.flush()
         await super().close()
         await self.service.close()
+        await self.thinker.close()
         await self.database.close()
 
 
