@@ -19,20 +19,16 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("guilds", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("computer_pace_ms", sa.Integer(), server_default=sa.text("1000"), nullable=False))
-    with op.batch_alter_table("tables", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("hints", sa.Boolean(), server_default=sa.false(), nullable=False))
-    with op.batch_alter_table("seats", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("computer_level", sa.String(length=16), nullable=True))
+    # Plain ADD COLUMN (SQLite can, with a constant default): batch mode would copy and drop
+    # ``guilds``, which the other tables' foreign keys refuse once there is data.
+    op.add_column("guilds", sa.Column("computer_pace_ms", sa.Integer(), server_default=sa.text("1000"), nullable=False))
+    op.add_column("tables", sa.Column("hints", sa.Boolean(), server_default=sa.false(), nullable=False))
+    op.add_column("seats", sa.Column("computer_level", sa.String(length=16), nullable=True))
     # Computers seated before levels existed play as the strong player from now on.
     op.execute("UPDATE seats SET computer_level = 'strong' WHERE user_id IS NULL")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("seats", schema=None) as batch_op:
-        batch_op.drop_column("computer_level")
-    with op.batch_alter_table("tables", schema=None) as batch_op:
-        batch_op.drop_column("hints")
-    with op.batch_alter_table("guilds", schema=None) as batch_op:
-        batch_op.drop_column("computer_pace_ms")
+    op.drop_column("seats", "computer_level")
+    op.drop_column("tables", "hints")
+    op.drop_column("guilds", "computer_pace_ms")

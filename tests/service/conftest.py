@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.database import Database
+from bot.storage.migrate import upgrade
 from bot.tables import TableService
 
 from .helpers import make_service
@@ -23,11 +24,13 @@ POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 
 
-async def fresh_database(backend: str, tmp_path: Path, **kwargs: object) -> tuple[Database, str | None]:
-    """A migrated, empty database; for PostgreSQL also the schema to drop afterwards."""
+async def fresh_database(
+    backend: str, tmp_path: Path, revision: str = "head", **kwargs: object
+) -> tuple[Database, str | None]:
+    """An empty database migrated to ``revision``; for PostgreSQL also the schema to drop afterwards."""
     if backend == "sqlite":
         database = Database(f"sqlite:///{tmp_path / 'test.db'}", **kwargs)  # type: ignore[arg-type]
-        await database.upgrade()
+        await upgrade(database.engine, revision)
         return database, None
     assert POSTGRES_URL is not None
     schema = f"test_{uuid.uuid4().hex[:12]}"
@@ -40,7 +43,7 @@ async def fresh_database(backend: str, tmp_path: Path, **kwargs: object) -> tupl
         connect_args={"server_settings": {"search_path": schema}},
         **kwargs,  # type: ignore[arg-type]
     )
-    await database.upgrade()
+    await upgrade(database.engine, revision)
     return database, schema
 
 

@@ -7,13 +7,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, text
+from alembic import command
+from sqlalchemy import Connection, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import repository as repo
 from bot.storage.database import BatchRollback, Database, normalise_url
-from bot.storage.migrate import pending_changes
+from bot.storage.migrate import alembic_config, pending_changes, upgrade
 from bot.storage.models import Guild
+
+from .conftest import BACKENDS, drop_schema, fresh_database
 
 
 async def test_models_and_migrations_agree(database: Database) -> None:
@@ -23,6 +26,52 @@ async def test_models_and_migrations_agree(database: Database) -> None:
 async def test_upgrade_twice_is_harmless(database: Database) -> None:
     await database.upgrade()
     assert await pending_changes(database.engine) == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_computer_levels_arrive_on_a_database_that_has_tables(backend: str, tmp_path: Path) -> None:
+    """Migration 0002 on a database with a table: its computer plays strong, no hints, the guild's pace set."""
+    database, schema = await fresh_database(backend, tmp_path, revision="0001")
+    try:
+        async with database.engine.begin() as connection:
+            await connection.execute(
+                text(
+                    "INSERT INTO guilds (id, turn_seconds, grace_seconds, thread_per_table, default_options,"
+                    " created_at) VALUES (1, 300, 120, true, '{}', '2026-11-21 20:00:00')"
+                )
+            )
+            await connection.execute(text("INSERT INTO players VALUES (100, 'Ann', '2026-11-21 20:00:00')"))
+            await connection.execute(
+                text(
+                    "INSERT INTO tables (guild_id, channel_id, game, options, seed, status, host_id, created_at,"
+                    " version, action_count) VALUES (1, 500, 'just-make', '{}', 7, 'lobby', 100,"
+                    " '2026-11-21 20:00:00', 0, 0)"
+                )
+            )
+            for user in ("100", "NULL"):
+                await connection.execute(
+                    text(
+                        "INSERT INTO seats (table_id, user_id, joined_at, absent, resigned)"
+                        f" VALUES (1, {user}, '2026-11-21 20:00:00', false, false)"
+                    )
+                )
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        async with database.engine.connect() as connection:
+            levels = (await connection.execute(text("SELECT user_id, computer_level FROM seats ORDER BY id"))).all()
+            hints = (await connection.execute(text("SELECT hints FROM tables"))).scalar_one()
+            pace = (await connection.execute(text("SELECT computer_pace_ms FROM guilds"))).scalar_one()
+        assert [tuple(row) for row in levels] == [(100, None), (None, "strong")]
+        assert not hints and pace == 1000
+        async with database.engine.begin() as connection:
+            await connection.run_sync(_downgrade, "0001")  # and back, keeping the rows
+        async with database.engine.connect() as connection:
+            assert (await connection.execute(text("SELECT count(*) FROM seats"))).scalar_one() == 2
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+    finally:
+        await database.close()
+        await drop_schema(schema)
 
 
 async def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path: Path) -> None:
@@ -119,6 +168,12 @@ async def test_a_stale_move_in_a_merged_batch_fails_alone(database: Database) ->
         logged = {row[0] for row in await connection.execute(text("SELECT table_id FROM actions"))}
     assert versions == {ids[0]: 5, ids[1]: 4, ids[2]: 5}
     assert logged == {ids[0], ids[2]}
+
+
+def _downgrade(connection: Connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
 
 
 def _row(table_id: int, now: datetime) -> dict[str, object]:
