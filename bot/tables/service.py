@@ -801,6 +801,8 @@ class TableService:
                 state, count = live.state.to_json(), live.action_count
                 seed = decision_seed(live.seed, count)
             action = await self._decide(table_id, state, turn, seed)
+            if live.status != PLAYING:
+                return  # the match was ended meanwhile (abandoned, or resigned to one side)
             await self._keep_pace(live)
             async with self._locked(table_id) as current:
                 if current is not live or current.action_count != count or next_turn(current) != turn:

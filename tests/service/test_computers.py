@@ -305,3 +305,90 @@ async def test_hints_are_the_strong_players_advice_for_the_seat_on_turn(
 async def _seed(database: Database, table_id: int) -> int:
     async with database.engine.connect() as connection:
         return int((await connection.execute(text(f"SELECT seed FROM tables WHERE id={table_id}"))).scalar_one())
+
+
+async def test_simultaneous_bids_are_each_decided_and_a_stale_one_thought_again(
+    database: Database, clock: Clock
+) -> None:
+    """Ninety-Nine bids at once: the host bids while a computer thinks; both computers' bids land."""
+    gated = GatedThinker()
+    service = make_service(database, clock, thinker=gated)
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine", {"format": "nine-deals"})
+    await service.add_computer(info.id, HOST, "strong")
+    await service.add_computer(info.id, HOST, "easy")
+    started = await service.start(info.id, HOST)
+    assert started.table.to_act == (0, 1, 2)
+    await asyncio.wait_for(gated.thinking.wait(), timeout=10)
+    bid = (await service.legal(info.id, HOST))[0]
+    mine = await asyncio.wait_for(service.act(info.id, HOST, bid), timeout=10)  # answered while it thinks
+    assert mine.table.to_act == (1, 2)
+    gated.gate.set()
+    await service.settle()
+    assert (await service.table(info.id)).to_act != (1, 2)
+    assert [(job.seat, job.level) for job in gated.jobs[:3]] == [(1, "strong"), (1, "strong"), (2, "easy")]
+    assert await check_computer_moves(database, info.id) == {"computer": len(gated.jobs) - 1}  # one was dropped
+    await service.close()
+
+
+async def test_a_match_ended_while_a_computer_thinks_gets_no_move(database: Database, clock: Clock) -> None:
+    gated = GatedThinker()
+    service = make_service(database, clock, thinker=gated)
+    table_id = await with_computers(service, "strong", "strong", "strong")
+    await asyncio.wait_for(gated.thinking.wait(), timeout=10)
+    actions = (await service.table(table_id)).actions
+    assert (await service.abandon(table_id, HOST)).table.status == "abandoned"
+    gated.gate.set()
+    await service.settle()
+    info = await service.table(table_id)
+    assert info.status == "abandoned" and info.actions == actions
+    await service.close()
+
+
+class BrokenThinker(InProcessThinker):
+    async def _run(self, job: Job) -> Choice:
+        raise RuntimeError("no computer player today")
+
+
+async def test_a_failing_computer_player_does_not_stall_the_table(
+    database: Database, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = make_service(database, clock, thinker=BrokenThinker())
+    table_id = await with_computers(service, "strong", "easy", "strong")
+    await service.settle()
+    info = await service.table(table_id)
+    assert info.to_act == (0,) and info.actions >= 1  # the engine took legal stand-in moves
+    assert "the computer player failed" in caplog.text
+    await service.close()
+
+
+async def test_the_timer_loops_listener_hears_computer_moves(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    outcomes: list[Outcome] = []
+
+    async def listener(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+
+    timers = service.run_timers_forever(listener, interval=0.01)
+    table_id = await with_computers(service, "easy", "easy", "easy")
+    await service.settle()
+    moves = [e for o in outcomes for e in o.events if e["kind"] == "action"]
+    assert moves and {e["source"] for e in moves} == {"computer"}
+    assert outcomes[-1].table == await service.table(table_id)
+    await service.close()
+    assert timers.cancelled()
+
+
+async def test_a_worker_that_dies_is_replaced() -> None:
+    thinker = Thinker(1, samples=SAMPLES)
+    state = new_game("just-make", players=4, options={}, seed=5)
+    seat = state.to_act()[0]
+    try:
+        first = await thinker.decide(state.to_json(), seat, "strong", 1)
+        pool = thinker._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # what an out-of-memory kill does
+            process.kill()
+        again = await thinker.decide(state.to_json(), seat, "strong", 1)
+        assert again == first and thinker._pool is not pool
+    finally:
+        await thinker.close()
