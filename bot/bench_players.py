@@ -326,7 +326,11 @@ def _pct(part: float, whole: float) -> str:
 def _ms(times: list[float]) -> str:
     if not times:
         return "—"
-    return f"{percentile(times, 0.5) * 1000:.0f} / {percentile(times, 0.99) * 1000:.0f} ({len(times)})"
+
+    def ms(seconds: float) -> str:  # the rule-based level takes well under 10 ms: keep a decimal there
+        return f"{seconds * 1000:.1f}" if seconds < 0.01 else f"{seconds * 1000:.0f}"
+
+    return f"{ms(percentile(times, 0.5))} / {ms(percentile(times, 0.99))} ({len(times)})"
 
 
 def render_row(row: Row) -> str:

@@ -153,7 +153,7 @@ def test_percentile_is_nearest_rank() -> None:
 
 def outcome(seed: int, rotation: int, share: float, times: list[float], aims: Aims, hands: int = 4) -> MatchOutcome:
     plan = MatchPlan("five-hundred", 4, ("strong", "easy"), seed, rotation, {}, None, 1000)
-    return MatchOutcome(plan, share, False, hands, [[0, 2], [1, 3]], True, (times, [0.5]), (aims, Aims(1, 1)))
+    return MatchOutcome(plan, share, False, hands, [[0, 2], [1, 3]], True, (times, [0.0042]), (aims, Aims(1, 1)))
 
 
 def test_summary_figures() -> None:
@@ -172,7 +172,7 @@ def test_summary_figures() -> None:
     assert (row.aims[0], row.aims[1], row.hands) == (Aims(4, 2), Aims(4, 4), 16)
     line = bench_players.render_row(row)
     assert line == (
-        "| five-hundred | 4 | strong (one side) vs easy | 4 | 62% ±75 | 50% | 1.25 | 200 / 400 (4) | 500 / 500 (4) "
+        "| five-hundred | 4 | strong (one side) vs easy | 4 | 62% ±75 | 50% | 1.25 | 200 / 400 (4) | 4.2 / 4.2 (4) "
         "| 50% / 100% | 25% / 25% |"
     )
 
