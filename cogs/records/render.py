@@ -8,7 +8,6 @@ points, never a card.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -17,7 +16,17 @@ import discord
 
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
-from ..tables.render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, NAME_MAX, clip, game_name, rating_change
+from ..tables.render import (
+    COLOUR,
+    DESCRIPTION_MAX,
+    FIELD_VALUE_MAX,
+    NAME_MAX,
+    clip,
+    computer_name,
+    game_name,
+    pad,
+    rating_change,
+)
 
 PAGE_SIZE = 10
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -41,7 +50,7 @@ def percent(part: float) -> str:
 
 def person(seat: dict[str, Any], locale: Any) -> str:
     if seat.get("user_id") is None:
-        return t(locale, "seat.computer", number=seat["seat"] + 1)
+        return computer_name(seat["seat"] + 1, seat.get("level"), locale)
     return clip(seat.get("name") or str(seat["user_id"]), NAME_MAX)
 
 
@@ -239,12 +248,6 @@ def match_option(match: dict[str, Any], locale: Any) -> discord.SelectOption:
         description=clip(t(locale, "history.option_winners", names=winners), 100),
         value=str(match["match_id"]),
     )
-
-
-def pad(text: str, width: int) -> str:
-    """Left-justify by what a monospace font shows: a wide (CJK) character takes two columns."""
-    shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-    return text + " " * max(0, width - shown)
 
 
 def sheet_table(sheet: dict[str, Any], locale: Any) -> str:

@@ -52,4 +52,5 @@ class Rules(commands.Cog):
             heading = t(locale, "rules.server_options", game=game_name(chosen, locale))
         shown = "\n".join(option_text(chosen, name, value, locale) for name, value in options.items())
         embed.add_field(name=heading, value=clip(shown, 1024), inline=False)
+        embed.add_field(name=t(locale, "rules.computers_title"), value=t(locale, "rules.computers"), inline=False)
         await send(interaction, embed=embed)

@@ -23,6 +23,7 @@ from ..tables.render import COLOUR, clip, game_name, option_text
 
 TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)
+PACES = {0: "instant", 500: "quick", 1000: "normal", 2000: "relaxed"}  # ms between a computer's moves
 MANY = 25  # a select's most options
 
 
@@ -33,6 +34,23 @@ def duration(seconds: int, locale: Any) -> str:
         if seconds % size == 0:
             return t(locale, key, count=seconds // size)
     return t(locale, "duration.seconds", count=seconds)
+
+
+def pace_text(pace_ms: int, locale: Any) -> str:
+    """``Normal: 1 s between a computer's moves``, ``Instant: …``, or the seconds of a pace without a name."""
+    seconds = f"{pace_ms / 1000:g}"
+    name = PACES.get(pace_ms)
+    if pace_ms == 0:
+        return t(locale, "settings.pace_instant")
+    if name is None:
+        return t(locale, "settings.pace_other", seconds=seconds)
+    return t(locale, "settings.pace_value", pace=t(locale, f"pace.{name}"), seconds=seconds)
+
+
+def pace_button_label(pace_ms: int, locale: Any) -> str:
+    """``Quick · 0.5 s``; just ``Instant`` for no wait."""
+    name = t(locale, f"pace.{PACES[pace_ms]}")
+    return name if pace_ms == 0 else t(locale, "settings.pace_button", pace=name, seconds=f"{pace_ms / 1000:g}")
 
 
 def values_of(option: Option) -> list[bool | int | str]:
@@ -75,7 +93,10 @@ def decode(raw: str) -> bool | int | str:
 
 class SettingsControl(
     discord.ui.DynamicItem[discord.ui.Item[Any]],
-    template=r"st:(?P<what>turn|grace|lang|game|thread|home|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20})",
+    template=(
+        r"st:(?P<what>turn|grace|lang|game|thread|home|pace:[0-9]{1,5}"
+        r"|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20})"
+    ),
 ):
     """Every control of the settings message: what it changes is in its custom_id."""
 
@@ -103,8 +124,18 @@ def select(what: str, options: list[discord.SelectOption], placeholder: str) -> 
     )
 
 
-def button(what: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> SettingsControl:
-    return SettingsControl(discord.ui.Button(custom_id=f"st:{what}", label=clip(label, 80), style=style), what)
+def button(
+    what: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    emoji: str | None = None,
+    disabled: bool = False,
+) -> SettingsControl:
+    item: discord.ui.Button[Any] = discord.ui.Button(
+        custom_id=f"st:{what}", label=clip(label, 80), style=style, emoji=emoji, disabled=disabled
+    )
+    return SettingsControl(item, what)
 
 
 def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
@@ -125,6 +156,7 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     embed.add_field(name=t(locale, "settings.thread"), value=thread, inline=True)
     language = settings.language or "en"
     embed.add_field(name=t(locale, "settings.language"), value=t(locale, f"language.{language}"), inline=True)
+    embed.add_field(name=t(locale, "settings.pace"), value=pace_text(settings.computer_pace_ms, locale), inline=False)
     defaults = []
     for game, options in settings.default_options.items():
         if options and game in GAMES:
@@ -179,6 +211,10 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     )
     label = "settings.thread_off" if settings.thread_per_table else "settings.thread_on"
     view.add_item(button("thread", t(locale, label)))
+    for pace in PACES:  # with the thread button, the last row: the server's pace marked, not clickable
+        chosen = pace == settings.computer_pace_ms
+        style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
+        view.add_item(button(f"pace:{pace}", pace_button_label(pace, locale), style, emoji="🤖", disabled=chosen))
     return {"embed": embed, "view": view}
 
 
@@ -270,6 +306,8 @@ class Settings(commands.Cog):
             elif kind == "lang" and value in languages():
                 settings = await self.service.update_guild_settings(guild_id, language=value)
                 GUILD_LANGUAGES[guild_id] = value
+            elif kind == "pace" and rest.isdigit():
+                settings = await self.service.update_guild_settings(guild_id, computer_pace_ms=int(rest))
             elif kind == "thread":
                 settings = await self.service.update_guild_settings(
                     guild_id, thread_per_table=not settings.thread_per_table

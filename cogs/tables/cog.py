@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +28,10 @@ from ..i18n import DEFAULT, GUILD_LANGUAGES, reader, t, text
 from ..replies import handled, send, update
 from .components import data_of
 from .hand import hand_message, matching
+from .hints import hint_text
+from .lobby import computer_choice
 from .publisher import Publisher, lobby_controls
-from .render import game_name, lobby_embed, seat_name
+from .render import game_name, lobby_embed, seat_label, seat_name
 
 log = logging.getLogger(__name__)
 
@@ -67,16 +69,30 @@ def chosen(choice: app_commands.Choice[str] | None) -> str | None:
     return None if choice is None else choice.value
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What a hand message asks of its seat: the seat's action count then, and whether it had choices."""
+
+    acted: int
+    choosing: bool
+
+
 @dataclass
 class HandMessage:
     """The latest ephemeral hand a person opened at a table: its interaction can edit it for 15 minutes."""
 
     interaction: discord.Interaction[Any]
     opened: float
+    shown: Shown
 
     @property
     def fresh(self) -> bool:
         return time.monotonic() - self.opened < TOKEN_LIFETIME
+
+
+def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
+    """What the seat's hand should ask of it as the table is now."""
+    return Shown(seat.acted, table.status == "playing" and seat.index in table.to_act and not seat.resigned)
 
 
 @contextlib.asynccontextmanager
@@ -107,15 +123,24 @@ class Tables(commands.Cog):
         self.service = service
         self.publisher = Publisher(bot, service, self.guild_locale)
         self.hands: dict[tuple[int, int], HandMessage] = {}
-        self.to_act: dict[int, set[int]] = {}
+        self._hand_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     async def guild_locale(self, guild_id: int) -> str:
         """The language of a server's public messages: its setting (see /settings), else English."""
         return GUILD_LANGUAGES.get(guild_id, DEFAULT)
 
+    async def cog_load(self) -> None:
+        # Computer moves, reminders and timeouts happen without a click: the service tells us here.
+        self.service.listen(self.on_service_outcome)
+
     async def cog_unload(self) -> None:
         await self.publisher.flush()
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # ------------------------------------------------------------------ opening a table
 
@@ -130,6 +155,7 @@ class Tables(commands.Cog):
         premium_bids=text("describe.ninety-nine.premium_bids"),
         declarer_may_raise=text("describe.ninety-nine.declarer_may_raise"),
         turn_seconds=text("describe.ninety-nine.turn_seconds"),
+        hints=text("describe.ninety-nine.hints"),
     )
     @app_commands.choices(**choices_of("ninety-nine"))
     async def play_ninety_nine(
@@ -142,6 +168,7 @@ class Tables(commands.Cog):
         premium_bids: bool | None = None,
         declarer_may_raise: bool | None = None,
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
+        hints: bool = False,
     ) -> None:
         options = {
             "format": chosen(format),
@@ -150,7 +177,7 @@ class Tables(commands.Cog):
             "premium_bids": premium_bids,
             "declarer_may_raise": declarer_may_raise,
         }
-        await self.open_table(interaction, "ninety-nine", players, options, turn_seconds)
+        await self.open_table(interaction, "ninety-nine", players, options, turn_seconds, hints=hints)
 
     @play.command(name="five-hundred", description=text("command.five-hundred"))
     @app_commands.describe(
@@ -167,6 +194,7 @@ class Tables(commands.Cog):
         open_misere_value=text("describe.five-hundred.open_misere_value"),
         win_by_contract_only=text("describe.five-hundred.win_by_contract_only"),
         turn_seconds=text("describe.five-hundred.turn_seconds"),
+        hints=text("describe.five-hundred.hints"),
     )
     @app_commands.choices(**choices_of("five-hundred"))
     async def play_five_hundred(
@@ -185,6 +213,7 @@ class Tables(commands.Cog):
         open_misere_value: app_commands.Range[int, 500, 520] | None = None,
         win_by_contract_only: bool | None = None,
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
+        hints: bool = False,
     ) -> None:
         options = {
             "six_sides": chosen(six_sides),
@@ -199,7 +228,7 @@ class Tables(commands.Cog):
             "open_misere_value": open_misere_value,
             "win_by_contract_only": win_by_contract_only,
         }
-        await self.open_table(interaction, "five-hundred", players, options, turn_seconds)
+        await self.open_table(interaction, "five-hundred", players, options, turn_seconds, hints=hints)
 
     @play.command(name="just-make", description=text("command.just-make"))
     @app_commands.describe(
@@ -213,6 +242,7 @@ class Tables(commands.Cog):
         all_fail_reverse=text("describe.just-make.all_fail_reverse"),
         scoring=text("describe.just-make.scoring"),
         turn_seconds=text("describe.just-make.turn_seconds"),
+        hints=text("describe.just-make.hints"),
     )
     @app_commands.choices(**choices_of("just-make"))
     async def play_just_make(
@@ -228,6 +258,7 @@ class Tables(commands.Cog):
         all_fail_reverse: bool | None = None,
         scoring: app_commands.Choice[str] | None = None,
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
+        hints: bool = False,
     ) -> None:
         options = {
             "target": target,
@@ -239,7 +270,7 @@ class Tables(commands.Cog):
             "all_fail_reverse": all_fail_reverse,
             "scoring": chosen(scoring),
         }
-        await self.open_table(interaction, "just-make", players, options, turn_seconds)
+        await self.open_table(interaction, "just-make", players, options, turn_seconds, hints=hints)
 
     def _wants_thread(self, interaction: discord.Interaction[Any], setting: bool) -> bool:
         channel = interaction.channel
@@ -259,6 +290,7 @@ class Tables(commands.Cog):
         chosen: dict[str, Any],
         turn_seconds: int | None,
         *,
+        hints: bool,
         seats: list[SeatInfo] | None = None,
     ) -> None:
         """Open a lobby (the host seated, and for a rematch everyone who played), post it, and start its thread."""
@@ -283,12 +315,14 @@ class Tables(commands.Cog):
                     players,
                     turn_seconds=turn_seconds,
                     own_thread=own_thread,
+                    hints=hints,
                 )
                 for seat in seats or ():
                     if seat.user_id == interaction.user.id:
                         continue
                     if seat.computer:
-                        table = await self.service.add_computer(table.id, interaction.user.id)
+                        level = seat.level or "strong"
+                        table = await self.service.add_computer(table.id, interaction.user.id, level=level)
                     else:
                         table = await self.service.join(table.id, seat.user_id or 0, seat.name)
             except TableError as error:
@@ -355,14 +389,17 @@ class Tables(commands.Cog):
 
     async def on_lobby(self, interaction: discord.Interaction[Any], table_id: int, op: str) -> None:
         user, locale = interaction.user, reader(interaction)
+        if op == "cpu":
+            await self.offer_computers(interaction, table_id)
+            return
         async with answering(interaction, update=True):
             try:
                 if op == "join":
                     await self.service.join(table_id, user.id, user.display_name)
                 elif op == "leave":
                     await self.service.leave(table_id, user.id)
-                elif op == "cpu":
-                    await self.service.add_computer(table_id, user.id)
+                elif op in ("hints-on", "hints-off"):
+                    await self.service.set_hints(table_id, user.id, op == "hints-on")
                 else:
                     outcome = await self.service.start(table_id, user.id)
             except TableError as error:
@@ -376,6 +413,47 @@ class Tables(commands.Cog):
                 await self.after(outcome)
                 await send(interaction, t(locale, "lobby.started_hint"))
 
+    async def offer_computers(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """The host's own choice of a computer's level (anyone else is told only the host can)."""
+        locale = reader(interaction)
+        try:
+            table = await self.service.table(table_id)
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        if table.status != "lobby":
+            await send(interaction, t(locale, "error.not_in_lobby"))
+        elif interaction.user.id != table.host_id:
+            await send(interaction, t(locale, "error.not_host"))
+        else:
+            await send(interaction, **computer_choice(table, locale))
+
+    async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int, level: str) -> None:
+        """Seat a computer of the chosen level; the choice stays open for another, and the lobby is redrawn."""
+        locale = reader(interaction)
+        async with answering(interaction, update=True):
+            try:
+                table = await self.service.add_computer(table_id, interaction.user.id, level=level)
+            except TableError as error:
+                await self.show_note(interaction, "⚠️ " + error_text(error, locale))
+                return
+            added = t(locale, "lobby.computer_added", name=seat_label(table, table.seats[-1].index, locale))
+            kwargs = computer_choice(table, locale, note=added)
+            if interaction.message is not None and interaction.message.flags.ephemeral:
+                await update(interaction, content=None, **kwargs)  # no earlier warning left above it
+            else:  # a choice on a public message (forged): never write the host's choice over it
+                await send(interaction, **kwargs)
+        self.publisher.touch(table_id)
+
+    @staticmethod
+    async def show_note(interaction: discord.Interaction[Any], note: str) -> None:
+        """A short note on the clicker's own ephemeral message (in place), else as a new one."""
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await update(interaction, content=note)
+        else:
+            await send(interaction, note)
+
     async def on_rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         try:
             old = await self.service.table(table_id)
@@ -385,8 +463,15 @@ class Tables(commands.Cog):
         if old.is_open:
             await send(interaction, t(reader(interaction), "error.rematch_open"))
             return
-        seats = list(old.seats)
-        await self.open_table(interaction, old.game, old.players, dict(old.options), old.turn_seconds, seats=seats)
+        await self.open_table(
+            interaction,
+            old.game,
+            old.players,
+            dict(old.options),
+            old.turn_seconds,
+            hints=old.hints,
+            seats=list(old.seats),
+        )
 
     # ------------------------------------------------------------------ hands
 
@@ -406,6 +491,10 @@ class Tables(commands.Cog):
     def _seat(table: TableInfo, user_id: int) -> SeatInfo | None:
         return next((seat for seat in table.seats if seat.user_id == user_id), None)
 
+    def _hand_lock(self, table_id: int, user_id: int) -> asyncio.Lock:
+        """One person's hand is drawn by one task at a time, so the last drawn is the last shown."""
+        return self._hand_locks.setdefault((table_id, user_id), asyncio.Lock())
+
     async def render_hand(
         self,
         table_id: int,
@@ -414,20 +503,23 @@ class Tables(commands.Cog):
         *,
         focus: list[str] | None = None,
         note: str | None = None,
-    ) -> dict[str, Any]:
-        """The user's hand message as it is now (raises a TableError when they have none)."""
+    ) -> tuple[dict[str, Any], Shown]:
+        """The user's hand message as it is now, and what it asks (raises a TableError when they have none)."""
         table = await self.service.table(table_id)
         position, view = await self.service.seat_view(table_id, user_id)
         seat = next(seat for seat in table.seats if seat.index == position)
         legal = await self.service.legal(table_id, user_id)
         embed, controls = hand_message(table, seat, view, legal, locale, focus=focus, note=note)
-        return {"embed": embed, "view": controls}
+        return {"embed": embed, "view": controls}, Shown(seat.acted, bool(legal))
+
+    def _remember(self, interaction: discord.Interaction[Any], table_id: int, shown: Shown) -> None:
+        self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic(), shown)
 
     async def on_hand(self, interaction: discord.Interaction[Any], table_id: int, *, refresh: bool) -> None:
         user, locale = interaction.user, reader(interaction)
-        async with answering(interaction, update=refresh):
+        async with answering(interaction, update=refresh), self._hand_lock(table_id, user.id):
             try:
-                kwargs = await self.render_hand(table_id, user.id, locale)
+                kwargs, shown = await self.render_hand(table_id, user.id, locale)
             except TableError as error:
                 key = error.key
                 text = t(locale, "error.watching") if key == "not_seated" else error_text(error, locale)
@@ -437,17 +529,18 @@ class Tables(commands.Cog):
                 await self.show_in_hand(interaction, **kwargs)
             else:
                 await send(interaction, **kwargs)
-            self.hands[(table_id, user.id)] = HandMessage(interaction, time.monotonic())
+            self._remember(interaction, table_id, shown)
 
     async def _refuse_in_hand(self, interaction: discord.Interaction[Any], table_id: int, note: str) -> None:
         """Show the hand as it is now, with why the click changed nothing."""
-        try:
-            kwargs = await self.render_hand(table_id, interaction.user.id, reader(interaction), note=note)
-        except TableError:
-            await send(interaction, note)
-            return
-        await self.show_in_hand(interaction, **kwargs)
-        self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic())
+        async with self._hand_lock(table_id, interaction.user.id):
+            try:
+                kwargs, shown = await self.render_hand(table_id, interaction.user.id, reader(interaction), note=note)
+            except TableError:
+                await send(interaction, note)
+                return
+            await self.show_in_hand(interaction, **kwargs)
+            self._remember(interaction, table_id, shown)
 
     async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
         user, locale = interaction.user, reader(interaction)
@@ -460,12 +553,13 @@ class Tables(commands.Cog):
             except TableError as error:
                 await self._refuse_in_hand(interaction, table_id, "⚠️ " + error_text(error, locale))
                 return
-            try:
-                kwargs = await self.render_hand(table_id, user.id, locale)
-                await self.show_in_hand(interaction, **kwargs)
-                self.hands[(table_id, user.id)] = HandMessage(interaction, time.monotonic())
-            except TableError:
-                pass
+            async with self._hand_lock(table_id, user.id):
+                try:
+                    kwargs, shown = await self.render_hand(table_id, user.id, locale)
+                    await self.show_in_hand(interaction, **kwargs)
+                    self._remember(interaction, table_id, shown)
+                except TableError:
+                    pass
             await self.after(outcome)
 
     async def _turn_ok(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> list[str] | None:
@@ -495,7 +589,7 @@ class Tables(commands.Cog):
         if not found:
             await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.stale_hand"))
             return
-        kwargs = await self.render_hand(
+        kwargs, _ = await self.render_hand(
             table_id,
             interaction.user.id,
             reader(interaction),
@@ -514,7 +608,7 @@ class Tables(commands.Cog):
         if not found:
             await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.bad_cards"))
             return
-        kwargs = await self.render_hand(
+        kwargs, _ = await self.render_hand(
             table_id,
             interaction.user.id,
             reader(interaction),
@@ -523,47 +617,85 @@ class Tables(commands.Cog):
         )
         await self.show_in_hand(interaction, **kwargs)
 
+    async def on_hint(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> None:
+        """💡: what the strong computer would do in the seat's place, in one line only the clicker sees.
+
+        The search takes up to about a second, so the answer is deferred ("thinking") at once.
+        """
+        user, locale = interaction.user, reader(interaction)
+        try:
+            table = await self.service.table(table_id)
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        seat = self._seat(table, user.id)
+        if seat is not None and seat.acted != turn:  # a hint for a choice that is gone: show the hand as it is
+            await self._refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            hint = await self.service.hint(table_id, user.id)
+            _, view = await self.service.seat_view(table_id, user.id)
+        except TableError as error:
+            await interaction.edit_original_response(content=error_text(error, locale))
+            return
+        await interaction.edit_original_response(content=hint_text(hint, view, locale))
+
     # ------------------------------------------------------------------ after every change
 
+    async def on_service_outcome(self, outcome: Outcome) -> None:
+        """What the service did by itself (a computer's move, a reminder, a timeout): show it like a click's."""
+        try:
+            await self.after(outcome)
+        except Exception:  # the service's own loop must go on whatever the presentation does
+            log.exception("could not show an outcome of table %s", outcome.table.id)
+
+    # The launcher hands this to ``run_timers_forever``, which registers it as a listener too: the
+    # same bound method as ``on_service_outcome``, so the service keeps one and nothing is shown twice.
+    on_timer = on_service_outcome
+
     async def after(self, outcome: Outcome) -> None:
-        """Show what an action, a start or a timer changed: the table, reminders, fresh hands."""
+        """Show what an action, a start or the service itself changed: the table, pings, hands that now differ."""
         table = outcome.table
         self.publisher.touch(table.id)
-        previous = self.to_act.get(table.id, set())
-        now = set(table.to_act) if table.status == "playing" else set()
-        self.to_act[table.id] = now
         locale = await self.guild_locale(table.guild_id)
         for event in outcome.events:
             if event["kind"] == "reminder":
-                await self._announce(table, locale, "turn.reminder", seats=event.get("seats", []))
+                self._in_background(self._announce(table, locale, "turn.reminder", seats=event.get("seats", [])))
             elif event["kind"] == "timeout":
-                await self._announce(
-                    table, locale, "turn.timeout", seats=[event["seat"]], name=seat_name(table, event["seat"], locale)
-                )
+                name = seat_name(table, event["seat"], locale)
+                self._in_background(self._announce(table, locale, "turn.timeout", seats=[event["seat"]], name=name))
         if not table.is_open:
-            self.to_act.pop(table.id, None)
             for key in [key for key in self.hands if key[0] == table.id]:
                 del self.hands[key]
+                self._hand_locks.pop(key, None)
             return
-        for position in now - previous:
-            if position == outcome.actor:
-                continue
-            seat = next((s for s in table.seats if s.index == position), None)
-            if seat is None or seat.user_id is None:
+        for seat in table.seats:
+            if seat.user_id is None:
                 continue
             handle = self.hands.get((table.id, seat.user_id))
-            if handle is not None and handle.fresh:
-                task = asyncio.create_task(self._refresh_hand(table.id, seat.user_id, handle))
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+            if handle is not None and handle.fresh and handle.shown != shown_now(table, seat):
+                self._in_background(self._refresh_hand(table.id, seat.user_id))
 
-    async def _refresh_hand(self, table_id: int, user_id: int, handle: HandMessage) -> None:
-        """It is the person's turn again and their hand message can still be edited: show the new choices."""
-        try:
-            kwargs = await self.render_hand(table_id, user_id, reader(handle.interaction))
-            await handle.interaction.edit_original_response(**kwargs)
-        except (TableError, discord.HTTPException):
-            self.hands.pop((table_id, user_id), None)
+    async def _refresh_hand(self, table_id: int, user_id: int) -> None:
+        """The person's turn came (or went, by a timeout) and their hand can still be edited: show it as it is now.
+
+        Outcomes can arrive out of order (a click's and the computers' after it), so
+        the hand is drawn from the table as it is now, and only if that differs from
+        what the message shows.
+        """
+        async with self._hand_lock(table_id, user_id):
+            handle = self.hands.get((table_id, user_id))
+            if handle is None or not handle.fresh:
+                return
+            try:
+                kwargs, shown = await self.render_hand(table_id, user_id, reader(handle.interaction))
+                if shown == handle.shown:
+                    return
+                await handle.interaction.edit_original_response(**kwargs)
+                handle.shown = shown
+            except (TableError, discord.HTTPException):
+                self.hands.pop((table_id, user_id), None)
 
     async def _announce(self, table: TableInfo, locale: Any, key: str, *, seats: list[int], **params: Any) -> None:
         """A short message in the table's thread (or channel) that pings the people concerned."""
@@ -579,10 +711,6 @@ class Tables(commands.Cog):
             )
         except discord.HTTPException:
             log.warning("could not post to the channel of table %s", table.id)
-
-    async def on_timer(self, outcome: Outcome) -> None:
-        """A reminder or a timeout from the service's turn timers."""
-        await self.after(outcome)
 
     # ------------------------------------------------------------------ errors
 

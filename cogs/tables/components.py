@@ -37,10 +37,16 @@ def _handler(interaction: discord.Interaction[Any]) -> Any:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tt:lobby:(?P<op>join|leave|start|cpu):(?P<table>[0-9]{1,20})",
+    template=r"tt:lobby:(?P<op>join|leave|start|cpu|hints-on|hints-off):(?P<table>[0-9]{1,20})",
 ):
-    def __init__(self, table_id: int, op: str, *, label: str, style: discord.ButtonStyle) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"{PREFIX}:lobby:{op}:{table_id}"))
+    """The lobby's buttons; ``cpu`` opens the host's choice of level, ``hints-on``/``hints-off`` say what they set."""
+
+    def __init__(
+        self, table_id: int, op: str, *, label: str, style: discord.ButtonStyle, emoji: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"{PREFIX}:lobby:{op}:{table_id}")
+        )
         self.table_id, self.op = table_id, op
 
     @classmethod
@@ -51,6 +57,60 @@ class LobbyButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(interaction, _handler(interaction).on_lobby(interaction, self.table_id, self.op))
+
+
+class ComputerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:cpu:(?P<table>[0-9]{1,20}):(?P<level>[a-z]{1,12})",
+):
+    """Seat a computer player of one level (on the host's own ephemeral choice of levels)."""
+
+    def __init__(self, table_id: int, level: str, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                emoji="🤖",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:cpu:{table_id}:{level}",
+            )
+        )
+        self.table_id, self.level = table_id, level
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ComputerButton:
+        return cls(int(match["table"]), match["level"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(interaction, _handler(interaction).on_add_computer(interaction, self.table_id, self.level))
+
+
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:hint:(?P<table>[0-9]{1,20}):(?P<turn>[0-9]{1,6})",
+):
+    """💡 on the hand of the player on turn, at a table with hints: what the strong computer would do."""
+
+    def __init__(self, table_id: int, turn: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                emoji="💡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:hint:{table_id}:{turn}",
+            )
+        )
+        self.table_id, self.turn = table_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HintButton:
+        return cls(int(match["table"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(interaction, _handler(interaction).on_hint(interaction, self.table_id, self.turn))
 
 
 class HandButton(
@@ -210,6 +270,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    ComputerButton,
+    HintButton,
     HandButton,
     ActButton,
     ChooseButton,

@@ -19,7 +19,7 @@ from bot.tables import SeatInfo, TableInfo
 
 from ..cards import RED, card_label, cards_label, hand_lines, is_joker, ninety_nine_bid, sort_key, suit_label
 from ..i18n import t
-from .components import ActButton, ChooseButton, HandButton, PickSelect
+from .components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
 from .render import COLOUR, bid_label, clip, game_name, seat_name, trick_text
 
 ROWS_MAX = 5
@@ -208,6 +208,8 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
     if rest:  # anything a future variant adds still gets a control
         for select in _action_selects(table, turn, rest, view, locale, t(locale, "hand.pick_other")):
             controls.add_row([select])
+    if table.hints:  # only here: these controls are drawn for the seat on turn alone
+        buttons.append(HintButton(table.id, turn, label=t(locale, "hand.hint")))
     buttons.append(HandButton(table.id, refresh=True, label=t(locale, "hand.refresh")))
     controls.add_buttons(buttons)
     return controls

@@ -27,11 +27,20 @@ log = logging.getLogger(__name__)
 
 
 def lobby_controls(table: TableInfo, locale: Any) -> discord.ui.View:
+    """Join and Leave for everyone; computers, hints and Start for the host (the service checks who clicks)."""
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(table.id, "join", label=t(locale, "lobby.join"), style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(table.id, "leave", label=t(locale, "lobby.leave"), style=discord.ButtonStyle.secondary))
     view.add_item(
-        LobbyButton(table.id, "cpu", label=t(locale, "lobby.add_computer"), style=discord.ButtonStyle.secondary)
+        LobbyButton(
+            table.id, "cpu", label=t(locale, "lobby.add_computer"), style=discord.ButtonStyle.secondary, emoji="🤖"
+        )
+    )
+    toggle = "hints-off" if table.hints else "hints-on"
+    view.add_item(
+        LobbyButton(
+            table.id, toggle, label=t(locale, f"lobby.{toggle}"), style=discord.ButtonStyle.secondary, emoji="💡"
+        )
     )
     view.add_item(LobbyButton(table.id, "start", label=t(locale, "lobby.start"), style=discord.ButtonStyle.primary))
     return view

@@ -6,6 +6,7 @@ so the channel cannot leak a card by construction.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import discord
@@ -38,14 +39,38 @@ def game_name(game: str, locale: Any) -> str:
     return t(locale, f"game.{game}")
 
 
+def shown_width(text: str) -> int:
+    """Columns a monospace font gives ``text``: a wide character (CJK, most emoji) takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """Left-justify by what a monospace font shows."""
+    return text + " " * max(0, width - shown_width(text))
+
+
+def computer_name(number: int, level: str | None, locale: Any) -> str:
+    """``🤖 Computer 2 · Strong``: how a computer is listed where its level matters (lobby, seats, standings)."""
+    name = t(locale, "seat.computer", number=number)
+    return name if level is None else t(locale, "seat.computer_level", name=name, level=t(locale, f"level.{level}"))
+
+
 def seat_name(table: TableInfo, seat: int, locale: Any) -> str:
-    """A seat's display name (cut short), a computer's number, or the Ninety-Nine dummy."""
+    """A seat's display name (cut short), a computer's number (``🤖 Computer 2``), or the Ninety-Nine dummy."""
     for info in table.seats:
         if info.index == seat:
             if info.computer:
                 return t(locale, "seat.computer", number=seat + 1)
             return clip(info.name or str(info.user_id), NAME_MAX)
     return t(locale, "seat.dummy")
+
+
+def seat_label(table: TableInfo, seat: int, locale: Any) -> str:
+    """A seat's name, with a computer's level: where each seat is listed once."""
+    info = next((info for info in table.seats if info.index == seat), None)
+    if info is not None and info.computer:
+        return computer_name(seat + 1, info.level, locale)
+    return seat_name(table, seat, locale)
 
 
 def mention(table: TableInfo, seat: int) -> str | None:
@@ -87,13 +112,14 @@ def _fit(embed: discord.Embed) -> discord.Embed:
 def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     info = GAMES[table.game]
     wanted = str(table.players) if table.players else f"{min(info.players)}–{max(info.players)}"
+    description = t(locale, "lobby.description", host=f"<@{table.host_id}>", players=wanted)
     embed = discord.Embed(
         title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
-        description=t(locale, "lobby.description", host=f"<@{table.host_id}>", players=wanted),
+        description=description + "\n" + hints_line(table, locale),
         colour=COLOUR["lobby"],
     )
     seated = "\n".join(
-        f"{index + 1}. " + (seat_name(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
+        f"{index + 1}. " + (seat_label(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
         for index, seat in enumerate(table.seats)
     )
     embed.add_field(
@@ -105,6 +131,11 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     if table.turn_seconds:
         embed.set_footer(text=t(locale, "lobby.timer", seconds=table.turn_seconds, grace=table.grace_seconds))
     return embed
+
+
+def hints_line(table: TableInfo, locale: Any) -> str:
+    """Whether the players get hints, and so whether the match counts for the leaderboard."""
+    return t(locale, "lobby.hints_on") if table.hints else t(locale, "lobby.hints_off")
 
 
 def closed_lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
@@ -208,7 +239,7 @@ def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[st
             seat = hand["seat"]
             parts = [
                 ("▶ " if seat in to_act or public.get("to_play") == seat else "")
-                + f"**{seat_name(table, seat, locale)}**"
+                + f"**{seat_label(table, seat, locale)}**"
             ]
             if public.get("dealer") == seat:
                 parts.append(t(locale, "table.dealer_mark"))
@@ -228,7 +259,7 @@ def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[st
             last_call[call["seat"]] = call
         for hand in public["hands"]:
             seat = hand["seat"]
-            parts = [("▶ " if seat in to_act else "") + f"**{seat_name(table, seat, locale)}**"]
+            parts = [("▶ " if seat in to_act else "") + f"**{seat_label(table, seat, locale)}**"]
             if public.get("dealer") == seat:
                 parts.append(t(locale, "table.dealer_mark"))
             if len(public.get("sides", [])) < public["players"]:
@@ -247,7 +278,7 @@ def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[st
         bids = {bid["seat"]: bid for bid in public.get("bids", [])}
         tricks = public.get("tricks", [])
         for seat in range(public["players"]):
-            parts = [("▶ " if seat in to_act else "") + f"**{seat_name(table, seat, locale)}**"]
+            parts = [("▶ " if seat in to_act else "") + f"**{seat_label(table, seat, locale)}**"]
             bid = bids.get(seat)
             if bid is not None:
                 doubled = " ×2" if bid.get("doubled") else ""
@@ -275,27 +306,27 @@ def _revealed(table: TableInfo, public: dict[str, Any], locale: Any) -> list[tup
 def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
     """The last deal's score sheet as a small fixed-width table: why the points moved."""
     game = table.game
-    width = max(len(seat_name(table, row["seat"], locale)) for row in sheet["rows"])
+    names = {row["seat"]: seat_name(table, row["seat"], locale) for row in sheet["rows"]}
+    width = max(shown_width(name) for name in names.values())
     lines = []
     if game == "ninety-nine":
-        lines.append(t(locale, "sheet.head_99", name="".ljust(width)))
+        lines.append(t(locale, "sheet.head_99", name=" " * width))
         for row in sheet["rows"]:
             bonus = row["bid_bonus"] + row["premium_points"] + row["game_bonus"]
             lines.append(
-                f"{seat_name(table, row['seat'], locale).ljust(width)} {row['bid']:>3} {row['tricks']:>3} "
+                f"{pad(names[row['seat']], width)} {row['bid']:>3} {row['tricks']:>3} "
                 f"{'✓' if row['made'] else '✗'} {bonus:>4} {row['points']:>4} {row['total']:>5}"
             )
     elif game == "five-hundred":
+        lines.append(t(locale, "sheet.head_500", name=" " * width))
         for row in sheet["rows"]:
-            name = seat_name(table, row["seat"], locale).ljust(width)
-            lines.append(f"{name} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}")
-        lines.insert(0, t(locale, "sheet.head_500", name="".ljust(width)))
+            lines.append(f"{pad(names[row['seat']], width)} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}")
     else:
-        lines.append(t(locale, "sheet.head_jm", name="".ljust(width)))
+        lines.append(t(locale, "sheet.head_jm", name=" " * width))
         for row in sheet["rows"]:
             mark = "✓" if row["made"] else ("✗!" if row.get("bust") else "✗")
             lines.append(
-                f"{seat_name(table, row['seat'], locale).ljust(width)} {row['bid']:>3} {row['tricks']:>3} "
+                f"{pad(names[row['seat']], width)} {row['bid']:>3} {row['tricks']:>3} "
                 f"{mark:<2} {row['change']:>+3} {row['total']:>4}"
             )
     return "```\n" + "\n".join(lines) + "\n```"
@@ -327,6 +358,8 @@ def table_embed(
         colour=COLOUR.get(status, COLOUR["playing"]),
     )
     lines = _header(table, public, locale)
+    if table.hints:
+        lines.append(t(locale, "table.hints_on"))
     lines.append("")
     lines.extend(_seat_rows(table, public, locale))
     if status == "abandoned":
@@ -397,9 +430,11 @@ def standings_text(table: TableInfo, public: dict[str, Any], result: dict[str, A
     order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
     lines = []
     for seat in order:
-        name = seat_name(table, seat, locale)
+        name = seat_label(table, seat, locale)
         place = placement.get(seat)
         line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
         line += rating_change(*ratings.get(seat, (None, None)), locale)
         lines.append(line)
+    if table.hints:
+        lines.append(t(locale, "table.hints_unrated"))
     return "\n".join(lines)

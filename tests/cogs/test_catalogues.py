@@ -20,13 +20,22 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def is_command(node: ast.AST) -> bool:
+    """A slash command's callback (decorated ``@….command(…)``): its parameters are the command's options."""
+    decorators = getattr(node, "decorator_list", [])
+    return any("command" in ast.unparse(decorator) for decorator in decorators)
+
+
 def strings_in_code() -> tuple[set[str], set[str]]:
-    """Every string literal in the bot's code, and the constant starts of its f-strings (``error.``)."""
+    """Every string literal in the bot's code and every slash-command option name (their translations are
+    keyed ``name.<option>``), and the constant starts of its f-strings (``error.``)."""
     literals: set[str] = set()
     prefixes: set[str] = set()
     for path in SOURCES:
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
+            if isinstance(node, ast.AsyncFunctionDef) and is_command(node):
+                literals |= {arg.arg for arg in node.args.args}
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 literals.add(node.value)
             elif isinstance(node, ast.JoinedStr) and node.values:

@@ -2,7 +2,8 @@
 and the public table of every state names only cards its public view shows.
 
 Nine Just Make players, thirteen-card hands, six-player Five Hundred and
-32-character display names: each state is rendered exactly as the bot renders
+32-character display names, with hints on (one more button on the hand) and a
+computer in the last seat: each state is rendered exactly as the bot renders
 it and checked with the same rules the Discord double enforces.
 """
 
@@ -40,7 +41,8 @@ CASES = [
 
 def table_of(game: str, players: int, options: dict[str, Any], to_act: list[int], status: str = "playing") -> TableInfo:
     now = datetime.now(UTC)
-    seats = tuple(SeatInfo(index, 10**17 + index, LONGEST_NAME[:-1] + str(index)) for index in range(players))
+    people = [SeatInfo(index, 10**17 + index, LONGEST_NAME[:-1] + str(index)) for index in range(players - 1)]
+    seats = (*people, SeatInfo(players - 1, None, "", level="strong"))
     return TableInfo(
         id=2**62,
         guild_id=1,
@@ -61,6 +63,7 @@ def table_of(game: str, players: int, options: dict[str, Any], to_act: list[int]
         finished_at=None,
         to_act=tuple(to_act),
         actions=99_999,
+        hints=True,
     )
 
 
