@@ -33,10 +33,8 @@ def test_both_levels_choose_legal_actions_in_every_phase_and_option(players: int
     phases: set[str] = set()
     for index, options in enumerate(OPTION_SETS):
         state = new_match(players, options, seed=players * 10 + index)
-        computers = [
-            ComputerPlayer("strong" if (seat + index) % 3 == 0 else "easy", seed=seat, budget_ms=100, samples=2 + seat % 3)
-            for seat in range(players)
-        ]
+        levels = ["strong" if (seat + index) % 3 == 0 else "easy" for seat in range(players)]
+        computers = [ComputerPlayer(lv, seed=s, budget_ms=100, samples=2 + s % 3) for s, lv in enumerate(levels)]
         while not state.is_over() and state.hands_played < 1 + index % 2 and len(state.sheets) < 4:
             seat = state.to_act()[0]
             action = computers[seat].choose(state, seat)
@@ -72,3 +70,137 @@ def test_a_choice_depends_only_on_what_the_seat_knows(level: str) -> None:
             chosen = computer.choose(state, seat)
             for k in range(3):
                 assert computer.choose(state.determinize(seat, Random(k)), seat) == chosen
+
+
+# Set positions, from stacked decks ------------------------------------------------------------
+
+
+def packet_deck(hands: dict[int, str], kitty: str) -> list[str]:
+    """The four-player deck (dealer 3) that deals these hands and kitty: 3, 4 and 3 cards to each
+    of seats 0 to 3 in turn, one to the kitty after each round."""
+    written = {seat: text.split() for seat, text in hands.items()}
+    spare = kitty.split()
+    deck: list[str] = []
+    for packet, (start, size) in enumerate(((0, 3), (3, 4), (7, 3))):
+        for seat in range(4):
+            deck += written[seat][start : start + size]
+        deck.append(spare[packet])
+    return deck
+
+
+def one_at_a_time_deck(hands: dict[int, str], kitty: str) -> list[str]:
+    """The deck that deals these hands one card at a time from seat 0 (the dealer is the last seat)."""
+    written = [hands[seat].split() for seat in range(len(hands))]
+    return [hand[i] for i in range(10) for hand in written] + kitty.split()
+
+
+def position(players: int, deck: list[str], actions: list[str], **options: Any) -> FiveHundred:
+    assert sorted(deck) == sorted(C.NAMES[c] for c in DECKS[players])
+    state = new_match(players, options, seed=1, decks=[deck])
+    for action in actions:
+        state.act(state.to_act()[0], action)
+    return state
+
+
+LEVELS = [ComputerPlayer("easy", seed=1), ComputerPlayer("strong", seed=1, samples=12)]
+
+# Seat 0 has made 7♥ and leads; seat 2, its partner, can trump or overtake.
+TRUMP_OR_NOT = packet_deck(
+    {
+        0: "AS KS QS JH AH KH QH 10H 9H 8H",
+        1: "5S 6S 7S 8S 9S 10S 5H 6H 7H AC",
+        2: "JD 4H 5D 6D 7D 8D 9D 10D QC 5C",
+        3: "JS JK AD KD QD KC JC 10C 9C 8C",
+    },
+    kitty="7C 6C 4D",
+)
+OVERTAKE_OR_NOT = packet_deck(
+    {
+        0: "QS 10S JH AH KH QH 10H 9H 8H 7H",
+        1: "5S 7S 8S 9S 5H 6H AC KC QC JC",
+        2: "AS KS 6S 4H AD KD QD 10D 9D 8D",
+        3: "JS JK JD 7D 6D 5D 4D 10C 9C 8C",
+    },
+    kitty="7C 6C 5C",
+)
+WON_7H = ["bid 7H", "pass", "pass", "pass"]
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_a_partners_winning_card_is_not_trumped(computer: ComputerPlayer) -> None:
+    state = position(4, TRUMP_OR_NOT, [*WON_7H, "discard 7C 6C 4D", "play AS", "play 5S"])
+    assert computer.choose(state, 2) not in ("play JD", "play 4H")
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_a_partners_winning_card_is_not_overtaken(computer: ComputerPlayer) -> None:
+    state = position(4, OVERTAKE_OR_NOT, [*WON_7H, "discard 7C 6C 5C", "play QS", "play 5S"])
+    assert computer.choose(state, 2) == "play 6S"
+
+
+# Seat 1's hand takes no trick and would lose a misère; seat 0 opens, or seat 3 (its partner)
+# bids hearts and seat 0 goes over it.
+WEAK_HAND = packet_deck(
+    {
+        0: "AS KS QS JS 7S 6S AH KH AD KD",
+        1: "8S 9S 10S 8H 9H 8D 9D 10D 8C 9C",
+        2: "JC JK AC KC QC 10C 7C QH JH 10H",
+        3: "5S 7H 6H 5H 4H QD JD 7D 6D 5D",
+    },
+    kitty="4D 6C 5C",
+)
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_a_weak_hand_passes_rather_than_overbids(computer: ComputerPlayer) -> None:
+    opened = position(4, WEAK_HAND, ["bid 7S"])
+    assert computer.choose(opened, 1) == "pass"
+    partner_outbid = position(4, WEAK_HAND, ["bid 6S", "pass", "pass", "bid 6H", "bid 7S"], passed_may_rebid=True)
+    assert computer.choose(partner_outbid, 1) == "pass"
+
+
+# Three players: seat 0 holds a misère hand but for its hearts (9♥ 10♥ with 7♥ and 8♥ out).
+MISERE_DEAL = one_at_a_time_deck(
+    {
+        0: "7S 8S 9H 10H 7C 8C 9C 7D 8D 9D",
+        1: "8H QH KH 9S 10S 10C JC 10D JD QD",
+        2: "7H JH JS QS KS QC KC KD AD JK",
+    },
+    kitty="AS AH AC",
+)
+OPEN_MISERE = ["bid open-misere", "pass", "pass", "discard AS AH AC", "play 7S", "play 9S", "play KS"]
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_defenders_force_an_open_misere_where_it_cannot_duck(computer: ComputerPlayer) -> None:
+    state = position(3, MISERE_DEAL, OPEN_MISERE)
+    assert computer.choose(state, 2) == "play 7H"  # clubs, diamonds or spades it would duck
+    state.act(2, "play 7H")
+    state.act(0, "play 9H")
+    assert computer.choose(state, 1) == "play 8H"  # under the contractor's card, never over it
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_the_misere_contractor_plays_its_highest_card_that_still_loses(computer: ComputerPlayer) -> None:
+    misere = ["bid misere", "pass", "pass", "discard AS AH AC", "play 8S", "play 9S", "play KS"]
+    state = position(3, MISERE_DEAL, misere)
+    state.act(2, "play QC")
+    assert computer.choose(state, 0) == "play 9C"
+    state.act(0, "play 9C")
+    state.act(1, "play 10C")
+    state.act(2, "play KD")
+    assert computer.choose(state, 0) == "play 9D"
+
+
+# Two players: seat 0 has made 8♠, and its joker draws the last trump out.
+TRUMPS_OUT = one_at_a_time_deck(
+    {0: "JK JS JC AS KS 10S AH AD AC 9H", 1: "QS KH QH JH 10H KD QD JD KC QC"},
+    kitty="9S 10D 9D 10C 9C",
+)
+
+
+@pytest.mark.parametrize("computer", LEVELS, ids=["easy", "strong"])
+def test_the_contractor_counts_the_trumps_out(computer: ComputerPlayer) -> None:
+    state = position(2, TRUMPS_OUT, ["bid 8S", "pass", "discard 10D 9D 10C 9C 9H", "play JK"])
+    state.act(1, "play QS")  # the last trump out
+    assert computer.choose(state, 0) in ("play AH", "play AD", "play AC")
