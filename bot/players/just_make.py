@@ -24,6 +24,7 @@ from functools import cache
 from itertools import accumulate
 from math import comb, exp
 from operator import mul
+from typing import NamedTuple
 
 from bot.games import GameState
 from bot.games import cards as C
@@ -157,6 +158,15 @@ def plan_chance(ordered: list[float], need: int, at_least: bool) -> float:
     return tricks_distribution(attempts)[need]
 
 
+def plans_without_each(ordered: list[float], need: int, at_least: bool) -> list[tuple[float, float]]:
+    """For each card (chances best first): :func:`plan_chance` of the others, needing
+    ``need - 1`` (this card won its trick) and ``need`` (it lost)."""
+    return [
+        (plan_chance(rest, need - 1, at_least), plan_chance(rest, need, at_least))
+        for rest in (ordered[:i] + ordered[i + 1 :] for i in range(len(ordered)))
+    ]
+
+
 # Aims -------------------------------------------------------------------------------
 
 
@@ -200,11 +210,11 @@ def choose_play(world: JustMake, seat: int, unseen: int) -> int:
     ranked = sorted((later[SLOT[c]], c) for c in held)
     ranked.reverse()
     chances_later = [q for q, _ in ranked]
+    branches = plans_without_each(chances_later, need, at_least)
     best, best_score = held[0], -1.0
-    for i, (q, code) in enumerate(ranked):
-        rest = chances_later[:i] + chances_later[i + 1 :]
+    for (q, code), (if_won, if_lost) in zip(ranked, branches, strict=True):
         p = now[SLOT[code]]
-        make = p * plan_chance(rest, need - 1, at_least) + (1.0 - p) * plan_chance(rest, need, at_least)
+        make = p * if_won + (1.0 - p) * if_lost
         # Equal chances: a joker bid takes what it can, others keep their options (stronger later).
         score = make + EPSILON * (p if at_least else q)
         if score > best_score + EPSILON * EPSILON:
@@ -233,64 +243,99 @@ def spoil(world: JustMake, seat: int, held: list[int]) -> int:
 # Bidding ---------------------------------------------------------------------------------
 
 
+class Stakes(NamedTuple):
+    """What a deal's outcome is worth to one seat depends on these alone."""
+
+    players: int
+    total: int  # the seat's total before the deal
+    target: int
+    scoring_tricks: bool
+    lone_loser_minus_one: bool
+    sweep_wins: bool
+    joker_make_wins: bool
+    all_fail_change: int  # the seat's change of total if nobody makes it
+
+
+def stakes_of(world: JustMake, seat: int) -> Stakes:
+    options = world.options
+    total = world.totals[seat]
+    all_fail_change = 0
+    if options["all_fail_reverse"]:
+        ranks = sorted(set(world.totals), reverse=True)
+        all_fail_change = dict(zip(ranks, reversed(ranks), strict=True))[total] - total
+    return Stakes(
+        world.players,
+        total,
+        options["target"],
+        options["scoring"] == "tricks",
+        options["lone_loser_minus_one"],
+        options["sweep_wins"],
+        options["joker_make_wins"],
+        all_fail_change,
+    )
+
+
 def outcome_value(world: JustMake, seat: int, makers: int, made: bool, tricks: int, doubled: bool) -> float:
     """What a deal ending so is worth to ``seat``: its change of total, a match win counted."""
-    options = world.options
-    n, target = world.players, options["target"]
-    total = world.totals[seat]
+    return worth(stakes_of(world, seat), makers, made, tricks, doubled)
+
+
+def worth(stakes: Stakes, makers: int, made: bool, tricks: int, doubled: bool) -> float:
+    """:func:`outcome_value` from the :class:`Stakes`."""
+    n, total, target = stakes.players, stakes.total, stakes.target
     if makers == 0:
-        if not options["all_fail_reverse"]:
+        return float(stakes.all_fail_change)
+    if not made:
+        if makers < n - 1:
             return 0.0
-        ranks = sorted(set(world.totals), reverse=True)
-        return float(dict(zip(ranks, reversed(ranks), strict=True))[total] - total)
-    if options["scoring"] == "tricks":
-        points = max(tricks, 1) if made else 0
+        return float(-1 - total) if stakes.lone_loser_minus_one else -3.0
+    if stakes.scoring_tricks:
+        points = max(tricks, 1)
     elif makers == n:
         points = tricks
     elif makers == n - 1:
-        points = 1 if made else 0
+        points = 1
     else:
-        points = {1: 3, 2: 2}.get(makers, 1) if made else 0
-    if not made and makers == n - 1:
-        return float(-1 - total) if options["lone_loser_minus_one"] else -3.0
-    if doubled and made:
+        points = {1: 3, 2: 2}.get(makers, 1)
+    if doubled:
         points *= 2
     new = total - points if total + points > target else total + points
-    wins = new == target or (
-        made and ((options["sweep_wins"] and tricks == TRICKS) or (options["joker_make_wins"] and tricks >= JOKER_BID))
-    )
+    wins = new == target or (stakes.sweep_wins and tricks == TRICKS) or (stakes.joker_make_wins and tricks >= JOKER_BID)
     return new - total + (WIN_VALUE if wins else 0.0)
 
 
 @cache
-def others_making(players: int) -> list[float]:
-    """The chance that j of the other seats make their bids, for j = 0 … players - 1."""
-    others = players - 1
-    return [comb(others, j) * OTHERS_MAKE**j * (1 - OTHERS_MAKE) ** (others - j) for j in range(players)]
+def bid_worths(stakes: Stakes) -> tuple[float, tuple[tuple[float, float], ...]]:
+    """The expected worth of failing, and of making each bid value (undoubled, doubled),
+    with each other seat making its bid at the rate OTHERS_MAKE."""
+    n = stakes.players
+    others = [comb(n - 1, j) * OTHERS_MAKE**j * (1 - OTHERS_MAKE) ** (n - 1 - j) for j in range(n)]
+    fail = sum(others[j] * worth(stakes, j, False, 0, False) for j in range(n))
+    made = tuple(
+        (
+            sum(others[j] * worth(stakes, j + 1, True, value, False) for j in range(n)),
+            sum(others[j] * worth(stakes, j + 1, True, value, True) for j in range(n)),
+        )
+        for value in range(JOKER_BID + 1)
+    )
+    return fail, made
 
 
 def choose_bid(world: JustMake, seat: int, unseen: int) -> tuple[int, bool]:
     """The bid card (and whether to double it) with the best expected worth this deal."""
-    hand = world.hands[seat]
-    held = C.cards_in(hand)
-    n = world.players
-    _, later = win_odds([], 0, n - 1, unseen)
-    chances = {c: later[SLOT[c]] for c in held}
-    others = others_making(n)
-    fail_value = sum(others[j] * outcome_value(world, seat, j, False, 0, False) for j in range(n))
+    held = C.cards_in(world.hands[seat])
+    _, later = win_odds([], 0, world.players - 1, unseen)
+    chances = [later[SLOT[c]] for c in held]
+    fail_value, made_values = bid_worths(stakes_of(world, seat))
     may_double = world.options["double_hard_bids"]
-    made_values: dict[tuple[int, bool], float] = {}
     best: tuple[int, bool] = (held[0], False)
     best_value = -1e9
-    for code in held:
+    for i, code in enumerate(held):
         value = bid_value(code)
-        make = plan_chance(sorted((chances[c] for c in held if c != code), reverse=True), value, value == JOKER_BID)
+        rest = sorted(chances[:i] + chances[i + 1 :], reverse=True)
+        make = plan_chance(rest, value, value == JOKER_BID)
         for doubled in (False, True) if may_double and value >= 3 else (False,):
-            made_value = made_values.get((value, doubled))
-            if made_value is None:
-                made_value = sum(others[j] * outcome_value(world, seat, j + 1, True, value, doubled) for j in range(n))
-                made_values[value, doubled] = made_value
-            worth = make * made_value + (1.0 - make) * fail_value
+            worth = make * made_values[value][doubled] + (1.0 - make) * fail_value
             if worth > best_value + EPSILON:
                 best, best_value = (code, doubled), worth
     return best
