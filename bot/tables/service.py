@@ -68,6 +68,10 @@ def _stale() -> StaleAction:
     return StaleAction("stale")
 
 
+class _MovedOn(Exception):
+    """The table moved on while a computer thought: its choice is dropped and it thinks again."""
+
+
 class TableService:
     """Tables by id, for people by Discord user id. One instance per process.
 
@@ -792,28 +796,48 @@ class TableService:
         click meanwhile is served at once, and if it moves the table on, the choice
         (made for a table that is gone) is dropped and the computer thinks again.
         """
+        failures = 0
         while True:
-            async with self._locked(table_id) as live:
-                turn = next_turn(live)
-                if turn is None:
-                    return
-                assert live.state is not None
-                state, count = live.state.to_json(), live.action_count
-                seed = decision_seed(live.seed, count)
-            action = await self._decide(table_id, state, turn, seed)
-            if live.status != PLAYING:
-                return  # the match was ended meanwhile (abandoned, or resigned to one side)
-            await self._keep_pace(live)
-            async with self._locked(table_id) as current:
-                if current is not live or current.action_count != count or next_turn(current) != turn:
-                    continue  # the table moved on while the computer thought
-                try:
-                    outcome = await self._commit(current, self._computer_step(current, turn, action, seed), actor=None)
-                except StaleAction:
-                    continue  # another process moved the table on: reload and look again
-            await self._notify(outcome)
-            if outcome.table.status != PLAYING:
+            try:
+                moved = await self._computer_move(table_id)
+            except _MovedOn:
+                continue  # think again about the table as it is now
+            except (asyncio.CancelledError, TableNotFound):
+                raise
+            except Exception:
+                # The database may be away for a moment: nothing was kept of the move, so
+                # try again a little later rather than leave the table waiting for a touch.
+                failures += 1
+                log.exception("a computer move at table %s failed (%d in a row); retrying", table_id, failures)
+                await asyncio.sleep(min(60.0, 0.5 * 2**failures))
+                continue
+            failures = 0
+            if moved is None:
                 return
+            await self._notify(moved)
+            if moved.table.status != PLAYING:
+                return
+
+    async def _computer_move(self, table_id: int) -> Outcome | None:
+        """One decision and its outcome (None: no computer is to act, or the match ended meanwhile)."""
+        async with self._locked(table_id) as live:
+            turn = next_turn(live)
+            if turn is None:
+                return None
+            assert live.state is not None
+            state, count = live.state.to_json(), live.action_count
+            seed = decision_seed(live.seed, count)
+        action = await self._decide(table_id, state, turn, seed)
+        if live.status != PLAYING:
+            return None  # the match was ended meanwhile (abandoned, or resigned to one side)
+        await self._keep_pace(live)
+        async with self._locked(table_id) as current:
+            if current is not live or current.action_count != count or next_turn(current) != turn:
+                raise _MovedOn  # a click, a timeout or a restart came first
+            try:
+                return await self._commit(current, self._computer_step(current, turn, action, seed), actor=None)
+            except StaleAction:
+                raise _MovedOn from None  # another process moved the table on: it is reloaded
 
     async def _decide(self, table_id: int, state: str, turn: Turn, seed: int) -> str | None:
         try:
@@ -823,15 +847,12 @@ class TableService:
             return None
 
     def _computer_step(self, live: LiveTable, turn: Turn, action: str | None, seed: int) -> Step:
-        step = Step(live, self.clock())
-        try:
-            if action is not None:
-                play_turn(step, turn, action)
-                return step
-        except IllegalAction:
+        assert live.state is not None
+        if action is not None and action not in live.state.legal(turn.position):
             log.error("the computer player chose %r, which is not legal, at table %s", action, live.id)
-        step = Step(live, step.now)
-        play_turn(step, turn, stand_in(live, turn.position, seed))  # play goes on however the player failed
+            action = None
+        step = Step(live, self.clock())
+        play_turn(step, turn, action or stand_in(live, turn.position, seed))  # play goes on however it failed
         return step
 
     async def _keep_pace(self, live: LiveTable) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from sqlalchemy import select, text
@@ -12,7 +13,7 @@ from sqlalchemy import select, text
 from bot.games import new_game
 from bot.players import ComputerPlayer
 from bot.storage.database import Database
-from bot.storage.repository import ACTIONS
+from bot.storage.repository import ACTIONS, MoveWrite
 from bot.tables import BadOptions, NotAllowed, Outcome, TableService, WrongStatus
 from bot.tables.thinking import Choice, InProcessThinker, Job, Thinker, decision_seed
 
@@ -236,9 +237,11 @@ async def test_computers_keep_the_guilds_pace(database: Database, clock: Clock) 
     await service.update_guild_settings(GUILD, computer_pace_ms=800)
     table_id = await with_computers(service, "easy", "easy", "easy")
     outcomes: list[Outcome] = []
-    for _ in range(6):  # the host plays a few tricks with them
+    for _ in range(6):  # the host plays a few tricks with them (or the match ends first)
         await service.settle()
         outcomes += heard(service).take()
+        if (await service.table(table_id)).status != "playing":
+            break
         outcomes.append(await service.act(table_id, HOST, (await service.legal(table_id, HOST))[0]))
     await service.settle()
     outcomes += heard(service).take()
@@ -392,3 +395,25 @@ async def test_a_worker_that_dies_is_replaced() -> None:
         assert again == first and thinker._pool is not pool
     finally:
         await thinker.close()
+
+
+async def test_a_computer_move_the_database_refused_is_tried_again(
+    database: Database, clock: Clock, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = make_service(database, clock)
+    refused: list[object] = []
+    write = database.write
+
+    async def away_once(work: Any) -> Any:
+        if isinstance(work, MoveWrite) and work.actions[0]["source"] == "computer" and not refused:
+            refused.append(work)
+            raise ConnectionError("the database is away for a moment")
+        return await write(work)
+
+    monkeypatch.setattr(database, "write", away_once)
+    table_id = await with_computers(service, "easy", "easy", "easy")
+    await service.settle()
+    assert len(refused) == 1 and "retrying" in caplog.text
+    assert (await service.table(table_id)).to_act == (0,)
+    assert (await check_computer_moves(database, table_id))["computer"] >= 1  # the move refused, made again
+    await service.close()
