@@ -36,6 +36,7 @@ from .render import game_name, lobby_embed, seat_label, seat_name
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # Discord wants an answer within 3 seconds
+SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish when the bot stops
 TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minutes; keep a margin
 
 
@@ -125,6 +126,7 @@ class Tables(commands.Cog):
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self._hand_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._in_flight: set[asyncio.Task[Any]] = set()  # handlers of clicks and commands at work
 
     async def guild_locale(self, guild_id: int) -> str:
         """The language of a server's public messages: its setting (see /settings), else English."""
@@ -135,7 +137,24 @@ class Tables(commands.Cog):
         self.service.listen(self.on_service_outcome)
 
     async def cog_unload(self) -> None:
+        """When the bot stops: let work under way finish (a lobby being posted, a hand being redrawn) while
+        Discord can still be reached, then the last table edits."""
+        pending = [task for task in (*self._in_flight, *self._background) if not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=SHUTDOWN_GRACE)
         await self.publisher.flush()
+
+    @contextlib.asynccontextmanager
+    async def working(self, interaction: discord.Interaction[Any], *, update: bool) -> AsyncIterator[None]:
+        """A handler's work: answered in time (see ``answering``), and waited for if the bot stops meanwhile."""
+        task = asyncio.current_task()
+        assert task is not None  # a handler always runs in a task
+        self._in_flight.add(task)
+        try:
+            async with answering(interaction, update=update):
+                yield
+        finally:
+            self._in_flight.discard(task)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -300,7 +319,7 @@ class Tables(commands.Cog):
         if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
             await send(interaction, t(locale, "play.not_in_thread"))
             return
-        async with answering(interaction, update=False):
+        async with self.working(interaction, update=False):
             settings = await self.service.guild_settings(guild_id)
             options = {**settings.default_options.get(game, {}), **{k: v for k, v in chosen.items() if v is not None}}
             own_thread = self._wants_thread(interaction, settings.thread_per_table)
@@ -392,7 +411,7 @@ class Tables(commands.Cog):
         if op == "cpu":
             await self.offer_computers(interaction, table_id)
             return
-        async with answering(interaction, update=True):
+        async with self.working(interaction, update=True):
             try:
                 if op == "join":
                     await self.service.join(table_id, user.id, user.display_name)
@@ -431,7 +450,7 @@ class Tables(commands.Cog):
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int, level: str) -> None:
         """Seat a computer of the chosen level; the choice stays open for another, and the lobby is redrawn."""
         locale = reader(interaction)
-        async with answering(interaction, update=True):
+        async with self.working(interaction, update=True):
             try:
                 table = await self.service.add_computer(table_id, interaction.user.id, level=level)
             except TableError as error:
@@ -517,7 +536,7 @@ class Tables(commands.Cog):
 
     async def on_hand(self, interaction: discord.Interaction[Any], table_id: int, *, refresh: bool) -> None:
         user, locale = interaction.user, reader(interaction)
-        async with answering(interaction, update=refresh), self._hand_lock(table_id, user.id):
+        async with self.working(interaction, update=refresh), self._hand_lock(table_id, user.id):
             try:
                 kwargs, shown = await self.render_hand(table_id, user.id, locale)
             except TableError as error:
@@ -544,7 +563,7 @@ class Tables(commands.Cog):
 
     async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
         user, locale = interaction.user, reader(interaction)
-        async with answering(interaction, update=True):
+        async with self.working(interaction, update=True):
             try:
                 outcome = await self.service.act(table_id, user.id, action, expected_turn=turn)
             except StaleAction:
