@@ -1,4 +1,4 @@
-"""The table service: lobbies, play, durable logs, turn timers and the leaderboard (no discord here)."""
+"""The table service: lobbies, play, computer players, durable logs, timers and the leaderboard (no discord)."""
 
 from .errors import (
     ActionRefused,
@@ -10,7 +10,7 @@ from .errors import (
     TableNotFound,
     WrongStatus,
 )
-from .records import GuildSettings, Outcome, SeatInfo, TableInfo
+from .records import GuildSettings, Hint, Outcome, SeatInfo, TableInfo
 from .service import TableService
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "BadOptions",
     "ChannelBusy",
     "GuildSettings",
+    "Hint",
     "NotAllowed",
     "Outcome",
     "SeatInfo",

@@ -68,6 +68,11 @@ def _stale() -> StaleAction:
     return StaleAction("stale")
 
 
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class _MovedOn(Exception):
     """The table moved on while a computer thought: its choice is dropped and it thinks again."""
 
@@ -885,6 +890,7 @@ class TableService:
                     live.state.to_json(), seat.position, STRONG, decision_seed(live.seed, count)
                 )
                 future = pending[seat.position] = asyncio.ensure_future(thinking)
+                future.add_done_callback(_retrieved)  # its asker may have gone: no "never retrieved" warning
         choice = await asyncio.shield(future)  # a second click while thinking waits for the same hint
         return Hint(choice.action, choice.aim, choice.rate, choice.samples)
 
