@@ -83,8 +83,7 @@ class FiveHundredKnowledge:
                 code, named = play_choice(world, sights[seat])
                 world._play_card(seat, code, named)
             elif phase == BID:
-                allowed = [rank for rank in map(bid_rank, (a[4:] for a in world._bid_texts()[1:])) if rank is not None]
-                world.act(seat, _bid_action(bid_choice(world, seat, allowed)))
+                world.act(seat, _bid_action(bid_choice(world, seat, world._bid_choices())))
             elif phase == DISCARD:
                 world.act(seat, _discard_action(discard_plans(world, seat)[0]))
             else:

@@ -12,22 +12,25 @@ from .sight import NOTHING, Order, order_for, order_of
 
 MISERES = (MISERE, OPEN_MISERE, OPEN_MISERE_HIGHEST)
 NO_TRUMPS = 4  # the bid suit index of no trumps (♠ ♣ ♦ ♥ NT)
+MOST_BIDS = 5  # bids a search compares
+MOST_CALLS = 6  # calls a search compares
 
 # The tricks a contractor's side takes, from its hand's own count (``hand_tricks``):
 # ``intercept + slope * count``, by (players, partners) and suit or no trumps, fitted
 # on deals played out by this player (the kitty and the partners' hands are in the
-# intercept). The spread around it is wide (1.5 to 2 tricks), so a bid keeps a margin
-# below it: about three contracts in four are made, fewer where a hand says less.
+# intercept). The spread around it is wide (1.5 to 2 tricks), so a bid keeps a margin,
+# set so that easy players make about seven contracts in ten (no trumps, which a hand
+# judges worst, more); less would be overbidding, more would throw in too many hands.
 CALIBRATION: dict[tuple[int, int, bool], tuple[float, float, float]] = {  # intercept, slope, margin
-    (2, 0, False): (5.27, 0.42, 0.25),
+    (2, 0, False): (5.27, 0.42, 0.1),
     (2, 0, True): (4.98, 0.52, 0.75),
-    (3, 0, False): (3.27, 0.61, 0.25),
+    (3, 0, False): (3.27, 0.61, 0.1),
     (3, 0, True): (2.73, 0.69, 0.75),
-    (4, 1, False): (5.03, 0.44, 0.25),
+    (4, 1, False): (5.03, 0.44, 0.1),
     (4, 1, True): (5.00, 0.49, 0.75),
-    (5, 1, False): (4.51, 0.35, 0.5),
+    (5, 1, False): (4.51, 0.35, 0.0),
     (5, 1, True): (4.73, 0.46, 0.75),
-    (6, 1, False): (3.19, 0.63, 0.25),
+    (6, 1, False): (3.19, 0.63, -0.25),
     (6, 1, True): (3.75, 0.50, 0.75),
     (6, 2, False): (4.68, 0.55, 0.25),
     (6, 2, True): (5.37, 0.36, 0.75),
@@ -46,7 +49,7 @@ def trump_tricks(order: Order, hand: int, players: int) -> tuple[float, int]:
         return 0.0, 0
     top = 0.0
     mine_above = missing_above = 0
-    for c in sorted(C.cards_in(order.masks[order.trump]), key=lambda c: -order.power[c]):
+    for c in order.trumps:
         if trumps >> c & 1:
             spare = length - mine_above - 1  # my trumps below this one, to feed the higher ones out
             if spare >= missing_above:
@@ -101,8 +104,22 @@ def open_suits(order: Order, hand: int) -> int:
     return count
 
 
+_HAND_TRICKS: dict[tuple[int, int, int], float] = {}  # the search judges the same hands over and over
+CACHE_SIZE = 100_000
+
+
 def hand_tricks(hand: int, players: int, trump: int) -> float:
     """The tricks ``hand`` alone should take as contractor with ``trump`` (a card suit or NT)."""
+    key = (hand, players, trump)
+    cached = _HAND_TRICKS.get(key)
+    if cached is None:
+        if len(_HAND_TRICKS) >= CACHE_SIZE:
+            _HAND_TRICKS.clear()
+        cached = _HAND_TRICKS[key] = _hand_tricks(hand, players, trump)
+    return cached
+
+
+def _hand_tricks(hand: int, players: int, trump: int) -> float:
     order = order_of(players, trump)
     tricks, spare = trump_tricks(order, hand, players)
     side, voids, singles = side_tricks(order, hand)
@@ -221,24 +238,24 @@ def bid_choice(world: FiveHundred, seat: int, allowed: list[int]) -> int:
 
 
 def bid_candidates(world: FiveHundred, seat: int, allowed: list[int], easy: int) -> list[int]:
-    """Bids worth comparing in a search, ``easy`` and pass first: contracts near what the side
-    should make, and misère when the hand is close to one."""
+    """Bids worth comparing in a search, ``easy`` and pass first, then a few contracts the side
+    could just make, and misère when the hand is close to one. Few: a search has little time
+    at the auction, and the more candidates, the likelier a lucky one looks best."""
     estimate = estimates(world, seat)
     allowed_set = set(allowed)
     scored: list[tuple[float, int]] = []
     for b in range(5):
         for level in range(6, 11):
             rank = suit_bid(level, b)
-            if rank in allowed_set and level <= estimate[b] + 1.0:
-                scored.append((abs(estimate[b] - 0.3 - level), rank))
+            if rank in allowed_set and level <= estimate[b] + 0.75:
+                scored.append((abs(estimate[b] - level), rank))
     danger = misere_danger(world.hands[seat], world.players)
     for rank in MISERES:
         if rank in allowed_set and danger <= (2.0 if rank == MISERE else 1.0):
             scored.append((danger / 2, rank))
-    scored.sort()
     out = [easy, NOTHING] if easy != NOTHING else [NOTHING]
-    out += [rank for _, rank in scored if rank != easy]
-    return out[:10]
+    out += [rank for _, rank in sorted(scored) if rank != easy]
+    return out[:MOST_BIDS]
 
 
 # The kitty ---------------------------------------------------------------------------
@@ -336,5 +353,5 @@ def call_choices(world: FiveHundred, seat: int) -> list[int]:
         scored.append((-score, c))
     calls = [c for _, c in sorted(scored)]
     if hand_tricks(hand, world.players, world._trump) >= level + 1.0:
-        return [NOTHING, *calls]
-    return [*calls[:1], NOTHING, *calls[1:]]
+        return [NOTHING, *calls][:MOST_CALLS]
+    return [*calls[:1], NOTHING, *calls[1:]][:MOST_CALLS]

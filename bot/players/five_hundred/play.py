@@ -23,6 +23,8 @@ def play_choice(world: FiveHundred, sight: Sight) -> tuple[int, int]:
     if world.trick:
         led = world._led_suit()
         legal = hand & order.masks[led] or hand
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1, NOTHING  # the only card it may play
         if not world._misere:
             return _follow(world, order, sight, legal, led), NOTHING
         if seat == world.contractor:

@@ -22,6 +22,7 @@ class Order:
     above: list[int]  # per card: the cards of its effective suit that beat it
     below: list[int]
     special: tuple[int, ...]  # joker, right and left bower (those there are), highest first
+    trumps: tuple[int, ...]  # the cards of the trump suit, highest first
     deck: int
 
 
@@ -53,6 +54,7 @@ def order_of(players: int, trump: int) -> Order:
         above=above,
         below=below,
         special=tuple(sorted((c for c in suit_of if power[c] >= 98), key=lambda c: -power[c])),
+        trumps=tuple(sorted(C.cards_in(masks[JOKER_SUIT if trump == NT else trump]), key=lambda c: -power[c])),
         deck=C.mask_of(DECKS[players]),
     )
     _ORDERS[players, trump] = made
