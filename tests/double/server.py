@@ -36,6 +36,7 @@ BOT_PERMISSIONS = str(
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
 MANAGE_GUILD = 1 << 5
+THINKING = "…thinking"  # stands for Discord's own "is thinking…" on a deferred reply, which the bot never writes
 
 _ids = itertools.count(1_100_000_000_000_000_000)
 
@@ -542,7 +543,7 @@ class DiscordDouble:
         elif kind == 5:
             interaction.original = self._new_message(
                 interaction.channel_id,
-                {"content": "…thinking"},
+                {"content": THINKING},
                 ephemeral_for=interaction.user.id if ephemeral else None,
                 interaction=interaction.id,
             )

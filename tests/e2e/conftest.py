@@ -23,7 +23,8 @@ def database_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 async def bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    # The strong computer thinks 300 ms a move here (a second by default): real searches, quicker matches.
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="300")
     await process.start()
     yield process
     await process.stop()

@@ -6,9 +6,9 @@ messages and their own ephemeral hand) and only clicks enabled controls.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,16 +71,33 @@ class TableDriver:
         self.table = answer.original
         return answer
 
-    async def seat_everyone(self, computers: int = 0) -> None:
+    async def seat_everyone(self, computers: Sequence[str] = ()) -> None:
+        """Everyone joins; then the host seats a computer of each level in ``computers``."""
         assert self.table is not None
         join = control(self.table, ":join:")
         assert join is not None
         for user in self.users[1:]:
             await self.double.click(user, self.table, join["custom_id"])
+        if computers:
+            choice = await self.computer_choice()
+            for level in computers:
+                await self.add_computer(choice, level)
+            last_seat = re.compile(rf"(?m)^{len(self.users) + len(computers)}\. ")  # the lobby's numbered seats
+            await self.double.wait_for(lambda: last_seat.search(self.table.text()), timeout=5)  # type: ignore[union-attr]
+
+    async def computer_choice(self) -> Message:
+        """The host presses Add computer: their own message with a button for each level."""
+        assert self.table is not None
         cpu = control(self.table, ":cpu:")
         assert cpu is not None
-        for _ in range(computers):
-            await self.double.click(self.host, self.table, cpu["custom_id"])
+        answer = await self.double.click(self.host, self.table, cpu["custom_id"])
+        assert answer.original is not None and answer.original.ephemeral_for == self.host.id
+        return answer.original
+
+    async def add_computer(self, choice: Message, level: str) -> None:
+        button = control(choice, f"tt:cpu:{self.table_id}:{level}")
+        assert button is not None, f"no {level} on the host's choice"
+        await self.double.click(self.host, choice, button["custom_id"])
 
     async def start(self) -> None:
         assert self.table is not None
@@ -136,8 +153,18 @@ class TableDriver:
                 assert refresh is not None
                 await self.double.click(player.user, player.hand, refresh["custom_id"])
 
-    async def play(self, max_choices: int = 20_000, stop_after: int | None = None) -> None:
-        """Everyone plays until the match is over (or ``stop_after`` actions)."""
+    def someone_can_act(self) -> bool:
+        return any(player.hand is not None and self.choices(player.hand) for player in self.players)
+
+    async def play(
+        self, max_choices: int = 20_000, stop_after: int | None = None, *, refresh: bool = True, patience: float = 10.0
+    ) -> None:
+        """Everyone plays until the match is over (or ``stop_after`` actions).
+
+        Between turns people wait for their hand to show their choices by itself
+        (after others' moves and the computers', which come in their own time); with
+        ``refresh`` they press Refresh when nothing came within ``patience`` seconds.
+        """
         idle = 0
         for _ in range(max_choices):
             if stop_after is not None and self.actions >= stop_after:
@@ -151,15 +178,33 @@ class TableDriver:
                 continue
             if self.finished():
                 return
+            try:
+                await self.double.wait_for(lambda: self.finished() or self.someone_can_act(), patience)
+                continue
+            except AssertionError:
+                if not refresh:
+                    raise AssertionError("no hand showed its choices by itself, and the match is not over") from None
             idle += 1
-            if idle > 40:
+            if idle > 5:
                 raise AssertionError("nobody can act and the match is not over")
-            await asyncio.sleep(0.05 * idle)
             await self.refresh_all()
         raise AssertionError("the match did not end")
 
     async def wait_finished(self, timeout: float = 10.0) -> None:
         await self.double.wait_for(self.finished, timeout)
+
+
+MANAGER = User(1900, "Morgan", manager=True)
+
+
+async def set_computer_pace(double: DiscordDouble, pace_ms: int) -> Message:
+    """A manager sets the server's computer pace in /settings (tests use 0: no wait between computer moves)."""
+    panel = (await double.command(MANAGER, "settings")).original
+    assert panel is not None
+    await double.click(MANAGER, panel, f"st:pace:{pace_ms}")
+    chosen = control(panel, f"st:pace:{pace_ms}")
+    assert chosen is not None and chosen.get("disabled"), "the chosen pace is shown as chosen"
+    return panel
 
 
 def public_versions(double: DiscordDouble) -> list[tuple[Message, dict[str, Any], str]]:

@@ -8,6 +8,9 @@ from typing import Any
 from bot.games import new_game
 from bot.storage import repository as repo
 from bot.storage.database import Database
+from tests.double import DiscordDouble
+
+from .driver import MOVE, cards_named, public_versions
 
 CARD_CODE = re.compile(r"^(10|11|12|13|[2-9JQKA])[SHDC]$|^JK2?$")
 
@@ -64,3 +67,44 @@ async def logged_actions(database_url: str, table_id: int) -> list[str]:
     """The table's action log as stored."""
     stored = await _stored(database_url, table_id)
     return [action.action for action in stored.actions]
+
+
+async def seat_at_move(
+    database_url: str, table_id: int, user_id: int, move: int
+) -> tuple[dict[str, Any], set[str], list[str]]:
+    """A person's seat after ``move`` actions: its view, every card code in it, and its legal actions."""
+    stored = await _stored(database_url, table_id)
+    row = stored.table
+    seats = [seat for seat in stored.seats if seat.left_at is None]
+    position = next(seat.position for seat in seats if seat.user_id == user_id)
+    assert position is not None
+    state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
+    for action in stored.actions[:move]:
+        state.act(action.seat, action.action)
+    view = state.view(position)
+    return view, card_codes(view), state.legal(position) if position in state.to_act() else []
+
+
+async def check_public_messages(double: DiscordDouble, database_url: str, table_id: int) -> set[int]:
+    """Every version of every public message names no card hidden at its move (the table's footer says
+    which move); anything that is not the table names no card at all. Returns the moves checked."""
+    hidden, public = await hidden_by_move(database_url, table_id)
+    checked: set[int] = set()
+    for message, _version, text in public_versions(double):
+        found = MOVE.search(text)
+        if found is None:
+            assert not cards_named(text), f"a card in a message that is not the table: {text}"
+            continue
+        move = int(found.group(1))
+        leaked = cards_named(text) & hidden[move]
+        assert not leaked, f"message {message.id} at move {move} shows hidden {leaked}:\n{text}"
+        assert cards_named(text) <= public[move], text
+        checked.add(move)
+    assert len(hidden) - 1 in checked, "the final table was checked"
+    return checked
+
+
+async def stored_location(database_url: str, table_id: int) -> tuple[int | None, int | None]:
+    """Where the database says the table's message and thread are."""
+    stored = await _stored(database_url, table_id)
+    return stored.table.message_id, stored.table.thread_id

@@ -13,6 +13,7 @@ from PIL import Image
 from bot.storage.database import Database
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
+from tests.double.server import THINKING
 from tests.service.helpers import play_to_end
 
 from .conftest import people
@@ -218,7 +219,7 @@ async def test_settings_are_for_managers_and_are_saved(double: DiscordDouble, bo
 
 JAPANESE_NAMES = ["さくら", "はると", "ゆい", "そうた", "ひな"]
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-NOT_WORDS = re.compile(r"<@!?\d+>|<t:\d+:[a-zA-Z]>|attachment://\S+")
+NOT_WORDS = re.compile(rf"<@!?\d+>|<t:\d+:[a-zA-Z]>|attachment://\S+|^{THINKING}$")  # Discord's own words
 
 
 def english_in(text: str) -> list[str]:
@@ -228,7 +229,7 @@ def english_in(text: str) -> list[str]:
 JAPANESE_MATCHES = [
     ("ninety-nine", 3, {"format": "target", "target": 50}),
     ("five-hundred", 4, {}),
-    ("just-make", 5, {"target": 3}),
+    ("just-make", 5, {"target": 3, "hints": True}),  # with a computer, and a hint asked for
 ]
 
 
@@ -241,12 +242,28 @@ async def test_a_whole_match_in_japanese_shows_no_english(
     assert panel is not None and "このサーバーの設定" in panel.text()
     await double.choose(manager, panel, "st:lang", ["ja"])
     assert "公開メッセージの言語\n日本語" in panel.text()
+    hints = bool(options.get("hints"))
+    computers = ["easy"] if hints else []
+    if computers:
+        await double.click(manager, panel, "st:pace:0")
+        assert "コンピューターの速さ\nすぐ" in panel.text()
 
-    players = [User(1300 + n, name, "ja") for n, name in enumerate(JAPANESE_NAMES[:count])]
+    players = [User(1300 + n, name, "ja") for n, name in enumerate(JAPANESE_NAMES[: count - len(computers)])]
     table = TableDriver(double, players, seed=8)
     await table.open(game, players=count, **options)
-    await table.seat_everyone()
+    await table.seat_everyone(computers)
     await table.start()
+    if hints:
+        for player in table.players:
+            await table.show_hand(player)
+        await double.wait_for(table.someone_can_act, timeout=10)
+        on_turn = next(p for p in table.players if table.choices(p.hand))  # type: ignore[arg-type]
+        assert on_turn.hand is not None
+        asked = control(on_turn.hand, "tt:hint:")
+        assert asked is not None
+        answer = (await double.click(on_turn.user, on_turn.hand, asked["custom_id"])).original
+        assert answer is not None
+        await double.wait_for(lambda: answer.text().startswith("💡"), timeout=10)
     await table.play()
     await table.wait_finished()
     assert table.table is not None and "最終順位" in table.table.text()

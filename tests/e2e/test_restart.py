@@ -8,7 +8,7 @@ from tests.double import BotProcess, DiscordDouble
 
 from .conftest import people
 from .driver import TableDriver, control
-from .leaks import logged_actions
+from .leaks import logged_actions, stored_location
 
 
 async def test_a_restart_mid_game_keeps_every_button_working(
@@ -43,3 +43,17 @@ async def test_a_restart_mid_game_keeps_every_button_working(
     finally:
         await second.stop()
     assert "Traceback" not in second.log(), second.log()[-4000:]
+
+
+async def test_stopping_right_after_a_command_lets_its_work_finish(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM the moment /play is answered: the bot still records where the lobby is, then stops cleanly."""
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    table = TableDriver(double, people(1))
+    await table.open("just-make")
+    assert await process.stop() == 0
+    assert "Traceback" not in process.log(), process.log()[-4000:]
+    assert table.table is not None
+    assert await stored_location(database_url, table.table_id) == (table.table.id, table.table.thread_id)

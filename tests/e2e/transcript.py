@@ -1,9 +1,10 @@
 """``python -m tests.e2e.transcript <game>``: a whole match through the Discord double, as plain text.
 
 Starts the double and the real bot (a temporary SQLite database), seats simple
-automatic players who choose at random among their enabled controls, plays to
-the end, and prints what the channel and each player saw, message by message,
-every edit included.
+automatic players who choose at random among their enabled controls (and, with
+``--computers easy,strong``, computer players the host adds from the lobby, at
+the server's computer pace set by ``--pace``), plays to the end, and prints what
+the channel and each player saw, message by message, every edit included.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.double import BotProcess, DiscordDouble, Message, User
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import MANAGER, TableDriver, set_computer_pace
 
 QUICK = {"ninety-nine": {"format": "target", "target": 50}, "five-hundred": {}, "just-make": {"target": 3}}
 PLAYERS = {"ninety-nine": 3, "five-hundred": 4, "just-make": 4}
@@ -44,21 +45,25 @@ def render(double: DiscordDouble, users: dict[int, User]) -> str:
     return "\n".join(out)
 
 
-async def play(game: str, players: int, seed: int, options: dict[str, Any]) -> str:
+async def play(
+    game: str, players: int, seed: int, options: dict[str, Any], computers: list[str], pace_ms: int, hints: bool
+) -> str:
     double = DiscordDouble()
     await double.start()
     folder = Path(tempfile.mkdtemp(prefix="transcript-"))
     bot = BotProcess(double, f"sqlite+aiosqlite:///{folder}/bot.db", folder / "bot.log")
     try:
         await bot.start()
-        people = [User(1000 + i, NAMES[i]) for i in range(players)]
+        if computers:
+            await set_computer_pace(double, pace_ms)
+        people = [User(1000 + i, NAMES[i]) for i in range(players - len(computers))]
         table = TableDriver(double, people, seed=seed)
-        await table.open(game, players=players, **options)
-        await table.seat_everyone()
+        await table.open(game, players=players, hints=hints, **options)
+        await table.seat_everyone(computers)
         await table.start()
         await table.play()
         await table.wait_finished()
-        return render(double, {user.id: user for user in people})
+        return render(double, {user.id: user for user in [*people, MANAGER]})
     finally:
         await bot.stop()
         await double.stop()
@@ -70,9 +75,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--players", type=int)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--full", action="store_true", help="the rules' default options (a long match)")
+    parser.add_argument("--computers", default="", help="levels of computer players among the players: easy,strong")
+    parser.add_argument("--pace", type=int, default=0, choices=[0, 500, 1000, 2000], help="ms between computer moves")
+    parser.add_argument("--hints", action="store_true", help="a table with hints (the players do not ask for any)")
     args = parser.parse_args(argv)
     options = {} if args.full else QUICK[args.game]
-    print(asyncio.run(play(args.game, args.players or PLAYERS[args.game], args.seed, options)))
+    computers = [level for level in args.computers.split(",") if level]
+    players = args.players or PLAYERS[args.game]
+    if len(computers) >= players:
+        parser.error("at least one person plays: fewer computers than players")
+    print(asyncio.run(play(args.game, players, args.seed, options, computers, args.pace, args.hints)))
     return 0
 
 
