@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -417,3 +418,29 @@ async def test_a_computer_move_the_database_refused_is_tried_again(
     assert (await service.table(table_id)).to_act == (0,)
     assert (await check_computer_moves(database, table_id))["computer"] >= 1  # the move refused, made again
     await service.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("ninety-nine", 3, {"format": "nine-deals"}),
+        ("ninety-nine", 2, {}),  # the host plays the dummy's cards too
+        ("five-hundred", 4, {}),
+        ("just-make", 5, {}),
+    ],
+)
+async def test_computers_of_every_game_play_their_own_choices(
+    service: TableService, database: Database, game: str, players: int, options: dict[str, object]
+) -> None:
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", game, options)
+    for number in range(1, players):
+        info = await service.add_computer(info.id, HOST, ("easy", "strong")[number % 2])
+    await service.start(info.id, HOST)
+    rng = random.Random(players)
+    while (info := await service.table(info.id)).status == "playing" and info.actions < 40:
+        await service.settle(info.id)
+        info = await service.table(info.id)
+        if info.status == "playing":
+            await service.act(info.id, HOST, rng.choice(await service.legal(info.id, HOST)))
+    checked = await check_computer_moves(database, info.id)
+    assert checked["computer"] >= 10
