@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.tables.records import Hint
+from bot.tables import Hint
 
 from ..cards import card_label, suit_label
 from ..i18n import t

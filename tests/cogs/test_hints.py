@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables.records import Hint
+from bot.tables import Hint
 from cogs.tables.hints import hint_text
 from tests.e2e.driver import cards_named
 
