@@ -110,7 +110,7 @@ def _matching(cards: list[int], slots: Sequence[Slot], accepting: dict[int, list
         if not place(c, set()):
             raise Inconsistent(f"card {c} fits no slot")
     out = [0] * len(slots)
-    for p, c in enumerate(holder):
-        assert c is not None
-        out[places[p]] |= 1 << c
+    for p, held in enumerate(holder):
+        assert held is not None  # every place is filled: the sizes add up to the cards
+        out[places[p]] |= 1 << held
     return out
