@@ -1,0 +1,672 @@
+"""Ninety-Nine's rule-based player: the ``easy`` level and the policy the search plays deals out with.
+
+Everything rests on one estimate (:class:`_Outlook`): for each card of a
+hand, the chance it takes a trick before the deal ends, from the higher cards
+still out, the cards guarding it, the length of its suit, and the risk of it
+being trumped. A bid lays aside the three cards whose suits name the number
+the other cards should take, leaving the least uncertainty; a card is played
+to bring the tricks won plus those still expected closest to the bid,
+counting the chance of winning this trick from what the later players can
+and want to do. Premium bidders are spoiled when it costs little.
+
+The easy level reads only what its seat knows (:func:`_sight_of`: its own
+hand and bid cards, face-up hands and bids, the cards played and shown
+voids); the rollout reads the whole made-up deal when playing cards
+(:func:`_full_sight`) but bids and chooses premiums from its own hand only,
+so that the deals it plays out look like real ones.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations, product
+
+from bot.games import GameState
+from bot.games import cards as C
+from bot.games.ninety_nine import (
+    BID,
+    BID_VALUE,
+    DECLARE,
+    FULL_DECK,
+    NT,
+    OVER,
+    PLAY,
+    PREMIUM,
+    REVEAL,
+    SHORT_DECK,
+    NinetyNine,
+)
+
+from .knowledge import BID as AIM_BID
+
+SUIT_MASK = C.SUIT_MASK
+# The cards of the same suit above each card code.
+ABOVE = tuple(SUIT_MASK[code >> 4] & ~((2 << code) - 1) for code in range(64))
+SHORT_MASK = C.mask_of(SHORT_DECK)
+FULL_MASK = C.mask_of(FULL_DECK)
+
+# The trick-taking estimate: each card's chance of winning a trick when its holder tries to
+# win with it ("tried") and when it tries not to ("avoided").
+TRY_DECAY = 0.5  # each higher card still out halves a card's chance
+GUARD = 0.5  # a lower card of the same suit held counts against half a higher card out
+TRY_CAP = 0.85  # a card with higher cards out never counts as surer than this
+AVOID_SHARE = 0.3  # of a card's chance when tried, what is left when its holder avoids winning
+TRUMP_AVOID_SHARE = 0.5  # a trump is harder to get rid of: only under a higher one or following suit
+MASTER_TRY = 0.85  # the highest card of a suit that is not trumps: it needs its suit led, or the lead
+MASTER_FORCED = 0.6  # the highest card of a suit wins even when avoided unless it can be thrown away
+LENGTH_CHANCE = 0.5  # a low card of a long trump (or no-trump) suit once the others run out of it
+LENGTH_MARGIN = 1.0  # rounds of the suit after the others' cards would be gone on an even split
+LENGTH_FORCED = 0.5  # of that chance, what is left when avoided (the suit may be all it holds)
+RUFF_CHANCE = 0.5  # a low trump held with a short side suit, when tried
+RUFF_RISK_PER_ROUND = 0.8  # each later round of a side suit makes a ruff likelier
+LOW_TRY, LOW_AVOID = 0.05, 0.02  # any card may win when the others are void and throw cards away
+WISH_MARGIN = 0.3  # a hand this close to the edge of its reach wants tricks (or wants to lose them)
+# Tricks a hand takes beyond its estimate on average (every hand must follow suit, so low
+# bids get more tricks than they want), by player count: (with trumps, at no trumps). Measured
+# in deals of the rule-based player against itself.
+BID_LEAN = {2: (0.0, -0.4), 3: (0.6, 0.2), 4: (0.6, 0.2)}
+# How keen a player is to take a trick it can take, by its wish: lose (-1), either (0), win (+1).
+KEENNESS = {-1: 0.1, 0: 0.5, 1: 1.0}
+RUFF_KEENNESS = {-1: 0.2, 0: 0.6, 1: 1.0}
+
+SURE_LOSER = 0.1  # a card whose chance when tried is this small counts as sure to lose
+# What making a premium bidder fail is worth, in the units of the play's cost (about one missed bid).
+SPOIL_WEIGHT = {DECLARE: 0.5, REVEAL: 1.0}
+
+BID_CANDIDATES = 8  # bids the search compares
+
+
+class _Sight:
+    """What the player deciding knows of where the cards are (exactly, in a rollout)."""
+
+    __slots__ = ("bids", "exact", "holds", "in_play", "share", "unseen", "voids")
+
+    def __init__(
+        self,
+        holds: list[int],
+        exact: list[bool],
+        share: list[float],
+        unseen: int,
+        in_play: float,
+        bids: list[int],
+        voids: list[int],
+    ) -> None:
+        self.holds = holds  # per hand: the cards it may hold (exactly its hand when known)
+        self.exact = exact  # per hand: whether ``holds`` is its hand
+        self.share = share  # per hand: the chance an unseen card is in it
+        self.unseen = unseen  # the cards whose place is unknown (in a hand or laid aside)
+        self.in_play = in_play  # the chance an unseen card is in a hand, not among bid cards
+        self.bids = bids  # per hand: its bid, or -1 when unknown to the player deciding
+        self.voids = voids  # per hand: a bit per suit it has shown void in
+
+
+def _deck_mask(g: NinetyNine) -> int:
+    return FULL_MASK if g.players == 4 else SHORT_MASK
+
+
+def _sight_of(g: NinetyNine, me: int) -> _Sight:
+    """What seat ``me`` knows: its hand and bid cards, face-up hands and bids, the cards played."""
+    nh = g._nh
+    seen = g.hands[me] | g.bid_cards[me]
+    for _, code in g.plays:
+        seen |= 1 << code
+    exact = [False] * nh
+    for o in range(nh):
+        if o == me or g._visible_hand(o, me):
+            exact[o] = True
+            seen |= g.hands[o]
+        if g.shown[o] >= DECLARE:
+            seen |= g.bid_cards[o]
+    unseen = _deck_mask(g) & ~seen
+    count = unseen.bit_count()
+    holds = [0] * nh
+    share = [0.0] * nh
+    hidden_in_hands = 0
+    for o in range(nh):
+        if exact[o]:
+            holds[o] = g.hands[o]
+            continue
+        size = g.hands[o].bit_count()
+        hidden_in_hands += size
+        holds[o] = unseen & ~_void_cards(g.voids[o])
+        share[o] = size / count if count else 0.0
+    in_play = hidden_in_hands / count if count else 0.0
+    bids = [g.bids[o] if o == me or g.shown[o] >= DECLARE else -1 for o in range(nh)]
+    return _Sight(holds, exact, share, unseen, in_play, bids, g.voids)
+
+
+def _full_sight(g: NinetyNine) -> _Sight:
+    """Everything of a made-up deal, for the rollout's card play."""
+    nh = g._nh
+    return _Sight(list(g.hands), [True] * nh, [0.0] * nh, 0, 1.0, list(g.bids), g.voids)
+
+
+def _void_cards(voids: int) -> int:
+    out = 0
+    for suit in range(4):
+        if voids >> suit & 1:
+            out |= SUIT_MASK[suit]
+    return out
+
+
+def _wish(need: int, left: int, reach: _Range | None) -> int:
+    """Whether a hand wants to win (+1) or lose (-1) a trick, or does not mind (0).
+
+    ``need``: tricks it still needs for its bid; ``left``: tricks left in the
+    deal; ``reach``: what its cards should still take, if known. A hand that
+    can no longer make its bid takes what it can (each trick scores one).
+    """
+    if need < 0 or need > left:
+        return 1
+    if need == 0:
+        return -1
+    if need == left:
+        return 1
+    if reach is None:
+        return 0
+    low, high, _ = reach
+    if need > high - WISH_MARGIN:
+        return 1
+    if need < low + WISH_MARGIN:
+        return -1
+    return 0
+
+
+# The trick-taking estimate ---------------------------------------------------------
+
+
+class _Outlook:
+    """Each card's chance of taking a trick, for one hand seen by one player."""
+
+    __slots__ = ("in_play", "known_out", "opponents", "risk", "trump", "unseen")
+
+    def __init__(
+        self, trump: int, known_out: int, unseen: int, in_play: float, opponents: int, risk: list[float]
+    ) -> None:
+        self.trump = trump
+        self.known_out = known_out  # cards known to be in other hands still to be played
+        self.unseen = unseen  # cards that may be in other hands (``in_play`` of them are)
+        self.in_play = in_play
+        self.opponents = opponents  # how many other hands play to each trick
+        self.risk = risk  # per side suit: the chance its next round is trumped by someone who wants to
+
+    def suit(self, suit: int, mine: int, ruff_slots: int) -> tuple[list[_Card], _Range]:
+        """Each card of ``mine`` (one suit) with its chances, and the range they make."""
+        known = self.known_out & SUIT_MASK[suit]
+        unseen = self.unseen & SUIT_MASK[suit]
+        in_play = self.in_play
+        out = known.bit_count() + in_play * unseen.bit_count()
+        trump = self.trump
+        side = trump != NT and suit != trump
+        trumps_out = side and (self.known_out | self.unseen) & SUIT_MASK[trump]
+        cards = C.cards_in(mine)
+        n = len(cards)
+        found: list[_Card] = []
+        for i in range(n):
+            code = cards[n - 1 - i]  # highest first
+            above = ABOVE[code]
+            higher_known = (known & above).bit_count()
+            higher_unseen = (unseen & above).bit_count()
+            if higher_known + higher_unseen == 0:
+                # A top trump wins whenever it is played; another top card needs its suit played.
+                tried, avoided = (1.0 if suit == trump else MASTER_TRY), MASTER_FORCED
+            else:
+                eff = higher_known + in_play * higher_unseen - GUARD * (n - 1 - i)
+                tried = max(LOW_TRY, min(TRY_CAP, TRY_DECAY**eff))
+                avoided = tried * (TRUMP_AVOID_SHARE if suit == trump else AVOID_SHARE)
+                if not side and i >= out / self.opponents + LENGTH_MARGIN:
+                    # The others will have run out of the suit by then: it wins whenever it is played.
+                    tried = max(tried, LENGTH_CHANCE)
+                    avoided = max(avoided, tried * LENGTH_FORCED)
+                avoided = max(LOW_AVOID, avoided)
+            if trumps_out:
+                safe = (1 - self.risk[suit]) * RUFF_RISK_PER_ROUND**i  # later rounds find more hands void
+                tried *= safe
+                avoided *= safe
+            found.append((code, tried, avoided))
+        if suit == trump and ruff_slots:
+            # The lowest trumps that are not sure winners can win by ruffing.
+            for index in range(n - 1, max(-1, n - 1 - ruff_slots), -1):
+                code, tried, avoided = found[index]
+                found[index] = (code, max(tried, RUFF_CHANCE), avoided)
+        return found, _range_of(found)
+
+    def ruff_slots(self, hand: int) -> int:
+        """Chances to ruff: two for each side suit the hand is void in, one for a singleton."""
+        if self.trump == NT:
+            return 0
+        slots = 0
+        for suit in range(4):
+            if suit == self.trump or not (self.known_out | self.unseen) & SUIT_MASK[suit]:
+                continue
+            length = (hand & SUIT_MASK[suit]).bit_count()
+            if length < 2:
+                slots += 2 - length
+        return slots if hand & SUIT_MASK[self.trump] else 0
+
+    def hand(self, hand: int) -> tuple[dict[int, _Card], _Range]:
+        """Every card of the hand with its chances, and the range they make."""
+        slots = self.ruff_slots(hand)
+        cards: dict[int, _Card] = {}
+        low = high = doubt = 0.0
+        for suit in range(4):
+            mine = hand & SUIT_MASK[suit]
+            if mine:
+                found, (suit_low, suit_high, suit_doubt) = self.suit(suit, mine, slots)
+                for card in found:
+                    cards[card[0]] = card
+                low += suit_low
+                high += suit_high
+                doubt += suit_doubt
+        return cards, (low, high, doubt)
+
+
+# A card with its chance of winning a trick when tried and when avoided.
+_Card = tuple[int, float, float]
+# What a set of cards should take: at least (all avoided), at most (all tried), and the doubt left
+# (for each card, the variance of its better-controlled use).
+_Range = tuple[float, float, float]
+
+
+def _range_of(cards: list[_Card]) -> _Range:
+    low = high = doubt = 0.0
+    for _, tried, avoided in cards:
+        low += avoided
+        high += tried
+        doubt += min(tried * (1 - tried), avoided * (1 - avoided))
+    return low, high, doubt
+
+
+def _miss(low: float, high: float, doubt: float, need: int) -> float:
+    """The expected squared miss of a bid needing ``need`` more tricks from cards of this range."""
+    if need < low:
+        return (low - need) ** 2 + doubt
+    if need > high:
+        return (need - high) ** 2 + doubt
+    return doubt
+
+
+def _outlook(g: NinetyNine, sight: _Sight, me: int, wishes: list[int]) -> _Outlook:
+    """The estimate for hand ``me`` as the player deciding sees the deal."""
+    nh = g._nh
+    known_out = 0
+    for o in range(nh):
+        if o != me and sight.exact[o]:
+            known_out |= sight.holds[o]
+    trump = g.trump
+    risk = [0.0] * 4
+    if trump != NT:
+        trumps = SUIT_MASK[trump]
+        for suit in range(4):
+            if suit == trump:
+                continue
+            safe = 1.0
+            for o in range(nh):
+                if o == me:
+                    continue
+                held = sight.holds[o]
+                if sight.exact[o]:
+                    can = 1.0 if not held & SUIT_MASK[suit] and held & trumps else 0.0
+                else:
+                    miss = 1 - sight.share[o]
+                    void = 1.0 if sight.voids[o] >> suit & 1 else miss ** (held & SUIT_MASK[suit]).bit_count()
+                    can = void * (1 - miss ** (held & trumps).bit_count())
+                safe *= 1 - can * RUFF_KEENNESS[wishes[o]]
+            risk[suit] = 1 - safe
+    return _Outlook(trump, known_out, sight.unseen, sight.in_play, nh - 1, risk)
+
+
+# Bidding ----------------------------------------------------------------------------
+
+
+def _bid_value(mask: int) -> int:
+    return sum(BID_VALUE[code >> 4] for code in C.cards_in(mask))
+
+
+def _bid_outlook(g: NinetyNine, seat: int) -> _Outlook:
+    """The estimate at bidding time: every card not in the hand may be in another hand."""
+    unseen = _deck_mask(g) & ~(g.hands[seat] | g.bid_cards[seat])
+    count = unseen.bit_count()
+    laid_aside = 3 * (g._nh - 1)
+    in_play = (count - laid_aside) / count
+    opponents = g._nh - 1
+    share = (count - laid_aside) / opponents / count
+    risk = [0.0] * 4
+    if g.trump != NT:
+        trumps = (unseen & SUIT_MASK[g.trump]).bit_count()
+        for suit in range(4):
+            if suit != g.trump:
+                miss = 1 - share
+                void = miss ** (unseen & SUIT_MASK[suit]).bit_count()
+                can = void * (1 - miss**trumps)
+                risk[suit] = 1 - (1 - can * RUFF_KEENNESS[0]) ** opponents
+    return _Outlook(g.trump, 0, unseen, in_play, opponents, risk)
+
+
+def _bids(g: NinetyNine, seat: int) -> list[tuple[float, int, int]]:
+    """The best way to lay aside three cards for each bid, as (expected miss, the three cards, bid), best first.
+
+    The expected miss (:func:`_miss`) is small when the bid lies between
+    what the other cards take when avoiding tricks and what they take when
+    trying, and the cards are sure winners or sure losers, whose outcome the
+    player controls. The choices are taken suit by suit: how many cards of
+    each suit go (which fixes the bid and the hand's shape), then which.
+    """
+    hand = g.hands[seat]
+    outlook = _bid_outlook(g, seat)
+    trump = g.trump
+    cards = [C.cards_in(hand & SUIT_MASK[s]) for s in range(4)]
+    lengths = [len(suit_cards) for suit_cards in cards]
+    others_hold = [bool(outlook.unseen & SUIT_MASK[s]) for s in range(4)]
+    cache: dict[tuple[int, int, int], list[tuple[int, float, float, float]]] = {}
+
+    def options(suit: int, k: int, slots: int) -> list[tuple[int, float, float, float]]:
+        """Each way to lay aside ``k`` cards of ``suit``: those cards, and the range of the rest."""
+        key = (suit, k, slots)
+        found = cache.get(key)
+        if found is None:
+            found = []
+            held = hand & SUIT_MASK[suit]
+            for aside in combinations(cards[suit], k):
+                mask = C.mask_of(aside)
+                if held == mask:
+                    found.append((mask, 0.0, 0.0, 0.0))
+                else:
+                    low, high, doubt = outlook.suit(suit, held ^ mask, slots)[1]
+                    found.append((mask, low, high, doubt))
+            cache[key] = found
+        return found
+
+    lean = BID_LEAN[g.players][trump == NT]
+    best: dict[int, tuple[float, int]] = {}
+    for shape in _ASIDE_SHAPES:
+        if any(k > length for k, length in zip(shape, lengths, strict=True)):
+            continue
+        bid = sum(k * BID_VALUE[s] for s, k in enumerate(shape))
+        slots = 0
+        if trump != NT and lengths[trump] > shape[trump]:
+            for s in range(4):
+                if s != trump and others_hold[s]:
+                    slots += max(0, 2 - lengths[s] + shape[s])
+        per_suit = [options(s, shape[s], slots if s == trump else 0) for s in range(4)]
+        for a, b, c, d in product(*per_suit):
+            low = a[1] + b[1] + c[1] + d[1] + lean
+            high = a[2] + b[2] + c[2] + d[2] + lean
+            cost = _miss(low, high, a[3] + b[3] + c[3] + d[3], bid)
+            aside = a[0] | b[0] | c[0] | d[0]
+            known = best.get(bid)
+            if known is None or (cost, aside) < known:
+                best[bid] = (cost, aside)
+    return sorted((cost, aside, bid) for bid, (cost, aside) in best.items())
+
+
+# Every way to split the three cards laid aside among the four suits.
+_ASIDE_SHAPES = [shape for shape in product(range(4), repeat=4) if sum(shape) == 3]
+
+
+def _bid_text(g: NinetyNine, aside: int) -> str:
+    return "bid " + " ".join(g._names[code] for code in C.cards_in(aside))
+
+
+# Premium bids -----------------------------------------------------------------------
+
+
+def _premium_choice(g: NinetyNine, seat: int, allowed: list[str]) -> str:
+    """Declare (or reveal) only a hand that cannot miss by the look of it.
+
+    Measured in deals of the rule-based player against itself, even hands it
+    rates highly make their bid little more than half the time, and a failed
+    premium pays every other hand; so it bids a premium only on a hand of sure
+    winners (top trumps) and sure losers, as many winners as its bid, and
+    reveals only a zero bid whose every card is the lowest of its suit still in
+    play, holding no trump that could be forced to win.
+    """
+    hand = g.hands[seat]
+    outlook = _bid_outlook(g, seat)
+    cards = outlook.hand(hand)[0].values()
+    winners = sum(1 for _, tried, _ in cards if tried >= 1.0)
+    losers = sum(1 for _, tried, _ in cards if tried <= SURE_LOSER)
+    lowest = all(not outlook.unseen & SUIT_MASK[code >> 4] & ~ABOVE[code] & ~(1 << code) for code in C.cards_in(hand))
+    no_trumps = g.trump == NT or not hand & SUIT_MASK[g.trump]
+    if "reveal" in allowed and g.bids[seat] == 0 and lowest and no_trumps:
+        return "reveal"
+    if "declare" in allowed and winners + losers == len(cards) and winners == g.bids[seat]:
+        return "declare"
+    return "pass"
+
+
+# Card play --------------------------------------------------------------------------
+
+
+def _left(g: NinetyNine) -> int:
+    """Tricks left in the deal, the one being played included."""
+    return g._hand_size - 3 - g.tricks_played
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    if card >> 4 == best >> 4:
+        return card > best
+    return card >> 4 == trump
+
+
+def _overtake_chance(sight: _Sight, o: int, best: int, led: int, trump: int, keenness: float) -> float:
+    """The chance hand ``o`` (still to play) takes the trick from ``best``."""
+    held = sight.holds[o]
+    led_cards = SUIT_MASK[led]
+    best_suit = best >> 4
+    if sight.exact[o]:
+        follow = held & led_cards
+        if follow:
+            if best_suit != led:
+                return 0.0
+            over = follow & ABOVE[best]
+            if not over:
+                return 0.0
+            return 1.0 if over == follow else keenness
+        if trump == NT:
+            return 0.0
+        trumps = held & SUIT_MASK[trump]
+        over = trumps & ABOVE[best] if best_suit == trump else trumps
+        if not over:
+            return 0.0
+        return 1.0 if over == held else keenness
+    miss = 1 - sight.share[o]
+    follows = 0.0 if sight.voids[o] >> led & 1 else 1 - miss ** (held & led_cards).bit_count()
+    chance = 0.0
+    if best_suit == led:
+        chance = 1 - miss ** (held & led_cards & ABOVE[best]).bit_count()
+    if trump != NT and led != trump:
+        trumps = held & SUIT_MASK[trump]
+        over = trumps & ABOVE[best] if best_suit == trump else trumps
+        chance += (1 - follows) * (1 - miss ** over.bit_count())
+    return min(1.0, chance) * keenness
+
+
+class _Play:
+    """One card decision: the hand to play, the player choosing for it, and what it knows."""
+
+    def __init__(self, g: NinetyNine, sight: _Sight) -> None:
+        self.g = g
+        self.sight = sight
+        self.hand = g.order[len(g.trick)]
+        self.me = g.controller if g.players == 2 and self.hand == 2 else self.hand
+        self.left = _left(g)
+        nh = g._nh
+        self.need = g.bids[self.me] - g.tricks[self.me]
+        wishes = [0] * nh
+        for o in range(nh):
+            if o != self.me and sight.bids[o] >= 0 and not (g.players == 2 and o == 2):
+                wishes[o] = _wish(sight.bids[o] - g.tricks[o], self.left, None)
+        self.outlook = _outlook(g, sight, self.me, wishes)
+        self.cards, self.reach = self.outlook.hand(g.hands[self.me])
+        wishes[self.me] = _wish(self.need, self.left, self.reach)
+        self.wishes = wishes
+        self.failed = self.need < 0 or self.need > self.left
+        # The premium bidders still able to make it: their failure pays every other hand.
+        self.targets: list[tuple[int, float, int, _Range | None]] = []
+        for o in range(nh):
+            need = sight.bids[o] - g.tricks[o]
+            if o != self.me and g.shown[o] and sight.bids[o] >= 0 and 0 <= need <= self.left:
+                reach = _outlook(g, sight, o, [0] * nh).hand(sight.holds[o])[1] if sight.exact[o] else None
+                self.targets.append((o, SPOIL_WEIGHT[g.shown[o]], need, reach))
+
+    def keenness(self, o: int, owner: int) -> float:
+        """How keen hand ``o`` is to take the trick from ``owner`` when it can."""
+        g = self.g
+        if g.players == 2 and o == 2:
+            # The leader chooses the dummy's card last: it overtakes its chooser to lose the trick,
+            # and takes it from the other player or not with no wish either way.
+            chooser = g.controller
+            return KEENNESS[-self.wishes[chooser]] if owner == chooser else KEENNESS[0]
+        return KEENNESS[self.wishes[o]]
+
+    def winners(self, card: int) -> dict[int, float]:
+        """The chance of each hand winning the trick if ``card`` is played now."""
+        g = self.g
+        trick, trump = g.trick, g.trump
+        if trick:
+            led = trick[0] >> 4
+            best_at = 0
+            for i in range(1, len(trick)):
+                if _beats(trick[i], trick[best_at], trump):
+                    best_at = i
+            best, owner = trick[best_at], g.order[best_at]
+            if _beats(card, best, trump):
+                best, owner = card, self.hand
+        else:
+            led, best, owner = card >> 4, card, self.hand
+        later = g.order[len(trick) + 1 :]
+        odds: dict[int, float] = {}
+        tail = 1.0
+        for o in reversed(later):
+            chance = _overtake_chance(self.sight, o, best, led, trump, self.keenness(o, owner))
+            odds[o] = chance * tail
+            tail *= 1 - chance
+        odds[owner] = odds.get(owner, 0.0) + tail
+        return odds
+
+    def spoil(self, odds: dict[int, float]) -> float:
+        """What this trick's outcome is worth in making premium bidders fail (their expected miss)."""
+        value = 0.0
+        for o, weight, need, reach in self.targets:
+            win = odds.get(o, 0.0)
+            if reach is None:  # a declared hand: only a trick too many or too few is sure to sink it
+                value += weight * (win * (need == 0) + (1 - win) * (need == self.left))
+            else:
+                value += weight * (win * _miss(*reach, need - 1) + (1 - win) * _miss(*reach, need))
+        return value
+
+    def cost(self, card: int) -> float:
+        """How bad playing ``card`` is for the player choosing: its expected squared miss after this trick."""
+        odds = self.winners(card)
+        win = odds.get(self.me, 0.0)
+        low, high, doubt = self.reach
+        if self.hand == self.me:
+            _, tried, avoided = self.cards[card]
+            low -= avoided
+            high -= tried
+            doubt -= min(tried * (1 - tried), avoided * (1 - avoided))
+        if self.failed:
+            cost = -(win + high)
+        else:
+            need = self.need
+            cost = win * _miss(low, high, doubt, need - 1) + (1 - win) * _miss(low, high, doubt, need)
+        if self.targets:
+            cost -= self.spoil(odds)
+        if self.hand != self.me:
+            cost -= 0.01 * odds.get(self.hand, 0.0)  # the dummy's trick gives its chooser the lead and the last word
+        rank = card & 15
+        return cost + (0.0005 * rank if win > 0.5 else -0.0005 * rank)
+
+    def choose(self) -> int:
+        cards = C.cards_in(self.g._playable())
+        if len(cards) == 1:
+            return cards[0]
+        return min(cards, key=self.cost)
+
+
+def _choose_card(g: NinetyNine, sight: _Sight) -> int:
+    playable = g._playable()
+    if playable & (playable - 1) == 0:
+        return playable.bit_length() - 1
+    return _Play(g, sight).choose()
+
+
+# The knowledge the search uses --------------------------------------------------------
+
+
+def _game(world: GameState) -> NinetyNine:
+    if not isinstance(world, NinetyNine):
+        raise TypeError(f"not a Ninety-Nine state: {world.NAME}")
+    return world
+
+
+class NinetyNineKnowledge:
+    """The rule-based player of Ninety-Nine."""
+
+    #: A match win is worth about a good deal's points on top of them.
+    win_value = 100.0
+
+    def easy(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> str:
+        g = _game(world)
+        if g.phase == BID:
+            choice = _bid_text(g, _bids(g, seat)[0][1])
+        elif g.phase == PREMIUM:
+            choice = _premium_choice(g, seat, legal)
+        else:
+            choice = g._play[_choose_card(g, _sight_of(g, seat))]
+        if choice not in legal:
+            raise AssertionError(f"the rule-based choice {choice!r} is not legal")
+        return choice
+
+    def rollout(self, world: GameState, rng: random.Random) -> None:
+        g = _game(world)
+        deal = len(g.sheets)
+        while len(g.sheets) == deal and g.phase != OVER:
+            phase = g.phase
+            if phase == PLAY:
+                g._play_card(g.order[len(g.trick)], _choose_card(g, _full_sight(g)))
+            elif phase == BID:
+                seat = next(s for s in g._live if g.bids[s] < 0)
+                g._lay_aside(seat, _bids(g, seat)[0][1])
+            elif phase == PREMIUM:
+                seat = g.ask[0]
+                g._premium(seat, _premium_choice(g, seat, g._premium_choices(seat)))
+
+    def shortlist(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> list[str]:
+        g = _game(world)
+        first = self.easy(world, seat, legal, rng)
+        if g.phase == BID:
+            ranked = _bids(g, seat)
+            best = ranked[0][0]
+            out = [first]
+            seen_bids = {ranked[0][2]}
+            for cost, aside, bid in ranked:
+                if bid in seen_bids or cost > best + 3.0:
+                    continue
+                seen_bids.add(bid)
+                out.append(_bid_text(g, aside))
+                if len(out) == BID_CANDIDATES:
+                    break
+            return out
+        return [first, *(action for action in legal if action != first)]
+
+    def cards_left(self, world: GameState) -> list[int] | None:
+        g = _game(world)
+        if g.phase != PLAY:
+            return None
+        return [hand.bit_count() for hand in g.hands]
+
+    def units(self, world: GameState) -> list[list[int]]:
+        return [[seat] for seat in range(world.players)]
+
+    def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
+        g = _game(world)
+        if not g.sheets:
+            return None
+        return AIM_BID, bool(g.sheets[-1]["rows"][seat]["made"])
+
+
+KNOWLEDGE = NinetyNineKnowledge()
+
+__all__ = ["KNOWLEDGE", "NinetyNineKnowledge"]
