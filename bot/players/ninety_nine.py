@@ -42,6 +42,8 @@ from .knowledge import BID as AIM_BID
 SUIT_MASK = C.SUIT_MASK
 # The cards of the same suit above each card code.
 ABOVE = tuple(SUIT_MASK[code >> 4] & ~((2 << code) - 1) for code in range(64))
+# The cards of the suits named by each 4-bit set of suits (a hand's shown voids).
+VOID_CARDS = tuple(sum(SUIT_MASK[s] for s in range(4) if voids >> s & 1) for voids in range(16))
 SHORT_MASK = C.mask_of(SHORT_DECK)
 FULL_MASK = C.mask_of(FULL_DECK)
 
@@ -50,16 +52,16 @@ FULL_MASK = C.mask_of(FULL_DECK)
 TRY_DECAY = 0.5  # each higher card still out halves a card's chance
 GUARD = 0.5  # a lower card of the same suit held counts against half a higher card out
 TRY_CAP = 0.85  # a card with higher cards out never counts as surer than this
-AVOID_SHARE = 0.3  # of a card's chance when tried, what is left when its holder avoids winning
-TRUMP_AVOID_SHARE = 0.5  # a trump is harder to get rid of: only under a higher one or following suit
+AVOID_SHARE = 0.45  # of a card's chance when tried, what is left when its holder avoids winning
+TRUMP_AVOID_SHARE = 0.65  # a trump is harder to get rid of: only under a higher one or following suit
 MASTER_TRY = 0.85  # the highest card of a suit that is not trumps: it needs its suit led, or the lead
-MASTER_FORCED = 0.6  # the highest card of a suit wins even when avoided unless it can be thrown away
+MASTER_FORCED = 0.75  # the highest card of a suit wins even when avoided unless it can be thrown away
 LENGTH_CHANCE = 0.5  # a low card of a long trump (or no-trump) suit once the others run out of it
 LENGTH_MARGIN = 1.0  # rounds of the suit after the others' cards would be gone on an even split
 LENGTH_FORCED = 0.5  # of that chance, what is left when avoided (the suit may be all it holds)
 RUFF_CHANCE = 0.5  # a low trump held with a short side suit, when tried
 RUFF_RISK_PER_ROUND = 0.8  # each later round of a side suit makes a ruff likelier
-LOW_TRY, LOW_AVOID = 0.05, 0.02  # any card may win when the others are void and throw cards away
+LOW_TRY, LOW_AVOID = 0.05, 0.05  # any card may win when the others are void and throw cards away
 WISH_MARGIN = 0.3  # a hand this close to the edge of its reach wants tricks (or wants to lose them)
 # Tricks a hand takes beyond its estimate on average (every hand must follow suit, so low
 # bids get more tricks than they want), by player count: (with trumps, at no trumps). Measured
@@ -128,7 +130,7 @@ def _sight_of(g: NinetyNine, me: int) -> _Sight:
             continue
         size = g.hands[o].bit_count()
         hidden_in_hands += size
-        holds[o] = unseen & ~_void_cards(g.voids[o])
+        holds[o] = unseen & ~VOID_CARDS[g.voids[o]]
         share[o] = size / count if count else 0.0
     in_play = hidden_in_hands / count if count else 0.0
     bids = [g.bids[o] if o == me or g.shown[o] >= DECLARE else -1 for o in range(nh)]
@@ -139,14 +141,6 @@ def _full_sight(g: NinetyNine) -> _Sight:
     """Everything of a made-up deal, for the rollout's card play."""
     nh = g._nh
     return _Sight(list(g.hands), [True] * nh, [0.0] * nh, 0, 1.0, list(g.bids), g.voids)
-
-
-def _void_cards(voids: int) -> int:
-    out = 0
-    for suit in range(4):
-        if voids >> suit & 1:
-            out |= SUIT_MASK[suit]
-    return out
 
 
 def _wish(need: int, left: int, reach: _Range | None) -> int:
@@ -164,7 +158,7 @@ def _wish(need: int, left: int, reach: _Range | None) -> int:
         return 1
     if reach is None:
         return 0
-    low, high, _ = reach
+    low, high = reach[0], reach[1]
     if need > high - WISH_MARGIN:
         return 1
     if need < low + WISH_MARGIN:
@@ -190,8 +184,8 @@ class _Outlook:
         self.opponents = opponents  # how many other hands play to each trick
         self.risk = risk  # per side suit: the chance its next round is trumped by someone who wants to
 
-    def suit(self, suit: int, mine: int, ruff_slots: int) -> tuple[list[_Card], _Range]:
-        """Each card of ``mine`` (one suit) with its chances, and the range they make."""
+    def suit(self, suit: int, mine: int, ruff_slots: int, hand_size: int) -> tuple[list[_Card], _Range]:
+        """Each card of ``mine`` (one suit of a hand of ``hand_size`` cards) with its chances, and their range."""
         known = self.known_out & SUIT_MASK[suit]
         unseen = self.unseen & SUIT_MASK[suit]
         in_play = self.in_play
@@ -215,9 +209,10 @@ class _Outlook:
                 tried = max(LOW_TRY, min(TRY_CAP, TRY_DECAY**eff))
                 avoided = tried * (TRUMP_AVOID_SHARE if suit == trump else AVOID_SHARE)
                 if not side and i >= out / self.opponents + LENGTH_MARGIN:
-                    # The others will have run out of the suit by then: it wins whenever it is played.
+                    # The others will have run out of the suit by then: it wins whenever it is played,
+                    # which its holder avoids unless the suit is most of what it holds.
                     tried = max(tried, LENGTH_CHANCE)
-                    avoided = max(avoided, tried * LENGTH_FORCED)
+                    avoided = max(avoided, tried * LENGTH_FORCED * n / hand_size)
                 avoided = max(LOW_AVOID, avoided)
             if trumps_out:
                 safe = (1 - self.risk[suit]) * RUFF_RISK_PER_ROUND**i  # later rounds find more hands void
@@ -247,43 +242,63 @@ class _Outlook:
     def hand(self, hand: int) -> tuple[dict[int, _Card], _Range]:
         """Every card of the hand with its chances, and the range they make."""
         slots = self.ruff_slots(hand)
+        size = hand.bit_count()
         cards: dict[int, _Card] = {}
-        low = high = doubt = 0.0
+        reach = NOTHING
         for suit in range(4):
             mine = hand & SUIT_MASK[suit]
             if mine:
-                found, (suit_low, suit_high, suit_doubt) = self.suit(suit, mine, slots)
+                found, suit_reach = self.suit(suit, mine, slots, size)
                 for card in found:
                     cards[card[0]] = card
-                low += suit_low
-                high += suit_high
-                doubt += suit_doubt
-        return cards, (low, high, doubt)
+                reach = _joined(reach, suit_reach)
+        return cards, reach
 
 
 # A card with its chance of winning a trick when tried and when avoided.
 _Card = tuple[int, float, float]
-# What a set of cards should take: at least (all avoided), at most (all tried), and the doubt left
-# (for each card, the variance of its better-controlled use).
-_Range = tuple[float, float, float]
+# What a set of cards should take: at least (every card avoided), at most (every card tried), and
+# the variance of the tricks taken: when every card is avoided, when every card is tried, and when
+# each card is used the surer way (the least it can be).
+_Range = tuple[float, float, float, float, float]
+NOTHING: _Range = (0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def _card_range(tried: float, avoided: float) -> _Range:
+    avoided_var = avoided * (1 - avoided)
+    tried_var = tried * (1 - tried)
+    return avoided, tried, avoided_var, tried_var, min(avoided_var, tried_var)
 
 
 def _range_of(cards: list[_Card]) -> _Range:
-    low = high = doubt = 0.0
+    reach = NOTHING
     for _, tried, avoided in cards:
-        low += avoided
-        high += tried
-        doubt += min(tried * (1 - tried), avoided * (1 - avoided))
-    return low, high, doubt
+        reach = _joined(reach, _card_range(tried, avoided))
+    return reach
 
 
-def _miss(low: float, high: float, doubt: float, need: int) -> float:
-    """The expected squared miss of a bid needing ``need`` more tricks from cards of this range."""
-    if need < low:
-        return (low - need) ** 2 + doubt
-    if need > high:
-        return (need - high) ** 2 + doubt
-    return doubt
+def _joined(a: _Range, b: _Range) -> _Range:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4]
+
+
+def _without(a: _Range, b: _Range) -> _Range:
+    return a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4]
+
+
+def _miss(reach: _Range, need: int) -> float:
+    """The expected squared miss of a bid needing ``need`` more tricks from cards of this reach.
+
+    Outside the reach, the distance to it plus the variance at its edge; inside,
+    the variance of trying with some cards and avoiding with the others, which
+    moves from one edge's to the other's and is never below the surest use.
+    """
+    low, high, low_var, high_var, least_var = reach
+    if need <= low:
+        return (low - need) ** 2 + low_var
+    if need >= high:
+        return (need - high) ** 2 + high_var
+    share = (need - low) / (high - low)
+    return max(least_var, low_var + share * (high_var - low_var))
 
 
 def _outlook(g: NinetyNine, sight: _Sight, me: int, wishes: list[int]) -> _Outlook:
@@ -319,10 +334,6 @@ def _outlook(g: NinetyNine, sight: _Sight, me: int, wishes: list[int]) -> _Outlo
 # Bidding ----------------------------------------------------------------------------
 
 
-def _bid_value(mask: int) -> int:
-    return sum(BID_VALUE[code >> 4] for code in C.cards_in(mask))
-
-
 def _bid_outlook(g: NinetyNine, seat: int) -> _Outlook:
     """The estimate at bidding time: every card not in the hand may be in another hand."""
     unseen = _deck_mask(g) & ~(g.hands[seat] | g.bid_cards[seat])
@@ -353,29 +364,36 @@ def _bids(g: NinetyNine, seat: int) -> list[tuple[float, int, int]]:
     each suit go (which fixes the bid and the hand's shape), then which.
     """
     hand = g.hands[seat]
+    kept = hand.bit_count() - 3
     outlook = _bid_outlook(g, seat)
     trump = g.trump
     cards = [C.cards_in(hand & SUIT_MASK[s]) for s in range(4)]
     lengths = [len(suit_cards) for suit_cards in cards]
     others_hold = [bool(outlook.unseen & SUIT_MASK[s]) for s in range(4)]
-    cache: dict[tuple[int, int, int], list[tuple[int, float, float, float]]] = {}
+    kinds = [_suit_kind(trump, s) for s in range(4)]
+    trumps_out = trump != NT and bool(outlook.unseen & SUIT_MASK[trump])
 
-    def options(suit: int, k: int, slots: int) -> list[tuple[int, float, float, float]]:
+    def options(suit: int, k: int, slots: int) -> list[tuple[int, _Range]]:
         """Each way to lay aside ``k`` cards of ``suit``: those cards, and the range of the rest."""
-        key = (suit, k, slots)
-        found = cache.get(key)
+        shift = 16 * suit
+        held = hand & SUIT_MASK[suit]
+        # The same holding, seen the same way, is met again and again in a search's rollouts:
+        # the answer is kept with the cards moved to the first suit.
+        key = (kinds[suit], held >> shift, k, slots, kept, g.players, outlook.risk[suit], trumps_out)
+        found = _BID_OPTIONS.get(key)
         if found is None:
             found = []
-            held = hand & SUIT_MASK[suit]
+            seen: set[_Range] = set()
             for aside in combinations(cards[suit], k):
                 mask = C.mask_of(aside)
-                if held == mask:
-                    found.append((mask, 0.0, 0.0, 0.0))
-                else:
-                    low, high, doubt = outlook.suit(suit, held ^ mask, slots)[1]
-                    found.append((mask, low, high, doubt))
-            cache[key] = found
-        return found
+                reach = outlook.suit(suit, held ^ mask, slots, kept)[1] if held != mask else NOTHING
+                if reach not in seen:  # of cards that leave the same reach, the lowest go
+                    seen.add(reach)
+                    found.append((mask >> shift, reach))
+            if len(_BID_OPTIONS) >= BID_OPTIONS_KEPT:
+                _BID_OPTIONS.clear()
+            _BID_OPTIONS[key] = found
+        return [(mask << shift, reach) for mask, reach in found] if shift else found
 
     lean = BID_LEAN[g.players][trump == NT]
     best: dict[int, tuple[float, int]] = {}
@@ -390,15 +408,30 @@ def _bids(g: NinetyNine, seat: int) -> list[tuple[float, int, int]]:
                     slots += max(0, 2 - lengths[s] + shape[s])
         per_suit = [options(s, shape[s], slots if s == trump else 0) for s in range(4)]
         for a, b, c, d in product(*per_suit):
-            low = a[1] + b[1] + c[1] + d[1] + lean
-            high = a[2] + b[2] + c[2] + d[2] + lean
-            cost = _miss(low, high, a[3] + b[3] + c[3] + d[3], bid)
+            ra, rb, rc, rd = a[1], b[1], c[1], d[1]
+            reach = (
+                ra[0] + rb[0] + rc[0] + rd[0] + lean,
+                ra[1] + rb[1] + rc[1] + rd[1] + lean,
+                ra[2] + rb[2] + rc[2] + rd[2],
+                ra[3] + rb[3] + rc[3] + rd[3],
+                ra[4] + rb[4] + rc[4] + rd[4],
+            )
+            cost = _miss(reach, bid)
             aside = a[0] | b[0] | c[0] | d[0]
             known = best.get(bid)
             if known is None or (cost, aside) < known:
                 best[bid] = (cost, aside)
     return sorted((cost, aside, bid) for bid, (cost, aside) in best.items())
 
+
+def _suit_kind(trump: int, suit: int) -> int:
+    """How a suit plays: 0 at no trumps, 1 as trumps, 2 beside trumps."""
+    return 0 if trump == NT else 1 if suit == trump else 2
+
+
+# Ways to lay aside cards of one suit, by what decides them (see :func:`_bids`).
+_BID_OPTIONS: dict[tuple[int, int, int, int, int, int, float, bool], list[tuple[int, _Range]]] = {}
+BID_OPTIONS_KEPT = 200_000
 
 # Every way to split the three cards laid aside among the four suits.
 _ASIDE_SHAPES = [shape for shape in product(range(4), repeat=4) if sum(shape) == 3]
@@ -449,8 +482,9 @@ def _beats(card: int, best: int, trump: int) -> bool:
     return card >> 4 == trump
 
 
-def _overtake_chance(sight: _Sight, o: int, best: int, led: int, trump: int, keenness: float) -> float:
-    """The chance hand ``o`` (still to play) takes the trick from ``best``."""
+def _overtake(sight: _Sight, o: int, best: int, led: int, trump: int, keenness: float) -> tuple[float, int]:
+    """The chance hand ``o`` (still to play) takes the trick from ``best``, and the card it
+    would do it with (-1 when its hand is hidden)."""
     held = sight.holds[o]
     led_cards = SUIT_MASK[led]
     best_suit = best >> 4
@@ -458,28 +492,33 @@ def _overtake_chance(sight: _Sight, o: int, best: int, led: int, trump: int, kee
         follow = held & led_cards
         if follow:
             if best_suit != led:
-                return 0.0
+                return 0.0, -1
             over = follow & ABOVE[best]
-            if not over:
-                return 0.0
-            return 1.0 if over == follow else keenness
-        if trump == NT:
-            return 0.0
-        trumps = held & SUIT_MASK[trump]
-        over = trumps & ABOVE[best] if best_suit == trump else trumps
+            chance = 1.0 if over == follow else keenness
+        elif trump == NT:
+            return 0.0, -1
+        else:
+            trumps = held & SUIT_MASK[trump]
+            over = trumps & ABOVE[best] if best_suit == trump else trumps
+            chance = 1.0 if over == held else keenness
         if not over:
-            return 0.0
-        return 1.0 if over == held else keenness
+            return 0.0, -1
+        # Keen to win, it plays its highest such card; otherwise its lowest.
+        return chance, over.bit_length() - 1 if keenness > 0.5 else (over & -over).bit_length() - 1
+    # A hidden hand: each unseen card is in it with chance ``share``.
     miss = 1 - sight.share[o]
     follows = 0.0 if sight.voids[o] >> led & 1 else 1 - miss ** (held & led_cards).bit_count()
-    chance = 0.0
+    can = forced = 0.0
     if best_suit == led:
-        chance = 1 - miss ** (held & led_cards & ABOVE[best]).bit_count()
+        over = held & led_cards & ABOVE[best]
+        can = 1 - miss ** over.bit_count()
+        forced = can * miss ** (held & led_cards & ~over).bit_count()  # no lower card to follow with
     if trump != NT and led != trump:
         trumps = held & SUIT_MASK[trump]
         over = trumps & ABOVE[best] if best_suit == trump else trumps
-        chance += (1 - follows) * (1 - miss ** over.bit_count())
-    return min(1.0, chance) * keenness
+        can += (1 - follows) * (1 - miss ** over.bit_count())
+    can = min(1.0, can)
+    return forced + (can - forced) * keenness, -1
 
 
 class _Play:
@@ -535,14 +574,20 @@ class _Play:
                 best, owner = card, self.hand
         else:
             led, best, owner = card >> 4, card, self.hand
-        later = g.order[len(trick) + 1 :]
+        # Each later hand takes the trick or not; a hand whose cards are known plays a known card.
+        branches = [(1.0, best, owner)]
+        for o in g.order[len(trick) + 1 :]:
+            grown = []
+            for chance, top, holder in branches:
+                overtake, card = _overtake(self.sight, o, top, led, trump, self.keenness(o, holder))
+                if overtake < 1.0:
+                    grown.append((chance * (1 - overtake), top, holder))
+                if overtake > 0.0:
+                    grown.append((chance * overtake, top if card < 0 else card, o))
+            branches = grown
         odds: dict[int, float] = {}
-        tail = 1.0
-        for o in reversed(later):
-            chance = _overtake_chance(self.sight, o, best, led, trump, self.keenness(o, owner))
-            odds[o] = chance * tail
-            tail *= 1 - chance
-        odds[owner] = odds.get(owner, 0.0) + tail
+        for chance, _, holder in branches:
+            odds[holder] = odds.get(holder, 0.0) + chance
         return odds
 
     def spoil(self, odds: dict[int, float]) -> float:
@@ -553,24 +598,21 @@ class _Play:
             if reach is None:  # a declared hand: only a trick too many or too few is sure to sink it
                 value += weight * (win * (need == 0) + (1 - win) * (need == self.left))
             else:
-                value += weight * (win * _miss(*reach, need - 1) + (1 - win) * _miss(*reach, need))
+                value += weight * (win * _miss(reach, need - 1) + (1 - win) * _miss(reach, need))
         return value
 
     def cost(self, card: int) -> float:
         """How bad playing ``card`` is for the player choosing: its expected squared miss after this trick."""
         odds = self.winners(card)
         win = odds.get(self.me, 0.0)
-        low, high, doubt = self.reach
+        reach = self.reach
         if self.hand == self.me:
             _, tried, avoided = self.cards[card]
-            low -= avoided
-            high -= tried
-            doubt -= min(tried * (1 - tried), avoided * (1 - avoided))
+            reach = _without(reach, _card_range(tried, avoided))
         if self.failed:
-            cost = -(win + high)
+            cost = -(win + reach[1])
         else:
-            need = self.need
-            cost = win * _miss(low, high, doubt, need - 1) + (1 - win) * _miss(low, high, doubt, need)
+            cost = win * _miss(reach, self.need - 1) + (1 - win) * _miss(reach, self.need)
         if self.targets:
             cost -= self.spoil(odds)
         if self.hand != self.me:
