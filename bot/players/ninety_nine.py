@@ -202,8 +202,9 @@ class _Outlook:
             higher_known = (known & above).bit_count()
             higher_unseen = (unseen & above).bit_count()
             if higher_known + higher_unseen == 0:
-                # A top trump wins whenever it is played; another top card needs its suit played.
-                tried, avoided = (1.0 if suit == trump else MASTER_TRY), MASTER_FORCED
+                # A top trump wins whenever it is played; another top card needs its suit played
+                # (or the lead), and it can be thrown away on a suit its holder is void in.
+                tried, avoided = (1.0, 1.0) if suit == trump else (MASTER_TRY, MASTER_FORCED)
             else:
                 eff = higher_known + in_play * higher_unseen - GUARD * (n - 1 - i)
                 tried = max(LOW_TRY, min(TRY_CAP, TRY_DECAY**eff))
@@ -409,9 +410,12 @@ def _bids(g: NinetyNine, seat: int) -> list[tuple[float, int, int]]:
         per_suit = [options(s, shape[s], slots if s == trump else 0) for s in range(4)]
         for a, b, c, d in product(*per_suit):
             ra, rb, rc, rd = a[1], b[1], c[1], d[1]
+            low = ra[0] + rb[0] + rc[0] + rd[0]
+            high = ra[1] + rb[1] + rc[1] + rd[1]
+            shift = lean * min(1.0, high - low)  # a hand of sure winners and losers takes what it should
             reach = (
-                ra[0] + rb[0] + rc[0] + rd[0] + lean,
-                ra[1] + rb[1] + rc[1] + rd[1] + lean,
+                low + shift,
+                high + shift,
                 ra[2] + rb[2] + rc[2] + rd[2],
                 ra[3] + rb[3] + rc[3] + rd[3],
                 ra[4] + rb[4] + rc[4] + rd[4],

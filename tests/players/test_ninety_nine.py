@@ -240,3 +240,19 @@ def test_the_dummy_does_not_overtake_its_chooser_who_needs_the_trick() -> None:
     plays(state, "9S", "7S")
     for level in LEVELS:
         assert level.choose(state, 1) == "play 8S"
+
+
+def test_a_hand_of_the_lowest_cards_bids_nothing_and_reveals_it() -> None:
+    hands = {
+        0: "6S 7S 8S 6H 7H 8H 6C 7C 8C 6D 7D 8D",
+        1: "9S 10S JS 9H 10H JH 9C 10C JC 9D 10D JD",
+        2: "QS KS AS QH KH AH QC KC AC QD KD AD",
+    }
+    state = deal(3, hands, dealer=2)
+    for level in LEVELS:
+        assert level.choose(state, 0) == "bid 6D 7D 8D"
+    state.act(0, "bid 6D 7D 8D")
+    state.act(1, "bid 9D 10D JD")
+    state.act(2, "bid QD KD AD")
+    assert state.to_act() == [0]
+    assert LEVELS[0].choose(state, 0) == "reveal"
