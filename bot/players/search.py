@@ -28,8 +28,9 @@ from bot.games import GameState
 from . import endgame
 from .knowledge import Knowledge
 
-MIN_SAMPLES = 12  # deals tried before stopping early is considered
-CLEAR_LEAD = 3.0  # standard errors by which the best must lead the second to stop early
+MIN_SAMPLES = 12  # deals tried before a candidate may be dropped
+CLEAR_LEAD = 3.0  # standard errors behind the best at which a candidate is dropped
+SOFT_STOP = 0.4  # share of the budget after which a lead of one standard error ends the search
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,12 @@ def decide(
 ) -> Decision:
     """The search's choice for ``seat``. It reads ``state`` only through ``legal`` and ``determinize``.
 
-    ``samples`` fixes the number of deals tried (then the result depends on
-    nothing but the seat's knowledge and ``rng``); otherwise deals are tried
-    until ``budget_s`` is spent or the best candidate is clearly ahead.
+    ``samples`` fixes the number of deals tried, every candidate on every deal
+    (then the result depends on nothing but the seat's knowledge and ``rng``).
+    Otherwise deals are tried until ``budget_s`` is spent, dropping candidates
+    that fall clearly behind (successive rejection) so the rest get the deals;
+    the search ends when one is left, or after SOFT_STOP of the budget once the best
+    leads the second by a standard error (a close call gains little from more).
     """
     started = time.perf_counter()
     legal = state.legal(seat) if legal is None else legal
@@ -113,24 +117,33 @@ def decide(
     values = values_of(knowledge, before)
     deal = len(world.sheets)
     tallies = [_Tally() for _ in candidates]
-    per_sample: list[list[float]] = []
-    deadline = None if samples is not None or budget_s is None else started + budget_s
+    scores: list[list[float]] = [[] for _ in candidates]  # each candidate's value on each deal it was tried on
+    active = list(range(len(candidates)))
+    timed = samples is None and budget_s is not None
+    deadline = started + budget_s if timed and budget_s is not None else None
+    soft_stop_at = started + budget_s * SOFT_STOP if timed and budget_s is not None else None
     limit = samples if samples is not None else 10_000
-    while len(per_sample) < limit:
-        row = _try_deal(world, seat, candidates, knowledge, values, deal, tallies, rng, deadline)
+    tried = 0
+    while tried < limit:
+        row = _try_deal(world, seat, [candidates[i] for i in active], knowledge, values, deal,
+                        [tallies[i] for i in active], rng, deadline)  # fmt: skip
         if row is None:
             break
-        per_sample.append(row)
-        if samples is None and _clearly_ahead(per_sample):
-            break
-        if deadline is not None and time.perf_counter() > deadline:
-            break
+        for i, value in zip(active, row, strict=True):
+            scores[i].append(value)
+        tried += 1
+        if timed:
+            active = _still_in_contention(scores, active)
+            now = time.perf_counter()
+            if len(active) == 1 or (deadline is not None and now > deadline):
+                break
+            if soft_stop_at is not None and now > soft_stop_at and _leads_by(scores, active, 1.0):
+                break
         world = state.determinize(seat, rng)
-    if not per_sample:  # the budget ran out inside the first deal: trust the rule-based choice
+    if not tried:  # the budget ran out inside the first deal: trust the rule-based choice
         return Decision(candidates[0])
-    n = len(per_sample)
-    means = [sum(row[i] for row in per_sample) / n for i in range(len(candidates))]
-    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    means = [sum(row) / len(row) if row else float("-inf") for row in scores]
+    best = max(active, key=lambda i: (means[i], -i))
     found = tuple(
         Candidate(
             action,
@@ -140,7 +153,7 @@ def decide(
         )
         for i, action in enumerate(candidates)
     )
-    return Decision(candidates[best], n, found)
+    return Decision(candidates[best], tried, found)
 
 
 def _try_deal(
@@ -182,24 +195,42 @@ def _try_deal(
     return row
 
 
-def _clearly_ahead(rows: list[list[float]]) -> bool:
-    """The best candidate leads every other by CLEAR_LEAD standard errors of the paired difference."""
-    n = len(rows)
-    if n < MIN_SAMPLES:
-        return False
-    width = len(rows[0])
-    means = [sum(row[i] for row in rows) / n for i in range(width)]
-    best = max(range(width), key=means.__getitem__)
-    for other in range(width):
-        if other == best:
-            continue
-        diffs = [row[best] - row[other] for row in rows]
-        mean = means[best] - means[other]
-        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if variance == 0.0:
-            if mean <= 0:
+def _lead(scores: list[list[float]], best: int, other: int) -> tuple[float, float]:
+    """The best's mean lead over ``other`` on the deals both were tried on, and its standard error."""
+    n = len(scores[other])
+    diffs = [a - b for a, b in zip(scores[best][:n], scores[other], strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, float("inf")
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, sqrt(variance / n)
+
+
+def _best(scores: list[list[float]], active: list[int]) -> int:
+    return max(active, key=lambda i: (sum(scores[i]) / len(scores[i]), -i))
+
+
+def _still_in_contention(scores: list[list[float]], active: list[int]) -> list[int]:
+    """Drop the candidates the best leads by CLEAR_LEAD standard errors (after MIN_SAMPLES deals)."""
+    if len(scores[active[0]]) < MIN_SAMPLES:
+        return active
+    best = _best(scores, active)
+    kept = []
+    for i in active:
+        if i != best:
+            mean, error = _lead(scores, best, i)
+            if (mean > 0 and mean >= CLEAR_LEAD * error) or (mean == 0 and error == 0):
+                continue  # clearly worse, or the same on every deal (equal cards): the best stands for it
+        kept.append(i)
+    return kept
+
+
+def _leads_by(scores: list[list[float]], active: list[int], errors: float) -> bool:
+    """The best leads every other candidate still in contention by ``errors`` standard errors."""
+    best = _best(scores, active)
+    for i in active:
+        if i != best:
+            mean, error = _lead(scores, best, i)
+            if (mean <= 0 or mean < errors * error) and not (mean == 0 and error == 0):
                 return False
-            continue
-        if mean < CLEAR_LEAD * sqrt(variance / n):
-            return False
     return True
