@@ -1,0 +1,53 @@
+"""The generic search's arithmetic: dropping candidates, stopping, and the value of a deal."""
+
+from __future__ import annotations
+
+import random
+
+from bot.games import new_game
+from bot.players import ComputerPlayer, knowledge_of, search
+
+
+def test_a_candidate_clearly_behind_is_dropped_but_not_before_enough_deals() -> None:
+    rng = random.Random(1)
+    good = [1.0 + rng.gauss(0, 0.1) for _ in range(search.MIN_SAMPLES)]
+    bad = [g - 1.0 + rng.gauss(0, 0.1) for g in good]
+    close = [g + rng.gauss(0, 1.0) for g in good]
+    scores = [good, bad, close]
+    assert search._still_in_contention([s[:-1] for s in scores], [0, 1, 2]) == [0, 1, 2]
+    assert search._still_in_contention(scores, [0, 1, 2]) in ([0, 2], [2, 0])
+
+
+def test_candidates_equal_on_every_deal_count_as_one() -> None:
+    same = [float(i % 3) for i in range(search.MIN_SAMPLES)]
+    assert search._still_in_contention([same, list(same)], [0, 1]) == [0]
+    assert search._leads_by([same, list(same)], [0, 1], 1.0)
+
+
+def test_a_lead_inside_the_noise_does_not_end_the_search() -> None:
+    ahead = [0.05 + (1 if i % 2 else -1) for i in range(40)]  # ahead by 0.05 with a standard error of 0.16
+    level = [0.0] * 40
+    assert not search._leads_by([ahead, level], [0, 1], 1.0)
+    assert search._leads_by([[a + 0.5 for a in ahead], level], [0, 1], 1.0)
+
+
+def test_fixed_samples_try_every_candidate_on_every_deal() -> None:
+    state = new_game("just-make", players=5, seed=4)
+    seat = state.to_act()[0]
+    decision = ComputerPlayer("strong", seed=1, samples=7).decide(state, seat)
+    assert decision.samples == 7
+    assert decision.action in state.legal(seat)
+    assert len(decision.candidates) >= 2 and decision.chosen is not None
+    assert decision.chosen.value == max(c.value for c in decision.candidates)
+
+
+def test_a_deals_value_is_the_sides_gain_less_the_others_and_the_match_win() -> None:
+    state = new_game("five-hundred", players=4, seed=3)
+    knowledge = knowledge_of("five-hundred")
+    values = search.values_of(knowledge, [0, 0, 0, 0])
+    state.totals = [120, 20, 120, 20]
+    assert values(state) == [100.0, -100.0, 100.0, -100.0]
+    state.totals = [520, 20, 520, 20]
+    state.phase, state.winners = 4, [0, 2]  # over
+    won = values(state)
+    assert won[0] == won[2] == 500 + knowledge.win_value and won[1] == won[3] == -500 - knowledge.win_value
