@@ -392,8 +392,20 @@ class JustMakeKnowledge:
             shown |= 1 << code
 
     def shortlist(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> list[str]:
+        """Every legal action, the easy choice first; in play, one card of each rank (suits play
+        no part in a trick, and two jokers are alike until one is played)."""
+        assert isinstance(world, JustMake)
         first = self.easy(world, seat, legal, rng)
-        return [first, *(a for a in legal if a != first)]
+        if world.phase != PLAY:
+            return [first, *(a for a in legal if a != first)]
+        out = [first]
+        slots = {SLOT[C.CODES[first.split()[1]]]}
+        for action in legal:
+            slot = SLOT[C.CODES[action.split()[1]]]
+            if slot not in slots:
+                slots.add(slot)
+                out.append(action)
+        return out
 
     def cards_left(self, world: GameState) -> list[int] | None:
         assert isinstance(world, JustMake)

@@ -163,3 +163,18 @@ def test_what_a_deal_is_worth_counts_busts_and_the_match_win() -> None:
     assert outcome_value(state, 0, 5, False, 0, False) == -3  # the lone loser
     assert outcome_value(state, 0, 3, True, 1, True) == -2  # doubled: +2 busts
     assert outcome_value(state, 0, 0, False, 0, False) == 0
+
+
+def test_the_shortlist_starts_with_the_easy_choice_and_plays_one_card_of_each_rank() -> None:
+    hands = ["2D 7S 7H JK JK2 9C", "3D 3H 6H 4H 8S 9H", "4D 4S 7D 3S 9S 10C", "5D KD QS JS 8H 10H"]
+    state = position(hands, "", first=0, double_hard_bids=True)
+    legal = state.legal(0)
+    easy = KNOWLEDGE.easy(state, 0, legal, Random(1))
+    bids = KNOWLEDGE.shortlist(state, 0, legal, Random(1))
+    assert bids[0] == easy and sorted(bids) == sorted(legal)  # a bid's suit matters: every one
+    state = position(hands, "bid 2D, bid 3D, bid 4D, bid 5D", first=0)
+    legal = state.legal(0)
+    plays = KNOWLEDGE.shortlist(state, 0, legal, Random(1))
+    assert plays[0] == KNOWLEDGE.easy(state, 0, legal, Random(1))
+    ranks = sorted("JK" if action.startswith("play JK") else action[5:-1] for action in plays)
+    assert ranks == ["7", "9", "JK"] and set(plays) <= set(legal)
