@@ -103,9 +103,7 @@ class GameState(ABC):
         for name in self.SAVED:
             value = fields[name]
             kind = type(value)
-            if kind is list:
-                fields[name] = value.copy()
-            elif kind is dict:
+            if kind is list or kind is dict:
                 fields[name] = value.copy()
         return new
 
