@@ -1,13 +1,16 @@
 """Ninety-Nine's rule-based player: the ``easy`` level and the policy the search plays deals out with.
 
 Everything rests on one estimate (:class:`_Outlook`): for each card of a
-hand, the chance it takes a trick before the deal ends, from the higher cards
-still out, the cards guarding it, the length of its suit, and the risk of it
-being trumped. A bid lays aside the three cards whose suits name the number
-the other cards should take, leaving the least uncertainty; a card is played
-to bring the tricks won plus those still expected closest to the bid,
-counting the chance of winning this trick from what the later players can
-and want to do. Premium bidders are spoiled when it costs little.
+hand, its chance of winning a trick when its holder tries to win with it and
+when it tries not to, from the higher cards still out, the cards guarding it,
+the length of its suit and the risk of it being trumped. Those add up to the
+hand's reach: the fewest and the most tricks it should take, and how sure
+each is. A bid lays aside the three cards whose suits name a number the rest
+can reach surely (:func:`_bids`); a card is played for the least expected
+miss of the bid after this trick (:class:`_Play`), from the odds of each hand
+winning the trick, given what the later hands can play and want. Premium
+bidders are spoiled when it costs little, and premiums are bid only on sure
+hands.
 
 The easy level reads only what its seat knows (:func:`_sight_of`: its own
 hand and bid cards, face-up hands and bids, the cards played and shown
@@ -76,6 +79,7 @@ SURE_LOSER = 0.1  # a card whose chance when tried is this small counts as sure 
 SPOIL_WEIGHT = {DECLARE: 0.5, REVEAL: 1.0}
 
 BID_CANDIDATES = 8  # bids the search compares
+BID_SPREAD = 3.0  # and of those, only bids whose expected miss is within this of the best one's
 
 
 class _Sight:
@@ -412,10 +416,10 @@ def _bids(g: NinetyNine, seat: int) -> list[tuple[float, int, int]]:
             ra, rb, rc, rd = a[1], b[1], c[1], d[1]
             low = ra[0] + rb[0] + rc[0] + rd[0]
             high = ra[1] + rb[1] + rc[1] + rd[1]
-            shift = lean * min(1.0, high - low)  # a hand of sure winners and losers takes what it should
+            lift = lean * min(1.0, high - low)  # a hand of sure winners and losers takes what it should
             reach = (
-                low + shift,
-                high + shift,
+                low + lift,
+                high + lift,
                 ra[2] + rb[2] + rc[2] + rd[2],
                 ra[3] + rb[3] + rc[3] + rd[3],
                 ra[4] + rb[4] + rc[4] + rd[4],
@@ -688,7 +692,7 @@ class NinetyNineKnowledge:
             out = [first]
             seen_bids = {ranked[0][2]}
             for cost, aside, bid in ranked:
-                if bid in seen_bids or cost > best + 3.0:
+                if bid in seen_bids or cost > best + BID_SPREAD:
                     continue
                 seen_bids.add(bid)
                 out.append(_bid_text(g, aside))
@@ -696,6 +700,34 @@ class NinetyNineKnowledge:
                     break
             return out
         return [first, *(action for action in legal if action != first)]
+
+    def refine(self, world: GameState, seat: int, rng: random.Random) -> None:
+        """Lay aside the hidden bid cards of a determinization as the rule-based bidder would have.
+
+        ``determinize`` deals another player's hidden bid cards at random, so its
+        bid in the made-up deal is a random sum; a real player laid aside what
+        its hand called for. Each live hand whose cards and bid are both hidden
+        from ``seat`` gets, from its twelve cards (less those it has played),
+        the best bid the rule-based player could have made with them, within
+        its shown voids. Only cards the seat has not seen move, between a hand
+        and its own bid cards, so the seat still cannot tell the deal from the
+        real one, and the result depends only on ``world``.
+        """
+        g = _game(world)
+        for h in g._live:
+            if h == seat or g.shown[h] >= DECLARE or g._visible_hand(h, seat) or not g.bid_cards[h]:
+                continue
+            played = 0
+            for who, code in g.plays:
+                if who == h:
+                    played |= 1 << code
+            held = g.hands[h] | g.bid_cards[h]
+            dealt = g.clone()
+            dealt.hands[h], dealt.bid_cards[h] = held | played, 0
+            for _, aside, bid in _bids(dealt, h):
+                if not aside & played and not (held ^ aside) & VOID_CARDS[g.voids[h]]:
+                    g.hands[h], g.bid_cards[h], g.bids[h] = held ^ aside, aside, bid
+                    break
 
     def cards_left(self, world: GameState) -> list[int] | None:
         g = _game(world)

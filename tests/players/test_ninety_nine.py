@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from random import Random
 from typing import Any
 
 import pytest
 
+from bot.games import cards as C
 from bot.games import new_game
 from bot.games.ninety_nine import BID, OVER, PLAY, PREMIUM, NinetyNine
 from bot.players import ComputerPlayer
@@ -105,6 +107,43 @@ def test_the_shortlist_starts_with_the_easy_choice_and_offers_several_bids() -> 
     assert set(shortlist) <= set(legal)
     bids = {sum((1, 2, 3, 0)[state._codes[card] >> 4] for card in action.split()[1:]) for action in shortlist}
     assert len(bids) == len(shortlist)  # the best way to make each bid, once
+
+
+def test_refine_lays_hidden_bid_cards_aside_as_the_rule_based_bidder_would() -> None:
+    refined = 0
+    for players, options in SETUPS:
+        for state in states_to_decide(players, options, 4, seed=11):
+            seat = state.to_act()[0]
+            world = state.determinize(seat, Random(2))
+            before = world.to_json()
+            KNOWLEDGE.refine(world, seat, Random(3))
+            assert world.view(seat) == state.view(seat) and world.record(seat) == state.record(seat)
+            for h, voids in enumerate(world.voids):
+                assert not any(voids >> suit & 1 and world.hands[h] & C.SUIT_MASK[suit] for suit in range(4))
+            held = sorted(c for h in range(len(world.hands)) for c in C.cards_in(world.hands[h] | world.bid_cards[h]))
+            assert held == sorted(
+                c for h in range(len(state.hands)) for c in C.cards_in(state.hands[h] | state.bid_cards[h])
+            )
+            twin = state.determinize(seat, Random(2))
+            KNOWLEDGE.refine(twin, seat, Random(4))
+            assert twin.to_json() == world.to_json()  # it depends on the made-up deal alone
+            for h in state._live:
+                hidden = h != seat and not state.shown[h] and not state._visible_hand(h, seat)
+                if not hidden or not world.bid_cards[h]:
+                    assert world.bid_cards[h] == NinetyNine.restore(json.loads(before)).bid_cards[h]
+                elif not any(who == h for who, _ in world.plays):
+                    assert world.bid_cards[h] == rule_based_aside(world, h)
+                    refined += 1
+    assert refined > 5
+
+
+def rule_based_aside(state: NinetyNine, seat: int) -> int:
+    """The three cards the rule-based player would lay aside from the seat's hand and bid cards."""
+    bidding = state.clone()
+    bidding.hands[seat], bidding.bid_cards[seat], bidding.bids[seat] = state.hands[seat] | state.bid_cards[seat], 0, -1
+    bidding.phase = BID
+    action = KNOWLEDGE.easy(bidding, seat, bidding.legal(seat), Random(0))
+    return C.mask_of(bidding._codes[card] for card in action.split()[1:])
 
 
 def test_cards_left_units_and_aim() -> None:
