@@ -9,9 +9,10 @@ import pytest
 
 from bot.games import cards as C
 from bot.games import new_game
-from bot.games.five_hundred import DECKS, FiveHundred
+from bot.games.five_hundred import DECKS, PLAY, FiveHundred
 from bot.players import ComputerPlayer
 from bot.players.five_hundred import KNOWLEDGE
+from bot.players.five_hundred.sight import order_for, rollout_sight, sight_of
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -52,6 +53,30 @@ def test_rollout_plays_exactly_to_the_end_of_the_hand() -> None:
             KNOWLEDGE.rollout(world, Random(2))
             assert len(world.sheets) == 1
             assert world.is_over() or (world.phase == 0 and world.plays == [] and world.hand_no == 1)
+
+
+def test_the_rollouts_fast_sight_is_the_seats_sight() -> None:
+    rng = Random(3)
+    easy = ComputerPlayer("easy")
+    checked = 0
+    for players in (2, 3, 4, 5, 6):
+        for index, options in enumerate(OPTION_SETS):
+            state = new_match(players, options, seed=players * 7 + index)
+            while not state.is_over() and len(state.sheets) < 2:
+                seat = state.to_act()[0]
+                legal = state.legal(seat)
+                if state.phase == PLAY:
+                    assert rollout_sight(state, seat, order_for(state)) == sight_of(state, seat)
+                    checked += 1
+                misere = [a for a in legal if "misere" in a]
+                if misere and rng.random() < 0.2:
+                    action = rng.choice(misere)
+                elif state.phase == PLAY and rng.random() < 0.3:
+                    action = rng.choice(legal)
+                else:
+                    action = easy.choose(state, seat)
+                state.act(seat, action)
+    assert checked > 500
 
 
 @pytest.mark.parametrize("level", ["easy", "strong"])

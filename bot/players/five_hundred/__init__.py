@@ -4,8 +4,9 @@ The rule-based player reads a seat's *sight* (:mod:`.sight`): for every seat,
 the cards it could hold. For the seat itself and an exposed open-misère hand
 that is the hand; for another seat, every card the seat has not seen (not in
 its hand, not played, not its own discards) less the suits that seat has
-shown void in. In the search's rollouts the deal is made up and whole, so each
-seat's sight is the real hands: the same rules, better informed.
+shown void in. In the search's rollouts every seat plays the made-up deal on its
+own sight too: rollouts in which every seat saw every card judged moves by a
+play no one can make, and searched worse than the rule-based player itself.
 
 - :mod:`.bidding`: what a hand should take at each trump and at no trumps,
   calibrated on played-out deals, and the auction read for a partner's
@@ -17,7 +18,7 @@ seat's sight is the real hands: the same rules, better informed.
 - :mod:`.play`: see there.
 
 The rollouts play straight on the engine's bitmasks and its internal play (no
-action strings for the cards).
+action strings for the cards), with a faster equivalent of the seat's sight.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bot.games.five_hundred import BID, CALL, DISCARD, OVER, PLAY, PLAY_TEXT, Fi
 from ..knowledge import CONTRACT, DEFENCE
 from .bidding import bid_candidates, bid_choice, call_choices, discard_plans
 from .play import needless, play_choice
-from .sight import NOTHING, Sight, exact_sight, sight_of
+from .sight import NOTHING, order_for, rollout_sight, sight_of
 
 __all__ = ["KNOWLEDGE", "FiveHundredKnowledge"]
 
@@ -73,14 +74,11 @@ class FiveHundredKnowledge:
     def rollout(self, world: GameState, rng: random.Random) -> None:
         assert isinstance(world, FiveHundred)
         deal = len(world.sheets)
-        sights: list[Sight] = []  # each seat's, made once play starts (they follow the hands as they change)
         while world.phase != OVER and len(world.sheets) == deal:
             seat = world.turn
             phase = world.phase
             if phase == PLAY:
-                if not sights:
-                    sights = [exact_sight(world, s) for s in range(world.players)]
-                code, named = play_choice(world, sights[seat])
+                code, named = play_choice(world, rollout_sight(world, seat, order_for(world)))
                 world._play_card(seat, code, named)
             elif phase == BID:
                 world.act(seat, _bid_action(bid_choice(world, seat, world._bid_choices())))

@@ -142,9 +142,41 @@ def sight_of(world: FiveHundred, seat: int) -> Sight:
     return Sight(seat, could, known, frozenset(allies_of(world, seat, partner_public)))
 
 
-def exact_sight(world: FiveHundred, seat: int) -> Sight:
-    """The whole made-up deal, for the rollouts (``could`` is the engine's list of hands itself)."""
-    return Sight(seat, world.hands, [True] * world.players, frozenset(allies_of(world, seat, True)))
+def rollout_sight(world: FiveHundred, seat: int, order: Order) -> Sight:
+    """:func:`sight_of`, faster, for a whole deal in play (no kitty left but the one nobody sees):
+    what is played is what no hand, kitty or discard holds. A seat that sees only its own
+    cards plays the made-up deal as it would play the real one, where a seat that saw them
+    all would judge its moves by a play no one can make."""
+    hands = world.hands
+    contractor = world.contractor
+    exposed = world.exposed
+    gone = world.kitty | world.discards
+    for hand in hands:
+        gone |= hand
+    unseen = order.deck & gone & ~hands[seat]  # every card not yet played, less its own
+    if exposed:
+        unseen &= ~hands[contractor]
+    if seat == contractor:
+        unseen &= ~(world.discards | world.picked_up)
+    called = world.called
+    partner_public = world.partner_known or seat == world.partner
+    could, known = [], []
+    for s in range(world.players):
+        if s == seat or (exposed and s == contractor):
+            could.append(hands[s])
+            known.append(True)
+            continue
+        mask = unseen
+        void = world.voids[s]
+        if void:
+            for suit in range(4):
+                if void >> suit & 1:
+                    mask &= ~order.masks[suit]
+        if called >= 0 and unseen >> called & 1 and (s != world.partner if partner_public else s == contractor):
+            mask &= ~(1 << called)
+        could.append(mask)
+        known.append(False)
+    return Sight(seat, could, known, frozenset(allies_of(world, seat, partner_public)))
 
 
 def allies_of(world: FiveHundred, seat: int, partner_public: bool) -> list[int]:
