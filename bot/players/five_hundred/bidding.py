@@ -22,18 +22,18 @@ MOST_CALLS = 6  # calls a search compares
 # set so that easy players make about seven contracts in ten (no trumps, which a hand
 # judges worst, more); less would be overbidding, more would throw in too many hands.
 CALIBRATION: dict[tuple[int, int, bool], tuple[float, float, float]] = {  # intercept, slope, margin
-    (2, 0, False): (5.27, 0.42, 0.1),
-    (2, 0, True): (4.98, 0.52, 0.75),
-    (3, 0, False): (3.27, 0.61, 0.1),
-    (3, 0, True): (2.73, 0.69, 0.75),
-    (4, 1, False): (5.03, 0.44, 0.1),
-    (4, 1, True): (5.00, 0.49, 0.75),
-    (5, 1, False): (4.51, 0.35, 0.0),
-    (5, 1, True): (4.73, 0.46, 0.75),
-    (6, 1, False): (3.19, 0.63, -0.25),
-    (6, 1, True): (3.75, 0.50, 0.75),
-    (6, 2, False): (4.68, 0.55, 0.25),
-    (6, 2, True): (5.37, 0.36, 0.75),
+    (2, 0, False): (4.89, 0.47, 0.1),
+    (2, 0, True): (4.85, 0.55, 0.75),
+    (3, 0, False): (2.96, 0.67, 0.1),
+    (3, 0, True): (2.68, 0.70, 0.75),
+    (4, 1, False): (4.98, 0.46, 0.1),
+    (4, 1, True): (5.04, 0.45, 0.75),
+    (5, 1, False): (4.82, 0.32, 0.0),
+    (5, 1, True): (4.83, 0.46, 0.75),
+    (6, 1, False): (3.25, 0.63, -0.25),
+    (6, 1, True): (3.78, 0.47, 0.75),
+    (6, 2, False): (4.77, 0.53, 0.25),
+    (6, 2, True): (5.39, 0.37, 0.75),
 }
 
 
