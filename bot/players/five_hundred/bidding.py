@@ -131,29 +131,31 @@ def _hand_tricks(hand: int, players: int, trump: int) -> float:
     return tricks
 
 
-def misere_danger(hand: int, players: int) -> float:
-    """How many of ``hand``'s cards could be forced to win a trick at misère (0: none can).
+def misere_danger(hand: int, players: int, others: int | None = None, leading: bool = True) -> float:
+    """How many of ``hand``'s cards could be forced to win a trick at misère (0: none can),
+    against ``others`` (the cards the defenders may hold; by default every other card).
 
     A card is safe when the other cards of its suit below it are no more than
     the hand's own cards below it: each time the defenders play under it, the
-    hand has a lower card to play under them. The joker always wins. The first
-    lead needs a card the defenders must beat, that leaves the rest of its suit
-    safe: the lowest card of a suit, and the other cards of that suit safe one
-    card short (or a danger more).
+    hand has a lower card to play under them. The joker always wins. When
+    ``leading``, the hand needs a first lead the defenders must beat, that
+    leaves the rest of its suit safe: the lowest card of a suit, with the
+    others safe one card short (else a danger more).
     """
     order = order_of(players, NT)
+    if others is None:
+        others = order.deck & ~hand
     danger = float(hand >> C.JOKER & 1)
     safe_lead = False
     for s in range(4):
         mine = C.cards_in(hand & order.masks[s])
         if not mine:
             continue
-        others = order.masks[s] & ~hand
         lowers = [(others & order.below[c]).bit_count() for c in mine]
         danger += sum(lower > j for j, lower in enumerate(lowers))
         if lowers[0] == 0 and all(lower <= j - 1 for j, lower in enumerate(lowers) if j):
             safe_lead = True
-    return danger + (0.0 if safe_lead else 1.0)
+    return danger + (1.0 if leading and not safe_lead else 0.0)
 
 
 # The auction ---------------------------------------------------------------------

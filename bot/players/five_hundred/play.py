@@ -12,6 +12,7 @@ from __future__ import annotations
 from bot.games import cards as C
 from bot.games.five_hundred import FiveHundred
 
+from .bidding import misere_danger
 from .sight import NOTHING, Order, Sight, beats, highest, lowest, order_for, winning
 
 
@@ -248,32 +249,38 @@ def _exposure(order: Order, card: int, hand: int, others: int) -> int:
 
 
 def _duck_lead(world: FiveHundred, order: Order, sight: Sight) -> int:
-    """The misère contractor leading: the highest card that a defender holding its suit must beat,
-    else the card with the fewest of the others' cards below it."""
+    """The misère contractor leading: a card that a defender holding its suit must beat, the one
+    that leaves the rest of the hand safest; else the card with the fewest others below it."""
     hand = sight.could[sight.seat]
     others = _others(world, sight)
     defenders = [s for s in world._order if s != sight.seat]
-    forced, fallback = NOTHING, NOTHING
-    fallback_key = (99, 99)
+    best, best_key = NOTHING, (1e9, 0)
+    fallback, fallback_key = NOTHING, (99, 99)
     for c in C.cards_in(hand & ~(1 << C.JOKER)):
         suit = order.masks[order.suit[c]]
         if any(sight.could[d] & suit and not sight.could[d] & order.below[c] for d in defenders):
-            if forced == NOTHING or order.power[c] > order.power[forced]:
-                forced = c
+            key = (misere_danger(hand & ~(1 << c), world.players, others, leading=False), -order.power[c])
+            if key < best_key:
+                best, best_key = c, key
             continue
-        key = ((others & order.below[c]).bit_count() - (others & order.above[c]).bit_count(), c & 15)
-        if key < fallback_key:
-            fallback, fallback_key = c, key
-    if forced != NOTHING:
-        return forced
+        low_key = ((others & order.below[c]).bit_count() - (others & order.above[c]).bit_count(), c & 15)
+        if low_key < fallback_key:
+            fallback, fallback_key = c, low_key
+    if best != NOTHING:
+        return best
     return fallback if fallback != NOTHING else C.JOKER
 
 
 def _force_lead(world: FiveHundred, order: Order, sight: Sight) -> int:
-    """A defender leading against misère: its lowest card of a suit the contractor cannot duck in,
-    else of the suit where the contractor has the fewest cards below it (never one it is void in)."""
-    hand = sight.could[sight.seat]
-    target = sight.could[world.contractor]
+    """A defender leading against misère: its lowest card of a suit the contractor cannot duck in
+    (nor a defender in sight before it has to go over its cards), else of the suit where the
+    contractor has the fewest cards below it; never one it is void in."""
+    seat = sight.seat
+    hand = sight.could[seat]
+    contractor = world.contractor
+    target = sight.could[contractor]
+    seats = world._order
+    before = seats[1 : seats.index(contractor)]  # defenders playing between this lead and the contractor
     best, best_key = NOTHING, (1e9, 99)
     for s in range(4):
         cards = hand & order.masks[s]
@@ -281,10 +288,15 @@ def _force_lead(world: FiveHundred, order: Order, sight: Sight) -> int:
             continue
         low = lowest(order, cards)
         theirs = target & order.masks[s]
-        if theirs:
-            key = ((theirs & order.below[low]).bit_count() - 0.1 * theirs.bit_count(), low & 15)
-        else:
+        if not theirs:
             key = (1000.0, low & 15)  # void there: it would only shed a card
+        else:
+            floor = lowest(order, theirs)
+            key = ((theirs & order.below[low]).bit_count() - 0.1 * theirs.bit_count(), low & 15)
+            for d in before:
+                held = sight.could[d] & order.masks[s]
+                if sight.known[d] and held and not held & order.below[floor]:
+                    key = (key[0] + 5, key[1])  # that defender has to go over the contractor's cards
         if key < best_key:
             best, best_key = low, key
     return best if best != NOTHING else C.JOKER
@@ -306,4 +318,8 @@ def _force_follow(world: FiveHundred, order: Order, sight: Sight, legal: int, le
     under = [c for c in cards if not beats(order, c, best)]
     if played:
         return under[-1] if under else cards[-1]  # stay under it, keeping the low cards for later
-    return under[-1] if under else cards[0]  # it plays later: keep the trick as low as can be
+    # It plays later: keep the trick low, but a card over the best one costs nothing when the
+    # contractor has no card between the two (it ducks with the same card): keep the low ones.
+    theirs = sight.could[world.contractor] & order.above[best]
+    free = [c for c in cards if not beats(order, c, best) or not theirs & order.below[c]]
+    return free[-1] if free else cards[0]
