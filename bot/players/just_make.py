@@ -215,7 +215,8 @@ def choose_play(world: JustMake, seat: int, unseen: int) -> int:
     for (q, code), (if_won, if_lost) in zip(ranked, branches, strict=True):
         p = now[SLOT[code]]
         make = p * if_won + (1.0 - p) * if_lost
-        # Equal chances: a joker bid takes what it can, others keep their options (stronger later).
+        # Ties (the same chance either way): a joker bid takes the trick if it can; other bids
+        # spend the card likeliest to win later, the hardest one to lose when it matters.
         score = make + EPSILON * (p if at_least else q)
         if score > best_score + EPSILON * EPSILON:
             best, best_score = code, score
@@ -281,7 +282,7 @@ def outcome_value(world: JustMake, seat: int, makers: int, made: bool, tricks: i
 
 
 def worth(stakes: Stakes, makers: int, made: bool, tricks: int, doubled: bool) -> float:
-    """:func:`outcome_value` from the :class:`Stakes`."""
+    """:func:`outcome_value` from the :class:`Stakes` (``tricks``: the seat's tricks won)."""
     n, total, target = stakes.players, stakes.total, stakes.target
     if makers == 0:
         return float(stakes.all_fail_change)
@@ -335,9 +336,9 @@ def choose_bid(world: JustMake, seat: int, unseen: int) -> tuple[int, bool]:
         rest = sorted(chances[:i] + chances[i + 1 :], reverse=True)
         make = plan_chance(rest, value, value == JOKER_BID)
         for doubled in (False, True) if may_double and value >= 3 else (False,):
-            worth = make * made_values[value][doubled] + (1.0 - make) * fail_value
-            if worth > best_value + EPSILON:
-                best, best_value = (code, doubled), worth
+            expected = make * made_values[value][doubled] + (1.0 - make) * fail_value
+            if expected > best_value + EPSILON:
+                best, best_value = (code, doubled), expected
     return best
 
 
