@@ -79,9 +79,7 @@ def new_game(
         raise InvalidGame("bad_players", game=name, players=players, allowed=allowed)
     if not isinstance(seed, int):
         raise InvalidGame("bad_option_value", option="seed", value=seed, allowed="a whole number")
-    state_type: Any = info.state
-    state: GameState = state_type(players, options or {}, seed, decks, first_dealer)
-    return state
+    return info.state.new(players, options or {}, seed, decks, first_dealer)
 
 
 def from_json(text: str) -> GameState:

@@ -29,6 +29,31 @@ class GameState(ABC):
     options: dict[str, Any]
     sheets: list[dict[str, Any]]  # one score sheet per deal scored, in order
 
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        decks: list[list[str]] | None = None,
+        first_dealer: int | None = None,
+    ) -> Self:
+        """A new match (``new_game`` checks the arguments a table may get wrong first).
+
+        A state is made blank (``cls()``, no arguments) and then filled in, here
+        and by ``restore`` and ``clone``: a class compiled by mypyc (a native
+        class: no ``__dict__``, no ``object.__new__``) can be made blank no other way.
+        """
+        state = cls()
+        state._new_match(players, options, seed, decks, first_dealer)
+        return state
+
+    @abstractmethod
+    def _new_match(
+        self, players: int, options: dict[str, Any], seed: int, decks: list[list[str]] | None, first_dealer: int | None
+    ) -> None:
+        """Set up a new match and deal its first deal."""
+
     # The contract ---------------------------------------------------------
 
     @abstractmethod
@@ -97,14 +122,37 @@ class GameState(ABC):
         Every saved list and dict is copied one level deep: engines replace
         nested values rather than change them in place.
         """
+        try:
+            mine = self.__dict__
+        except AttributeError:  # compiled by mypyc: the attributes live in the object itself
+            return self._clone_native()
         new = object.__new__(type(self))
         fields = new.__dict__
-        fields.update(self.__dict__)
+        fields.update(mine)
         for name in self.SAVED:
             value = fields[name]
             kind = type(value)
             if kind is list or kind is dict:
                 fields[name] = value.copy()
+        return new
+
+    def _clone_native(self) -> Self:
+        """``clone`` for a class compiled by mypyc, through the state mypyc's pickling support reads.
+
+        Generic, hence slow (twice a pure Python clone): every engine overrides
+        it attribute by attribute, and the engine properties check that its
+        copy has exactly the original's attributes.
+        """
+        new = type(self)()
+        fields = self.__getstate__()
+        assert isinstance(fields, dict)
+        for name, value in fields.items():
+            if name.startswith("__"):  # mypyc lists the class's __hash__ = None as if an attribute
+                continue
+            kind = type(value)
+            if name in self.SAVED and (kind is list or kind is dict):
+                value = value.copy()
+            setattr(new, name, value)
         return new
 
     # Snapshots ------------------------------------------------------------
@@ -123,7 +171,7 @@ class GameState(ABC):
         missing = [name for name in cls.SAVED if name not in data]
         if missing:
             raise InvalidGame("bad_state", why="missing " + ", ".join(missing))
-        state = cls.__new__(cls)
+        state = cls()
         for name in cls.SAVED:
             setattr(state, name, data[name])
         state._after_restore()

@@ -168,7 +168,7 @@ class FiveHundred(GameState):
         "totals", "sheets", "winners",
     )  # fmt: skip
 
-    def __init__(
+    def _new_match(
         self,
         players: int,
         options: dict[str, Any],
@@ -206,6 +206,33 @@ class FiveHundred(GameState):
         self.winners: list[int] | None = None
         self.contract = -1
         self._start_hand()
+
+    def _clone_native(self) -> FiveHundred:
+        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``).
+
+        Every attribute must be here: the engine properties check that a copy has
+        exactly the original's attributes.
+        """
+        new = FiveHundred()
+        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
+        new.decks, new.first_dealer, new.sides = self.decks.copy(), self.first_dealer, self.sides.copy()
+        new.phase, new.hand_no, new.hands_played = self.phase, self.hand_no, self.hands_played
+        new.all_passes, new.dealer, new.hands = self.all_passes, self.dealer, self.hands.copy()
+        new.kitty, new.picked_up, new.discards = self.kitty, self.picked_up, self.discards
+        new.auction, new.turn, new.out = self.auction.copy(), self.turn, self.out.copy()
+        new.high, new.high_bidder, new.passes_since_bid = self.high, self.high_bidder, self.passes_since_bid
+        new.contract, new.contractor, new.called = self.contract, self.contractor, self.called
+        new.partner, new.partner_known = self.partner, self.partner_known
+        new.sitting_out, new.exposed = self.sitting_out.copy(), self.exposed
+        new.leader, new.trick, new.named_suit = self.leader, self.trick.copy(), self.named_suit
+        new.voids, new.plays, new.tricks = self.voids.copy(), self.plays.copy(), self.tricks.copy()
+        new.tricks_played = self.tricks_played
+        new.last_trick = None if self.last_trick is None else self.last_trick.copy()
+        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
+        new.winners = None if self.winners is None else self.winners.copy()
+        new._misere, new._trump, new._order = self._misere, self._trump, self._order
+        new._suit_of, new._power, new._suit_masks = self._suit_of, self._power, self._suit_masks
+        return new
 
     # Set-up ---------------------------------------------------------------
 
@@ -305,8 +332,8 @@ class FiveHundred(GameState):
             return ["discard " + " ".join(C.NAMES[c] for c in combo) for combo in combinations(held, 5)]
         return ["alone"] + ["call " + C.NAMES[c] for c in self._callable()]
 
-    def act(self, seat: int, action: str) -> None:
-        if self.phase == PLAY and seat == self.turn and type(seat) is int:
+    def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
+        if self.phase == PLAY and seat == self.turn and type(seat) is int and type(action) is str:
             # The hot path: a plain card play, written as legal() writes it.
             code = PLAY_CODE.get(action)
             led_joker_at_nt = code == C.JOKER and not self.trick and self._trump == NT  # it must name a suit

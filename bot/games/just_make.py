@@ -75,7 +75,7 @@ class JustMake(GameState):
         "plays", "totals", "sheets", "winners",
     )  # fmt: skip
 
-    def __init__(
+    def _new_match(
         self,
         players: int,
         options: dict[str, Any],
@@ -95,6 +95,25 @@ class JustMake(GameState):
         self.sheets: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
         self._start_deal()
+
+    def _clone_native(self) -> JustMake:
+        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``).
+
+        Every attribute must be here: the engine properties check that a copy has
+        exactly the original's attributes.
+        """
+        new = JustMake()
+        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
+        new.decks, new.first_bidder = self.decks.copy(), self.first_bidder
+        new.phase, new.deal_no, new.bidder = self.phase, self.deal_no, self.bidder
+        new.hands, new.bids, new.doubled = self.hands.copy(), self.bids.copy(), self.doubled.copy()
+        new.bid_order, new.leader, new.trick = self.bid_order.copy(), self.leader, self.trick.copy()
+        new.tricks, new.tricks_played = self.tricks.copy(), self.tricks_played
+        new.last_trick = None if self.last_trick is None else self.last_trick.copy()
+        new.last_winner, new.plays = self.last_winner, self.plays.copy()
+        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
+        new.winners = None if self.winners is None else self.winners.copy()
+        return new
 
     def _after_restore(self) -> None:
         """Nothing is derived: every field is saved."""
@@ -146,7 +165,7 @@ class JustMake(GameState):
                 out.append("bid " + C.NAMES[c] + " double")
         return out
 
-    def act(self, seat: int, action: str) -> None:
+    def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
         if self.phase == OVER:
             raise IllegalAction("game_over")
         if not isinstance(seat, int) or not 0 <= seat < self.players:

@@ -82,7 +82,7 @@ class NinetyNine(GameState):
         "plays", "voids", "game_scores", "totals", "bonuses", "games_won", "sheets", "winners",
     )  # fmt: skip
 
-    def __init__(
+    def _new_match(
         self,
         players: int,
         options: dict[str, Any],
@@ -122,6 +122,44 @@ class NinetyNine(GameState):
             self._rng("trump-pile").shuffle(self.pile)
         self._after_restore()
         self._start_deal(new_game=True)
+
+    def _clone_native(self) -> NinetyNine:
+        """``clone`` for the compiled class, attribute by attribute (a tenth of the generic way's time).
+
+        Saved lists and dicts are copied one level deep, as ``clone`` does. Every
+        attribute must be here: the engine properties check that a copy has
+        exactly the original's attributes.
+        """
+        new = NinetyNine()
+        new.players, new.seed, new.first_dealer = self.players, self.seed, self.first_dealer
+        new.options, new.decks = self.options.copy(), self.decks.copy()
+        new.phase, new.deal_no, new.game_no = self.phase, self.deal_no, self.game_no
+        new.games_done, new.deals_in_game, new.dealer = self.games_done, self.deals_in_game, self.dealer
+        new.hands, new.bid_cards, new.bids = self.hands.copy(), self.bid_cards.copy(), self.bids.copy()
+        new.trump, new.turned, new.joker_as, new.pile = self.trump, self.turned, self.joker_as, self.pile.copy()
+        new.offers, new.ask = self.offers.copy(), self.ask.copy()
+        new.declarer, new.revealer, new.raising = self.declarer, self.revealer, self.raising
+        new.premium, new.shown = self.premium.copy(), self.shown.copy()
+        new.order, new.trick, new.leader, new.controller = (
+            self.order.copy(),
+            self.trick.copy(),
+            self.leader,
+            self.controller,
+        )
+        new.tricks, new.tricks_played = self.tricks.copy(), self.tricks_played
+        new.last_trick = None if self.last_trick is None else self.last_trick.copy()
+        new.plays, new.voids = self.plays.copy(), self.voids.copy()
+        new.game_scores, new.totals = self.game_scores.copy(), self.totals.copy()
+        new.bonuses, new.games_won, new.sheets = self.bonuses.copy(), self.games_won.copy(), self.sheets.copy()
+        new.winners = None if self.winners is None else self.winners.copy()
+        new._oxford, new._premiums, new._live, new._hand_size = (
+            self._oxford,
+            self._premiums,
+            self._live,
+            self._hand_size,
+        )
+        new._names, new._play, new._codes = self._names, self._play, self._codes
+        return new
 
     # Set-up ---------------------------------------------------------------
 
@@ -273,7 +311,7 @@ class NinetyNine(GameState):
         """
         return C.triple_texts("bid", C.cards_in(hand), FULL_DECK_CODES, self._names)
 
-    def act(self, seat: int, action: str) -> None:
+    def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
         phase = self.phase
         if phase == PLAY and type(action) is str and action[:5] == "play " and type(seat) is int:
             # The hot path: a well-formed play by the seat on turn.
