@@ -54,6 +54,7 @@ GAME_TO = 100
 SHORT_DECK = C.deck(["6", "7", "8", "9", "10", "J", "Q", "K", "A"])
 FULL_DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
 FULL_DECK_CODES = tuple(FULL_DECK)
+SHORT_DECK_CODES = tuple(SHORT_DECK)
 OXFORD_PILE = C.deck(["2", "3", "4", "5"])
 
 PLAY_ACTION = ["play " + n for n in C.NAMES]
@@ -307,9 +308,11 @@ class NinetyNine(GameState):
         """Every 3-card bid from a hand, lowest codes first.
 
         This is the hot path of the bidding phase (220 bids from 12 cards),
-        so the strings come from a shared table of every bid.
+        so the strings come from a shared table of every bid of the match's
+        deck (7,140 for the 36-card deck, 22,100 for the full one).
         """
-        return C.triple_texts("bid", C.cards_in(hand), FULL_DECK_CODES, self._names)
+        deck = FULL_DECK_CODES if self.players == 4 else SHORT_DECK_CODES  # a smaller table stays in cache
+        return C.triple_texts("bid", C.cards_in(hand), deck, self._names)
 
     def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
         phase = self.phase
