@@ -39,6 +39,27 @@ def check_round_trip(state: GameState) -> None:
         if viewer is not None:
             assert copy.legal(viewer) == state.legal(viewer)
     assert copy.scores() == state.scores() and copy.to_act() == state.to_act()
+    check_clone(state)
+
+
+def attributes(state: GameState) -> set[str]:
+    """The names of the attributes an object has, compiled by mypyc (no ``__dict__``) or not."""
+    fields = state.__getstate__()
+    assert isinstance(fields, dict)
+    return set(fields)
+
+
+def check_clone(state: GameState) -> None:
+    """A clone is the same state, and playing on in it leaves the original as it was."""
+    text = state.to_json()
+    twin = state.clone()
+    assert type(twin) is type(state) and twin.to_json() == text
+    native = state._clone_native()  # what a compiled engine's clone runs: every attribute, none added
+    assert native.to_json() == text and attributes(native) == attributes(state)
+    if not twin.is_over():
+        seat = twin.to_act()[0]
+        twin.act(seat, twin.legal(seat)[-1])
+        assert state.to_json() == text, "playing on in a clone changed the original"
 
 
 def check_refusals(state: GameState, rng: random.Random) -> None:
