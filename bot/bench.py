@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import bench_players
-from bot.games import GAMES, new_game
+from bot.games import GAMES, compiled, new_game
 
 # The formats that keep each game's matches short and even, so a figure is deals per second.
 BENCH_OPTIONS: dict[str, dict[str, object]] = {"ninety-nine": {"format": "nine-deals"}}
@@ -196,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(asyncio.run(bench_tables(args.tables, args.database, args.think_ms, args.players)))
         return 0
     if args.what == "engine":
+        print(f"engines: {'compiled by mypyc' if compiled() else 'pure Python'}")
         for game in args.game or list(GAMES):
             for players in GAMES[game].players:
                 deals, elapsed, cpu = bench_engine(game, players, args.seconds)

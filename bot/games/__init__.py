@@ -9,14 +9,50 @@ See ../shared/design.md for the whole contract.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import json
+import os
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
-from . import five_hundred, just_make, ninety_nine
-from .base import GameState
-from .errors import GameError, IllegalAction, InvalidGame
-from .options import Option
+
+class _SourcesOnly(importlib.abc.MetaPathFinder):
+    """Imports this package's modules from their ``.py`` files, never a compiled module beside them."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(__name__ + ".") or not path:
+            return None
+        loader = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+        return importlib.machinery.FileFinder(path[0], loader).find_spec(fullname, target)
+
+
+def _compiled_copy_is_stale(folder: str) -> bool:
+    """True if a source was changed after its compiled module was built (an editable install not rebuilt)."""
+    for entry in os.scandir(folder):
+        stem, dot, suffix = entry.name.partition(".")
+        if dot and suffix != "py" and suffix.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            source = os.path.join(folder, stem + ".py")
+            if os.path.exists(source) and os.stat(source).st_mtime > entry.stat().st_mtime:
+                return True
+    return False
+
+
+# Where a C compiler was present at install time, the engines are compiled by
+# mypyc (see setup.py). TRICK_TABLE_PURE=1 runs the pure Python instead, and so
+# does a source changed since (the compiled modules are all used, or none).
+if os.environ.get("TRICK_TABLE_PURE") or _compiled_copy_is_stale(os.path.dirname(__file__)):
+    sys.meta_path.insert(0, _SourcesOnly())
+
+from . import five_hundred, just_make, ninety_nine  # noqa: E402
+from .base import GameState  # noqa: E402
+from .errors import GameError, IllegalAction, InvalidGame  # noqa: E402
+from .options import Option  # noqa: E402
 
 __all__ = [
     "GAMES",
@@ -26,6 +62,7 @@ __all__ = [
     "IllegalAction",
     "InvalidGame",
     "Option",
+    "compiled",
     "from_json",
     "new_game",
 ]
@@ -91,3 +128,8 @@ def from_json(text: str) -> GameState:
     if not isinstance(data, dict) or data.get("game") not in GAMES:
         raise InvalidGame("bad_state", why="no known game named")
     return GAMES[data["game"]].state.restore(data)
+
+
+def compiled() -> bool:
+    """True when the engines run as modules compiled by mypyc, False for the pure Python."""
+    return not ninety_nine.__file__.endswith(".py")

@@ -1,0 +1,60 @@
+"""The engines compiled by mypyc (where the install had a C compiler) and their pure Python fallback."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bot.games
+from bot.games import base, cards, five_hundred, just_make, ninety_nine
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_TESTS = [
+    "tests/test_ninety_nine.py",
+    "tests/test_five_hundred.py",
+    "tests/test_just_make.py",
+    "tests/test_ninety_nine_properties.py",
+    "tests/test_five_hundred_properties.py",
+    "tests/test_just_make_properties.py",
+]
+
+
+def test_every_engine_module_is_compiled_or_none_is() -> None:
+    kinds = {m.__name__: str(m.__file__).endswith(".py") for m in (base, cards, five_hundred, just_make, ninety_nine)}
+    assert len(set(kinds.values())) == 1, kinds
+
+
+@pytest.mark.skipif(not os.environ.get("TRICK_TABLE_EXPECT_COMPILED"), reason="only where a compiled build is expected")
+def test_the_engines_are_compiled_where_expected() -> None:
+    assert bot.games.compiled(), "the install fell back to the pure Python engines"
+
+
+def test_trick_table_pure_imports_the_pure_python() -> None:
+    code = "import bot.games as g; print(g.compiled(), g.ninety_nine.__file__)"
+    env = {**os.environ, "TRICK_TABLE_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("False ") and out.stdout.strip().endswith("ninety_nine.py")
+
+
+@pytest.mark.skipif(not bot.games.compiled(), reason="the suite itself runs the pure Python")
+def test_the_pure_python_fallback_passes_the_engine_tests() -> None:
+    env = {**os.environ, "TRICK_TABLE_PURE": "1", "PROPERTY_MATCHES": "20"}
+    command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *ENGINE_TESTS]
+    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_a_source_changed_since_the_build_makes_the_compiled_copy_stale(tmp_path: Path) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (tmp_path / "cards.py").write_text("")
+    (tmp_path / f"cards{suffix}").write_text("")
+    (tmp_path / f"_engines__mypyc{suffix}").write_text("")  # the shared library has no source
+    os.utime(tmp_path / "cards.py", (1_000, 1_000))
+    assert not bot.games._compiled_copy_is_stale(str(tmp_path))
+    os.utime(tmp_path / "cards.py", (2_000_000_000, 2_000_000_000))
+    assert bot.games._compiled_copy_is_stale(str(tmp_path))
