@@ -62,6 +62,10 @@ class Knowledge(Protocol):
         """The seats that score together (partnerships), each seat in exactly one."""
         ...
 
+    # Optional: ``refine(world, seat, rng) -> None`` makes a determinization likelier
+    # (e.g. hidden bid cards laid aside as a player would have), moving only cards
+    # ``seat`` has not seen; the search calls it after every ``determinize``.
+
     def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
         """Once ``world``'s deal has been scored (its last sheet): what ``seat`` aimed at
         (``BID``, ``CONTRACT`` or ``DEFENCE``) and whether it got it; None if it had no aim."""

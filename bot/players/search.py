@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import sqrt
 
@@ -109,7 +110,7 @@ def decide(
     legal = state.legal(seat) if legal is None else legal
     if len(legal) == 1:
         return Decision(legal[0])
-    world = state.determinize(seat, rng)
+    world = _sample(state, seat, knowledge, rng)
     candidates = knowledge.shortlist(world, seat, legal, rng)
     if len(candidates) == 1:
         return Decision(candidates[0])
@@ -139,7 +140,7 @@ def decide(
                 break
             if soft_stop_at is not None and now > soft_stop_at and _leads_by(scores, active, 1.0):
                 break
-        world = state.determinize(seat, rng)
+        world = _sample(state, seat, knowledge, rng)
     if not tried:  # the budget ran out inside the first deal: trust the rule-based choice
         return Decision(candidates[0])
     means = [sum(row) / len(row) if row else float("-inf") for row in scores]
@@ -154,6 +155,16 @@ def decide(
         for i, action in enumerate(candidates)
     )
     return Decision(candidates[best], tried, found)
+
+
+def _sample(state: GameState, seat: int, knowledge: Knowledge, rng: random.Random) -> GameState:
+    """A deal the seat cannot tell from the real one, made likelier by the game's knowledge where it has
+    some (Ninety-Nine's ``refine`` lays hidden bid cards aside as a player would have)."""
+    world = state.determinize(seat, rng)
+    refine: Callable[[GameState, int, random.Random], None] | None = getattr(knowledge, "refine", None)
+    if refine is not None:
+        refine(world, seat, rng)
+    return world
 
 
 def _try_deal(
