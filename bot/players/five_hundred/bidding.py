@@ -179,14 +179,20 @@ def estimates(world: FiveHundred, seat: int) -> list[float]:
     for b in range(5):
         intercept, slope, margin = CALIBRATION[players, helpers, b == NO_TRUMPS]
         out.append(intercept + slope * hand_tricks(hand, players, BID_SUIT_CARD[b]) - margin)
+    shown: dict[int, int] = {}  # each other seat's highest suit bid
+    passed: set[int] = set()
     for s, rank in world.auction:
-        if s == seat or rank in MISERES:
+        if s == seat:
             continue
         if rank < 0:
-            if s in partners:
-                for b in range(5):
-                    out[b] -= 0.4 / len(partners)  # a partner who passed has little
-            continue
+            passed.add(s)
+        elif rank not in MISERES:
+            shown[s] = max(shown.get(s, rank), rank)
+    for s in partners:
+        if s in passed and s not in shown:
+            for b in range(5):
+                out[b] -= 0.4 / len(partners)  # a partner who passed has little
+    for s, rank in shown.items():
         suit = (rank // 2) % 5
         if s in partners:
             for b in range(5):
