@@ -62,9 +62,10 @@ class Knowledge(Protocol):
         """The seats that score together (partnerships), each seat in exactly one."""
         ...
 
-    # Optional: ``refine(world, seat, rng) -> None`` makes a determinization likelier
-    # (e.g. hidden bid cards laid aside as a player would have), moving only cards
-    # ``seat`` has not seen; the search calls it after every ``determinize``.
+    # Optional: ``refine(world, seat, rng) -> GameState | None`` makes a determinization
+    # likelier (hidden bid cards laid aside as a player would have, hands that fit the
+    # auction), changing in place (None) or returning a replacement, and touching only
+    # cards ``seat`` has not seen; the search calls it after every ``determinize``.
 
     def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
         """Once ``world``'s deal has been scored (its last sheet): what ``seat`` aimed at

@@ -31,6 +31,7 @@ from .knowledge import Knowledge
 
 MIN_SAMPLES = 12  # deals tried before a candidate may be dropped
 CLEAR_LEAD = 3.0  # standard errors behind the best at which a candidate is dropped
+KEEP_RULE = 1.0  # standard errors by which a candidate must beat the rule-based choice to replace it
 SOFT_STOP = 0.4  # share of the budget after which a lead of one standard error ends the search
 
 
@@ -144,7 +145,7 @@ def decide(
     if not tried:  # the budget ran out inside the first deal: trust the rule-based choice
         return Decision(candidates[0])
     means = [sum(row) / len(row) if row else float("-inf") for row in scores]
-    best = max(active, key=lambda i: (means[i], -i))
+    best = _final_choice(scores, active)
     found = tuple(
         Candidate(
             action,
@@ -161,9 +162,9 @@ def _sample(state: GameState, seat: int, knowledge: Knowledge, rng: random.Rando
     """A deal the seat cannot tell from the real one, made likelier by the game's knowledge where it has
     some (Ninety-Nine's ``refine`` lays hidden bid cards aside as a player would have)."""
     world = state.determinize(seat, rng)
-    refine: Callable[[GameState, int, random.Random], None] | None = getattr(knowledge, "refine", None)
+    refine: Callable[[GameState, int, random.Random], GameState | None] | None = getattr(knowledge, "refine", None)
     if refine is not None:
-        refine(world, seat, rng)
+        return refine(world, seat, rng) or world
     return world
 
 
@@ -204,6 +205,17 @@ def _try_deal(
     for value, tally in zip(row, tallies, strict=True):
         tally.total += value
     return row
+
+
+def _final_choice(scores: list[list[float]], active: list[int]) -> int:
+    """The best average, except that the rule-based choice (candidate 0) stands unless the best
+    beats it by more than KEEP_RULE standard errors on the deals both were tried on."""
+    best = _best(scores, active)
+    if best != 0 and scores[0]:
+        lead, error = _lead(scores, best, 0)
+        if lead < KEEP_RULE * error:
+            return 0
+    return best
 
 
 def _lead(scores: list[list[float]], best: int, other: int) -> tuple[float, float]:

@@ -38,7 +38,17 @@ def test_fixed_samples_try_every_candidate_on_every_deal() -> None:
     assert decision.samples == 7
     assert decision.action in state.legal(seat)
     assert len(decision.candidates) >= 2 and decision.chosen is not None
-    assert decision.chosen.value == max(c.value for c in decision.candidates)
+    best = max(decision.candidates, key=lambda c: c.value)
+    assert decision.chosen.value == best.value or decision.action == decision.candidates[0].action
+
+
+def test_the_rule_based_choice_stands_unless_another_beats_it_beyond_the_noise() -> None:
+    rule = [0.0] * 20
+    noisy = [0.3 + (2 if i % 2 else -2) for i in range(20)]  # ahead by 0.3, standard error about 0.46
+    clear = [0.3 + (0.1 if i % 2 else -0.1) for i in range(20)]  # ahead by 0.3, standard error about 0.02
+    assert search._final_choice([rule, noisy], [0, 1]) == 0
+    assert search._final_choice([rule, clear], [0, 1]) == 1
+    assert search._final_choice([[1.0] * 20, clear], [0, 1]) == 0  # the rule-based choice is simply best
 
 
 def test_a_deals_value_is_the_sides_gain_less_the_others_and_the_match_win() -> None:
