@@ -142,3 +142,20 @@ def test_a_computer_refuses_an_unknown_level_and_a_seat_with_nothing_to_do() -> 
         for level in LEVELS:
             with pytest.raises(ValueError, match="nothing to do"):
                 ComputerPlayer(level).choose(state, idle[0])
+
+
+@pytest.mark.parametrize(("game", "players"), SETUPS)
+def test_refine_moves_only_what_the_seat_has_not_seen(game: str, players: int) -> None:
+    refine = getattr(knowledge_of(game), "refine", None)
+    if refine is None:
+        return  # optional: this game's determinizations are used as dealt
+    for index in range(4):
+        state = random_state(game, players, option_sets(game, players)[index % 3], seed=index * 17 + players)
+        seat = state.to_act()[0]
+        world = state.determinize(seat, Random(index))
+        refine(world, seat, Random(index))
+        assert world.view(seat) == state.view(seat) and world.record(seat) == state.record(seat)
+        assert world.legal(seat) == state.legal(seat)
+        twin = state.determinize(seat, Random(index + 100)).determinize(seat, Random(index))
+        refine(twin, seat, Random(index))
+        assert twin.to_json() == world.to_json()

@@ -9,9 +9,17 @@ import pytest
 
 from bot.games import cards as C
 from bot.games import new_game
-from bot.games.just_make import DECK_MASK, JustMake
+from bot.games.just_make import DECK_MASK, JustMake, bid_value
 from bot.players import ComputerPlayer
-from bot.players.just_make import KNOWLEDGE, SLOT, WIN_VALUE, outcome_value, win_odds
+from bot.players.just_make import (
+    KNOWLEDGE,
+    READ_FROM,
+    SLOT,
+    WIN_VALUE,
+    bid_likelihood,
+    outcome_value,
+    win_odds,
+)
 
 from ..test_just_make import stacked
 
@@ -180,3 +188,34 @@ def test_the_shortlist_starts_with_the_easy_choice_and_plays_one_card_of_each_ra
     assert plays[0] == KNOWLEDGE.easy(state, 0, legal, Random(1))
     ranks = sorted("JK" if action.startswith("play JK") else action[5:-1] for action in plays)
     assert ranks == ["7", "9", "JK"] and set(plays) <= set(legal)
+
+
+# Reading the bids -----------------------------------------------------------------------------
+
+
+def test_refine_deals_hands_that_explain_the_bids_and_keeps_what_the_seat_saw() -> None:
+    easy = ComputerPlayer("easy")
+    plain = refined = 0.0
+    for players in (4, 6, 9):
+        for seed in range(8):
+            state = new_match(players, {}, seed=seed)
+            while state.phase == 0 or len(state.trick) < seed % 4:  # after the bids, some cards into a trick
+                seat = state.to_act()[0]
+                state.act(seat, easy.choose(state, seat))
+            seat = state.to_act()[0]
+            bidders = [h for h in state.bid_order if h != seat and bid_value(state.bids[h]) >= READ_FROM]
+            earlier = [C.mask_of(state.bids[o] for o in state.bid_order[: state.bid_order.index(h)]) for h in bidders]
+            for k in range(3):
+                world = state.determinize(seat, Random(k))
+                plain += bid_likelihood(world, world.hands, bidders, earlier)
+                KNOWLEDGE.refine(world, seat, Random(k))
+                refined += bid_likelihood(world, world.hands, bidders, earlier)
+                assert world.view(seat) == state.view(seat) and world.record(seat) == state.record(seat)
+                assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
+                held = [c for hand in world.hands for c in C.cards_in(hand)]
+                assert len(held) == len(set(held)) and not C.mask_of(held) & C.mask_of(c for _, c in world.plays)
+                twin = state.determinize(seat, Random(k + 10))  # the same to the seat
+                again = twin.determinize(seat, Random(k))
+                KNOWLEDGE.refine(again, seat, Random(k))
+                assert again.to_json() == world.to_json()
+    assert refined - plain > 0.2 * -plain  # summed log-likelihoods of the bids read
