@@ -175,12 +175,12 @@ def player_counts(config: BenchConfig, game: str) -> list[int]:
 
 
 def unavailable(game: str, players: int, options: dict[str, object], levels: Iterable[str]) -> str | None:
-    """Why a level cannot play this game yet (its knowledge module is still being written), or None."""
+    """Why a level cannot play this game (it has no knowledge module yet), or None."""
     state = new_game(game, players=players, options=options, seed=0)
     for level in sorted(set(levels) - {RANDOM}):
         try:
             ComputerPlayer(level, seed=0, samples=1).choose(state, state.to_act()[0])
-        except (ImportError, NotImplementedError) as error:
+        except ImportError as error:
             return f"{level}: {type(error).__name__}: {error}"
     return None
 

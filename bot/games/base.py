@@ -91,6 +91,7 @@ class GameState(ABC):
 
     # What a computer player may know -----------------------------------------
 
+    @abstractmethod
     def record(self, seat: int) -> dict[str, Any]:
         """The current deal as ``seat`` saw it, as plain JSON data.
 
@@ -99,8 +100,8 @@ class GameState(ABC):
         ``[{"seat", "card"}, ...]``) and the suits each seat has shown void in
         (``voids``: per seat, suit letters). Never a card the seat has not seen.
         """
-        raise NotImplementedError  # every engine overrides it (made abstract once all do)
 
+    @abstractmethod
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A full state that ``seat`` cannot tell from this one, the unseen cards dealt from ``rng``.
 
@@ -114,7 +115,6 @@ class GameState(ABC):
         states the seat cannot tell apart give the same result for the same
         generator.
         """
-        raise NotImplementedError  # every engine overrides it (made abstract once all do)
 
     def clone(self) -> Self:
         """An independent copy, much faster than a snapshot round trip (for searches).
