@@ -686,11 +686,7 @@ class TableService:
                     if live.status == LOBBY
                     else WrongStatus("table_closed", status=live.status)
                 )
-            seat = live.seat_of(user_id)
-            if seat is None or seat.position is None:
-                raise NotAllowed("not_seated")
-            if seat.resigned:
-                raise NotAllowed("resigned")
+            seat = self._player_seat(live, user_id)
             if expected_turn is not None and expected_turn != seat.acted:
                 raise _stale()
             if seat.position not in live.state.to_act():
@@ -704,16 +700,22 @@ class TableService:
                 step.change_seat(seat, absent=False)
             return await self._commit(live, step, actor=seat.position)
 
+    @staticmethod
+    def _player_seat(live: LiveTable, user_id: int) -> LiveSeat:
+        """The seat the user plays at this match, refusing someone not seated or resigned."""
+        seat = live.seat_of(user_id)
+        if seat is None or seat.position is None:
+            raise NotAllowed("not_seated")
+        if seat.resigned:
+            raise NotAllowed("resigned")
+        return seat
+
     async def resign(self, table_id: int, user_id: int) -> Outcome:
         """Give up the match: a loss. The strong computer plays the seat on, unless one side of people is left."""
         async with self._locked(table_id) as live:
             if live.status != PLAYING or live.state is None:
                 raise WrongStatus("not_in_play")
-            seat = live.seat_of(user_id)
-            if seat is None or seat.position is None:
-                raise NotAllowed("not_seated")
-            if seat.resigned:
-                raise NotAllowed("resigned")
+            seat = self._player_seat(live, user_id)
             step = Step(live, self.clock())
             step.change_seat(seat, resigned=True)
             step.events.append({"kind": "resigned", "seat": seat.position})
@@ -873,11 +875,7 @@ class TableService:
                 raise WrongStatus("not_in_play")
             if not live.hints:
                 raise NotAllowed("hints_off")
-            seat = live.seat_of(user_id)
-            if seat is None or seat.position is None:
-                raise NotAllowed("not_seated")
-            if seat.resigned:
-                raise NotAllowed("resigned")
+            seat = self._player_seat(live, user_id)
             if seat.position not in live.state.to_act():
                 raise NotAllowed("not_your_turn")
             count, pending = self._hints.get(table_id, (-1, {}))
