@@ -152,10 +152,10 @@ def test_refine_moves_only_what_the_seat_has_not_seen(game: str, players: int) -
     for index in range(4):
         state = random_state(game, players, option_sets(game, players)[index % 3], seed=index * 17 + players)
         seat = state.to_act()[0]
-        world = state.determinize(seat, Random(index))
-        refine(world, seat, Random(index))
+        dealt = state.determinize(seat, Random(index))
+        world = refine(dealt, seat, Random(index)) or dealt  # refined in place, or replaced
         assert world.view(seat) == state.view(seat) and world.record(seat) == state.record(seat)
         assert world.legal(seat) == state.legal(seat)
-        twin = state.determinize(seat, Random(index + 100)).determinize(seat, Random(index))
-        refine(twin, seat, Random(index))
+        twin_dealt = state.determinize(seat, Random(index + 100)).determinize(seat, Random(index))
+        twin = refine(twin_dealt, seat, Random(index)) or twin_dealt
         assert twin.to_json() == world.to_json()
