@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import os
 import subprocess
@@ -11,22 +12,22 @@ from pathlib import Path
 import pytest
 
 import bot.games
-from bot.games import base, cards, five_hundred, just_make, ninety_nine
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_TESTS = [
-    "tests/test_ninety_nine.py",
-    "tests/test_five_hundred.py",
-    "tests/test_just_make.py",
-    "tests/test_ninety_nine_properties.py",
-    "tests/test_five_hundred_properties.py",
-    "tests/test_just_make_properties.py",
-]
+ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.name != "__init__.py")
+# Each game's rule tests and property tests (tests/test_<game>.py, tests/test_<game>_properties.py).
+ENGINE_TESTS = sorted(
+    str(test.relative_to(ROOT))
+    for source in ENGINE_SOURCES
+    for test in (ROOT / "tests").glob(f"test_{source.stem}*.py")
+)
 
 
 def test_every_engine_module_is_compiled_or_none_is() -> None:
-    kinds = {m.__name__: str(m.__file__).endswith(".py") for m in (base, cards, five_hundred, just_make, ninety_nine)}
+    modules = [importlib.import_module(f"bot.games.{source.stem}") for source in ENGINE_SOURCES]
+    kinds = {m.__name__: str(m.__file__).endswith(".py") for m in modules}
     assert len(set(kinds.values())) == 1, kinds
+    assert len(ENGINE_TESTS) >= 2 * 3, ENGINE_TESTS  # every game's rules and properties
 
 
 @pytest.mark.skipif(not os.environ.get("TRICK_TABLE_EXPECT_COMPILED"), reason="only where a compiled build is expected")
@@ -58,3 +59,20 @@ def test_a_source_changed_since_the_build_makes_the_compiled_copy_stale(tmp_path
     assert not bot.games._compiled_copy_is_stale(str(tmp_path))
     os.utime(tmp_path / "cards.py", (2_000_000_000, 2_000_000_000))
     assert bot.games._compiled_copy_is_stale(str(tmp_path))
+
+
+def test_a_new_engine_not_yet_compiled_makes_the_compiled_copy_stale(tmp_path: Path) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in ("cards", "base"):
+        (tmp_path / f"{name}.py").write_text("")
+        (tmp_path / f"{name}{suffix}").write_text("")
+        os.utime(tmp_path / f"{name}.py", (1_000, 1_000))
+    (tmp_path / "__init__.py").write_text("")  # never compiled
+    assert not bot.games._compiled_copy_is_stale(str(tmp_path))
+    (tmp_path / "oh_hell.py").write_text("")
+    assert bot.games._compiled_copy_is_stale(str(tmp_path))
+
+
+def test_a_pure_build_is_never_stale(tmp_path: Path) -> None:
+    (tmp_path / "cards.py").write_text("")
+    assert not bot.games._compiled_copy_is_stale(str(tmp_path))

@@ -33,13 +33,23 @@ class _SourcesOnly(importlib.abc.MetaPathFinder):
 
 
 def _compiled_copy_is_stale(folder: str) -> bool:
-    """True if a source was changed after its compiled module was built (an editable install not rebuilt)."""
+    """True if the compiled modules no longer match the sources: a source changed after its
+    module was built, or a source with no compiled module beside the others (a new engine added
+    since the build; a pure class cannot subclass a compiled one). Either way: re-run ``pip install -e .``."""
+    sources: set[str] = set()
+    built: dict[str, float] = {}
     for entry in os.scandir(folder):
         stem, dot, suffix = entry.name.partition(".")
-        if dot and suffix != "py" and suffix.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-            source = os.path.join(folder, stem + ".py")
-            if os.path.exists(source) and os.stat(source).st_mtime > entry.stat().st_mtime:
-                return True
+        if suffix == "py" and stem != "__init__":
+            sources.add(stem)
+        elif dot and suffix.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            built[stem] = entry.stat().st_mtime
+    modules = {stem: mtime for stem, mtime in built.items() if stem in sources}
+    if not modules:
+        return False  # the pure Python build
+    for stem in sources:
+        if stem not in modules or os.stat(os.path.join(folder, stem + ".py")).st_mtime > modules[stem]:
+            return True
     return False
 
 
