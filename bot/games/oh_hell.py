@@ -1,0 +1,374 @@
+"""Oh Hell, as ../shared/rules/oh-hell.md lays it down.
+
+A fixed sequence of deals of *n* cards each; the next card of the pack is
+turned up for trumps (none left: no trumps). Each player in turn from the
+dealer's left bids how many tricks they will take, the dealer last (with the
+hook, not the one bid that makes the bids add up to *n*); then *n* tricks
+are played, following suit, and whoever takes exactly their bid scores.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import cards as C
+from .base import GameState
+from .errors import ENGLISH, IllegalAction, InvalidGame
+from .hidden import Slot, deal_unseen
+from .options import Option, resolve
+
+PLAYERS = tuple(range(3, 8))
+DEFAULT_PLAYERS = 4
+SEQUENCES = ("down", "up", "down-up", "up-down")
+SCORINGS = ("ten-plus-bid", "trick-plus-ten", "penalty")
+MOST_START_CARDS = 10  # the default start, when the pack allows it
+OPTIONS = (
+    # Not given, the start is 10 or what the pack allows (``start_cards_for``); at most 52 // players.
+    Option("start_cards", MOST_START_CARDS, low=1, high=52 // PLAYERS[0]),
+    Option("sequence", "down", choices=SEQUENCES),
+    Option("hook", True),
+    Option("scoring", "ten-plus-bid", choices=SCORINGS),
+)
+
+BID, PLAY, OVER = 0, 1, 2
+PHASE_NAMES = ("bidding", "playing", "over")
+DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+DECK_MASK = C.mask_of(DECK)
+NO_TRUMPS = -1
+SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
+PLAY_TEXT = ["play " + name for name in C.NAMES]
+
+ENGLISH.setdefault("hook", "The dealer may not bid {bid}: the bids would add up to the {cards} tricks.")
+ENGLISH.setdefault("bad_bid", "A bid is a number of tricks from 0 to {cards}, not '{bid}'.")
+
+
+def start_cards_for(players: int) -> int:
+    """The default most cards of a deal: 10, or fewer when the pack must keep a card to turn up."""
+    return min(MOST_START_CARDS, 51 // players)
+
+
+def deal_sizes(start: int, sequence: str) -> list[int]:
+    """The cards per player of every deal of a match, in order."""
+    down = list(range(start, 0, -1))
+    up = down[::-1]
+    if sequence == "up":
+        return up
+    if sequence == "down-up":
+        return down + up[1:]
+    if sequence == "up-down":
+        return up + down[1:]
+    return down
+
+
+def points_for(scoring: str, bid: int, tricks: int) -> int:
+    """A deal's points for a seat that bid ``bid`` and took ``tricks``."""
+    made = bid == tricks
+    if scoring == "trick-plus-ten":
+        return tricks + (10 if made else 0)
+    if scoring == "penalty" and not made:
+        return -abs(bid - tricks)
+    return 10 + bid if made else 0
+
+
+class OhHell(GameState):
+    NAME = "oh-hell"
+    SAVED = (
+        "players", "options", "seed", "decks", "first_dealer",
+        "phase", "deal_no", "sizes", "cards", "dealer", "hands", "turn_up", "trump", "unused",
+        "bids", "bidder", "leader", "trick", "tricks", "tricks_played", "last_trick",
+        "plays", "voids", "totals", "sheets", "winners",
+    )  # fmt: skip
+
+    def _new_match(
+        self,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        decks: list[list[str]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        if players not in PLAYERS:
+            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="3 to 7")
+        given = options or {}
+        self.options = resolve(self.NAME, OPTIONS, given)
+        if "start_cards" not in given:
+            self.options["start_cards"] = start_cards_for(players)
+        elif self.options["start_cards"] > 52 // players:
+            raise InvalidGame(
+                "bad_option_value",
+                option="start_cards",
+                value=self.options["start_cards"],
+                allowed=f"a whole number from 1 to {52 // players} with {players} players",
+            )
+        self.players = players
+        self.seed = seed
+        self.decks = self._stacked_decks(decks, DECK)
+        self.first_dealer = self._first_seat(first_dealer, range(players))
+        self.dealer = self.first_dealer
+        self.sizes = deal_sizes(self.options["start_cards"], self.options["sequence"])
+        self.deal_no = -1
+        self.totals = [0] * players
+        self.sheets: list[dict[str, Any]] = []
+        self.winners: list[int] | None = None
+        self._start_deal()
+
+    def _clone_native(self) -> OhHell:
+        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``)."""
+        new = OhHell()
+        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
+        new.decks, new.first_dealer, new.phase = self.decks.copy(), self.first_dealer, self.phase
+        new.deal_no, new.sizes, new.cards, new.dealer = self.deal_no, self.sizes.copy(), self.cards, self.dealer
+        new.hands, new.turn_up, new.trump, new.unused = self.hands.copy(), self.turn_up, self.trump, self.unused
+        new.bids, new.bidder, new.leader = self.bids.copy(), self.bidder, self.leader
+        new.trick, new.tricks, new.tricks_played = self.trick.copy(), self.tricks.copy(), self.tricks_played
+        new.last_trick = None if self.last_trick is None else self.last_trick.copy()
+        new.plays, new.voids = self.plays.copy(), self.voids.copy()
+        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
+        new.winners = None if self.winners is None else self.winners.copy()
+        return new
+
+    def _after_restore(self) -> None:
+        """Nothing is derived: every field is saved."""
+
+    def _start_deal(self) -> None:
+        self.deal_no += 1
+        if self.deal_no < len(self.decks):
+            deck = self.decks[self.deal_no]
+        else:
+            deck = list(DECK)
+            self._rng(f"deal-{self.deal_no}").shuffle(deck)
+        n, size = self.players, self.sizes[self.deal_no]
+        self.cards = size
+        self.hands = [0] * n
+        for j in range(n * size):  # one at a time from the dealer's left
+            self.hands[(self.dealer + 1 + j) % n] |= 1 << deck[j]
+        rest = deck[n * size :]
+        self.turn_up = rest[0] if rest else -1
+        self.trump = rest[0] >> 4 if rest else NO_TRUMPS
+        self.unused = C.mask_of(rest[1:])  # never shown
+        self.bids: list[int] = [-1] * n
+        self.bidder = (self.dealer + 1) % n  # the seat to bid next
+        self.leader = (self.dealer + 1) % n
+        self.trick: list[int] = []
+        self.tricks = [0] * n
+        self.tricks_played = 0
+        self.last_trick: list[int] | None = None  # the leader, then the cards in play order, then the winner
+        self.plays: list[list[int]] = []  # [seat, card] for every card played this deal, in order
+        self.voids = [0] * n  # per seat, a bit per suit it has failed to follow this deal
+        self.phase = BID
+
+    # The contract ---------------------------------------------------------
+
+    def _on_turn(self) -> int:
+        if self.phase == BID:
+            return self.bidder
+        return (self.leader + len(self.trick)) % self.players
+
+    def to_act(self) -> list[int]:
+        return [] if self.phase == OVER else [self._on_turn()]
+
+    def hooked(self) -> int:
+        """The bid the dealer may not make now (-1: none): the one that makes the bids add up to the tricks."""
+        if not self.options["hook"] or self.phase != BID or self.bidder != self.dealer:
+            return -1
+        rest = self.cards - sum(b for b in self.bids if b >= 0)
+        return rest if 0 <= rest <= self.cards else -1
+
+    def legal(self, seat: int) -> list[str]:
+        if self.phase == OVER or seat != self._on_turn():
+            return []
+        if self.phase == BID:
+            hooked = self.hooked()
+            return [f"bid {b}" for b in range(self.cards + 1) if b != hooked]
+        return [PLAY_TEXT[c] for c in C.cards_in(self._playable(seat))]
+
+    def _playable(self, seat: int) -> int:
+        held = self.hands[seat]
+        if self.trick:
+            follow = held & C.SUIT_MASK[self.trick[0] >> 4]
+            if follow:
+                return follow
+        return held
+
+    def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
+        if self.phase == OVER:
+            raise IllegalAction("game_over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
+        if seat != self._on_turn():
+            raise IllegalAction("not_your_turn", seat=seat)
+        words = action.split() if isinstance(action, str) else []
+        expected = "'bid' and a number, e.g. 'bid 2'" if self.phase == BID else "'play' and a card, e.g. 'play KD'"
+        if len(words) != 2 or words[0] not in ("bid", "play"):
+            raise IllegalAction("unparseable", action=action, expected=expected)
+        if (words[0] == "bid") != (self.phase == BID):
+            raise IllegalAction("wrong_phase", action=action, phase=PHASE_NAMES[self.phase])
+        if self.phase == BID:
+            text = words[1]
+            if not (text.isascii() and text.isdigit() and int(text) <= self.cards):
+                raise IllegalAction("bad_bid", bid=text, cards=self.cards)
+            bid = int(text)
+            if bid == self.hooked():
+                raise IllegalAction("hook", bid=bid, cards=self.cards)
+            self._bid(seat, bid)
+            return
+        code = C.parse(words[1])
+        if code is None or not DECK_MASK >> code & 1:
+            raise IllegalAction("unknown_card", card=words[1])
+        if not self.hands[seat] >> code & 1:
+            raise IllegalAction("card_not_held", card=C.NAMES[code])
+        if not self._playable(seat) >> code & 1:
+            raise IllegalAction("must_follow", suit=SUIT_NAMES[self.trick[0] >> 4])
+        self._play(seat, code)
+
+    def _bid(self, seat: int, bid: int) -> None:
+        """Apply a checked bid (also the computer players' fast path)."""
+        self.bids[seat] = bid
+        if seat == self.dealer:
+            self.phase = PLAY
+        else:
+            self.bidder = (seat + 1) % self.players
+
+    def _play(self, seat: int, code: int) -> None:
+        """Apply a checked play (also the computer players' fast path)."""
+        if self.trick:
+            led = self.trick[0] >> 4
+            if code >> 4 != led:
+                self.voids[seat] |= 1 << led
+        self.hands[seat] ^= 1 << code
+        self.plays.append([seat, code])
+        self.trick.append(code)
+        if len(self.trick) == self.players:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        trick, trump = self.trick, self.trump
+        best = 0
+        for i in range(1, len(trick)):
+            c, b = trick[i], trick[best]
+            if c >> 4 == b >> 4:
+                if c > b:
+                    best = i
+            elif c >> 4 == trump:
+                best = i
+        winner = (self.leader + best) % self.players
+        self.last_trick = [self.leader, *trick, winner]
+        self.tricks[winner] += 1
+        self.tricks_played += 1
+        self.trick = []
+        self.leader = winner
+        if self.tricks_played == self.cards:
+            self._score_deal()
+
+    def _score_deal(self) -> None:
+        scoring = self.options["scoring"]
+        rows = []
+        for s in range(self.players):
+            points = points_for(scoring, self.bids[s], self.tricks[s])
+            self.totals[s] += points
+            row = {"seat": s, "bid": self.bids[s], "tricks": self.tricks[s], "made": self.bids[s] == self.tricks[s]}
+            rows.append({**row, "points": points, "change": points, "total": self.totals[s]})
+        self.sheets.append(
+            {
+                "deal": self.deal_no + 1,
+                "cards": self.cards,
+                "dealer": self.dealer,
+                "trump": C.SUITS[self.trump] if self.trump >= 0 else None,
+                "rows": rows,
+            }
+        )
+        if self.deal_no + 1 == len(self.sizes):
+            best = max(self.totals)
+            self.winners = [s for s in range(self.players) if self.totals[s] == best]
+            self.phase = OVER
+            return
+        self.dealer = (self.dealer + 1) % self.players
+        self._start_deal()
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> dict[str, Any]:
+        return {"total": list(self.totals)}
+
+    def _result(self) -> dict[str, Any]:
+        return {"winners": list(self.winners or []), "scores": self.scores(), "deals": len(self.sheets)}
+
+    # What a computer player may know ----------------------------------------
+
+    def record(self, seat: int) -> dict[str, Any]:
+        """The seat's view, every card played this deal in order and the suits seats showed void in."""
+        record = self.view(seat)
+        record["plays"] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
+        record["voids"] = [[C.SUITS[x] for x in range(4) if v >> x & 1] for v in self.voids]
+        return record
+
+    def determinize(self, seat: int, rng: random.Random) -> OhHell:
+        """The other hands and the unused rest of the pack dealt again from every card the seat
+        has not seen; a seat gets no card of a suit it failed to follow."""
+        seen = self.hands[seat]
+        for _, code in self.plays:
+            seen |= 1 << code
+        if self.turn_up >= 0:
+            seen |= 1 << self.turn_up
+        others = [s for s in range(self.players) if s != seat]
+        slots = []
+        for s in others:
+            void = 0
+            for suit in range(4):
+                if self.voids[s] >> suit & 1:
+                    void |= C.SUIT_MASK[suit]
+            slots.append(Slot(self.hands[s].bit_count(), void))
+        slots.append(Slot(self.unused.bit_count()))
+        dealt = deal_unseen(DECK_MASK & ~seen, slots, rng)
+        world = self.clone()
+        for s, hand in zip(others, dealt, strict=False):
+            world.hands[s] = hand
+        world.unused = dealt[-1]
+        world.seed = rng.getrandbits(62)  # later deals must not follow from the real seed
+        world.decks = []
+        return world
+
+    # Views ----------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        n = self.players
+        last = None
+        if self.last_trick is not None:
+            leader, *played, winner = self.last_trick
+            last = {
+                "cards": [{"seat": (leader + i) % n, "card": C.NAMES[c]} for i, c in enumerate(played)],
+                "winner": winner,
+            }
+        order = [(self.leader + i) % n for i in range(n)]
+        bid_order = [(self.dealer + 1 + i) % n for i in range(n)]
+        view: dict[str, Any] = {
+            "game": self.NAME,
+            "players": n,
+            "seat": seat,
+            "options": dict(self.options),
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.to_act(),
+            "deal": self.deal_no + 1,
+            "deals": len(self.sizes),
+            "cards": self.cards,
+            "dealer": self.dealer,
+            "trump": C.SUITS[self.trump] if self.trump >= 0 else None,
+            "turn_up": C.NAMES[self.turn_up] if self.turn_up >= 0 else None,
+            "bids": [{"seat": s, "bid": self.bids[s]} for s in bid_order if self.bids[s] >= 0],
+            "hooked": self.hooked() if self.hooked() >= 0 else None,
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=False)],
+            "last_trick": last,
+            "tricks_played": self.tricks_played,
+            "tricks": list(self.tricks),
+            "cards_left": [h.bit_count() for h in self.hands],
+            "scores": self.scores(),
+            "last_deal": self.sheets[-1] if self.sheets else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+        if seat is not None and 0 <= seat < n:
+            view["hand"] = [C.NAMES[c] for c in C.cards_in(self.hands[seat])]
+            view["bid"] = self.bids[seat] if self.bids[seat] >= 0 else None
+        return view
