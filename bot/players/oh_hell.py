@@ -1,0 +1,208 @@
+"""Oh Hell's rule-based player: the ``easy`` level and the policy the search plays deals out with.
+
+One estimate carries it (:func:`win_chance`): a card's chance to take a trick
+when its holder tries, from the higher cards of its suit that could be in
+play (only the unseen cards dealt to the others are: in a small deal most
+of the pack lies unused), the risk of a side card being trumped, and for a
+low trump the side suits it can ruff. A bid is the sum of those chances,
+rounded (the dealer under the hook takes the nearest bid allowed). In play a
+seat that still needs tricks wins cheaply when it can and leads its surest
+winners; a seat that has what it bid keeps under the trick, throws its most
+dangerous cards when it cannot follow and leads its safest low card.
+
+Every decision reads only the seat's sight: its hand, the turned-up card, the
+cards played and the voids shown (``Sight``), so the easy level and the
+rollouts cannot peek, and the rollouts play deals that look like real ones.
+"""
+
+from __future__ import annotations
+
+import random
+from math import exp
+
+from bot.games import GameState
+from bot.games import cards as C
+from bot.games.oh_hell import BID, DECK_MASK, NO_TRUMPS, OVER, PLAY, PLAY_TEXT, OhHell
+
+from .knowledge import BID as AIM_BID
+
+__all__ = ["KNOWLEDGE", "OhHellKnowledge", "bid_estimate", "choose_bid", "choose_card", "win_chance"]
+
+SUIT_MASK = C.SUIT_MASK
+# The cards of the same suit above each card code.
+ABOVE = tuple(SUIT_MASK[code >> 4] & ~((2 << code) - 1) for code in range(64))
+WIN_VALUE = 40.0  # a match win, in points: about two exact bids
+# The weights of ``win_chance``'s logistic model, fitted on self-play deals of every table size,
+# deal size and sequence (the label: the card took the trick it was played to). In order: bias,
+# trump, higher cards likely out, the same for a trump, side suit length, trumps out against a
+# side card, other players, a trump's short side suits, rank, the deal's size, no trumps, the
+# deal's size for a trump, a side card with no higher card out.
+WEIGHTS = (-1.351, 0.051, -0.479, 0.06, -0.372, 0.004, -0.385, 0.486, 1.251, 2.396, 0.501, -0.989, 0.873)
+MOST_BIDS = 6  # bids a search compares: the easy one and those next to it
+
+
+class Sight:
+    """What one seat knows of the deal: its hand, and the cards it has not seen that the
+    others may hold (``unseen``), with the share of them really in play (``in_play``)."""
+
+    __slots__ = ("hand", "in_play", "seat", "unseen")
+
+    def __init__(self, world: OhHell, seat: int) -> None:
+        self.seat = seat
+        self.hand = world.hands[seat]
+        seen = self.hand
+        for _, code in world.plays:
+            seen |= 1 << code
+        if world.turn_up >= 0:
+            seen |= 1 << world.turn_up
+        self.unseen = DECK_MASK & ~seen
+        held = sum(world.hands[s].bit_count() for s in range(world.players) if s != seat)
+        self.in_play = held / (self.unseen.bit_count() or 1)
+
+
+def win_chance(world: OhHell, sight: Sight, code: int) -> float:
+    """The chance ``code`` takes a trick when its holder tries to win with it.
+
+    A logistic model (:data:`WEIGHTS`) of what the seat can see: the higher
+    cards of the suit likely out against it, trumps or a side suit (and how
+    long it is, how many trumps are out to ruff it, how many players could),
+    the short side suits a trump can ruff, the rank and the deal's size.
+    """
+    suit = code >> 4
+    trump = world.trump
+    in_play = sight.in_play
+    higher = (sight.unseen & ABOVE[code]).bit_count() * in_play
+    cards = sight.hand.bit_count() / 10.0
+    rank = (code & 15) / 14.0
+    if trump != NO_TRUMPS and suit == trump:
+        short = 0
+        for s in range(4):
+            if s != trump and (sight.hand & SUIT_MASK[s]).bit_count() <= 1:
+                short += 1
+        w = WEIGHTS
+        z = w[0] + w[1] + (w[2] + w[3]) * higher + w[7] * short + w[8] * rank + (w[9] + w[11]) * cards
+    else:
+        mine = (sight.hand & SUIT_MASK[suit]).bit_count()
+        trumps_out = (sight.unseen & SUIT_MASK[trump]).bit_count() * in_play if trump != NO_TRUMPS else 0.0
+        w = WEIGHTS
+        z = w[0] + w[2] * higher + w[4] * mine + w[5] * trumps_out + w[6] * (world.players - 1)
+        z += w[8] * rank + w[9] * cards + (w[10] if trump == NO_TRUMPS else 0.0) + (w[12] if higher == 0 else 0.0)
+    return 1.0 / (1.0 + exp(-z))
+
+
+def bid_estimate(world: OhHell, seat: int) -> float:
+    """The tricks the seat's hand should take."""
+    sight = Sight(world, seat)
+    return sum(win_chance(world, sight, code) for code in C.cards_in(sight.hand))
+
+
+def choose_bid(world: OhHell, seat: int) -> int:
+    """The bid nearest the hand's estimate, or the nearest the hook allows."""
+    estimate = bid_estimate(world, seat)
+    hooked = world.hooked()
+    bids = [b for b in range(world.cards + 1) if b != hooked]
+    return min(bids, key=lambda b: (abs(b - estimate), b))
+
+
+def _winning(world: OhHell) -> int:
+    """The card winning the trick so far."""
+    trick, trump = world.trick, world.trump
+    best = trick[0]
+    for c in trick[1:]:
+        if (c >> 4 == best >> 4 and c > best) or (c >> 4 == trump and best >> 4 != trump):
+            best = c
+    return best
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    return (card >> 4 == best >> 4 and card > best) or (card >> 4 == trump and best >> 4 != trump)
+
+
+def choose_card(world: OhHell, seat: int) -> int:
+    """The card ``seat`` plays now, towards its bid."""
+    hand = world.hands[seat]
+    trick = world.trick
+    legal = hand
+    if trick:
+        legal = hand & SUIT_MASK[trick[0] >> 4] or hand
+    cards = C.cards_in(legal)
+    if len(cards) == 1:
+        return cards[0]
+    sight = Sight(world, seat)
+    wants = world.bids[seat] > world.tricks[seat]
+    trump = world.trump
+    if not trick:
+        chances = {c: win_chance(world, sight, c) for c in cards}
+        if wants:
+            return max(cards, key=lambda c: (chances[c], -(c & 15)))  # the surest winner, cheapest first
+        return min(cards, key=lambda c: (chances[c], c & 15))  # the card likeliest to lose
+    best = _winning(world)
+    last = len(trick) == world.players - 1
+    winners = [c for c in cards if _beats(c, best, trump)]
+    losers = [c for c in cards if not _beats(c, best, trump)]
+    if wants:
+        if winners:
+            if last:
+                return min(winners, key=lambda c: (c >> 4 == trump, c & 15))  # just enough
+            # Not last: the surest winner against the cards still to come, cheapest among equals.
+            return max(winners, key=lambda c: (round(win_chance(world, sight, c), 1), -(c & 15)))
+        # No winner: keep the cards that may win later, throw the least useful.
+        return min(losers, key=lambda c: (win_chance(world, sight, c), c & 15))
+    if losers:
+        # The highest card that still loses: get rid of danger while it is safe.
+        return max(losers, key=lambda c: (win_chance(world, sight, c), c & 15))
+    # Every card wins so far: last, win with the most dangerous; else the lowest may be overtaken.
+    if last:
+        return max(winners, key=lambda c: (c >> 4 == trump, c & 15))
+    return min(winners, key=lambda c: (c >> 4 == trump, c & 15))
+
+
+def _game(world: GameState) -> OhHell:
+    assert isinstance(world, OhHell)
+    return world
+
+
+class OhHellKnowledge:
+    win_value = WIN_VALUE
+
+    def easy(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> str:
+        g = _game(world)
+        if g.phase == BID:
+            return f"bid {choose_bid(g, seat)}"
+        return PLAY_TEXT[choose_card(g, seat)]
+
+    def rollout(self, world: GameState, rng: random.Random) -> None:
+        g = _game(world)
+        deal = len(g.sheets)
+        while g.phase != OVER and len(g.sheets) == deal:
+            seat = g.to_act()[0]
+            if g.phase == BID:
+                g._bid(seat, choose_bid(g, seat))
+            else:
+                g._play(seat, choose_card(g, seat))
+
+    def shortlist(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> list[str]:
+        g = _game(world)
+        first = self.easy(g, seat, legal, rng)
+        if g.phase == BID:
+            easy = int(first.split()[1])
+            near = sorted(legal, key=lambda a: abs(int(a.split()[1]) - easy))
+            return [first, *(a for a in near if a != first)][:MOST_BIDS]
+        return [first, *(a for a in legal if a != first)]
+
+    def cards_left(self, world: GameState) -> list[int] | None:
+        g = _game(world)
+        if g.phase != PLAY:
+            return None
+        return [hand.bit_count() for hand in g.hands]
+
+    def units(self, world: GameState) -> list[list[int]]:
+        return [[seat] for seat in range(world.players)]
+
+    def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
+        if not world.sheets:
+            return None
+        return AIM_BID, bool(world.sheets[-1]["rows"][seat]["made"])
+
+
+KNOWLEDGE = OhHellKnowledge()

@@ -1,0 +1,118 @@
+"""The Oh Hell computer player: what every game's player must do, and sound play in set positions."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from bot.games import cards as C
+from bot.games.oh_hell import OhHell
+from bot.players import ComputerPlayer
+from bot.players.oh_hell import KNOWLEDGE, Sight, bid_estimate, choose_bid, choose_card, win_chance
+
+from ..oh_hell_registry import oh_hell_registered  # noqa: F401 (a fixture)
+from ..test_oh_hell import bid_all, game, oh_hell
+from . import test_all_games as every_game
+
+PLAYERS = range(3, 8)
+
+
+@pytest.mark.usefixtures("oh_hell_registered")
+@pytest.mark.parametrize("players", PLAYERS)
+def test_both_levels_choose_legal_actions(players: int) -> None:
+    every_game.test_both_levels_choose_legal_actions("oh-hell", players)
+
+
+@pytest.mark.usefixtures("oh_hell_registered")
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_a_choice_depends_only_on_what_the_seat_knows(players: int, level: str) -> None:
+    every_game.test_a_choice_depends_only_on_what_the_seat_knows("oh-hell", players, level)
+
+
+@pytest.mark.usefixtures("oh_hell_registered")
+@pytest.mark.parametrize("players", PLAYERS)
+def test_determinize_keeps_what_the_seat_saw_and_hides_the_rest(players: int) -> None:
+    every_game.test_determinize_keeps_what_the_seat_saw_and_hides_the_rest("oh-hell", players)
+
+
+@pytest.mark.usefixtures("oh_hell_registered")
+def test_the_same_seed_and_state_give_the_same_choice() -> None:
+    every_game.test_the_same_seed_and_state_give_the_same_choice("oh-hell", 4)
+
+
+def test_the_player_has_what_the_search_needs() -> None:
+    assert KNOWLEDGE.win_value > 0
+    state = oh_hell(4, {}, seed=2)
+    assert KNOWLEDGE.cards_left(state) is None  # bidding
+    assert KNOWLEDGE.units(state) == [[0], [1], [2], [3]]
+
+
+# Judging a hand --------------------------------------------------------------------------------
+
+
+def test_top_trumps_and_aces_are_likelier_winners_than_small_cards() -> None:
+    state = game({0: "AH KH AS 2C 3D", 1: "2S 3S 4S 5S 6S", 2: "2H 3H 4H 5H 6H"}, dealer=2, turn_up="9H")
+    sight = Sight(state, 0)
+    chance = {name: win_chance(state, sight, C.CODES[name]) for name in ("AH", "KH", "AS")}
+    small = win_chance(state, sight, C.CODES["2C"])
+    assert chance["AH"] > chance["KH"] > small and chance["AS"] > small
+    assert all(0.0 < p < 1.0 for p in (*chance.values(), small))
+
+
+def test_a_strong_hand_bids_more_than_a_weak_one() -> None:
+    state = game({0: "AH KH QH AS AC", 1: "2S 3S 4C 5D 6D", 2: "7S 8C 9C 10D JD"}, dealer=2, turn_up="2H")
+    assert bid_estimate(state, 0) > bid_estimate(state, 1) + 1.5
+    assert choose_bid(state, 0) >= 3 and choose_bid(state, 1) <= 1
+
+
+def test_the_dealer_under_the_hook_takes_the_nearest_bid_allowed() -> None:
+    state = game({0: "2S 3C", 1: "4S 5C", 2: "AH KH"}, dealer=2, turn_up="9H")
+    state.act(0, "bid 0")
+    state.act(1, "bid 0")
+    assert state.hooked() == 2 and choose_bid(state, 2) == 1  # two sure trumps, but 2 is hooked
+    assert ComputerPlayer("easy").choose(state, 2) == "bid 1"
+
+
+# Playing to the bid ----------------------------------------------------------------------------
+
+
+def test_a_seat_that_still_needs_tricks_wins_cheaply_when_last() -> None:
+    state = game({0: "10S 2D", 1: "JS 3D", 2: "QS AS"}, dealer=2, turn_up="9H", hook=False)
+    bid_all(state, {0: 0, 1: 0, 2: 1})
+    state.act(0, "play 10S")
+    state.act(1, "play JS")
+    assert choose_card(state, 2) == C.CODES["QS"]  # not the ace
+    assert ComputerPlayer("easy").choose(state, 2) == "play QS"
+
+
+def test_a_seat_that_has_its_bid_keeps_under_the_trick() -> None:
+    state = game({0: "AS 2D", 1: "KS 3D", 2: "QS 4D"}, dealer=2, turn_up="9H", hook=False)
+    bid_all(state, {0: 2, 1: 0, 2: 0})
+    state.act(0, "play AS")
+    assert ComputerPlayer("easy").choose(state, 1) == "play KS"  # the highest card that loses
+    state.act(1, "play KS")
+    assert ComputerPlayer("easy").choose(state, 2) == "play QS"
+
+
+def test_a_seat_with_its_bid_made_throws_its_most_dangerous_card_when_void() -> None:
+    state = game({0: "2S 5C 6C", 1: "AD KH 7C", 2: "3S 4S 8C"}, dealer=2, turn_up="9H", hook=False)
+    bid_all(state, {0: 1, 1: 0, 2: 1})
+    state.act(0, "play 2S")
+    assert ComputerPlayer("easy").choose(state, 1) in ("play KH", "play AD")  # never the small club
+
+
+def test_strong_keeps_a_zero_bid_where_easy_might_not() -> None:
+    # With a zero bid and the lead, strong leads its lowest card and takes no trick.
+    state = game({0: "2S AD", 1: "KS 3D", 2: "QS 4D"}, dealer=2, turn_up="9H", hook=False)
+    bid_all(state, {0: 0, 1: 1, 2: 1})
+    assert ComputerPlayer("strong", seed=1, samples=30).choose(state, 0) == "play 2S"
+
+
+def test_rollouts_finish_the_deal() -> None:
+    state = oh_hell(5, {}, seed=4)
+    assert isinstance(state, OhHell)
+    world = state.determinize(state.to_act()[0], Random(1))
+    KNOWLEDGE.rollout(world, Random(1))
+    assert len(world.sheets) == 1
