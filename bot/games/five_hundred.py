@@ -29,7 +29,7 @@ OPTIONS = (
     Option("called_partner", "secret", choices=("secret", "announce")),
     Option("joker_lead_any_suit", False),
     Option("misere_tricks_score", False),
-    Option("open_misere_value", 500, low=500, high=520),
+    Option("open_misere_value", 500, low=500, high=520, values=(500, 520)),
     Option("win_by_contract_only", False),
 )
 PLAYERS = (2, 3, 4, 5, 6)
@@ -180,13 +180,6 @@ class FiveHundred(GameState):
             raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="2, 3, 4, 5 or 6")
         self.players = players
         self.options = resolve(self.NAME, OPTIONS, options)
-        if self.options["open_misere_value"] not in (500, 520):
-            raise InvalidGame(
-                "bad_option_value",
-                option="open_misere_value",
-                value=self.options["open_misere_value"],
-                allowed="500, 520",
-            )
         self.seed = seed
         self.decks = self._stacked_decks(decks, DECKS[players])
         self.first_dealer = self.dealer = self._first_seat(first_dealer, range(players))

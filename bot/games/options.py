@@ -10,30 +10,41 @@ from .errors import InvalidGame
 
 @dataclass(frozen=True)
 class Option:
-    """One table setting: its name as in rules/*.md, its default and what it may be."""
+    """One table setting: its name as in rules/*.md, its default and exactly what it may be.
+
+    A text option lists its ``choices``; a whole number either lists its
+    ``values`` (Five Hundred's open misère is worth 500 or 520, nothing
+    between) or allows every number from ``low`` to ``high``.
+    """
 
     name: str
     default: bool | int | str
     choices: tuple[str, ...] = ()  # for text options
-    low: int = 0  # for whole numbers
+    low: int = 0  # for whole numbers in a range
     high: int = 0
+    values: tuple[int, ...] = ()  # for whole numbers that may be only these (low and high: the least and most)
 
     def allowed(self) -> str:
         if isinstance(self.default, bool):
             return "true or false"
         if isinstance(self.default, int):
+            if self.values:
+                return ", ".join(map(str, self.values))
             return f"a whole number from {self.low} to {self.high}"
         return ", ".join(self.choices)
 
-    def check(self, value: Any) -> bool | int | str:
-        ok: bool
+    def permits(self, value: Any) -> bool:
+        """True if ``value`` is one this option may take."""
         if isinstance(self.default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(self.default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
-        else:
-            ok = isinstance(value, str) and value in self.choices
-        if not ok:
+            return isinstance(value, bool)
+        if isinstance(self.default, int):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+            return value in self.values if self.values else self.low <= value <= self.high
+        return isinstance(value, str) and value in self.choices
+
+    def check(self, value: Any) -> bool | int | str:
+        if not self.permits(value):
             raise InvalidGame("bad_option_value", option=self.name, value=value, allowed=self.allowed())
         return value  # type: ignore[no-any-return]
 

@@ -59,6 +59,8 @@ def values_of(option: Option) -> list[bool | int | str]:
         return [True, False]
     if isinstance(option.default, str):
         return list(option.choices)
+    if option.values:
+        return list(option.values)
     span = option.high - option.low
     step = 1
     while span // step + 1 > MANY - 1:

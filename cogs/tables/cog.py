@@ -57,16 +57,19 @@ async def table_here(service: TableService, interaction: discord.Interaction[Any
     return await service.table_in_channel(interaction.channel_id or 0)
 
 
-def choices_of(game: str) -> dict[str, list[app_commands.Choice[str]]]:
-    """The choices of a game's text options, from the engine's own option specs, named from the catalogue."""
-    return {
-        option.name: [app_commands.Choice(name=text(f"choice.{value}"), value=value) for value in option.choices]
-        for option in GAMES[game].options
-        if option.choices
-    }
+def choices_of(game: str) -> dict[str, list[app_commands.Choice[Any]]]:
+    """The choices of a game's options that allow only some values, from the engine's own option specs:
+    text options named from the catalogue, whole numbers (500 or 520) as themselves."""
+    out: dict[str, list[app_commands.Choice[Any]]] = {}
+    for option in GAMES[game].options:
+        if option.choices:
+            out[option.name] = [app_commands.Choice(name=text(f"choice.{v}"), value=v) for v in option.choices]
+        elif option.values:
+            out[option.name] = [app_commands.Choice(name=str(value), value=value) for value in option.values]
+    return out
 
 
-def chosen(choice: app_commands.Choice[str] | None) -> str | None:
+def chosen(choice: app_commands.Choice[str] | app_commands.Choice[int] | None) -> str | int | None:
     return None if choice is None else choice.value
 
 
@@ -229,7 +232,7 @@ class Tables(commands.Cog):
         called_partner: app_commands.Choice[str] | None = None,
         joker_lead_any_suit: bool | None = None,
         misere_tricks_score: bool | None = None,
-        open_misere_value: app_commands.Range[int, 500, 520] | None = None,
+        open_misere_value: app_commands.Choice[int] | None = None,
         win_by_contract_only: bool | None = None,
         turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
         hints: bool = False,
@@ -244,7 +247,7 @@ class Tables(commands.Cog):
             "called_partner": chosen(called_partner),
             "joker_lead_any_suit": joker_lead_any_suit,
             "misere_tricks_score": misere_tricks_score,
-            "open_misere_value": open_misere_value,
+            "open_misere_value": chosen(open_misere_value),
             "win_by_contract_only": win_by_contract_only,
         }
         await self.open_table(interaction, "five-hundred", players, options, turn_seconds, hints=hints)

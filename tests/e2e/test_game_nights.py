@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games import GAMES
 from bot.storage.database import Database
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
@@ -307,4 +308,19 @@ async def test_commands_are_localised_for_japanese(double: DiscordDouble, bot: B
         "2回目で親が移る",
     }
     assert int(by_name["settings"]["default_member_permissions"]) == 1 << 5  # Manage Server
+    assert double.problems == []
+
+
+async def test_play_offers_exactly_the_values_each_option_allows(double: DiscordDouble, bot: BotProcess) -> None:
+    """Every game's /play takes each option's values from the engine's spec: a choice for each allowed
+    value (500 or 520 is two values, not the range between), or the whole range of a number."""
+    play = next(command for command in double.commands if command["name"] == "play")
+    for game in ("ninety-nine", "five-hundred", "just-make"):
+        synced = {option["name"]: option for option in next(o for o in play["options"] if o["name"] == game)["options"]}
+        for spec in GAMES[game].options:
+            option = synced[spec.name]
+            if spec.choices or spec.values:
+                assert [c["value"] for c in option["choices"]] == list(spec.choices or spec.values), spec.name
+            elif not isinstance(spec.default, bool):
+                assert (option["min_value"], option["max_value"]) == (spec.low, spec.high), spec.name
     assert double.problems == []
