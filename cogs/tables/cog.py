@@ -30,6 +30,7 @@ from .components import data_of
 from .hand import hand_message, matching
 from .hints import hint_text
 from .lobby import computer_choice
+from .play_commands import add_play_commands
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_label, seat_name
 
@@ -55,22 +56,6 @@ async def table_here(service: TableService, interaction: discord.Interaction[Any
     if isinstance(channel, discord.Thread):
         return await service.table_in_channel(channel.parent_id or channel.id, channel.id)
     return await service.table_in_channel(interaction.channel_id or 0)
-
-
-def choices_of(game: str) -> dict[str, list[app_commands.Choice[Any]]]:
-    """The choices of a game's options that allow only some values, from the engine's own option specs:
-    text options named from the catalogue, whole numbers (500 or 520) as themselves."""
-    out: dict[str, list[app_commands.Choice[Any]]] = {}
-    for option in GAMES[game].options:
-        if option.choices:
-            out[option.name] = [app_commands.Choice(name=text(f"choice.{v}"), value=v) for v in option.choices]
-        elif option.values:
-            out[option.name] = [app_commands.Choice(name=str(value), value=value) for value in option.values]
-    return out
-
-
-def chosen(choice: app_commands.Choice[str] | app_commands.Choice[int] | None) -> str | int | None:
-    return None if choice is None else choice.value
 
 
 @dataclass(frozen=True)
@@ -168,131 +153,7 @@ class Tables(commands.Cog):
 
     play = app_commands.Group(name="play", description=text("command.play"), guild_only=True)
 
-    @play.command(name="ninety-nine", description=text("command.ninety-nine"))
-    @app_commands.describe(
-        players=text("describe.ninety-nine.players"),
-        format=text("describe.ninety-nine.format"),
-        target=text("describe.ninety-nine.target"),
-        trump_style=text("describe.ninety-nine.trump_style"),
-        premium_bids=text("describe.ninety-nine.premium_bids"),
-        declarer_may_raise=text("describe.ninety-nine.declarer_may_raise"),
-        turn_seconds=text("describe.ninety-nine.turn_seconds"),
-        hints=text("describe.ninety-nine.hints"),
-    )
-    @app_commands.choices(**choices_of("ninety-nine"))
-    async def play_ninety_nine(
-        self,
-        interaction: discord.Interaction[Any],
-        players: app_commands.Range[int, 2, 4] | None = None,
-        format: app_commands.Choice[str] | None = None,
-        target: app_commands.Range[int, 50, 1000] | None = None,
-        trump_style: app_commands.Choice[str] | None = None,
-        premium_bids: bool | None = None,
-        declarer_may_raise: bool | None = None,
-        turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
-        hints: bool = False,
-    ) -> None:
-        options = {
-            "format": chosen(format),
-            "target": target,
-            "trump_style": chosen(trump_style),
-            "premium_bids": premium_bids,
-            "declarer_may_raise": declarer_may_raise,
-        }
-        await self.open_table(interaction, "ninety-nine", players, options, turn_seconds, hints=hints)
-
-    @play.command(name="five-hundred", description=text("command.five-hundred"))
-    @app_commands.describe(
-        players=text("describe.five-hundred.players"),
-        six_sides=text("describe.five-hundred.six_sides"),
-        misere_after_seven=text("describe.five-hundred.misere_after_seven"),
-        open_misere_highest=text("describe.five-hundred.open_misere_highest"),
-        passed_may_rebid=text("describe.five-hundred.passed_may_rebid"),
-        all_pass=text("describe.five-hundred.all_pass"),
-        open_misere_spread=text("describe.five-hundred.open_misere_spread"),
-        called_partner=text("describe.five-hundred.called_partner"),
-        joker_lead_any_suit=text("describe.five-hundred.joker_lead_any_suit"),
-        misere_tricks_score=text("describe.five-hundred.misere_tricks_score"),
-        open_misere_value=text("describe.five-hundred.open_misere_value"),
-        win_by_contract_only=text("describe.five-hundred.win_by_contract_only"),
-        turn_seconds=text("describe.five-hundred.turn_seconds"),
-        hints=text("describe.five-hundred.hints"),
-    )
-    @app_commands.choices(**choices_of("five-hundred"))
-    async def play_five_hundred(
-        self,
-        interaction: discord.Interaction[Any],
-        players: app_commands.Range[int, 2, 6] | None = None,
-        six_sides: app_commands.Choice[str] | None = None,
-        misere_after_seven: bool | None = None,
-        open_misere_highest: bool | None = None,
-        passed_may_rebid: bool | None = None,
-        all_pass: app_commands.Choice[str] | None = None,
-        open_misere_spread: app_commands.Choice[str] | None = None,
-        called_partner: app_commands.Choice[str] | None = None,
-        joker_lead_any_suit: bool | None = None,
-        misere_tricks_score: bool | None = None,
-        open_misere_value: app_commands.Choice[int] | None = None,
-        win_by_contract_only: bool | None = None,
-        turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
-        hints: bool = False,
-    ) -> None:
-        options = {
-            "six_sides": chosen(six_sides),
-            "misere_after_seven": misere_after_seven,
-            "open_misere_highest": open_misere_highest,
-            "passed_may_rebid": passed_may_rebid,
-            "all_pass": chosen(all_pass),
-            "open_misere_spread": chosen(open_misere_spread),
-            "called_partner": chosen(called_partner),
-            "joker_lead_any_suit": joker_lead_any_suit,
-            "misere_tricks_score": misere_tricks_score,
-            "open_misere_value": chosen(open_misere_value),
-            "win_by_contract_only": win_by_contract_only,
-        }
-        await self.open_table(interaction, "five-hundred", players, options, turn_seconds, hints=hints)
-
-    @play.command(name="just-make", description=text("command.just-make"))
-    @app_commands.describe(
-        players=text("describe.just-make.players"),
-        target=text("describe.just-make.target"),
-        tie_break=text("describe.just-make.tie_break"),
-        double_hard_bids=text("describe.just-make.double_hard_bids"),
-        sweep_wins=text("describe.just-make.sweep_wins"),
-        joker_make_wins=text("describe.just-make.joker_make_wins"),
-        lone_loser_minus_one=text("describe.just-make.lone_loser_minus_one"),
-        all_fail_reverse=text("describe.just-make.all_fail_reverse"),
-        scoring=text("describe.just-make.scoring"),
-        turn_seconds=text("describe.just-make.turn_seconds"),
-        hints=text("describe.just-make.hints"),
-    )
-    @app_commands.choices(**choices_of("just-make"))
-    async def play_just_make(
-        self,
-        interaction: discord.Interaction[Any],
-        players: app_commands.Range[int, 4, 9] | None = None,
-        target: app_commands.Range[int, 3, 15] | None = None,
-        tie_break: app_commands.Choice[str] | None = None,
-        double_hard_bids: bool | None = None,
-        sweep_wins: bool | None = None,
-        joker_make_wins: bool | None = None,
-        lone_loser_minus_one: bool | None = None,
-        all_fail_reverse: bool | None = None,
-        scoring: app_commands.Choice[str] | None = None,
-        turn_seconds: app_commands.Range[int, 0, 86400] | None = None,
-        hints: bool = False,
-    ) -> None:
-        options = {
-            "target": target,
-            "tie_break": chosen(tie_break),
-            "double_hard_bids": double_hard_bids,
-            "sweep_wins": sweep_wins,
-            "joker_make_wins": joker_make_wins,
-            "lone_loser_minus_one": lone_loser_minus_one,
-            "all_fail_reverse": all_fail_reverse,
-            "scoring": chosen(scoring),
-        }
-        await self.open_table(interaction, "just-make", players, options, turn_seconds, hints=hints)
+    add_play_commands(play)
 
     def _wants_thread(self, interaction: discord.Interaction[Any], setting: bool) -> bool:
         channel = interaction.channel

@@ -315,9 +315,13 @@ async def test_play_offers_exactly_the_values_each_option_allows(double: Discord
     """Every game's /play takes each option's values from the engine's spec: a choice for each allowed
     value (500 or 520 is two values, not the range between), or the whole range of a number."""
     play = next(command for command in double.commands if command["name"] == "play")
-    for game in ("ninety-nine", "five-hundred", "just-make"):
+    assert [subcommand["name"] for subcommand in play["options"]] == list(GAMES)  # one per game, none written out
+    for game, info in GAMES.items():
         synced = {option["name"]: option for option in next(o for o in play["options"] if o["name"] == game)["options"]}
-        for spec in GAMES[game].options:
+        assert list(synced) == ["players", *(spec.name for spec in info.options), "turn_seconds", "hints"]
+        players = synced["players"]
+        assert (players["min_value"], players["max_value"]) == (min(info.players), max(info.players))
+        for spec in info.options:
             option = synced[spec.name]
             if spec.choices or spec.values:
                 assert [c["value"] for c in option["choices"]] == list(spec.choices or spec.values), spec.name

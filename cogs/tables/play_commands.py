@@ -1,0 +1,122 @@
+"""``/play <game>``: one subcommand per game of the registry, its parameters from the game's option specs.
+
+Discord shows a command's options from its signature, so each game's
+subcommand gets one made for it: the player count the engine allows, every
+option of the game as a typed parameter (a switch; a choice among its texts,
+named from the catalogue, or among its exact numbers; a number within its
+range), the turn time and hints. A new game in ``bot.games.GAMES`` gets its
+``/play`` with nothing written here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any, Optional, Protocol
+
+import discord
+from discord import app_commands
+
+from bot.games import GAMES, Option
+
+from ..i18n import text
+
+MOST_TURN_SECONDS = 86_400
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
+# Parameters every game's /play has besides its options, after them.
+TABLE_PARAMETERS = ("turn_seconds", "hints")
+
+
+class Opener(Protocol):
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        players: int | None,
+        chosen: dict[str, Any],
+        turn_seconds: int | None,
+        *,
+        hints: bool,
+    ) -> None: ...
+
+
+def choices_of(game: str) -> dict[str, list[app_commands.Choice[Any]]]:
+    """The choices of a game's parameters that allow only some values, from the engine's own specs:
+    text options named from the catalogue, whole numbers (500 or 520, a player count) as themselves."""
+    out: dict[str, list[app_commands.Choice[Any]]] = {}
+    counts = GAMES[game].players
+    if not _contiguous(counts):
+        out["players"] = [app_commands.Choice(name=str(n), value=n) for n in counts]
+    for option in GAMES[game].options:
+        if option.choices:
+            out[option.name] = [app_commands.Choice(name=text(f"choice.{v}"), value=v) for v in option.choices]
+        elif option.values:
+            out[option.name] = [app_commands.Choice(name=str(v), value=v) for v in option.values]
+    return out
+
+
+def _contiguous(counts: tuple[int, ...]) -> bool:
+    return list(counts) == list(range(min(counts), max(counts) + 1))
+
+
+def _number(low: int, high: int) -> Any:
+    """An optional whole number from ``low`` to ``high``, as Discord asks for it."""
+    return Optional[app_commands.Range[int, low, high]]  # noqa: UP045 (a Range is no type for ``|``)
+
+
+def option_annotation(option: Option) -> Any:
+    """The type of an option's /play parameter (every one may be left out: the table's defaults apply)."""
+    if isinstance(option.default, bool):
+        return Optional[bool]  # noqa: UP045
+    if option.choices:
+        return Optional[app_commands.Choice[str]]  # noqa: UP045
+    if option.values:
+        return Optional[app_commands.Choice[int]]  # noqa: UP045
+    return _number(option.low, option.high)
+
+
+def parameters_of(game: str) -> list[inspect.Parameter]:
+    """The parameters of a game's /play after the interaction: players, its options, then the table's."""
+    info = GAMES[game]
+    counts = info.players
+    players = (
+        _number(min(counts), max(counts)) if _contiguous(counts) else Optional[app_commands.Choice[int]]  # noqa: UP045
+    )
+    out = [inspect.Parameter("players", KEYWORD, annotation=players, default=None)]
+    out += [inspect.Parameter(o.name, KEYWORD, annotation=option_annotation(o), default=None) for o in info.options]
+    out.append(inspect.Parameter("turn_seconds", KEYWORD, annotation=_number(0, MOST_TURN_SECONDS), default=None))
+    out.append(inspect.Parameter("hints", KEYWORD, annotation=bool, default=False))
+    return out
+
+
+def _value(given: Any) -> Any:
+    return given.value if isinstance(given, app_commands.Choice) else given
+
+
+def play_callback(game: str) -> Callable[..., Coroutine[Any, Any, None]]:
+    """The callback of ``/play <game>``, a method of the cog that opens tables, with the game's signature."""
+
+    async def play(cog: Opener, interaction: discord.Interaction[Any], **given: Any) -> None:
+        players = _value(given.pop("players", None))
+        turn_seconds = given.pop("turn_seconds", None)
+        hints = bool(given.pop("hints", False))
+        options = {name: _value(value) for name, value in given.items()}
+        await cog.open_table(interaction, game, players, options, turn_seconds, hints=hints)
+
+    name = "play_" + game.replace("-", "_")
+    play.__name__ = name
+    play.__qualname__ = "Tables." + name  # a method: discord.py passes it the cog
+    fixed = [inspect.Parameter("cog", POSITIONAL), inspect.Parameter("interaction", POSITIONAL)]
+    play.__signature__ = inspect.Signature([*fixed, *parameters_of(game)])  # type: ignore[attr-defined]
+    return play
+
+
+def add_play_commands(group: app_commands.Group) -> None:
+    """A ``/play <game>`` subcommand in ``group`` for every game of the registry."""
+    for game in GAMES:
+        callback: Any = play_callback(game)
+        names = [p.name for p in parameters_of(game)]
+        callback = app_commands.describe(**{n: text(f"describe.{game}.{n}") for n in names})(callback)
+        callback = app_commands.choices(**choices_of(game))(callback)
+        group.command(name=game, description=text(f"command.{game}"))(callback)
