@@ -131,8 +131,8 @@ def test_all_pass_redeals_with_the_same_dealer() -> None:
     first_hand = state.view(0)["hand"]
     play(state, "pass", "pass", "pass", "pass")
     view = state.view(0)
-    assert view["hand_number"] == 2 and view["dealer"] == 2 and view["phase"] == "bidding"
-    assert view["hand"] != first_hand and view["last_hand"]["thrown_in"] is True
+    assert view["deal"] == 2 and view["dealer"] == 2 and view["phase"] == "bidding"
+    assert view["hand"] != first_hand and view["last_deal"]["thrown_in"] is True
 
 
 def test_move_after_two_passes_the_deal_after_a_second_all_pass() -> None:
@@ -149,7 +149,7 @@ def test_all_pass_can_be_played_at_no_trumps_with_ten_a_trick_for_all() -> None:
     view = state.view()
     assert view["phase"] == "playing" and view["contract"] is None and view["trump"] is None
     assert state.to_act() == [3]  # the dealer's left leads
-    while state.view()["hand_number"] == 1:
+    while state.view()["deal"] == 1:
         seat = state.to_act()[0]
         state.act(seat, state.legal(seat)[0])
     rows = state.sheets[-1]["rows"]
@@ -290,16 +290,16 @@ def test_misere_stops_as_soon_as_the_contractor_wins_a_trick() -> None:
     state = at_play("misere", {0: "AS 6S", 1: "7S 8S", 2: "QS KS", 3: "9S 10S"})
     state.totals = [0, 0, 0, 0]
     play(state, "play AS", "play 7S", "play 9S")
-    sheet = state.view()["last_hand"]
+    sheet = state.view()["last_deal"]
     assert sheet["made"] is False and sheet["value"] == 250
     assert [row["points"] for row in sheet["rows"]] == [-250, 0, -250, 0]  # no trick points after misère
-    assert state.view()["hand_number"] == 2
+    assert state.view()["deal"] == 2
 
 
 def test_misere_tricks_score_plays_on_and_pays_the_opponents_per_trick() -> None:
     state = at_play("misere", {0: "AS 6S", 1: "7S 8S", 2: "QS KS", 3: "9S 10S"}, misere_tricks_score=True)
     play(state, "play AS", "play 7S", "play 9S")
-    assert state.view()["hand_number"] == 1 and state.view()["phase"] == "playing"
+    assert state.view()["deal"] == 1 and state.view()["phase"] == "playing"
     state.tricks = [2, 3, 0, 5]
     state._score_hand()
     assert [row["points"] for row in state.sheets[-1]["rows"]] == [-250, 20, -250, 20]

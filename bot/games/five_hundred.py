@@ -746,7 +746,7 @@ class FiveHundred(GameState):
             "options": dict(self.options),
             "phase": PHASE_NAMES[self.phase],
             "to_act": self.to_act(),
-            "hand_number": self.hand_no + 1,
+            "deal": self.hand_no + 1,
             "dealer": self.dealer,
             "sides": self.sides,
             "hands": hands,
@@ -770,7 +770,7 @@ class FiveHundred(GameState):
             "tricks_played": self.tricks_played,
             "side_tricks": [sum(self.tricks[s] for s in side) for side in self.sides],
             "scores": self.scores(),
-            "last_hand": self.sheets[-1] if self.sheets else None,
+            "last_deal": self.sheets[-1] if self.sheets else None,
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None and 0 <= seat < n:

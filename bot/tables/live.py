@@ -49,12 +49,12 @@ def sides_of(public: dict[str, Any], seats: int) -> list[list[int]]:
 
 
 def deal_number(public: dict[str, Any]) -> int:
-    value = public.get("deal", public.get("hand_number", 0))
+    value = public.get("deal", 0)
     return int(value or 0)
 
 
 def sheet_of(public: dict[str, Any]) -> dict[str, Any] | None:
-    sheet = public.get("last_deal", public.get("last_hand"))
+    sheet = public.get("last_deal")
     return sheet if isinstance(sheet, dict) else None
 
 

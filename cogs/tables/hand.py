@@ -15,12 +15,13 @@ from typing import Any
 
 import discord
 
+from bot.games.shown.five_hundred import bid_text
 from bot.tables import SeatInfo, TableInfo
 
 from ..cards import RED, card_label, cards_label, hand_lines, is_joker, ninety_nine_bid, sort_key, suit_label
 from ..i18n import t
 from .components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
-from .render import COLOUR, bid_label, clip, game_name, seat_name, trick_text
+from .render import COLOUR, clip, game_name, said, seat_name, trick_text
 
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
@@ -43,7 +44,7 @@ def action_label(action: str, view: dict[str, Any], locale: Any) -> str:
     if verb in WORDS:
         return t(locale, f"action.{verb}")
     if verb == "bid" and view.get("game") == "five-hundred":  # bids, not cards: "bid 6S" is six spades
-        return bid_label(parse_bid_500(args[0]), locale)
+        return said(None, bid_text(parse_bid_500(args[0])), locale)
     if verb == "play" and len(args) == 2:  # the joker led at no trumps, naming a suit
         return t(locale, "action.joker_suit", card=card_label(args[0], locale), suit=suit_label(args[1], locale))
     if verb == "bid" and len(args) == 2 and args[1] == "double":
@@ -300,7 +301,7 @@ def hand_embed(
                 embed.add_field(name=t(locale, "hand.dummy"), value=clip(hand_lines(dummy["cards"], locale), 1024))
     elif game == "five-hundred":
         if view.get("contract"):
-            lines.append(t(locale, "hand.contract", bid=bid_label(view["contract"], locale)))
+            lines.append(t(locale, "hand.contract", bid=said(None, bid_text(view["contract"]), locale)))
         if view.get("you_are_partner"):
             lines.append(t(locale, "hand.you_are_partner"))
         if view.get("kitty") and view.get("phase") == "discarding":

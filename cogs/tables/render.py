@@ -13,6 +13,7 @@ import discord
 
 from bot.games import GAMES
 from bot.games.options import resolve
+from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
 from bot.tables import TableInfo
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
@@ -164,188 +165,70 @@ def turn_line(table: TableInfo, public: dict[str, Any], locale: Any) -> str | No
     return t(locale, f"turn.{phase}", who=", ".join(names)) if phase else None
 
 
+def said(table: TableInfo | None, text: Text, locale: Any) -> str:
+    """A game's words (:mod:`bot.games.shown`) in the reader's language: a seat by its player's name,
+    cards and suits as people read them."""
+    params = {name: _param(table, value, locale) for name, value in text.params.items()}
+    return t(locale, text.key, **params)
+
+
+def _param(table: TableInfo | None, value: Param, locale: Any) -> str | int:
+    if isinstance(value, Text):
+        return said(table, value, locale)
+    if isinstance(value, Seat):
+        return seat_name(table, value.index, locale) if table is not None else str(value.index + 1)
+    if isinstance(value, Card):
+        return card_label(value.name, locale)
+    if isinstance(value, Cards):
+        return hand_lines(value.names, locale) if value.by_suit else cards_label(value.names, locale)
+    if isinstance(value, Suit):
+        return suit_label(value.letter, locale)
+    if isinstance(value, SuitSymbol):
+        return SUIT_SYMBOL[value.letter]
+    return value
+
+
 def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
-    game = table.game
-    lines = []
-    if game == "ninety-nine":
-        lines.append(
-            t(
-                locale,
-                "table.deal_99",
-                deal=public["deal"],
-                game=public["game_number"],
-                dealer=seat_name(table, public["dealer"], locale),
-            )
-        )
-        lines.append(t(locale, "table.trump", trump=suit_label(public.get("trump"), locale)))
-        if public.get("turned_up"):
-            lines.append(t(locale, "table.turned_up", card=card_label(public["turned_up"], locale)))
-        if public.get("trump_pile_left") is not None:
-            lines.append(t(locale, "table.trump_pile", count=public["trump_pile_left"]))
-    elif game == "five-hundred":
-        lines.append(
-            t(locale, "table.hand_500", hand=public["hand_number"], dealer=seat_name(table, public["dealer"], locale))
-        )
-        contract = public.get("contract") or public.get("standing_bid")
-        if contract:
-            who = public.get("contractor") if public.get("contract") else public.get("high_bidder")
-            key = "table.contract" if public.get("contract") else "table.standing_bid"
-            lines.append(
-                t(
-                    locale,
-                    key,
-                    bid=bid_label(contract, locale),
-                    who=seat_name(table, who, locale) if who is not None else "?",
-                )
-            )
-        if public.get("value"):
-            lines.append(t(locale, "table.value", value=public["value"]))
-        if public.get("called"):
-            partner = public.get("partner")
-            lines.append(
-                t(locale, "table.called", card=card_label(public["called"], locale))
-                + (
-                    " " + t(locale, "table.partner", name=seat_name(table, partner, locale))
-                    if partner is not None
-                    else ""
-                )
-            )
-        if public.get("named_suit"):
-            lines.append(t(locale, "table.named_suit", suit=suit_label(public["named_suit"], locale)))
-    else:
-        lines.append(t(locale, "table.deal_jm", deal=public["deal"], target=public["target"]))
-    return lines
-
-
-def bid_label(bid: dict[str, Any], locale: Any) -> str:
-    """A Five Hundred bid as people say it: ``7♥``, ``8 NT``, ``Misère``."""
-    kind = bid.get("kind")
-    if kind == "misere":
-        return t(locale, "bid.misere")
-    if kind == "open-misere":
-        return t(locale, "bid.open_misere")
-    if kind == "no-trumps":
-        return t(locale, "bid.no_trumps", tricks=bid["tricks"])
-    return f"{bid['tricks']} {SUIT_SYMBOL[bid['trump']]}"  # spaced: a bid is not the card 7♥
+    shown = presentation_of(table.game)
+    return [" ".join(said(table, text, locale) for text in line) for line in shown.header(public)]
 
 
 def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
-    game = table.game
     rows = []
-    to_act = set(public.get("to_act") or ())
-    totals = public.get("scores", {}).get("total", [])
-    if game == "ninety-nine":
-        for hand in public["hands"]:
-            seat = hand["seat"]
-            parts = [
-                ("▶ " if seat in to_act or public.get("to_play") == seat else "")
-                + f"**{seat_label(table, seat, locale)}**"
-            ]
-            if public.get("dealer") == seat:
-                parts.append(t(locale, "table.dealer_mark"))
-            if hand.get("bid") is not None and hand["bid"] >= 0:
-                parts.append(t(locale, "table.bid", bid=hand["bid"]))
-            elif hand.get("has_bid"):
-                parts.append(t(locale, "table.has_bid"))
-            if hand.get("premium"):
-                parts.append(t(locale, f"premium.{hand['premium']}"))
-            parts.append(t(locale, "table.tricks", tricks=hand["tricks"]))
-            if seat < len(totals):
-                parts.append(t(locale, "table.score", score=totals[seat]))
-            rows.append(" · ".join(parts))
-    elif game == "five-hundred":
-        last_call: dict[int, dict[str, Any]] = {}
-        for call in public.get("auction", []):
-            last_call[call["seat"]] = call
-        for hand in public["hands"]:
-            seat = hand["seat"]
-            parts = [("▶ " if seat in to_act else "") + f"**{seat_label(table, seat, locale)}**"]
-            if public.get("dealer") == seat:
-                parts.append(t(locale, "table.dealer_mark"))
-            if len(public.get("sides", [])) < public["players"]:
-                parts.append(t(locale, "table.side", side=hand["side"] + 1))
-            call = last_call.get(seat)
-            if call is not None and public.get("phase") == "bidding":
-                parts.append(t(locale, "table.pass") if call["call"] == "pass" else bid_label(call, locale))
-            if hand.get("sitting_out"):
-                parts.append(t(locale, "table.sitting_out"))
-            elif public.get("phase") in ("playing", "over"):
-                parts.append(t(locale, "table.tricks", tricks=hand["tricks"]))
-            if seat < len(totals):
-                parts.append(t(locale, "table.score", score=totals[seat]))
-            rows.append(" · ".join(parts))
-    else:
-        bids = {bid["seat"]: bid for bid in public.get("bids", [])}
-        tricks = public.get("tricks", [])
-        for seat in range(public["players"]):
-            parts = [("▶ " if seat in to_act else "") + f"**{seat_label(table, seat, locale)}**"]
-            bid = bids.get(seat)
-            if bid is not None:
-                doubled = " ×2" if bid.get("doubled") else ""
-                parts.append(
-                    t(locale, "table.bid_card", bid=bid["bid"], card=card_label(bid["card"], locale)) + doubled
-                )
-            parts.append(t(locale, "table.tricks", tricks=tricks[seat] if seat < len(tricks) else 0))
-            parts.append(t(locale, "table.score", score=totals[seat] if seat < len(totals) else 0))
-            rows.append(" · ".join(parts))
+    for row in presentation_of(table.game).seat_rows(public):
+        name = ("▶ " if row.acting else "") + f"**{seat_label(table, row.seat, locale)}**"
+        rows.append(" · ".join([name, *(said(table, part, locale) for part in row.parts)]))
     return rows
 
 
 def _revealed(table: TableInfo, public: dict[str, Any], locale: Any) -> list[tuple[str, str]]:
-    """Hands that are face up by rule: declared/revealed Ninety-Nine bids and hands, the open misère."""
-    shown = []
-    for hand in public.get("hands", []):
-        name = seat_name(table, hand["seat"], locale)
-        if hand.get("cards"):
-            shown.append((t(locale, "table.revealed_hand", name=name), hand_lines(hand["cards"], locale)))
-        if hand.get("bid_cards"):
-            shown.append((t(locale, "table.bid_cards", name=name), cards_label(hand["bid_cards"], locale)))
-    return shown
+    """Hands and cards face up by rule, as the game describes them."""
+    return [
+        (said(table, shown.title, locale), str(_param(table, shown.cards, locale)))
+        for shown in presentation_of(table.game).face_up(public)
+    ]
+
+
+def _cell(cell: Cell) -> str:
+    if isinstance(cell.value, bool):
+        mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
+        return f"{mark:<{cell.width}}"
+    return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
 def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
-    """The last deal's score sheet as a small fixed-width table: why the points moved."""
-    game = table.game
-    names = {row["seat"]: seat_name(table, row["seat"], locale) for row in sheet["rows"]}
+    """A deal's score sheet as a small fixed-width table: why the points moved."""
+    described = presentation_of(table.game).sheet(sheet)
+    names = {seat: seat_name(table, seat, locale) for seat, _ in described.rows}
     width = max(shown_width(name) for name in names.values())
-    lines = []
-    if game == "ninety-nine":
-        lines.append(t(locale, "sheet.head_99", name=" " * width))
-        for row in sheet["rows"]:
-            bonus = row["bid_bonus"] + row["premium_points"] + row["game_bonus"]
-            lines.append(
-                f"{pad(names[row['seat']], width)} {row['bid']:>3} {row['tricks']:>3} "
-                f"{'✓' if row['made'] else '✗'} {bonus:>4} {row['points']:>4} {row['total']:>5}"
-            )
-    elif game == "five-hundred":
-        lines.append(t(locale, "sheet.head_500", name=" " * width))
-        for row in sheet["rows"]:
-            lines.append(f"{pad(names[row['seat']], width)} {row['tricks']:>3} {row['points']:>+5} {row['total']:>5}")
-    else:
-        lines.append(t(locale, "sheet.head_jm", name=" " * width))
-        for row in sheet["rows"]:
-            mark = "✓" if row["made"] else ("✗!" if row.get("bust") else "✗")
-            lines.append(
-                f"{pad(names[row['seat']], width)} {row['bid']:>3} {row['tricks']:>3} "
-                f"{mark:<2} {row['change']:>+3} {row['total']:>4}"
-            )
+    lines = [t(locale, described.head, name=" " * width)]
+    for seat, cells in described.rows:
+        lines.append(" ".join([pad(names[seat], width), *map(_cell, cells)]))
     return "```\n" + "\n".join(lines) + "\n```"
 
 
 def sheet_title(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
-    if table.game == "five-hundred":
-        if sheet.get("thrown_in"):
-            return t(locale, "sheet.title_thrown_in", hand=sheet["hand"])
-        contract = sheet.get("contract")
-        who = sheet.get("contractor")
-        return t(
-            locale,
-            "sheet.title_made_500" if sheet.get("made") else "sheet.title_failed_500",
-            hand=sheet["hand"],
-            bid=bid_label(contract, locale) if contract else "?",
-            who=seat_name(table, who, locale) if who is not None else "?",
-        )
-    return t(locale, "sheet.title", deal=sheet["deal"], made=sheet.get("made", 0))
+    return said(table, presentation_of(table.game).sheet(sheet).title, locale)
 
 
 def table_embed(
@@ -379,7 +262,7 @@ def table_embed(
         embed.add_field(name=t(locale, "table.last_trick"), value=clip(text, FIELD_VALUE_MAX), inline=False)
     for name, value in _revealed(table, public, locale):
         embed.add_field(name=clip(name, FIELD_NAME_MAX), value=clip(value, FIELD_VALUE_MAX), inline=True)
-    sheet = public.get("last_deal") or public.get("last_hand")
+    sheet = public.get("last_deal")
     if sheet:
         embed.add_field(
             name=clip(sheet_title(table, sheet, locale), FIELD_NAME_MAX),

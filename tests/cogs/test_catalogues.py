@@ -11,6 +11,7 @@ import pytest
 
 from bot.games import GAMES
 from cogs.i18n import DEFAULT, catalogue, languages, t
+from cogs.tables.play_commands import parameters_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*ROOT.joinpath("cogs").rglob("*.py"), *ROOT.joinpath("bot").rglob("*.py")]
@@ -63,10 +64,24 @@ def test_placeholders_agree(language: str) -> None:
     assert {key: pair for key, pair in differ.items() if pair[0] != pair[1]} == {}
 
 
+def generated_keys() -> set[str]:
+    """The keys of what is made for every game of the registry: its /play subcommand, described
+    parameter by parameter, its name and rules, its options' names and choices."""
+    keys = set()
+    for game, info in GAMES.items():
+        keys |= {f"game.{game}", f"rules.{game}", f"name.{game}", f"command.{game}"}
+        for parameter in parameters_of(game):
+            keys |= {f"describe.{game}.{parameter.name}", f"name.{parameter.name}"}
+        for option in info.options:
+            keys |= {f"option.{option.name}", f"name.{option.name}", *(f"choice.{c}" for c in option.choices)}
+    return keys
+
+
 def test_no_key_is_unused() -> None:
     """A key is used when the code names it, or names its prefix in an f-string and its rest anywhere."""
     literals, prefixes = strings_in_code()
     literals |= set(languages())  # language names are keyed by the catalogues' own file names
+    literals |= generated_keys()
     unused = [
         key
         for key in catalogue(DEFAULT)
@@ -77,18 +92,16 @@ def test_no_key_is_unused() -> None:
 
 
 def test_every_key_the_code_names_exists() -> None:
-    """Literal keys handed to ``t`` or ``text``, and the keys made from the engines' own names."""
+    """Literal keys handed to ``t``, ``text`` or ``say``, and the keys made for every game of the registry."""
     named = set()
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("t", "text"):
-                key = node.args[-1] if getattr(node.func, "id", None) == "text" else node.args[1]
+            called = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+            if isinstance(node, ast.Call) and called in ("t", "text", "say"):  # say: a game's words (bot.games.shown)
+                key = node.args[-1] if called == "text" else node.args[0] if called == "say" else node.args[1]
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     named.add(key.value)
-    for game, info in GAMES.items():
-        named |= {f"game.{game}", f"rules.{game}", f"name.{game}"}
-        for option in info.options:
-            named |= {f"option.{option.name}", f"name.{option.name}", *(f"choice.{c}" for c in option.choices)}
+    named |= generated_keys()
     assert sorted(named - set(catalogue(DEFAULT))) == []
 
 

@@ -1,0 +1,147 @@
+"""How each game is shown: a discord-free description the presentation renders for any game.
+
+Each game has a module here (``bot.games.shown.<game>``, dashes as
+underscores) with a ``PRESENTATION`` that turns a *view* (``state.view(seat)``
+or ``view(None)``, nothing else) into what a table shows: the header lines,
+one row per seat, the face-up hands, and the last deal's score sheet. Every
+word is a translation key with parameters (:class:`Text`); a parameter that
+names a seat, a card, cards or a suit is typed (:class:`Seat`, :class:`Card`,
+:class:`Cards`, :class:`Suit`, :class:`SuitSymbol`) so the presentation says
+it in the reader's language (a seat by its player's name). Nothing here knows
+Discord, and the cogs know no game: a new game brings its own module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union, cast
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat, shown by its player's name (the Ninety-Nine dummy's seat is 2 with two players)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str  # as in views: ``10H``, ``JK``
+
+
+@dataclass(frozen=True)
+class Cards:
+    names: tuple[str, ...]
+    by_suit: bool = False  # a whole hand, shown a line per suit
+
+
+@dataclass(frozen=True)
+class Suit:
+    """A trump or named suit by name (``♥ Hearts``); None: no trumps."""
+
+    letter: str | None
+
+
+@dataclass(frozen=True)
+class SuitSymbol:
+    """A suit as its symbol alone (``♥``), as in a bid ``7 ♥``."""
+
+    letter: str
+
+
+Param = Union[int, str, Seat, Card, Cards, Suit, SuitSymbol, "Text"]
+
+
+@dataclass(frozen=True)
+class Text:
+    """Words to show: a translation key and its parameters."""
+
+    key: str
+    params: dict[str, Param] = field(default_factory=dict)
+
+
+def say(key: str, **params: Param) -> Text:
+    return Text(key, params)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat's line on the table: whether it is to act, and what is said of it after its name."""
+
+    seat: int
+    acting: bool
+    parts: tuple[Text, ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One figure of a score-sheet row: a number (``signed``: with its sign) or, for a bool, made ✓ or
+    missed ✗ (``bust``: missed by going past the target, ✗!), right-aligned to ``width``."""
+
+    value: int | bool
+    width: int
+    signed: bool = False
+    bust: bool = False
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A deal's score sheet: its title, the column heads (a key given ``name``: the name column's
+    padding), and a row per seat."""
+
+    title: Text
+    head: str
+    rows: tuple[tuple[int, tuple[Cell, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Face-up cards on the table: whose, and which."""
+
+    title: Text
+    cards: Cards
+
+
+class Presentation(Protocol):
+    """One game's description, from views alone."""
+
+    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
+        """The lines above the seats (each line: texts joined by a space): the deal, trumps, a contract."""
+        ...
+
+    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+        """A row per seat in table order: its bid, tricks, score and marks (the dealer, a side)."""
+        ...
+
+    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+        """Hands and cards face up by rule (a revealed hand, declared bid cards, an open misère)."""
+        ...
+
+    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+        """A deal's score sheet (``view["last_deal"]``)."""
+        ...
+
+
+def presentation_of(game: str) -> Presentation:
+    """The description of a game: ``bot.games.shown.<game>.PRESENTATION`` (dashes as underscores)."""
+    module = importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
+    return cast(Presentation, module.PRESENTATION)
+
+
+__all__ = [
+    "Card",
+    "Cards",
+    "Cell",
+    "Param",
+    "Presentation",
+    "Seat",
+    "SeatRow",
+    "Sheet",
+    "Shown",
+    "Suit",
+    "SuitSymbol",
+    "Text",
+    "presentation_of",
+    "say",
+]

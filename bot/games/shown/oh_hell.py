@@ -1,0 +1,71 @@
+"""How Oh Hell is shown (see :mod:`bot.games.shown`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Card, Cell, Seat, SeatRow, Sheet, Shown, Suit, Text, say
+
+
+class OhHellPresentation:
+    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
+        lines: list[tuple[Text, ...]] = [
+            (
+                say(
+                    "table.deal_oh",
+                    deal=view["deal"],
+                    deals=view["deals"],
+                    cards=view["cards"],
+                    dealer=Seat(view["dealer"]),
+                ),
+            ),
+            (say("table.trump", trump=Suit(view.get("trump"))),),
+        ]
+        if view.get("turn_up"):
+            lines.append((say("table.turned_up", card=Card(view["turn_up"])),))
+        bids = sum(bid["bid"] for bid in view.get("bids", []))
+        if view.get("bids"):
+            lines.append((say("table.bids_total_oh", bids=bids, tricks=view["cards"]),))
+        if view.get("hooked") is not None:
+            lines.append((say("table.hooked_oh", dealer=Seat(view["dealer"]), bid=view["hooked"]),))
+        return lines
+
+    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+        to_act = set(view.get("to_act") or ())
+        totals = view.get("scores", {}).get("total", [])
+        bids = {bid["seat"]: bid["bid"] for bid in view.get("bids", [])}
+        tricks = view.get("tricks", [])
+        rows = []
+        for seat in range(view["players"]):
+            parts = []
+            if view.get("dealer") == seat:
+                parts.append(say("table.dealer_mark"))
+            if seat in bids:
+                parts.append(say("table.bid", bid=bids[seat]))
+            parts.append(say("table.tricks", tricks=tricks[seat] if seat < len(tricks) else 0))
+            parts.append(say("table.score", score=totals[seat] if seat < len(totals) else 0))
+            rows.append(SeatRow(seat, seat in to_act, tuple(parts)))
+        return rows
+
+    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+        return []  # only the turned-up card, in the header
+
+    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+        rows = tuple(
+            (
+                row["seat"],
+                (
+                    Cell(row["bid"], 3),
+                    Cell(row["tricks"], 3),
+                    Cell(bool(row["made"]), 2),
+                    Cell(row["points"], 3, signed=True),
+                    Cell(row["total"], 4),
+                ),
+            )
+            for row in sheet["rows"]
+        )
+        made = sum(1 for row in sheet["rows"] if row["made"])
+        return Sheet(say("sheet.title", deal=sheet["deal"], made=made), "sheet.head_oh", rows)
+
+
+PRESENTATION = OhHellPresentation()

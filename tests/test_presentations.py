@@ -1,0 +1,91 @@
+"""Every game describes itself (bot.games.shown): each part, from views alone, in keys the catalogue has."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+
+from bot.games import GAMES, GameState, new_game
+from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
+from cogs.i18n import DEFAULT, catalogue
+
+from .helpers import strings_in
+from .oh_hell_registry import oh_hell_registered  # noqa: F401 (a fixture)
+
+SUITS = {"S", "H", "D", "C"}
+
+
+def check_text(text: Text, view: dict[str, Any], players: int) -> None:
+    assert text.key in catalogue(DEFAULT), f"no catalogue entry {text.key!r}"
+    for value in text.params.values():
+        check_param(value, view, players)
+
+
+def check_param(value: Param, view: dict[str, Any], players: int) -> None:
+    shown = set(strings_in(view))
+    if isinstance(value, Text):
+        check_text(value, view, players)
+    elif isinstance(value, Seat):
+        assert 0 <= value.index < max(players, 3)  # the two-player Ninety-Nine dummy is seat 2
+    elif isinstance(value, Card):
+        assert value.name in shown, f"{value.name} is not in the view it was made from"
+    elif isinstance(value, Cards):
+        assert set(value.names) <= shown
+    elif isinstance(value, Suit):
+        assert value.letter is None or value.letter in SUITS | {"NT"}
+    elif isinstance(value, SuitSymbol):
+        assert value.letter in SUITS
+    else:
+        assert isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+def check_description(state: GameState) -> None:
+    shown = presentation_of(state.NAME)
+    for viewer in [None, *range(state.players)]:
+        view = state.view(viewer)
+        for line in shown.header(view):
+            assert line
+            for text in line:
+                check_text(text, view, state.players)
+        rows = shown.seat_rows(view)
+        assert sorted(row.seat for row in rows) == list(range(len(rows))) and len(rows) >= state.players
+        assert {row.seat for row in rows if row.acting} <= set(view["to_act"]) | {view.get("to_play")}
+        for row in rows:
+            for text in row.parts:
+                check_text(text, view, state.players)
+        for face_up in shown.face_up(view):
+            check_text(face_up.title, view, state.players)
+            check_param(face_up.cards, view, state.players)
+        if view.get("last_deal"):
+            sheet = shown.sheet(view["last_deal"])
+            check_text(sheet.title, view, state.players)
+            assert sheet.head in catalogue(DEFAULT)
+            assert [seat for seat, _ in sheet.rows] == [row["seat"] for row in view["last_deal"]["rows"]]
+            widths = {tuple(cell.width for cell in cells) for _, cells in sheet.rows}
+            assert len(widths) == 1, "the columns line up"
+            assert all(isinstance(cell, Cell) for _, cells in sheet.rows for cell in cells)
+
+
+@pytest.mark.usefixtures("oh_hell_registered")
+@pytest.mark.parametrize("game", ["ninety-nine", "five-hundred", "just-make", "oh-hell"])
+def test_every_game_describes_every_moment_from_its_views(game: str) -> None:
+    for players in GAMES[game].players:
+        state = new_game(game, players, seed=players)
+        rng = Random(players)
+        steps = 0
+        while not state.is_over() and len(state.sheets) < 3 and steps < 400:
+            if steps % 3 == 0:
+                check_description(state)
+            seat = rng.choice(state.to_act())
+            state.act(seat, rng.choice(state.legal(seat)))
+            steps += 1
+        check_description(state)
+
+
+def test_every_registered_game_has_a_description() -> None:
+    for game in GAMES:
+        shown = presentation_of(game)  # fails, not skips, for a game without one
+        for part in ("header", "seat_rows", "face_up", "sheet"):
+            assert callable(getattr(shown, part))
