@@ -65,16 +65,3 @@ def hand_lines(cards: Iterable[str], locale: Any = None) -> str:
         else:
             lines.append(SUIT_SYMBOL[suit] + " " + " ".join(card[:-1] for card in cards_of_suit))
     return "\n".join(lines) or t(locale, "hand.empty")
-
-
-NINETY_NINE_BID_VALUE = {"D": 0, "S": 1, "H": 2, "C": 3}
-
-
-def ninety_nine_bid(cards: Iterable[str], joker_as: str | None) -> int:
-    """The number three Ninety-Nine bid cards say (the joker counts as the turned-up card)."""
-    total = 0
-    for card in cards:
-        if is_joker(card):
-            card = joker_as or ""
-        total += NINETY_NINE_BID_VALUE.get(card[-1:] or "D", 0)
-    return total

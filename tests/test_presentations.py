@@ -8,7 +8,22 @@ from typing import Any
 import pytest
 
 from bot.games import GAMES, GameState, new_game
-from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
+from bot.games.shown import (
+    CARD,
+    CARDS,
+    LIST,
+    NUMBER,
+    WORD,
+    Card,
+    Cards,
+    Cell,
+    Param,
+    Seat,
+    Suit,
+    SuitSymbol,
+    Text,
+    presentation_of,
+)
 from cogs.i18n import DEFAULT, catalogue
 
 from .helpers import strings_in
@@ -58,6 +73,8 @@ def check_description(state: GameState) -> None:
         for face_up in shown.face_up(view):
             check_text(face_up.title, view, state.players)
             check_param(face_up.cards, view, state.players)
+        if viewer is not None:
+            check_hand(state, viewer, view)
         if view.get("last_deal"):
             sheet = shown.sheet(view["last_deal"])
             check_text(sheet.title, view, state.players)
@@ -66,6 +83,34 @@ def check_description(state: GameState) -> None:
             widths = {tuple(cell.width for cell in cells) for _, cells in sheet.rows}
             assert len(widths) == 1, "the columns line up"
             assert all(isinstance(cell, Cell) for _, cells in sheet.rows for cell in cells)
+
+
+def check_hand(state: GameState, seat: int, view: dict[str, Any]) -> None:
+    """A seat's notes and extra hands from its own view, and each legal action in exactly one choice,
+    each with a label."""
+    shown = presentation_of(state.NAME)
+    for note in shown.hand_notes(view):
+        check_text(note, view, state.players)
+    for beside in shown.beside(view):
+        check_text(beside.title, view, state.players)
+        check_param(beside.cards, view, state.players)
+    legal = state.legal(seat)
+    choices = shown.choices(view, legal)
+    placed = [action for choice in choices for action in choice.actions]
+    assert sorted(placed) == sorted(legal), "every legal action in exactly one choice"
+    for choice in choices:
+        assert choice.kind in (CARD, CARDS, NUMBER, WORD, LIST) and choice.actions
+        if choice.prompt is not None:
+            check_text(choice.prompt, view, state.players)
+        if choice.kind == CARD:
+            assert {a.split()[1] for a in choice.actions} <= set(choice.cards)
+        if choice.kind == CARDS:
+            assert all(len(a.split()) == choice.count + 1 for a in choice.actions)
+        if choice.kind == NUMBER:
+            numbers = {n for n, _ in choice.numbers}
+            assert all(int(a.split()[1].rstrip("SHDCNT")) in numbers for a in choice.actions)
+    for action in legal:
+        check_text(shown.label(view, action), view, state.players)
 
 
 @pytest.mark.usefixtures("oh_hell_registered")
@@ -87,5 +132,5 @@ def test_every_game_describes_every_moment_from_its_views(game: str) -> None:
 def test_every_registered_game_has_a_description() -> None:
     for game in GAMES:
         shown = presentation_of(game)  # fails, not skips, for a game without one
-        for part in ("header", "seat_rows", "face_up", "sheet"):
+        for part in ("header", "seat_rows", "face_up", "sheet", "hand_notes", "beside", "choices", "label"):
             assert callable(getattr(shown, part))

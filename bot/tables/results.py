@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.games.shown import presentation_of
 from bot.storage import repository as repo
 
 from .live import LiveTable, sides_of
@@ -15,18 +16,14 @@ from .standings import SkillRating, placements, rate
 
 
 def bid_counts(game: str, sheets: list[dict[str, Any]], seat: int) -> tuple[int, int]:
-    """(bids, bids made) for one seat: its own bids in Ninety-Nine and Just Make, its contracts in Five Hundred."""
+    """(aims, aims reached) for one seat, as the game counts them (its own bids, or the contracts it won)."""
+    presentation = presentation_of(game)
     bids = made = 0
     for sheet in sheets:
-        if game == "five-hundred":
-            if sheet.get("contractor") == seat and not sheet.get("thrown_in"):
-                bids += 1
-                made += bool(sheet.get("made"))
-            continue
-        for row in sheet.get("rows", ()):
-            if row.get("seat") == seat and row.get("bid") is not None:
-                bids += 1
-                made += bool(row.get("made"))
+        reached = presentation.aim(sheet, seat)
+        if reached is not None:
+            bids += 1
+            made += reached
     return bids, made
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.games.shown import presentation_of
+
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
 from ..tables.render import (
@@ -31,8 +33,6 @@ from ..tables.render import (
 PAGE_SIZE = 10
 SPARKS = "▁▂▃▄▅▆▇█"
 TREND_SPAN = 5  # "in the last five matches"
-BID_GAMES = ("ninety-nine", "just-make")  # games in which everyone bids every deal
-PARTNER_GAMES = ("five-hundred",)
 
 
 def pages_of(total: int) -> int:
@@ -150,14 +150,14 @@ def game_stats_text(game: str, profile: dict[str, Any], start: float, locale: An
         ),
     ]
     if profile["bids"]:
-        key = "stats.bids" if game in BID_GAMES else "stats.contracts"
+        key = f"stats.{presentation_of(game).aims}"
         lines.append(t(locale, key, made=profile["bids_made"], bids=profile["bids"], rate=percent(profile["bid_rate"])))
     best = profile.get("best_deal")
     if best is not None:
         lines.append(
             t(locale, "stats.best_deal", points=f"{best['points']:+d}", deal=best["deal"], match=best["match_id"])
         )
-    if game in PARTNER_GAMES and profile.get("partners"):
+    if profile.get("partners"):  # only where players sit in sides
         partners = ", ".join(
             t(locale, "stats.partner", name=clip(p["name"], NAME_MAX), matches=p["matches"], wins=p["wins"])
             for p in profile["partners"]

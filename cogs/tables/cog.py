@@ -487,7 +487,7 @@ class Tables(commands.Cog):
         if legal is None:
             return
         wanted = sorted(cards)
-        found = [a for a in legal if a.split()[0] in ("bid", "discard") and sorted(a.split()[1:]) == wanted]
+        found = [a for a in legal if len(a.split()) > 2 and sorted(a.split()[1:]) == wanted]
         if not found:
             await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.bad_cards"))
             return

@@ -15,21 +15,18 @@ from typing import Any
 
 import discord
 
-from bot.games.shown.five_hundred import bid_text
+from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice, presentation_of
 from bot.tables import SeatInfo, TableInfo
 
-from ..cards import RED, card_label, cards_label, hand_lines, is_joker, ninety_nine_bid, sort_key, suit_label
+from ..cards import RED, card_label, hand_lines, is_joker, sort_key
 from ..i18n import t
 from .components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
-from .render import COLOUR, clip, game_name, said, seat_name, trick_text
+from .render import COLOUR, clip, game_name, said, said_cards, seat_name, trick_text
 
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
 OPTIONS_MAX = 25
 CARD_ROWS_MAX = 3  # card buttons use at most three rows (15 cards); longer hands get a select
-
-WORDS = ("pass", "declare", "reveal", "alone")
-
 
 def _card_style(card: str) -> discord.ButtonStyle:
     if is_joker(card):
@@ -38,39 +35,8 @@ def _card_style(card: str) -> discord.ButtonStyle:
 
 
 def action_label(action: str, view: dict[str, Any], locale: Any) -> str:
-    """An action as a button says it."""
-    words = action.split()
-    verb, args = words[0], words[1:]
-    if verb in WORDS:
-        return t(locale, f"action.{verb}")
-    if verb == "bid" and view.get("game") == "five-hundred":  # bids, not cards: "bid 6S" is six spades
-        return said(None, bid_text(parse_bid_500(args[0])), locale)
-    if verb == "play" and len(args) == 2:  # the joker led at no trumps, naming a suit
-        return t(locale, "action.joker_suit", card=card_label(args[0], locale), suit=suit_label(args[1], locale))
-    if verb == "bid" and len(args) == 2 and args[1] == "double":
-        return t(locale, "action.bid_double", card=card_label(args[0], locale))
-    if verb == "call":
-        return t(locale, "action.call", card=cards_label(args, locale))
-    if verb == "discard":
-        return t(locale, "action.discard", cards=cards_label(args, locale))
-    if verb == "bid" and len(args) == 3:
-        return t(
-            locale, "action.bid_99", cards=cards_label(args, locale), bid=ninety_nine_bid(args, view.get("joker_as"))
-        )
-    if verb == "bid" and len(args) == 1:
-        return t(locale, "action.bid_card", card=card_label(args[0], locale))
-    if verb == "play" and len(args) == 1:
-        return card_label(args[0], locale)
-    return clip(action, 80)
-
-
-def parse_bid_500(text: str) -> dict[str, Any]:
-    """``6S`` / ``8NT`` / ``misere`` / ``open-misere`` as the engine's bid view."""
-    if text in ("misere", "open-misere"):
-        return {"kind": text}
-    if text.endswith("NT"):
-        return {"kind": "no-trumps", "tricks": int(text[:-2])}
-    return {"kind": "suit", "tricks": int(text[:-1]), "trump": text[-1]}
+    """An action as its button or list says it, as the game describes it."""
+    return said(None, presentation_of(view["game"]).label(view, action), locale)
 
 
 def matching(legal: list[str], prefix: str) -> list[str]:
@@ -125,14 +91,6 @@ def _action_selects(
     return selects
 
 
-def _dummy_cards(view: dict[str, Any]) -> list[str]:
-    """The Ninety-Nine dummy's cards, when this seat plays for it (its own view shows them)."""
-    dummy = view.get("dummy")
-    if dummy is None:
-        return []
-    return list(view["hands"][dummy].get("cards") or [])
-
-
 def _by_card(actions: list[str]) -> dict[str, list[str]]:
     """Actions grouped by their card (``play JK S`` and ``play JK H`` both under ``JK``)."""
     by_card: dict[str, list[str]] = {}
@@ -161,52 +119,39 @@ def _card_buttons(
 
 
 def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal: list[str], locale: Any) -> Controls:
-    """Every legal action of the seat, laid out for Discord."""
+    """Every legal action of the seat, laid out for Discord as the game's choices say."""
     controls = Controls()
     turn = seat.acted
-    hand = list(view.get("hand") or [])
-    by_verb: dict[str, list[str]] = {}
-    for action in legal:
-        by_verb.setdefault(action.split()[0], []).append(action)
-
-    plays = by_verb.pop("play", [])
-    if plays:
-        by_card = _by_card(plays)
-        shown = sorted(hand if set(by_card) <= set(hand) else _dummy_cards(view) or list(by_card), key=sort_key)
-        if len(shown) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
-            controls.add_buttons(_card_buttons(table, turn, shown, by_card, locale))
-        else:
-            for select in _action_selects(table, turn, plays, view, locale, t(locale, "hand.pick_play")):
-                controls.add_row([select])
-
-    bids = by_verb.pop("bid", [])
-    if bids:
-        _bid_controls(controls, table, turn, bids, view, locale)
-
-    for verb in ("discard",):
-        actions = by_verb.pop(verb, [])
-        if actions:
-            _cards_select(
-                controls,
-                table,
-                turn,
-                actions,
-                locale,
-                t(locale, f"hand.pick_{verb}", count=len(actions[0].split()) - 1),
-            )
-
-    calls = by_verb.pop("call", [])
-    if calls:
-        for select in _action_selects(table, turn, calls, view, locale, t(locale, "hand.pick_call")):
+    buttons: list[discord.ui.Item[Any]] = []
+    placed: set[str] = set()
+    for choice in presentation_of(table.game).choices(view, legal):
+        actions = [a for a in choice.actions if a in legal and a not in placed]
+        placed.update(actions)
+        if not actions:
+            continue
+        prompt = said(table, choice.prompt, locale) if choice.prompt else t(locale, "hand.pick_other")
+        if choice.kind == CARD:
+            by_card = _by_card(actions)
+            cards = sorted(choice.cards or by_card, key=sort_key)
+            if len(cards) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
+                controls.add_buttons(_card_buttons(table, turn, cards, by_card, locale))
+                continue
+        elif choice.kind == CARDS:
+            _cards_select(controls, table, turn, actions, locale, prompt, choice.count)
+            continue
+        elif choice.kind == NUMBER:
+            _number_select(controls, table, turn, actions, choice, locale, prompt)
+            continue
+        elif choice.kind == WORD:
+            buttons += [
+                ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary)
+                for a in actions
+            ]
+            continue
+        for select in _action_selects(table, turn, actions, view, locale, prompt):
             controls.add_row([select])
-
-    words = [a for verb in WORDS for a in by_verb.pop(verb, [])]
-    rest = [a for actions in by_verb.values() for a in actions]
-    buttons: list[discord.ui.Item[Any]] = [
-        ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary)
-        for a in words
-    ]
-    if rest:  # anything a future variant adds still gets a control
+    rest = [a for a in legal if a not in placed]
+    if rest:  # an action the game's description left out still gets a control
         for select in _action_selects(table, turn, rest, view, locale, t(locale, "hand.pick_other")):
             controls.add_row([select])
     if table.hints:  # only here: these controls are drawn for the seat on turn alone
@@ -216,46 +161,23 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
     return controls
 
 
-def _bid_controls(
-    controls: Controls, table: TableInfo, turn: int, bids: list[str], view: dict[str, Any], locale: Any
+def _number_select(
+    controls: Controls, table: TableInfo, turn: int, actions: list[str], choice: Choice, locale: Any, prompt: str
 ) -> None:
-    if table.game == "ninety-nine":  # three cards, confirmed as a next step that shows the number
-        _cards_select(controls, table, turn, bids, locale, t(locale, "hand.pick_bid_99"))
-        return
-    if table.game == "just-make":  # a card of the hand; several actions for a card open a next step
-        by_card = _by_card(bids)
-        cards = sorted(by_card, key=sort_key)
-        if len(cards) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
-            controls.add_buttons(_card_buttons(table, turn, cards, by_card, locale))
-        else:
-            for select in _action_selects(table, turn, bids, view, locale, t(locale, "hand.pick_bid")):
-                controls.add_row([select])
-        return
-    # Five Hundred: the number first, then the suit as a next step; misère and open misère as buttons
-    words = [a for a in bids if a.split()[1] in ("misere", "open-misere")]
-    numbers = sorted({int(a.split()[1].rstrip("SHDCNT")) for a in bids if a not in words})
-    if numbers:
-        options = [
-            discord.SelectOption(label=t(locale, "hand.bid_tricks", tricks=n), value=f"bid {n}")
-            for n in numbers[:OPTIONS_MAX]
-        ]
-        controls.add_row(
-            [PickSelect(table.id, turn, "action", 0, options=options, placeholder=t(locale, "hand.pick_bid"))]
-        )
-    if words:
-        controls.add_buttons(
-            [
-                ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary)
-                for a in words
-            ]
-        )
+    """A number to choose (a bid's tricks); its actions (a suit for each) follow as a next step."""
+    verb = actions[0].split()[0]
+    options = [
+        discord.SelectOption(label=clip(said(table, label, locale), 100), value=f"{verb} {number}")
+        for number, label in choice.numbers[:OPTIONS_MAX]
+    ]
+    if options:
+        controls.add_row([PickSelect(table.id, turn, "action", 0, options=options, placeholder=clip(prompt, 150))])
 
 
 def _cards_select(
-    controls: Controls, table: TableInfo, turn: int, actions: list[str], locale: Any, placeholder: str
+    controls: Controls, table: TableInfo, turn: int, actions: list[str], locale: Any, placeholder: str, count: int
 ) -> None:
-    """Choose exactly k cards out of those that appear in ``actions``."""
-    count = len(actions[0].split()) - 1
+    """Choose exactly ``count`` cards out of those that appear in ``actions``."""
     cards = sorted({card for a in actions for card in a.split()[1:]}, key=sort_key)
     if len(cards) > OPTIONS_MAX:  # cannot happen with today's hands; fall back to whole actions
         for select in _action_selects(table, turn, actions, {}, locale, placeholder):
@@ -288,28 +210,10 @@ def hand_embed(
         colour=COLOUR["playing"],
     )
     lines = [hand_lines(view.get("hand") or [], locale)]
-    game = table.game
-    if game == "ninety-nine":
-        if view.get("bid_cards"):
-            lines.append(
-                t(locale, "hand.your_bid_99", cards=cards_label(view["bid_cards"], locale), bid=view.get("bid"))
-            )
-        lines.append(t(locale, "hand.trump", trump=suit_label(view.get("trump"), locale)))
-        if view.get("dummy") is not None and view.get("dummy_controller") == seat.index:
-            dummy = view["hands"][view["dummy"]]
-            if dummy.get("cards"):
-                embed.add_field(name=t(locale, "hand.dummy"), value=clip(hand_lines(dummy["cards"], locale), 1024))
-    elif game == "five-hundred":
-        if view.get("contract"):
-            lines.append(t(locale, "hand.contract", bid=said(None, bid_text(view["contract"]), locale)))
-        if view.get("you_are_partner"):
-            lines.append(t(locale, "hand.you_are_partner"))
-        if view.get("kitty") and view.get("phase") == "discarding":
-            lines.append(t(locale, "hand.kitty", cards=cards_label(view["kitty"], locale)))
-    else:
-        bid = next((b for b in view.get("bids", []) if b["seat"] == seat.index), None)
-        if bid is not None:
-            lines.append(t(locale, "hand.your_bid_jm", bid=bid["bid"], card=card_label(bid["card"], locale)))
+    shown = presentation_of(table.game)
+    lines += [said(table, note, locale) for note in shown.hand_notes(view)]
+    for beside in shown.beside(view):
+        embed.add_field(name=said(table, beside.title, locale), value=clip(said_cards(beside.cards, locale), 1024))
     if view.get("trick"):
         lines.append(t(locale, "hand.trick", trick=trick_text(table, view["trick"], locale)))
     if legal:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.shown import presentation_of
 from bot.tables import Hint
 
 from ..cards import card_label, suit_label
 from ..i18n import t
-from .hand import action_label
+from .render import said
 
 AIMS = ("bid", "contract", "defence")
 
@@ -27,9 +28,7 @@ def advised(action: str, view: dict[str, Any], locale: Any) -> str:
         return t(locale, "hint.play", card=card_label(words[1], locale))
     if words[0] == "play":  # the joker led at no trumps, naming a suit
         return t(locale, "hint.play_joker", card=card_label(words[1], locale), suit=suit_label(words[2], locale))
-    if words[0] == "bid" and view.get("game") == "five-hundred":  # the label is the bid alone (7 ♠, Misère)
-        return t(locale, "hint.bid", bid=action_label(action, view, locale))
-    return action_label(action, view, locale)  # its label already says what it does: Pass, Bid 4♣, Call A♠
+    return said(None, presentation_of(view["game"]).advice(view, action), locale)
 
 
 def hint_text(hint: Hint, view: dict[str, Any], locale: Any) -> str:

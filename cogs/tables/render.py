@@ -180,12 +180,17 @@ def _param(table: TableInfo | None, value: Param, locale: Any) -> str | int:
     if isinstance(value, Card):
         return card_label(value.name, locale)
     if isinstance(value, Cards):
-        return hand_lines(value.names, locale) if value.by_suit else cards_label(value.names, locale)
+        return said_cards(value, locale)
     if isinstance(value, Suit):
         return suit_label(value.letter, locale)
     if isinstance(value, SuitSymbol):
         return SUIT_SYMBOL[value.letter]
     return value
+
+
+def said_cards(cards: Cards, locale: Any) -> str:
+    """Cards in a line, or a whole hand a line per suit."""
+    return hand_lines(cards.names, locale) if cards.by_suit else cards_label(cards.names, locale)
 
 
 def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import GAMES
+from bot.games.shown import presentation_of
 from cogs.i18n import DEFAULT, catalogue, languages, t
 from cogs.tables.play_commands import parameters_of
 
@@ -70,6 +71,7 @@ def generated_keys() -> set[str]:
     keys = set()
     for game, info in GAMES.items():
         keys |= {f"game.{game}", f"rules.{game}", f"name.{game}", f"command.{game}"}
+        keys.add(f"stats.{presentation_of(game).aims}")
         for parameter in parameters_of(game):
             keys |= {f"describe.{game}.{parameter.name}", f"name.{parameter.name}"}
         for option in info.options:

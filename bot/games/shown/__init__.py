@@ -103,8 +103,44 @@ class Shown:
     cards: Cards
 
 
+# How a group of a seat's legal actions is picked (``Choice.kind``).
+CARD = "card"  # a button per card of ``cards`` (an action's second word); several actions for a card: a next step
+CARDS = "cards"  # choose ``count`` of the cards the actions name, then confirm the action they make
+NUMBER = "number"  # choose a number (``numbers``), then one of the actions starting ``<verb> <number>``
+WORD = "word"  # a button per action
+LIST = "list"  # a list to pick one action from
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Some of a seat's legal actions and the control that picks among them."""
+
+    kind: str
+    actions: tuple[str, ...]
+    prompt: Text | None = None  # what a list or a card choice asks
+    cards: tuple[str, ...] = ()  # CARD: the cards shown, in order (those with no action disabled)
+    count: int = 1  # CARDS: how many cards make an action
+    numbers: tuple[tuple[int, Text], ...] = ()  # NUMBER: each number and how it reads
+
+
+def cards_choice(view: dict[str, Any], actions: list[str], prompt: Text) -> Choice:
+    """Card actions (``play QH``, ``play JK H``) as a button per card held: the seat's hand, or the
+    cards the actions name when they are not in it (the Ninety-Nine dummy's, played for it)."""
+    named = list(dict.fromkeys(action.split()[1] for action in actions))
+    hand = list(view.get("hand") or [])
+    return Choice(CARD, tuple(actions), prompt, tuple(hand if set(named) <= set(hand) else named))
+
+
 class Presentation(Protocol):
     """One game's description, from views alone."""
+
+    #: What a seat aims at each deal, as the records count it: "bids" (its own bid) or "contracts"
+    #: (a contract its side won at auction); the stats say ``stats.<aims>``.
+    aims: str
+
+    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+        """Whether ``seat`` reached its aim in a scored deal (its sheet), or None if it had none."""
+        ...
 
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         """The lines above the seats (each line: texts joined by a space): the deal, trumps, a contract."""
@@ -122,6 +158,26 @@ class Presentation(Protocol):
         """A deal's score sheet (``view["last_deal"]``)."""
         ...
 
+    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+        """What a seat's own view adds under its hand: its bid, trumps, a contract, the kitty."""
+        ...
+
+    def beside(self, view: dict[str, Any]) -> list[Shown]:
+        """Other cards the seat plays from its own view (the dummy's hand)."""
+        ...
+
+    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+        """The seat's legal actions, each in exactly one choice, in the order they are shown."""
+        ...
+
+    def label(self, view: dict[str, Any], action: str) -> Text:
+        """How an action reads on its button or in a list."""
+        ...
+
+    def advice(self, view: dict[str, Any], action: str) -> Text:
+        """An action other than playing a card, as a hint advises it (``Bid 7 ♠``, ``Pass``)."""
+        ...
+
 
 def presentation_of(game: str) -> Presentation:
     """The description of a game: ``bot.games.shown.<game>.PRESENTATION`` (dashes as underscores)."""
@@ -130,9 +186,15 @@ def presentation_of(game: str) -> Presentation:
 
 
 __all__ = [
+    "CARD",
+    "CARDS",
+    "LIST",
+    "NUMBER",
+    "WORD",
     "Card",
     "Cards",
     "Cell",
+    "Choice",
     "Param",
     "Presentation",
     "Seat",
@@ -142,6 +204,7 @@ __all__ = [
     "Suit",
     "SuitSymbol",
     "Text",
+    "cards_choice",
     "presentation_of",
     "say",
 ]

@@ -4,7 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Card, Cards, Cell, Seat, SeatRow, Sheet, Shown, Suit, SuitSymbol, Text, say
+from ..five_hundred import bid_rank, bid_view
+from . import (
+    CARDS,
+    LIST,
+    NUMBER,
+    WORD,
+    Card,
+    Cards,
+    Cell,
+    Choice,
+    Seat,
+    SeatRow,
+    Sheet,
+    Shown,
+    Suit,
+    SuitSymbol,
+    Text,
+    cards_choice,
+    say,
+)
+
+WORDS = ("pass", "alone")
+MISERES = ("misere", "open-misere")
 
 
 def bid_text(bid: dict[str, Any]) -> Text:
@@ -24,6 +46,14 @@ def _seat_or_unknown(seat: int | None) -> Seat | str:
 
 
 class FiveHundredPresentation:
+    aims = "contracts"
+
+    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+        """The contracts the seat won at auction, made or not (a hand thrown in has none)."""
+        if sheet.get("thrown_in") or sheet.get("contractor") != seat:
+            return None
+        return bool(sheet.get("made"))
+
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         lines: list[tuple[Text, ...]] = [(say("table.hand_500", hand=view["deal"], dealer=Seat(view["dealer"])),)]
         contract = view.get("contract") or view.get("standing_bid")
@@ -92,6 +122,68 @@ class FiveHundredPresentation:
             for row in sheet["rows"]
         )
         return Sheet(title, "sheet.head_500", rows)
+
+    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+        notes = []
+        if view.get("contract"):
+            notes.append(say("hand.contract", bid=bid_text(view["contract"])))
+        if view.get("you_are_partner"):
+            notes.append(say("hand.you_are_partner"))
+        if view.get("kitty") and view.get("phase") == "discarding":
+            notes.append(say("hand.kitty", cards=Cards(tuple(view["kitty"]))))
+        return notes
+
+    def beside(self, view: dict[str, Any]) -> list[Shown]:
+        return []
+
+    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+        """Cards to play; a bid's number then its suit as a next step, misère and pass as buttons; the
+        kitty's discards as cards to choose; the partner's call from a list."""
+        by_verb: dict[str, list[str]] = {}
+        for action in legal:
+            by_verb.setdefault(action.split()[0], []).append(action)
+        out = []
+        if by_verb.get("play"):
+            out.append(cards_choice(view, by_verb["play"], say("hand.pick_play")))
+        bids = by_verb.get("bid", [])
+        contracts = [a for a in bids if a.split()[1] not in MISERES]
+        if contracts:
+            numbers = sorted({_tricks(a) for a in contracts})
+            shown = tuple((n, say("hand.bid_tricks", tricks=n)) for n in numbers)
+            out.append(Choice(NUMBER, tuple(contracts), say("hand.pick_bid"), numbers=shown))
+        if by_verb.get("discard"):
+            count = len(by_verb["discard"][0].split()) - 1
+            out.append(Choice(CARDS, tuple(by_verb["discard"]), say("hand.pick_discard", count=count), count=count))
+        if by_verb.get("call"):
+            out.append(Choice(LIST, tuple(by_verb["call"]), say("hand.pick_call")))
+        words = [a for a in bids if a.split()[1] in MISERES] + [a for a in legal if a in WORDS]
+        if words:
+            out.append(Choice(WORD, tuple(words)))
+        return out
+
+    def label(self, view: dict[str, Any], action: str) -> Text:
+        verb, *args = action.split()
+        if verb in WORDS:
+            return say(f"action.{verb}")
+        if verb == "bid":  # bids, not cards: "bid 6S" is six spades
+            rank = bid_rank(args[0])
+            return bid_text(bid_view(rank if rank is not None else -1))
+        if verb == "call":
+            return say("action.call", card=Cards(tuple(args)))
+        if verb == "discard":
+            return say("action.discard", cards=Cards(tuple(args)))
+        if len(args) == 2:  # the joker led at no trumps, naming a suit
+            return say("action.joker_suit", card=Card(args[0]), suit=Suit(args[1]))
+        return say("action.card", card=Card(args[0]))
+
+
+    def advice(self, view: dict[str, Any], action: str) -> Text:
+        label = self.label(view, action)
+        return say("hint.bid", bid=label) if action.startswith("bid ") else label  # a bid's label is the bid alone
+
+def _tricks(action: str) -> int:
+    """The number of a contract bid (``bid 7H`` → 7)."""
+    return int(action.split()[1].rstrip("SHDCNT"))
 
 
 PRESENTATION = FiveHundredPresentation()

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Card, Cell, SeatRow, Sheet, Shown, Text, say
+from . import Card, Cell, Choice, SeatRow, Sheet, Shown, Text, cards_choice, say
 
 
 class JustMakePresentation:
+    aims = "bids"
+
+    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
+        return None if row is None or row.get("bid") is None else bool(row.get("made"))
+
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         return [(say("table.deal_jm", deal=view["deal"], target=view["target"]),)]
 
@@ -47,5 +53,32 @@ class JustMakePresentation:
         )
         return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet.get("made", 0)), "sheet.head_jm", rows)
 
+    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+        bid = next((b for b in view.get("bids", []) if b["seat"] == view.get("seat")), None)
+        return [] if bid is None else [say("hand.your_bid_jm", bid=bid["bid"], card=Card(bid["card"]))]
+
+    def beside(self, view: dict[str, Any]) -> list[Shown]:
+        return []
+
+    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+        """A card of the hand to play, or to bid with (a card that may also be bid doubled: a next step)."""
+        plays = [a for a in legal if a.startswith("play ")]
+        bids = [a for a in legal if a.startswith("bid ")]
+        out = []
+        if plays:
+            out.append(cards_choice(view, plays, say("hand.pick_play")))
+        if bids:
+            out.append(cards_choice(view, bids, say("hand.pick_bid")))
+        return out
+
+    def label(self, view: dict[str, Any], action: str) -> Text:
+        verb, *args = action.split()
+        if verb == "bid":
+            return say("action.bid_double" if args[1:] == ["double"] else "action.bid_card", card=Card(args[0]))
+        return say("action.card", card=Card(args[0]))
+
+
+    def advice(self, view: dict[str, Any], action: str) -> Text:
+        return self.label(view, action)  # its label already says what it does
 
 PRESENTATION = JustMakePresentation()

@@ -4,10 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Card, Cards, Cell, Seat, SeatRow, Sheet, Shown, Suit, Text, say
+from .. import cards as C
+from ..ninety_nine import BID_VALUE
+from . import CARDS, WORD, Card, Cards, Cell, Choice, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
+
+WORDS = ("pass", "declare", "reveal")
+
+
+def bid_value(cards: list[str], joker_as: str | None) -> int:
+    """The number three bid cards say: each card's suit (♦ 0, ♠ 1, ♥ 2, ♣ 3); the joker stands for the
+    turned-up card it replaces."""
+    total = 0
+    for card in cards:
+        code = C.parse(joker_as if card == "JK" and joker_as else card)
+        total += BID_VALUE[code >> 4] if code is not None and code < C.JOKER else 0
+    return total
 
 
 class NinetyNinePresentation:
+    aims = "bids"
+
+    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
+        return None if row is None or row.get("bid") is None else bool(row.get("made"))
+
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         lines: list[tuple[Text, ...]] = [
             (say("table.deal_99", deal=view["deal"], game=view["game_number"], dealer=Seat(view["dealer"])),),
@@ -65,5 +85,44 @@ class NinetyNinePresentation:
             rows.append((row["seat"], cells))
         return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet.get("made", 0)), "sheet.head_99", tuple(rows))
 
+    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+        notes = []
+        if view.get("bid_cards"):
+            notes.append(say("hand.your_bid_99", cards=Cards(tuple(view["bid_cards"])), bid=view.get("bid") or 0))
+        notes.append(say("hand.trump", trump=Suit(view.get("trump"))))
+        return notes
+
+    def beside(self, view: dict[str, Any]) -> list[Shown]:
+        """The dummy's hand, for the seat that plays it."""
+        dummy = view.get("dummy")
+        if dummy is None or view.get("dummy_controller") != view.get("seat"):
+            return []
+        cards = view["hands"][dummy].get("cards")
+        return [Shown(say("hand.dummy"), Cards(tuple(cards), True))] if cards else []
+
+    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+        plays = [a for a in legal if a.startswith("play ")]
+        bids = [a for a in legal if a.startswith("bid ")]
+        words = [a for a in legal if a in WORDS]
+        out = []
+        if plays:
+            out.append(cards_choice(view, plays, say("hand.pick_play")))
+        if bids:  # three cards, confirmed as a next step that shows the number
+            out.append(Choice(CARDS, tuple(bids), say("hand.pick_bid_99"), count=3))
+        if words:
+            out.append(Choice(WORD, tuple(words)))
+        return out
+
+    def label(self, view: dict[str, Any], action: str) -> Text:
+        verb, *args = action.split()
+        if verb in WORDS:
+            return say(f"action.{verb}")
+        if verb == "bid":
+            return say("action.bid_99", cards=Cards(tuple(args)), bid=bid_value(args, view.get("joker_as")))
+        return say("action.card", card=Card(args[0]))
+
+
+    def advice(self, view: dict[str, Any], action: str) -> Text:
+        return self.label(view, action)  # its label already says what it does
 
 PRESENTATION = NinetyNinePresentation()

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Card, Cell, Seat, SeatRow, Sheet, Shown, Suit, Text, say
+from . import NUMBER, Card, Cell, Choice, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
 
 
 class OhHellPresentation:
+    aims = "bids"
+
+    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
+        return None if row is None or row.get("bid") is None else bool(row.get("made"))
+
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         lines: list[tuple[Text, ...]] = [
             (
@@ -67,5 +73,36 @@ class OhHellPresentation:
         made = sum(1 for row in sheet["rows"] if row["made"])
         return Sheet(say("sheet.title", deal=sheet["deal"], made=made), "sheet.head_oh", rows)
 
+    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+        notes = [say("hand.trump", trump=Suit(view.get("trump")))]
+        if view.get("bid") is not None:
+            seat = view["seat"]
+            need = view["bid"] - view["tricks"][seat]
+            notes.append(say("hand.your_bid_oh", bid=view["bid"], tricks=view["tricks"][seat], need=max(0, need)))
+        return notes
+
+    def beside(self, view: dict[str, Any]) -> list[Shown]:
+        return []
+
+    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+        plays = [a for a in legal if a.startswith("play ")]
+        bids = [a for a in legal if a.startswith("bid ")]
+        out = []
+        if plays:
+            out.append(cards_choice(view, plays, say("hand.pick_play")))
+        if bids:
+            numbers = tuple((int(a.split()[1]), say("hand.bid_tricks", tricks=int(a.split()[1]))) for a in bids)
+            out.append(Choice(NUMBER, tuple(bids), say("hand.pick_bid"), numbers=numbers))
+        return out
+
+    def label(self, view: dict[str, Any], action: str) -> Text:
+        verb, arg = action.split()
+        if verb == "bid":
+            return say("hand.bid_tricks", tricks=int(arg))
+        return say("action.card", card=Card(arg))
+
+
+    def advice(self, view: dict[str, Any], action: str) -> Text:
+        return say("hint.bid", bid=self.label(view, action))
 
 PRESENTATION = OhHellPresentation()
