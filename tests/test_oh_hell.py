@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from bot.games import IllegalAction, InvalidGame
+from bot.games import IllegalAction, InvalidGame, from_json
 from bot.games import cards as C
 from bot.games.oh_hell import DECK, OhHell, deal_sizes, points_for
 
@@ -288,4 +287,4 @@ def test_a_snapshot_round_trips_mid_deal() -> None:
     for _ in range(9):
         seat = state.to_act()[0]
         state.act(seat, state.legal(seat)[-1])
-    assert OhHell.restore(json.loads(state.to_json())) == state
+    assert from_json(state.to_json()) == state

@@ -12,7 +12,6 @@ from bot.games import cards as C
 from bot.games.oh_hell import OhHell, points_for
 
 from .engine_properties import check_random_match
-from .oh_hell_registry import oh_hell_registered  # noqa: F401 (a fixture)
 
 MATCHES = int(os.environ.get("PROPERTY_MATCHES", "1000")) // 4  # a match is many deals
 
@@ -49,7 +48,6 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.usefixtures("oh_hell_registered")
 @pytest.mark.parametrize("players", range(3, 8))
 def test_random_matches_keep_every_property(players: int) -> None:
     for seed in range(MATCHES):
@@ -64,7 +62,6 @@ def test_random_matches_keep_every_property(players: int) -> None:
         assert len(state.sheets) == len(state.sizes)
 
 
-@pytest.mark.usefixtures("oh_hell_registered")
 def test_the_largest_deals_leave_no_trumps_only_when_the_pack_is_used_up() -> None:
     for players in range(3, 8):
         state = check_random_match(

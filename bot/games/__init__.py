@@ -59,7 +59,7 @@ def _compiled_copy_is_stale(folder: str) -> bool:
 if os.environ.get("TRICK_TABLE_PURE") or _compiled_copy_is_stale(os.path.dirname(__file__)):
     sys.meta_path.insert(0, _SourcesOnly())
 
-from . import five_hundred, just_make, ninety_nine  # noqa: E402
+from . import five_hundred, just_make, ninety_nine, oh_hell  # noqa: E402
 from .base import GameState  # noqa: E402
 from .errors import GameError, IllegalAction, InvalidGame  # noqa: E402
 from .options import Option  # noqa: E402
@@ -103,6 +103,7 @@ GAMES: dict[str, GameInfo] = {
             five_hundred.FiveHundred,
         ),
         GameInfo("just-make", just_make.PLAYERS, just_make.DEFAULT_PLAYERS, just_make.OPTIONS, just_make.JustMake),
+        GameInfo("oh-hell", oh_hell.PLAYERS, oh_hell.DEFAULT_PLAYERS, oh_hell.OPTIONS, oh_hell.OhHell),
     )
 }
 

@@ -231,6 +231,7 @@ JAPANESE_MATCHES = [
     ("ninety-nine", 3, {"format": "target", "target": 50}),
     ("five-hundred", 4, {}),
     ("just-make", 5, {"target": 3, "hints": True}),  # with a computer, and a hint asked for
+    ("oh-hell", 4, {"start_cards": 3, "hints": True}),
 ]
 
 

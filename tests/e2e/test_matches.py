@@ -22,6 +22,8 @@ MATCHES = [
     ("just-make", 7, {"target": 3}, NOBODY),
     ("five-hundred", 4, {}, ("easy", "strong")),  # computers move by themselves
     ("just-make", 6, {"target": 3}, ("easy", "strong", "easy")),
+    ("oh-hell", 4, {"start_cards": 3}, NOBODY),
+    ("oh-hell", 7, {"start_cards": 2, "sequence": "up-down", "scoring": "penalty"}, ("strong", "easy")),
 ]
 
 

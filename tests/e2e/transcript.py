@@ -16,11 +16,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.games import GAMES
 from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.e2e.driver import MANAGER, TableDriver, set_computer_pace
 
-QUICK = {"ninety-nine": {"format": "target", "target": 50}, "five-hundred": {}, "just-make": {"target": 3}}
-PLAYERS = {"ninety-nine": 3, "five-hundred": 4, "just-make": 4}
+# A short match of each game (every game of the registry; the rest play as their defaults), and its table size.
+QUICK: dict[str, dict[str, Any]] = {
+    "ninety-nine": {"format": "target", "target": 50},
+    "just-make": {"target": 3},
+    "oh-hell": {"start_cards": 3},
+}
+PLAYERS = {"ninety-nine": 3, "just-make": 4}
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan"]
 
 
@@ -71,7 +77,7 @@ async def play(
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.e2e.transcript", description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=sorted(QUICK))
+    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--players", type=int)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--full", action="store_true", help="the rules' default options (a long match)")
@@ -79,9 +85,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pace", type=int, default=0, choices=[0, 500, 1000, 2000], help="ms between computer moves")
     parser.add_argument("--hints", action="store_true", help="a table with hints (the players do not ask for any)")
     args = parser.parse_args(argv)
-    options = {} if args.full else QUICK[args.game]
+    options = {} if args.full else QUICK.get(args.game, {})
     computers = [level for level in args.computers.split(",") if level]
-    players = args.players or PLAYERS[args.game]
+    players = args.players or PLAYERS.get(args.game, GAMES[args.game].default_players)
     if len(computers) >= players:
         parser.error("at least one person plays: fewer computers than players")
     print(asyncio.run(play(args.game, players, args.seed, options, computers, args.pace, args.hints)))

@@ -1,45 +1,15 @@
-"""The Oh Hell computer player: what every game's player must do, and sound play in set positions."""
+"""The Oh Hell computer player in set positions (tests/players/test_all_games.py checks what every game's must do)."""
 
 from __future__ import annotations
 
 from random import Random
-
-import pytest
 
 from bot.games import cards as C
 from bot.games.oh_hell import OhHell
 from bot.players import ComputerPlayer
 from bot.players.oh_hell import KNOWLEDGE, Sight, bid_estimate, choose_bid, choose_card, win_chance
 
-from ..oh_hell_registry import oh_hell_registered  # noqa: F401 (a fixture)
 from ..test_oh_hell import bid_all, game, oh_hell
-from . import test_all_games as every_game
-
-PLAYERS = range(3, 8)
-
-
-@pytest.mark.usefixtures("oh_hell_registered")
-@pytest.mark.parametrize("players", PLAYERS)
-def test_both_levels_choose_legal_actions(players: int) -> None:
-    every_game.test_both_levels_choose_legal_actions("oh-hell", players)
-
-
-@pytest.mark.usefixtures("oh_hell_registered")
-@pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize("level", ["easy", "strong"])
-def test_a_choice_depends_only_on_what_the_seat_knows(players: int, level: str) -> None:
-    every_game.test_a_choice_depends_only_on_what_the_seat_knows("oh-hell", players, level)
-
-
-@pytest.mark.usefixtures("oh_hell_registered")
-@pytest.mark.parametrize("players", PLAYERS)
-def test_determinize_keeps_what_the_seat_saw_and_hides_the_rest(players: int) -> None:
-    every_game.test_determinize_keeps_what_the_seat_saw_and_hides_the_rest("oh-hell", players)
-
-
-@pytest.mark.usefixtures("oh_hell_registered")
-def test_the_same_seed_and_state_give_the_same_choice() -> None:
-    every_game.test_the_same_seed_and_state_give_the_same_choice("oh-hell", 4)
 
 
 def test_the_player_has_what_the_search_needs() -> None:

@@ -91,18 +91,18 @@ class OhHellPresentation:
         if plays:
             out.append(cards_choice(view, plays, say("hand.pick_play")))
         if bids:
-            numbers = tuple((int(a.split()[1]), say("hand.bid_tricks", tricks=int(a.split()[1]))) for a in bids)
+            numbers = tuple((int(a.split()[1]), say("action.bid_oh", tricks=int(a.split()[1]))) for a in bids)
             out.append(Choice(NUMBER, tuple(bids), say("hand.pick_bid"), numbers=numbers))
         return out
 
     def label(self, view: dict[str, Any], action: str) -> Text:
         verb, arg = action.split()
         if verb == "bid":
-            return say("hand.bid_tricks", tricks=int(arg))
+            return say("action.bid_oh", tricks=int(arg))
         return say("action.card", card=Card(arg))
 
 
     def advice(self, view: dict[str, Any], action: str) -> Text:
-        return say("hint.bid", bid=self.label(view, action))
+        return self.label(view, action)  # its label already says what it does: Bid 2
 
 PRESENTATION = OhHellPresentation()
