@@ -10,7 +10,7 @@ from .errors import (
     TableNotFound,
     WrongStatus,
 )
-from .records import GuildSettings, Hint, Outcome, SeatInfo, TableInfo
+from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
 from .service import TableService
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "BadOptions",
     "ChannelBusy",
     "GuildSettings",
+    "HandSnapshot",
     "Hint",
     "NotAllowed",
     "Outcome",

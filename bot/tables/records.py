@@ -84,6 +84,18 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class HandSnapshot:
+    """One person's seat at one committed moment of a table, read in one go under its lock: the table,
+    the seat, everything it may see, and its legal actions now (none when it is not on turn)."""
+
+    table: TableInfo
+    seat: SeatInfo
+    view: dict[str, Any]
+    legal: list[str]
+    version: int
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     guild_id: int
     turn_seconds: int

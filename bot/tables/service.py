@@ -44,7 +44,7 @@ from bot.storage.models import (
 from .computers import STRONG, Drivers, Turn, next_turn, pause_left, play_turn, stand_in
 from .errors import ActionRefused, BadOptions, ChannelBusy, NotAllowed, StaleAction, TableNotFound, WrongStatus
 from .live import LiveSeat, LiveTable, Step, sides_of
-from .records import GuildSettings, Hint, Outcome, TableInfo
+from .records import GuildSettings, HandSnapshot, Hint, Outcome, TableInfo
 from .results import match_record
 from .thinking import Choice, Thinker, decision_seed
 
@@ -293,6 +293,26 @@ class TableService:
         if live.state is None:
             raise WrongStatus("not_in_play")
         return live.public
+
+    async def hand(self, table_id: int, user_id: int) -> HandSnapshot:
+        """The user's seat as it is now, read once under the table's lock, so the table, the view and the
+        legal actions are of one version (raises NotAllowed when they have no seat, WrongStatus before play)."""
+        async with self._locked(table_id) as live:
+            seat = live.seat_of(user_id)
+            if seat is None or seat.position is None:
+                raise NotAllowed("not_seated")
+            if live.state is None:
+                raise WrongStatus("not_in_play")
+            info = live.info()
+            position = seat.position
+            on_turn = live.status == PLAYING and not seat.resigned and position in live.state.to_act()
+            return HandSnapshot(
+                info,
+                next(s for s in info.seats if s.index == position),
+                live.views[position],
+                live.state.legal(position) if on_turn else [],
+                live.version,
+            )
 
     async def seat_view(self, table_id: int, user_id: int) -> tuple[int, dict[str, Any]]:
         """The user's seat and everything that seat may see."""

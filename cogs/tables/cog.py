@@ -22,7 +22,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
-from bot.tables import Outcome, SeatInfo, StaleAction, TableError, TableInfo, TableService
+from bot.tables import (
+    NotAllowed,
+    Outcome,
+    SeatInfo,
+    StaleAction,
+    TableError,
+    TableInfo,
+    TableService,
+    WrongStatus,
+)
 
 from ..i18n import DEFAULT, GUILD_LANGUAGES, reader, t, text
 from ..replies import handled, send, update
@@ -388,12 +397,9 @@ class Tables(commands.Cog):
         note: str | None = None,
     ) -> tuple[dict[str, Any], Shown]:
         """The user's hand message as it is now, and what it asks (raises a TableError when they have none)."""
-        table = await self.service.table(table_id)
-        position, view = await self.service.seat_view(table_id, user_id)
-        seat = next(seat for seat in table.seats if seat.index == position)
-        legal = await self.service.legal(table_id, user_id)
-        embed, controls = hand_message(table, seat, view, legal, locale, focus=focus, note=note)
-        return {"embed": embed, "view": controls}, Shown(seat.acted, bool(legal))
+        hand = await self.service.hand(table_id, user_id)  # one read: table, seat, view and choices agree
+        embed, controls = hand_message(hand.table, hand.seat, hand.view, hand.legal, locale, focus=focus, note=note)
+        return {"embed": embed, "view": controls}, Shown(hand.seat.acted, bool(hand.legal))
 
     def _remember(self, interaction: discord.Interaction[Any], table_id: int, shown: Shown) -> None:
         self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic(), shown)
@@ -448,15 +454,17 @@ class Tables(commands.Cog):
     async def _turn_ok(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> list[str] | None:
         """The seat's legal actions if the message is still its latest choice, else a refusal is shown."""
         try:
-            table = await self.service.table(table_id)
+            hand = await self.service.hand(table_id, interaction.user.id)
+        except (NotAllowed, WrongStatus):  # no seat here, or no match: the click is not for them
+            await send(interaction, t(reader(interaction), "error.stale_hand"))
+            return None
         except TableError as error:
             await send(interaction, error_text(error, reader(interaction)))
             return None
-        seat = self._seat(table, interaction.user.id)
-        if seat is None or seat.acted != turn:
+        if hand.seat.acted != turn:
             await self._refuse_in_hand(interaction, table_id, t(reader(interaction), "error.stale_hand"))
             return None
-        return await self.service.legal(table_id, interaction.user.id)
+        return hand.legal
 
     async def on_choose(
         self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str]

@@ -248,3 +248,24 @@ async def test_a_seats_turn_marker_refuses_only_its_own_old_choices(service: Tab
     info = await restarted.table(table.id)  # the marker is the replayed log, so it survives a restart
     assert {s.user_id: s.acted for s in info.seats} == {HOST: 1, other: 1, third: 0}
     await restarted.close()
+
+
+async def test_a_hand_is_one_read_of_one_version(service: TableService) -> None:
+    lobby = await seated(service, "five-hundred", players=4)
+    with pytest.raises((NotAllowed, WrongStatus)):
+        await service.hand(lobby.id, HOST)  # no match yet: no seat has a place at a deal
+    outcome = await started(service, "five-hundred", players=4, channel=lobby.channel_id + 1)
+    table = outcome.table
+    with pytest.raises(NotAllowed):
+        await service.hand(table.id, HOST + 50)  # a watcher
+    bidder = table.to_act[0]
+    for position in range(4):
+        hand = await service.hand(table.id, HOST + position)
+        assert hand.table == await service.table(table.id) and hand.version == table.version
+        assert hand.seat.index == position and hand.seat.user_id == HOST + position
+        assert hand.view == outcome.views[position]
+        assert hand.legal == (await service.legal(table.id, HOST + position))
+        assert bool(hand.legal) == (position == bidder)
+    after = await service.act(table.id, HOST + bidder, "pass")
+    moved = await service.hand(table.id, HOST + bidder)
+    assert moved.version == after.table.version and moved.legal == [] and moved.seat.acted == 1
