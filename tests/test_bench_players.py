@@ -32,7 +32,7 @@ from bot.bench_players import (
     tally_aims,
     units_of,
 )
-from bot.games import new_game
+from bot.games import GAMES, new_game
 
 
 def config(**changes: object) -> BenchConfig:
@@ -206,7 +206,7 @@ def parse(*argv: str) -> BenchConfig:
 
 def test_command_line_defaults() -> None:
     got = parse()
-    assert got.games == ("ninety-nine", "five-hundred", "just-make")
+    assert got.games == tuple(GAMES)  # every game by default
     assert got.pairings == bench_players.PAIRINGS
     assert (got.players, got.budget_ms, got.deals, got.options) == ((), 1000, None, {})
 
