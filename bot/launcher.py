@@ -6,7 +6,6 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import Any
 
 import discord
 import yarl
@@ -17,7 +16,9 @@ from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.thinking import Thinker
-from cogs.i18n import GUILD_LANGUAGES, Translator
+from cogs.client import TableBot
+from cogs.i18n import ServerLanguages, Translator
+from cogs.tables import Tables
 
 log = logging.getLogger("bot")
 
@@ -56,7 +57,7 @@ def use_api_base(base: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
 
 
-class TrickBot(commands.Bot):
+class TrickBot(TableBot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; interactions carry everything else
@@ -72,6 +73,7 @@ class TrickBot(commands.Bot):
         # Computer players think in worker processes, so the bot keeps answering while they do.
         self.thinker = Thinker(settings.computer_workers, budget_ms=settings.computer_budget_ms)
         self.service = TableService(self.database, thinker=self.thinker)
+        self.languages = ServerLanguages()
         self._timers: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
 
@@ -79,13 +81,12 @@ class TrickBot(commands.Bot):
         await self.database.upgrade()
         tables = await self.service.load_open_tables()
         log.info("database %s ready; %d open tables resumed", self.database.backend, tables)
-        GUILD_LANGUAGES.update(await self.service.guild_languages())
+        self.languages.load(await self.service.guild_languages())
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
-        cog: Any = self.get_cog("Tables")
-        self._timers = self.service.run_timers_forever(cog.on_timer)
+        self._timers = self.service.run_timers_forever(self.cog_of(Tables).on_timer)
         assert self.application_id is not None
         log.info("invite link: %s", invite_link(self.application_id))
 
@@ -112,8 +113,8 @@ class TrickBot(commands.Bot):
     async def _shut_down(self) -> None:
         if self._timers is not None:
             self._timers.cancel()
-        cog: Any = self.get_cog("Tables")
-        if cog is not None:
+        cog = self.get_cog(Tables.__cog_name__)
+        if isinstance(cog, Tables):
             await cog.publisher.flush()
         await super().close()
         await self.service.close()

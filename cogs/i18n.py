@@ -11,6 +11,7 @@ we have it, else their server's chosen language, else English (``reader``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -49,14 +50,33 @@ def language_of(locale: Any, fallback: str = DEFAULT) -> str:
     return code if code in languages() else fallback
 
 
-# A server's chosen language, kept here by the cogs that read and change it (loaded when the bot starts).
-GUILD_LANGUAGES: dict[int, str] = {}
+class ServerLanguages:
+    """Each server's chosen language for its public messages: one object, owned by the bot (loaded when
+    it starts, changed by /settings)."""
+
+    def __init__(self, chosen: Mapping[int, str] | None = None) -> None:
+        self._chosen: dict[int, str] = dict(chosen or {})
+
+    def of(self, guild_id: int | None) -> str:
+        """The server's language, English when it chose none (or for a direct message)."""
+        return language_of(self._chosen.get(guild_id or 0, DEFAULT))
+
+    def choose(self, guild_id: int, language: str | None) -> None:
+        """A server's new choice (None: back to the default)."""
+        if language is None:
+            self._chosen.pop(guild_id, None)
+        else:
+            self._chosen[guild_id] = language
+
+    def load(self, chosen: Mapping[int, str]) -> None:
+        self._chosen.update(chosen)
 
 
 def reader(interaction: discord.Interaction[Any]) -> str:
     """The language to answer this person in: theirs, else their server's, else English."""
-    server = GUILD_LANGUAGES.get(interaction.guild_id or 0, DEFAULT)
-    return language_of(interaction.locale, language_of(server))
+    languages = getattr(interaction.client, "languages", None)
+    server = languages.of(interaction.guild_id) if isinstance(languages, ServerLanguages) else DEFAULT
+    return language_of(interaction.locale, server)
 
 
 def t(locale: Any, key: str, /, **params: Any) -> str:

@@ -11,10 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
-from bot.tables import TableService
 from bot.tables.standings import SkillRating
 
 from ..charts import running_totals, totals_chart
+from ..client import TableBot
 from ..i18n import reader, t, text
 from ..replies import send
 from .components import PERIODS, BoardPage, HistoryPage, OpenMatch
@@ -44,9 +44,9 @@ def page_buttons(make: Any, page: int, total: int, locale: Any) -> list[discord.
 class Records(commands.Cog):
     """Leaderboards, stats and match history, read from the service."""
 
-    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self.service = service
+        self.service = bot.service
 
     # ------------------------------------------------------------------ /leaderboard
 

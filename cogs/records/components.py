@@ -8,20 +8,23 @@ under them.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands
 
+from ..client import table_bot
 from ..replies import click_values, safely
 
 PERIODS = ("all", "month", "week")
 
+if TYPE_CHECKING:
+    from .cog import Records
 
-def _cog(interaction: discord.Interaction[Any]) -> Any:
-    client = interaction.client
-    assert isinstance(client, commands.Bot)
-    return client.get_cog("Records")
+
+def _cog(interaction: discord.Interaction[Any]) -> Records:
+    from .cog import Records  # the cog imports these components: a late import breaks the cycle
+
+    return table_bot(interaction.client).cog_of(Records)
 
 
 class BoardPage(

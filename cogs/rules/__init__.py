@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from discord.ext import commands
 
+from ..client import table_bot
 from .cog import Rules
 
 __all__ = ["Rules", "setup"]
 
 
 async def setup(bot: commands.Bot) -> None:
-    service: Any = cast(Any, bot).service
-    await bot.add_cog(Rules(bot, service))
+    typed = table_bot(bot)
+    await typed.add_cog(Rules(typed))

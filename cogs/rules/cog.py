@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.games import GAMES
 from bot.games.options import resolve
-from bot.tables import TableService
 
+from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send
@@ -22,9 +22,9 @@ from ..tables.render import COLOUR, clip, game_name, option_text
 class Rules(commands.Cog):
     """A game's rules in brief, and the options in play."""
 
-    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self.service = service
+        self.service = bot.service
 
     @app_commands.command(name="rules", description=text("command.rules"))
     @app_commands.describe(game=text("describe.rules.game"))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from discord.ext import commands
 
+from ..client import table_bot
 from ..replies import add_dynamic_items
 from .cog import Settings, SettingsControl
 
@@ -13,6 +12,6 @@ __all__ = ["Settings", "setup"]
 
 
 async def setup(bot: commands.Bot) -> None:
-    service: Any = cast(Any, bot).service
-    add_dynamic_items(bot, SettingsControl)
-    await bot.add_cog(Settings(bot, service))
+    typed = table_bot(bot)
+    add_dynamic_items(typed, SettingsControl)
+    await typed.add_cog(Settings(typed))

@@ -14,9 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
-from bot.tables import GuildSettings, TableError, TableService
+from bot.tables import GuildSettings, TableError
 
-from ..i18n import GUILD_LANGUAGES, languages, reader, t, text
+from ..client import TableBot, table_bot
+from ..i18n import languages, reader, t, text
 from ..replies import click_values, safely, send
 from ..tables.cog import error_text
 from ..tables.render import COLOUR, clip, game_name, option_text
@@ -113,9 +114,7 @@ class SettingsControl(
         return cls(item, match["what"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client = interaction.client
-        assert isinstance(client, commands.Bot)
-        cog: Any = client.get_cog("Settings")
+        cog = table_bot(interaction.client).cog_of(Settings)
         values = click_values(interaction)
         await safely(interaction, cog.on_control(interaction, self.what, values))
 
@@ -273,9 +272,9 @@ def game_message(settings: GuildSettings, game: str, locale: Any, option: str | 
 class Settings(commands.Cog):
     """A server's settings, for those who can manage it."""
 
-    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self.service = service
+        self.service = bot.service
 
     @app_commands.command(name="settings", description=text("command.settings"))
     @app_commands.default_permissions(manage_guild=True)
@@ -307,7 +306,7 @@ class Settings(commands.Cog):
                 settings = await self.service.update_guild_settings(guild_id, **{key: int(value)})
             elif kind == "lang" and value in languages():
                 settings = await self.service.update_guild_settings(guild_id, language=value)
-                GUILD_LANGUAGES[guild_id] = value
+                self.bot.languages.choose(guild_id, value)
             elif kind == "pace" and rest.isdigit():
                 settings = await self.service.update_guild_settings(guild_id, computer_pace_ms=int(rest))
             elif kind == "thread":

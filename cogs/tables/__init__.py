@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from discord.ext import commands
 
+from ..client import table_bot
 from ..replies import add_dynamic_items
 from .cog import Tables
 from .components import DYNAMIC_ITEMS
@@ -14,6 +13,6 @@ __all__ = ["Tables", "setup"]
 
 
 async def setup(bot: commands.Bot) -> None:
-    service: Any = cast(Any, bot).service
-    add_dynamic_items(bot, *DYNAMIC_ITEMS)
-    await bot.add_cog(Tables(bot, service))
+    typed = table_bot(bot)
+    add_dynamic_items(typed, *DYNAMIC_ITEMS)
+    await typed.add_cog(Tables(typed))

@@ -33,7 +33,8 @@ from bot.tables import (
     WrongStatus,
 )
 
-from ..i18n import DEFAULT, GUILD_LANGUAGES, reader, t, text
+from ..client import TableBot
+from ..i18n import reader, t, text
 from ..replies import handled, send, update
 from .components import data_of
 from .hand import hand_message, matching
@@ -116,10 +117,10 @@ async def answering(interaction: discord.Interaction[Any], *, update: bool) -> A
 class Tables(commands.Cog):
     """Open a table, join, play: the public table in the channel, each hand in an ephemeral message."""
 
-    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self.service = service
-        self.publisher = Publisher(bot, service, self.guild_locale)
+        self.service = bot.service
+        self.publisher = Publisher(bot, bot.service, self.guild_locale)
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self._hand_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -127,7 +128,7 @@ class Tables(commands.Cog):
 
     async def guild_locale(self, guild_id: int) -> str:
         """The language of a server's public messages: its setting (see /settings), else English."""
-        return GUILD_LANGUAGES.get(guild_id, DEFAULT)
+        return self.bot.languages.of(guild_id)
 
     async def cog_load(self) -> None:
         # Computer moves, reminders and timeouts happen without a click: the service tells us here.

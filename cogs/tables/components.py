@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
-from discord.ext import commands
 
+from ..client import table_bot
 from ..replies import safely
 
 log = logging.getLogger(__name__)
@@ -23,16 +23,19 @@ PREFIX = "tt"
 CUSTOM_ID_MAX = 100
 ACTION = r"[A-Za-z0-9 -]{1,70}"
 
+if TYPE_CHECKING:
+    from .cog import Tables
+
 
 def data_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
     """The component data of a click (custom_id, values) as a plain dict."""
     return cast(dict[str, Any], interaction.data or {})
 
 
-def _handler(interaction: discord.Interaction[Any]) -> Any:
-    client = interaction.client
-    assert isinstance(client, commands.Bot)
-    return client.get_cog("Tables")
+def _handler(interaction: discord.Interaction[Any]) -> Tables:
+    from .cog import Tables  # the cog imports these components: a late import breaks the cycle
+
+    return table_bot(interaction.client).cog_of(Tables)
 
 
 class LobbyButton(

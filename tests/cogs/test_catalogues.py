@@ -124,15 +124,16 @@ def test_cards_and_suits_read_naturally() -> None:
 
 def test_a_language_we_lack_falls_back_to_the_server_then_english() -> None:
     from types import SimpleNamespace
+    from typing import Any
 
-    from cogs.i18n import GUILD_LANGUAGES, reader
+    from cogs.i18n import ServerLanguages, reader
 
-    GUILD_LANGUAGES[77] = "ja"
-    try:
-        asks = SimpleNamespace
-        assert reader(asks(locale="fr", guild_id=77)) == "ja"  # type: ignore[arg-type]
-        assert reader(asks(locale="en-GB", guild_id=77)) == "en"  # type: ignore[arg-type]
-        assert reader(asks(locale="fr", guild_id=78)) == "en"  # type: ignore[arg-type]
-        assert reader(asks(locale="ja", guild_id=78)) == "ja"  # type: ignore[arg-type]
-    finally:
-        del GUILD_LANGUAGES[77]
+    bot = SimpleNamespace(languages=ServerLanguages({77: "ja"}))
+
+    def asks(locale: str, guild_id: int) -> Any:
+        return SimpleNamespace(locale=locale, guild_id=guild_id, client=bot)
+
+    assert reader(asks(locale="fr", guild_id=77)) == "ja"
+    assert reader(asks(locale="en-GB", guild_id=77)) == "en"
+    assert reader(asks(locale="fr", guild_id=78)) == "en"
+    assert reader(asks(locale="ja", guild_id=78)) == "ja"

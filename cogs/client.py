@@ -1,0 +1,38 @@
+"""The bot every cog is handed (the RoboDanny pattern): typed, with the table service and the servers' languages.
+
+The launcher's bot is a :class:`TableBot`; each cog's ``setup`` checks it is
+given one and passes it on, so no cog reaches the service or another cog
+through ``Any``.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import discord
+from discord.ext import commands
+
+from bot.tables import TableService
+
+from .i18n import ServerLanguages
+
+CogT = TypeVar("CogT", bound=commands.Cog)
+
+
+class TableBot(commands.Bot):
+    """A bot with a table service (``service``) and each server's language (``languages``)."""
+
+    service: TableService
+    languages: ServerLanguages
+
+    def cog_of(self, kind: type[CogT]) -> CogT:
+        """The loaded cog of this class (a cog is loaded before any click can reach it)."""
+        cog = self.get_cog(kind.__cog_name__)
+        assert isinstance(cog, kind), f"{kind.__name__} is not loaded"
+        return cog
+
+
+def table_bot(client: discord.Client | commands.Bot) -> TableBot:
+    """``client`` as the bot it is: every cog runs in a :class:`TableBot`."""
+    assert isinstance(client, TableBot), "the cogs run in a TableBot"
+    return client
