@@ -9,6 +9,7 @@ on SQLite (batch mode) and PostgreSQL alike.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from sqlalchemy import (
@@ -38,8 +39,16 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-# Table statuses.
-LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
+class TableStatus(StrEnum):
+    """Where a table is in its life; stored as its text, and equal to it."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+LOBBY, PLAYING, FINISHED, ABANDONED = TableStatus  # as each status is written in the service
 OPEN_STATUSES = (LOBBY, PLAYING)
 DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 300, 120
 DEFAULT_COMPUTER_PACE_MS = 1000  # between consecutive computer moves (half as long again after a trick)

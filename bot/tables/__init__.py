@@ -1,5 +1,7 @@
 """The table service: lobbies, play, computer players, durable logs, timers and the leaderboard (no discord)."""
 
+from bot.storage.models import TableStatus
+
 from .errors import (
     ActionRefused,
     BadOptions,
@@ -28,5 +30,6 @@ __all__ = [
     "TableInfo",
     "TableNotFound",
     "TableService",
+    "TableStatus",
     "WrongStatus",
 ]

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.storage.models import PLAYING
+
 from .live import LiveTable, Step
 
 log = logging.getLogger(__name__)
@@ -38,7 +40,7 @@ class Turn:
 def next_turn(live: LiveTable) -> Turn | None:
     """The first seat to act that a computer plays for, or None when only people are awaited."""
     state = live.state
-    if live.status != "playing" or state is None or state.is_over():
+    if live.status != PLAYING or state is None or state.is_over():
         return None
     to_act = state.to_act()
     live.overdue.intersection_update(to_act)  # a person who acted, or whose turn passed, is no longer overdue

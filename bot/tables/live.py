@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.games import GameState, new_game
+from bot.storage.models import PLAYING, TableStatus
 
 from .records import SeatInfo, TableInfo
 
@@ -134,7 +135,7 @@ class LiveTable:
         return tuple(changed)
 
     def info(self) -> TableInfo:
-        playing = self.state is not None and self.status == "playing"
+        playing = self.state is not None and self.status == PLAYING
         seats = [
             SeatInfo(
                 index=seat.position if seat.position is not None else order,
@@ -156,7 +157,7 @@ class LiveTable:
             game=self.game,
             options=dict(self.options),
             players=self.players,
-            status=self.status,
+            status=TableStatus(self.status),
             host_id=self.host_id,
             version=self.version,
             seats=tuple(seats),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.storage.models import DEFAULT_COMPUTER_PACE_MS
+from bot.storage.models import DEFAULT_COMPUTER_PACE_MS, TableStatus
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class TableInfo:
     game: str
     options: dict[str, Any]
     players: int | None  # the player count asked for, or None for any count the game allows
-    status: str
+    status: TableStatus
     host_id: int
     version: int
     seats: tuple[SeatInfo, ...]
@@ -54,7 +54,7 @@ class TableInfo:
 
     @property
     def is_open(self) -> bool:
-        return self.status in ("lobby", "playing")
+        return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.games.shown import presentation_of
+from bot.tables import TableStatus
 
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
@@ -70,7 +71,7 @@ def board_embed(
     """One page of a board; ``mine`` is the viewer's own row wherever they stand (None if not on it)."""
     embed = discord.Embed(
         title=t(locale, "board.title", game=game_name(game, locale), period=t(locale, f"period.{period}")),
-        colour=COLOUR["finished"],
+        colour=COLOUR[TableStatus.FINISHED],
     )
     lines = [board_line(row, period, locale) for row in rows]
     embed.description = "\n".join(lines) if lines else t(locale, "board.empty", game=game_name(game, locale))
@@ -174,7 +175,7 @@ def stats_embed(
     start: float,
     locale: Any,
 ) -> discord.Embed:
-    embed = discord.Embed(title=t(locale, "stats.title", name=clip(name, NAME_MAX)), colour=COLOUR["playing"])
+    embed = discord.Embed(title=t(locale, "stats.title", name=clip(name, NAME_MAX)), colour=COLOUR[TableStatus.PLAYING])
     if not profiles:
         embed.description = t(locale, "stats.none", name=clip(name, NAME_MAX))
         return embed
@@ -234,7 +235,7 @@ def history_embed(
     matches: Sequence[dict[str, Any]], page: int, total: int, who: str | None, locale: Any
 ) -> discord.Embed:
     title = t(locale, "history.title_of", name=clip(who, NAME_MAX)) if who else t(locale, "history.title")
-    embed = discord.Embed(title=title, colour=COLOUR["finished"])
+    embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
     lines = [history_line(match, locale) for match in matches]
     embed.description = clip("\n".join(lines), DESCRIPTION_MAX) if lines else t(locale, "history.empty")
     embed.set_footer(text=t(locale, "history.footer", page=page + 1, pages=pages_of(total), matches=total))
@@ -269,7 +270,7 @@ def match_message(sheet: dict[str, Any], chart: bytes, locale: Any) -> dict[str,
     seats = sorted(sheet["seats"], key=lambda s: s["seat"])
     embed = discord.Embed(
         title=t(locale, "sheet.match_title", game=game_name(sheet["game"], locale), match=sheet["match_id"]),
-        colour=COLOUR["finished"],
+        colour=COLOUR[TableStatus.FINISHED],
         timestamp=sheet["finished_at"],
     )
     summary = t(

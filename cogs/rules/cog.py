@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.games import GAMES
 from bot.games.options import resolve
+from bot.tables import TableStatus
 
 from ..client import TableBot
 from ..i18n import reader, t, text
@@ -41,7 +42,7 @@ class Rules(commands.Cog):
         embed = discord.Embed(
             title=t(locale, "rules.title", game=game_name(chosen, locale)),
             description=t(locale, f"rules.{chosen}", players=players),
-            colour=COLOUR["lobby"],
+            colour=COLOUR[TableStatus.LOBBY],
         )
         if table is not None and table.game == chosen:
             options = resolve(chosen, GAMES[chosen].options, table.options)

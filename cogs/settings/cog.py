@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
-from bot.tables import GuildSettings, TableError
+from bot.tables import GuildSettings, TableError, TableStatus
 
 from ..client import TableBot, table_bot
 from ..i18n import languages, reader, t, text
@@ -141,7 +141,7 @@ def button(
 
 def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     """The server's settings and a control for each."""
-    embed = discord.Embed(title=t(locale, "settings.title"), colour=COLOUR["lobby"])
+    embed = discord.Embed(title=t(locale, "settings.title"), colour=COLOUR[TableStatus.LOBBY])
     embed.description = t(locale, "settings.intro")
     embed.add_field(
         name=t(locale, "settings.turn"),
@@ -223,7 +223,8 @@ def game_message(settings: GuildSettings, game: str, locale: Any, option: str | 
     """One game's default options: pick an option, then its value."""
     specs = {spec.name: spec for spec in GAMES[game].options}
     chosen = settings.default_options.get(game, {})
-    embed = discord.Embed(title=t(locale, "settings.game_title", game=game_name(game, locale)), colour=COLOUR["lobby"])
+    title = t(locale, "settings.game_title", game=game_name(game, locale))
+    embed = discord.Embed(title=title, colour=COLOUR[TableStatus.LOBBY])
     lines = []
     for name, spec in specs.items():
         value = chosen.get(name, spec.default)

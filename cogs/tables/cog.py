@@ -30,6 +30,7 @@ from bot.tables import (
     TableError,
     TableInfo,
     TableService,
+    TableStatus,
     WrongStatus,
 )
 
@@ -91,7 +92,8 @@ class HandMessage:
 
 def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
     """What the seat's hand should ask of it as the table is now."""
-    return Shown(seat.acted, table.status == "playing" and seat.index in table.to_act and not seat.resigned)
+    on_turn = table.status == TableStatus.PLAYING and seat.index in table.to_act
+    return Shown(seat.acted, on_turn and not seat.resigned)
 
 
 @contextlib.asynccontextmanager
@@ -314,7 +316,7 @@ class Tables(commands.Cog):
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             await send(interaction, t(locale, "error.not_in_lobby"))
         elif interaction.user.id != table.host_id:
             await send(interaction, t(locale, "error.not_host"))

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice, presentation_of
-from bot.tables import SeatInfo, TableInfo
+from bot.tables import SeatInfo, TableInfo, TableStatus
 
 from ..cards import RED, card_label, hand_lines, is_joker, sort_key
 from ..i18n import t
@@ -207,7 +207,7 @@ def hand_embed(
     """What the seat holds and what it is asked to do."""
     embed = discord.Embed(
         title=clip(t(locale, "hand.title", game=game_name(table.game, locale), table=table.id), 256),
-        colour=COLOUR["playing"],
+        colour=COLOUR[TableStatus.PLAYING],
     )
     lines = [hand_lines(view.get("hand") or [], locale)]
     shown = presentation_of(table.game)
@@ -218,7 +218,7 @@ def hand_embed(
         lines.append(t(locale, "hand.trick", trick=trick_text(table, view["trick"], locale)))
     if legal:
         lines.append("**" + t(locale, f"hand.ask.{view.get('phase', 'playing')}") + "**")
-    elif table.status == "playing":
+    elif table.status == TableStatus.PLAYING:
         waiting = ", ".join(seat_name(table, s, locale) for s in table.to_act)
         lines.append(t(locale, "hand.waiting", who=waiting or "…"))
     else:

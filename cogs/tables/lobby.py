@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.players import LEVELS
-from bot.tables import TableInfo
+from bot.tables import TableInfo, TableStatus
 
 from ..i18n import t
 from .components import ComputerButton
@@ -26,7 +26,7 @@ def computer_choice(table: TableInfo, locale: Any, note: str | None = None) -> d
     embed = discord.Embed(
         title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), 256),
         description="\n".join(lines),
-        colour=COLOUR["lobby"],
+        colour=COLOUR[TableStatus.LOBBY],
     )
     view = discord.ui.View(timeout=None)
     for level in LEVELS:

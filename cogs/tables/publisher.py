@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.tables import TableInfo, TableService
+from bot.tables import TableInfo, TableService, TableStatus
 
 from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
@@ -70,16 +70,16 @@ class Publisher:
         """Everything the public table message shows now: content, embed and controls."""
         table, public = await self.service.snapshot(table_id)
         locale = await self.locale_of(table.guild_id)
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             return {"content": None, "embed": lobby_embed(table, locale), "view": lobby_controls(table, locale)}
         if public is None:  # closed before it started
             return {"content": None, "embed": closed_lobby_embed(table, locale), "view": None}
-        result = await self.service.table_result(table.id) if table.status == "finished" else None
+        result = await self.service.table_result(table.id) if table.status == TableStatus.FINISHED else None
         view: discord.ui.View | None = discord.ui.View(timeout=None)
         assert view is not None
-        if table.status == "playing":
+        if table.status == TableStatus.PLAYING:
             view.add_item(HandButton(table.id, label=t(locale, "table.show_hand")))
-        elif table.status == "finished":
+        elif table.status == TableStatus.FINISHED:
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
         else:
             view = None

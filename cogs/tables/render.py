@@ -14,7 +14,7 @@ import discord
 from bot.games import GAMES
 from bot.games.options import resolve
 from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
-from bot.tables import TableInfo
+from bot.tables import TableInfo, TableStatus
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
@@ -29,7 +29,12 @@ FIELDS_MAX = 25
 EMBED_TOTAL_MAX = 6000
 NAME_MAX = 20  # display names are cut to this in tables, so nine players always fit
 
-COLOUR = {"lobby": 0x5865F2, "playing": 0x2D7D46, "finished": 0xC9A227, "abandoned": 0x80848E}
+COLOUR = {
+    TableStatus.LOBBY: 0x5865F2,
+    TableStatus.PLAYING: 0x2D7D46,
+    TableStatus.FINISHED: 0xC9A227,
+    TableStatus.ABANDONED: 0x80848E,
+}
 
 
 def clip(text: str, limit: int) -> str:
@@ -117,7 +122,7 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     embed = discord.Embed(
         title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
         description=description + "\n" + hints_line(table, locale),
-        colour=COLOUR["lobby"],
+        colour=COLOUR[TableStatus.LOBBY],
     )
     seated = "\n".join(
         f"{index + 1}. " + (seat_label(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
@@ -143,7 +148,7 @@ def closed_lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     return discord.Embed(
         title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
         description=t(locale, "table.abandoned"),
-        colour=COLOUR["abandoned"],
+        colour=COLOUR[TableStatus.ABANDONED],
     )
 
 
@@ -156,7 +161,7 @@ def trick_text(table: TableInfo, cards: list[dict[str, Any]], locale: Any) -> st
 
 def turn_line(table: TableInfo, public: dict[str, Any], locale: Any) -> str | None:
     """Who is to act, mentioned (the content of the table message, so it is highlighted)."""
-    if table.status != "playing" or not table.to_act:
+    if table.status != TableStatus.PLAYING or not table.to_act:
         return None
     names = []
     for seat in table.to_act:
@@ -243,14 +248,14 @@ def table_embed(
     status = table.status
     embed = discord.Embed(
         title=clip(t(locale, "table.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
-        colour=COLOUR.get(status, COLOUR["playing"]),
+        colour=COLOUR.get(status, COLOUR[TableStatus.PLAYING]),
     )
     lines = _header(table, public, locale)
     if table.hints:
         lines.append(t(locale, "table.hints_on"))
     lines.append("")
     lines.extend(_seat_rows(table, public, locale))
-    if status == "abandoned":
+    if status == TableStatus.ABANDONED:
         lines.insert(0, t(locale, "table.abandoned"))
     embed.description = clip("\n".join(lines), DESCRIPTION_MAX)
     if public.get("trick"):
@@ -274,7 +279,7 @@ def table_embed(
             value=clip(sheet_text(table, sheet, locale), FIELD_VALUE_MAX),
             inline=False,
         )
-    if status == "finished":
+    if status == TableStatus.FINISHED:
         embed.add_field(
             name=t(locale, "table.final"),
             value=clip(standings_text(table, public, result, locale), FIELD_VALUE_MAX),
