@@ -1,0 +1,250 @@
+"""The lobby: opening a table, seats (people and computers), options, hints, and the start."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.games import GAMES, GameError, new_game
+from bot.players import LEVELS
+from bot.storage import repository as repo
+from bot.storage.database import BatchRollback
+from bot.storage.models import (
+    ABANDONED,
+    LOBBY,
+    PLAYING,
+)
+
+from .computers import STRONG
+from .errors import BadOptions, ChannelBusy, NotAllowed, WrongStatus
+from .live import LiveSeat, LiveTable, Step
+from .records import Outcome, TableInfo
+from .server_settings import ServerSettings, checked_options
+from .service_core import UNSET, nothing_more, stale
+
+
+class Lobby(ServerSettings):
+    """Lobbies: seats, options and the start."""
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        players: int | None = None,
+        *,
+        thread_id: int | None = None,
+        turn_seconds: int | None = None,
+        own_thread: bool = False,
+        hints: bool = False,
+    ) -> TableInfo:
+        """A new lobby with the host seated. One open table per channel unless it has its own thread
+        (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted).
+        ``hints``: players may ask for hints, and the match is not rated."""
+        own_thread = own_thread or thread_id is not None
+        options = checked_options(game, options, players)
+        if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
+            raise BadOptions("bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds")
+        now = self.clock()
+        seed = secrets.randbits(62)
+
+        async def work(connection: AsyncConnection) -> tuple[int, int]:
+            await repo.ensure_guild(connection, guild_id)
+            await repo.remember_player(connection, host_id, host_name)
+            if not own_thread and await repo.table_in_channel(connection, channel_id, None) is not None:
+                raise BatchRollback(ChannelBusy("channel_busy"))
+            try:
+                table_id = await repo.insert_table(
+                    connection,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    thread_id=thread_id,
+                    channel_slot=None if own_thread else channel_id,
+                    game=game,
+                    options=options,
+                    players=players,
+                    seed=seed,
+                    status=LOBBY,
+                    host_id=host_id,
+                    turn_seconds=turn_seconds,
+                    hints=hints,
+                    created_at=now,
+                    version=0,
+                    action_count=0,
+                )
+            except IntegrityError:  # another process opened one here a moment ago: undo only this
+                raise BatchRollback(ChannelBusy("channel_busy")) from None
+            seat_id = await repo.insert_seat(connection, table_id, host_id, now)
+            return table_id, seat_id
+
+        table_id, _ = await self.db.write(work)
+        return await self.table(table_id)
+
+    async def set_location(self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None) -> None:
+        """Where the presentation put the table (its message, its thread)."""
+        async with self._locked(table_id) as live:
+            values: dict[str, Any] = {}
+            if message_id is not None:
+                values["message_id"] = message_id
+            if thread_id is not None:
+                values["thread_id"] = thread_id
+            if not values:
+                return
+            await self._write(live, nothing_more, **values)
+            live.message_id = values.get("message_id", live.message_id)
+            live.thread_id = values.get("thread_id", live.thread_id)
+
+    def _lobby(self, live: LiveTable) -> None:
+        if live.status != LOBBY:
+            raise (
+                WrongStatus("not_in_lobby")
+                if live.status == PLAYING
+                else WrongStatus("table_closed", status=live.status)
+            )
+
+    @staticmethod
+    def _expect(live: LiveTable, version: int | None) -> None:
+        if version is not None and version != live.version:
+            raise stale()
+
+    def _max_seats(self, live: LiveTable) -> int:
+        return live.players or max(GAMES[live.game].players)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> TableInfo:
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            if live.seat_of(user_id) is not None:
+                raise NotAllowed("already_seated")
+            if len(live.seats) >= self._max_seats(live):
+                raise NotAllowed("table_full", players=self._max_seats(live))
+            now = self.clock()
+
+            async def work(connection: AsyncConnection) -> int:
+                await repo.remember_player(connection, user_id, name)
+                return await repo.insert_seat(connection, live.id, user_id, now)
+
+            seat_id = await self._write(live, work)
+            live.seats.append(LiveSeat(seat_id, user_id, name))
+            return live.info()
+
+    async def add_computer(self, table_id: int, by_user: int, level: str = STRONG) -> TableInfo:
+        """The host seats a computer player of ``level`` ("easy" or "strong"). Computers are not rated."""
+        if level not in LEVELS:
+            raise BadOptions("bad_level", level=level, allowed=", ".join(LEVELS))
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            if len(live.seats) >= self._max_seats(live):
+                raise NotAllowed("table_full", players=self._max_seats(live))
+            now = self.clock()
+
+            async def work(connection: AsyncConnection) -> int:
+                return await repo.insert_seat(connection, live.id, None, now, level)
+
+            seat_id = await self._write(live, work)
+            live.seats.append(LiveSeat(seat_id, None, "", level=level))
+            return live.info()
+
+    async def set_hints(self, table_id: int, by_user: int, on: bool) -> TableInfo:
+        """The host allows hints (the match will not be rated) or not, before the match starts."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            if live.hints != on:
+                await self._write(live, nothing_more, hints=on)
+                live.hints = on
+            return live.info()
+
+    @staticmethod
+    def _host_only(live: LiveTable, user_id: int) -> None:
+        if user_id != live.host_id:
+            raise NotAllowed("not_host")
+
+    async def leave(self, table_id: int, user_id: int) -> TableInfo:
+        """Leave a lobby. A host who leaves hands the table to the next person; the last one closes it."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise NotAllowed("not_seated")
+            return await self._unseat(live, seat)
+
+    async def remove_seat(self, table_id: int, by_user: int, index: int) -> TableInfo:
+        """The host removes the seat at ``index`` (join order) from the lobby."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            if not 0 <= index < len(live.seats):
+                raise NotAllowed("not_a_seat")
+            seat = live.seats[index]
+            if seat.user_id == live.host_id:
+                raise NotAllowed("host_stays")
+            return await self._unseat(live, seat)
+
+    async def _unseat(self, live: LiveTable, seat: LiveSeat) -> TableInfo:
+        now = self.clock()
+        rest = [other for other in live.seats if other is not seat]
+        values: dict[str, Any] = {}
+        people = [other for other in rest if other.user_id is not None]
+        if seat.user_id == live.host_id:
+            if people:
+                values["host_id"] = people[0].user_id
+            else:
+                values.update(status=ABANDONED, finished_at=now, channel_slot=None)
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.update_seat(connection, seat.id, left_at=now)
+            if values.get("status") == ABANDONED:
+                await repo.set_deadline(connection, live.id, live.version + 1, None, None)
+
+        await self._write(live, work, **values)
+        live.seats = rest
+        live.host_id = values.get("host_id", live.host_id)
+        if "status" in values:
+            live.status, live.finished_at = ABANDONED, now
+        return live.info()
+
+    async def set_options(
+        self, table_id: int, by_user: int, options: dict[str, Any] | None = None, players: int | None = UNSET
+    ) -> TableInfo:
+        """The host changes the options (merged into the current ones) or the player count asked for."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            merged = {**live.options, **(options or {})}
+            count = live.players if players is UNSET else players
+            merged = checked_options(live.game, merged, count)
+            if count is not None and len(live.seats) > count:
+                raise NotAllowed("table_full", players=count)
+            await self._write(live, nothing_more, options=merged, players=count)
+            live.options, live.players = merged, count
+            return live.info()
+
+    async def start(self, table_id: int, by_user: int) -> Outcome:
+        """The host starts the match with the seats as they are (in join order)."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            info = GAMES[live.game]
+            count = len(live.seats)
+            if count not in info.players or (live.players is not None and count != live.players):
+                allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
+                raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
+            try:
+                new_game(live.game, players=count, options=live.options, seed=live.seed)
+            except GameError as error:
+                raise BadOptions.from_game(error) from None
+            now = self.clock()
+            for position, seat in enumerate(live.seats):
+                seat.position = position
+            live.status, live.started_at = PLAYING, now
+            live.begin()
+            step = Step(live, now)
+            step.events.append({"kind": "started"})
+            return await self._commit(live, step, actor=None, positions=True)

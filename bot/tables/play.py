@@ -1,0 +1,193 @@
+"""Play: actions, resignations, abandoning, turn timers and hints."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.games import IllegalAction
+from bot.storage import repository as repo
+from bot.storage.models import (
+    LOBBY,
+    PLAYING,
+)
+
+from .computers import STRONG
+from .errors import ActionRefused, NotAllowed, StaleAction, TableNotFound, WrongStatus
+from .live import LiveSeat, LiveTable, Step, sides_of
+from .lobby import Lobby
+from .records import Hint, Outcome
+from .service_core import Listener, log, retrieved, stale
+from .thinking import decision_seed
+
+
+class Play(Lobby):
+    """Play, timers and hints."""
+
+    def run_timers_forever(self, listener: Listener, interval: float = 1.0) -> asyncio.Task[None]:
+        """Poll the turn deadlines every ``interval`` seconds; ``listener`` is registered with
+        :meth:`listen` and hears every reminder, timeout and computer move."""
+        self.listen(listener)
+
+        async def loop() -> None:
+            while True:
+                try:
+                    for outcome in await self.run_timers():
+                        await self._notify(outcome)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("turn timers failed; retrying")
+                await asyncio.sleep(interval)
+
+        self._timer_task = asyncio.create_task(loop(), name="turn-timers")
+        return self._timer_task
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        action: str,
+        *,
+        expected_version: int | None = None,
+        expected_turn: int | None = None,
+    ) -> Outcome:
+        """Apply ``user_id``'s action; it is committed before this returns.
+
+        ``expected_version`` (the version the person saw) refuses a click on a table
+        that has moved on since. ``expected_turn`` (the seat's ``acted`` count when its
+        choices were shown) refuses only a click from before the seat's own last action
+        (or a timeout's), so others' moves meanwhile do not spoil a hand that is still right.
+        """
+        async with self._locked(table_id) as live:
+            self._expect(live, expected_version)
+            if live.status != PLAYING or live.state is None:
+                raise (
+                    WrongStatus("not_in_play")
+                    if live.status == LOBBY
+                    else WrongStatus("table_closed", status=live.status)
+                )
+            seat = self._player_seat(live, user_id)
+            if expected_turn is not None and expected_turn != seat.acted:
+                raise stale()
+            if seat.position not in live.state.to_act():
+                raise NotAllowed("not_your_turn")
+            step = Step(live, self.clock())
+            try:
+                step.apply(seat.position, action, "player")
+            except IllegalAction as error:
+                raise ActionRefused.from_game(error) from None
+            if seat.absent:
+                step.change_seat(seat, absent=False)
+            return await self._commit(live, step, actor=seat.position)
+
+    @staticmethod
+    def _player_seat(live: LiveTable, user_id: int) -> LiveSeat:
+        """The seat the user plays at this match, refusing someone not seated or resigned."""
+        seat = live.seat_of(user_id)
+        if seat is None or seat.position is None:
+            raise NotAllowed("not_seated")
+        if seat.resigned:
+            raise NotAllowed("resigned")
+        return seat
+
+    async def resign(self, table_id: int, user_id: int) -> Outcome:
+        """Give up the match: a loss. The strong computer plays the seat on, unless one side of people is left."""
+        async with self._locked(table_id) as live:
+            if live.status != PLAYING or live.state is None:
+                raise WrongStatus("not_in_play")
+            seat = self._player_seat(live, user_id)
+            step = Step(live, self.clock())
+            step.change_seat(seat, resigned=True)
+            step.events.append({"kind": "resigned", "seat": seat.position})
+            sides = sides_of(live.public, len(live.seats))
+            standing = [
+                side
+                for side in sides
+                if any(live.at(p).user_id is not None for p in side) and not any(live.at(p).resigned for p in side)
+            ]
+            if len(standing) <= 1:
+                winners = [p for side in standing for p in side]
+                return await self._commit(live, step, actor=seat.position, ended={"winners": winners})
+            return await self._commit(live, step, actor=seat.position)
+
+    async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
+        """End a table without rating it: its host, or someone who can manage the server."""
+        async with self._locked(table_id) as live:
+            if live.status not in (LOBBY, PLAYING):
+                raise WrongStatus("table_closed", status=live.status)
+            if by_user != live.host_id and not can_manage:
+                raise NotAllowed("not_allowed_abandon")
+            step = Step(live, self.clock())
+            step.abandon = True
+            return await self._commit(live, step, actor=None, reason="abandoned")
+
+    async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
+        """Remind, or hand to the strong computer player, every seat whose turn deadline has passed.
+
+        Returns the reminders; the moves made for people whose time ran out reach the
+        listeners (each with a ``timeout`` event) as the computer makes them.
+        """
+        now = now or self.clock()
+        for live in list(self._live.values()):
+            self._wake(live)  # a driver stopped by an error (a database hiccup) starts again
+        async with self.db.engine.connect() as connection:
+            due = await repo.due_deadlines(connection, now)
+        outcomes = []
+        for row in due:
+            try:
+                outcome = await self._timer(row, now)
+            except (TableNotFound, StaleAction):
+                continue
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
+
+    async def _timer(self, row: Any, now: datetime) -> Outcome | None:
+        """Handle one due deadline row (table_id, version, remind_at, act_at)."""
+        table_id, version = row.table_id, row.version
+        async with self._locked(table_id) as live:
+            if live.version != version or live.status != PLAYING or live.state is None:
+                return None  # a newer action replaced this deadline, or another process moved on
+            state = live.state
+            waiting = [p for p in state.to_act() if not live.at(p).on_autopilot]
+            if row.remind_at is not None and now < row.act_at:
+
+                async def remind(connection: AsyncConnection) -> None:
+                    await repo.mark_reminded(connection, table_id, version)
+
+                await self.db.write(remind)
+                event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
+                return Outcome(live.info(), live.public, dict(live.views), (), (event,))
+            # Nothing is written now: the deadline stays due until the computer's move replaces
+            # it, so a restart meanwhile hands these turns to the computer again.
+            live.overdue.update(waiting)
+            self._wake(live)
+            return None
+
+    async def hint(self, table_id: int, user_id: int) -> Hint:
+        """What the strong computer player would do in the person's seat, from that seat's knowledge only."""
+        async with self._locked(table_id) as live:
+            if live.status != PLAYING or live.state is None:
+                raise WrongStatus("not_in_play")
+            if not live.hints:
+                raise NotAllowed("hints_off")
+            seat = self._player_seat(live, user_id)
+            if seat.position not in live.state.to_act():
+                raise NotAllowed("not_your_turn")
+            count, pending = self._hints.get(table_id, (-1, {}))
+            if count != live.action_count:  # hints of earlier turns are of no use now
+                count, pending = live.action_count, {}
+                self._hints[table_id] = (count, pending)
+            future = pending.get(seat.position)
+            if future is None or (future.done() and (future.cancelled() or future.exception() is not None)):
+                thinking = self._thinking().decide(
+                    live.state.to_json(), seat.position, STRONG, decision_seed(live.seed, count)
+                )
+                future = pending[seat.position] = asyncio.ensure_future(thinking)
+                future.add_done_callback(retrieved)  # its asker may have gone: no "never retrieved" warning
+        choice = await asyncio.shield(future)  # a second click while thinking waits for the same hint
+        return Hint(choice.action, choice.aim, choice.rate, choice.samples)

@@ -1,0 +1,76 @@
+"""Reading a table: its info, its public view, a seat's view and choices, each at one committed moment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.storage import repository as repo
+from bot.storage.models import (
+    PLAYING,
+)
+
+from .errors import NotAllowed, WrongStatus
+from .records import HandSnapshot, TableInfo
+from .service_core import ServiceCore
+
+
+class TableReads(ServiceCore):
+    """Reads of one table."""
+
+    async def table(self, table_id: int) -> TableInfo:
+        return (await self._get(table_id)).info()
+
+    async def table_in_channel(self, channel_id: int, thread_id: int | None = None) -> TableInfo | None:
+        async with self.db.engine.connect() as connection:
+            table_id = await repo.table_in_channel(connection, channel_id, thread_id)
+        return None if table_id is None else await self.table(table_id)
+
+    async def snapshot(self, table_id: int) -> tuple[TableInfo, dict[str, Any] | None]:
+        """The table and its public view at one committed moment (None before the match starts)."""
+        async with self._locked(table_id) as live:
+            return live.info(), (live.public if live.state is not None else None)
+
+    async def public_view(self, table_id: int) -> dict[str, Any]:
+        live = await self._get(table_id)
+        if live.state is None:
+            raise WrongStatus("not_in_play")
+        return live.public
+
+    async def hand(self, table_id: int, user_id: int) -> HandSnapshot:
+        """The user's seat as it is now, read once under the table's lock, so the table, the view and the
+        legal actions are of one version (raises NotAllowed when they have no seat, WrongStatus before play)."""
+        async with self._locked(table_id) as live:
+            seat = live.seat_of(user_id)
+            if seat is None or seat.position is None:
+                raise NotAllowed("not_seated")
+            if live.state is None:
+                raise WrongStatus("not_in_play")
+            info = live.info()
+            position = seat.position
+            on_turn = live.status == PLAYING and not seat.resigned and position in live.state.to_act()
+            return HandSnapshot(
+                info,
+                next(s for s in info.seats if s.index == position),
+                live.views[position],
+                live.state.legal(position) if on_turn else [],
+                live.version,
+            )
+
+    async def seat_view(self, table_id: int, user_id: int) -> tuple[int, dict[str, Any]]:
+        """The user's seat and everything that seat may see."""
+        live = await self._get(table_id)
+        seat = live.seat_of(user_id)
+        if seat is None or seat.position is None:
+            raise NotAllowed("not_seated")
+        if live.state is None:
+            raise WrongStatus("not_in_play")
+        return seat.position, live.views[seat.position]
+
+    async def legal(self, table_id: int, user_id: int) -> list[str]:
+        live = await self._get(table_id)
+        seat = live.seat_of(user_id)
+        if live.state is None or live.status != PLAYING or seat is None or seat.position is None:
+            return []
+        if seat.resigned or seat.position not in live.state.to_act():
+            return []
+        return live.state.legal(seat.position)

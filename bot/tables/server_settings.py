@@ -1,0 +1,91 @@
+"""Each server's settings: turn time, grace, threads, language, computer pace and each game's default options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.games import GAMES, GameError, InvalidGame, new_game
+from bot.games.options import resolve
+from bot.storage import repository as repo
+from bot.storage.models import (
+    DEFAULT_COMPUTER_PACE_MS,
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_TURN_SECONDS,
+)
+
+from .errors import BadOptions
+from .record_reads import RecordReads
+from .records import GuildSettings
+from .service_core import GUILD_LIMITS
+
+
+def checked_options(game: str, options: dict[str, Any] | None, players: int | None) -> dict[str, Any]:
+    """A table's options as given, once the game accepts them (with ``players`` when it is known);
+    BadOptions, with the engine's reason, when it does not."""
+    info = GAMES.get(game)
+    try:
+        if info is None:
+            raise InvalidGame("unknown_game", game=game, allowed=", ".join(GAMES))
+        if players is not None:
+            new_game(game, players=players, options=options or {}, seed=0)  # options that need a count
+        else:
+            resolve(game, info.options, options)
+    except GameError as error:
+        raise BadOptions.from_game(error) from None
+    return dict(options or {})
+
+
+class ServerSettings(RecordReads):
+    """A server's settings, checked and stored."""
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self.db.engine.connect() as connection:
+            row = await repo.guild_settings(connection, guild_id)
+        if row is None:
+            return GuildSettings(
+                guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {}, DEFAULT_COMPUTER_PACE_MS
+            )
+        return GuildSettings(
+            guild_id,
+            row.turn_seconds,
+            row.grace_seconds,
+            row.thread_per_table,
+            row.language,
+            row.default_options,
+            row.computer_pace_ms,
+        )
+
+    async def update_guild_settings(self, guild_id: int, **values: Any) -> GuildSettings:
+        """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language``,
+        ``default_options`` or ``computer_pace_ms`` (the pause between computer moves)."""
+        for key, value in values.items():
+            if key in GUILD_LIMITS:
+                low, high, unit = GUILD_LIMITS[key]
+                if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed=f"{low} to {high} {unit}")
+            elif key == "thread_per_table":
+                if not isinstance(value, bool):
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed="true or false")
+            elif key == "language":
+                if value is not None and (not isinstance(value, str) or not 2 <= len(value) <= 16):
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed="a language code")
+            elif key == "default_options":
+                if not isinstance(value, dict):
+                    raise BadOptions("bad_setting", setting=key, value=value, allowed="options per game")
+                for game, options in value.items():
+                    checked_options(game, options, None)
+            else:
+                raise BadOptions("bad_setting", setting=key, value=value, allowed="a known setting")
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.update_guild(connection, guild_id, **values)
+
+        await self.db.write(work)
+        for live in self._live.values():  # open tables use the new timer settings from their next turn
+            if live.guild_id == guild_id:
+                live.guild_turn = values.get("turn_seconds", live.guild_turn)
+                live.guild_grace = values.get("grace_seconds", live.guild_grace)
+                live.guild_pace_ms = values.get("computer_pace_ms", live.guild_pace_ms)
+        return await self.guild_settings(guild_id)
