@@ -11,7 +11,7 @@ from bot.storage.models import (
 
 from .errors import NotAllowed, WrongStatus
 from .records import HandSnapshot, TableInfo
-from .service_core import ServiceCore
+from .service_core import ServiceCore, hand_of
 
 
 class TableReads(ServiceCore):
@@ -45,16 +45,7 @@ class TableReads(ServiceCore):
                 raise NotAllowed("not_seated")
             if live.state is None:
                 raise WrongStatus("not_in_play")
-            info = live.info()
-            position = seat.position
-            on_turn = live.status == PLAYING and not seat.resigned and position in live.state.to_act()
-            return HandSnapshot(
-                info,
-                next(s for s in info.seats if s.index == position),
-                live.views[position],
-                live.state.legal(position) if on_turn else [],
-                live.version,
-            )
+            return hand_of(live, seat.position)
 
     async def seat_view(self, table_id: int, user_id: int) -> tuple[int, dict[str, Any]]:
         """The user's seat and everything that seat may see."""

@@ -58,6 +58,18 @@ class TableInfo:
 
 
 @dataclass(frozen=True)
+class HandSnapshot:
+    """One person's seat at one committed moment of a table, read in one go under its lock: the table,
+    the seat, everything it may see, and its legal actions now (none when it is not on turn)."""
+
+    table: TableInfo
+    seat: SeatInfo
+    view: dict[str, Any]
+    legal: list[str]
+    version: int
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What one service call changed: the table, every view, and the events worth announcing.
 
@@ -74,6 +86,7 @@ class Outcome:
     changed: tuple[int, ...]
     events: tuple[dict[str, Any], ...]
     actor: int | None = None
+    hand: HandSnapshot | None = None  # the actor's seat after its action, for its own hand to be redrawn from
 
     @property
     def actor_view(self) -> dict[str, Any] | None:
@@ -81,18 +94,6 @@ class Outcome:
 
     def kinds(self) -> list[str]:
         return [event["kind"] for event in self.events]
-
-
-@dataclass(frozen=True)
-class HandSnapshot:
-    """One person's seat at one committed moment of a table, read in one go under its lock: the table,
-    the seat, everything it may see, and its legal actions now (none when it is not on turn)."""
-
-    table: TableInfo
-    seat: SeatInfo
-    view: dict[str, Any]
-    legal: list[str]
-    version: int
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from bot.storage.models import (
 from .computers import Drivers, Turn, next_turn, pause_left, play_turn, stand_in
 from .errors import StaleAction, TableNotFound
 from .live import LiveSeat, LiveTable, Step
-from .records import Outcome
+from .records import HandSnapshot, Outcome
 from .results import match_record
 from .thinking import Choice, Thinker, decision_seed
 
@@ -58,6 +58,16 @@ class MovedOn(Exception):
     """The table moved on while a computer thought: its choice is dropped and it thinks again."""
 
 
+
+
+def hand_of(live: LiveTable, position: int) -> HandSnapshot:
+    """The seat at ``position`` as the table is now (the caller holds the table's lock)."""
+    assert live.state is not None
+    info = live.info()
+    seat = next(s for s in info.seats if s.index == position)
+    on_turn = live.status == PLAYING and not seat.resigned and position in live.state.to_act()
+    legal = live.state.legal(position) if on_turn else []
+    return HandSnapshot(info, seat, live.views[position], legal, live.version)
 
 
 class ServiceCore:
@@ -289,7 +299,8 @@ class ServiceCore:
             live.after_trick = any(event["kind"] in ("trick", "deal") for event in step.events)
         changed = live.refresh_views() if live.state is not None else ()
         self._wake(live)
-        return Outcome(live.info(), live.public, dict(live.views), changed, tuple(step.events), actor)
+        hand = hand_of(live, actor) if actor is not None and live.state is not None else None
+        return Outcome(live.info(), live.public, dict(live.views), changed, tuple(step.events), actor, hand)
 
     def _deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:
         """When to remind and when to play for the seats to act (None: no timer)."""

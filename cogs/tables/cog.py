@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.games import GAMES
 from bot.tables import (
+    HandSnapshot,
     NotAllowed,
     Outcome,
     SeatInfo,
@@ -401,6 +402,13 @@ class Tables(commands.Cog):
     ) -> tuple[dict[str, Any], Shown]:
         """The user's hand message as it is now, and what it asks (raises a TableError when they have none)."""
         hand = await self.service.hand(table_id, user_id)  # one read: table, seat, view and choices agree
+        return self.hand_from(hand, locale, focus=focus, note=note)
+
+    @staticmethod
+    def hand_from(
+        hand: HandSnapshot, locale: Any, *, focus: list[str] | None = None, note: str | None = None
+    ) -> tuple[dict[str, Any], Shown]:
+        """A hand message drawn from one snapshot of the seat, and what it asks."""
         embed, controls = hand_message(hand.table, hand.seat, hand.view, hand.legal, locale, focus=focus, note=note)
         return {"embed": embed, "view": controls}, Shown(hand.seat.acted, bool(hand.legal))
 
@@ -446,12 +454,10 @@ class Tables(commands.Cog):
                 await self._refuse_in_hand(interaction, table_id, "⚠️ " + error_text(error, locale))
                 return
             async with self._hand_lock(table_id, user.id):
-                try:
-                    kwargs, shown = await self.render_hand(table_id, user.id, locale)
+                if outcome.hand is not None:  # the seat as its action left it, from the call itself
+                    kwargs, shown = self.hand_from(outcome.hand, locale)
                     await self.show_in_hand(interaction, **kwargs)
                     self._remember(interaction, table_id, shown)
-                except TableError:
-                    pass
             await self.after(outcome)
 
     async def _turn_ok(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> list[str] | None:

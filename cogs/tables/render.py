@@ -229,6 +229,8 @@ def _cell(cell: Cell) -> str:
 def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
     """A deal's score sheet as a small fixed-width table: why the points moved."""
     described = presentation_of(table.game).sheet(sheet)
+    if not described.rows:  # a hand thrown in: its title says all there is
+        return "—"
     names = {seat: seat_name(table, seat, locale) for seat, _ in described.rows}
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]

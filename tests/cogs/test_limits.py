@@ -36,6 +36,8 @@ CASES = [
     ("five-hundred", 6, {}),
     ("five-hundred", 5, {"called_partner": "announce"}),
     ("five-hundred", 2, {}),
+    ("oh-hell", 7, {"start_cards": 7, "sequence": "down"}),
+    ("oh-hell", 3, {"start_cards": 17, "sequence": "down"}),
 ]
 
 
@@ -108,4 +110,18 @@ def test_every_state_fits(game: str, players: int, options: dict[str, Any], loca
         steps += 1
     table = table_of(game, players, options, [], status="finished" if state.is_over() else "playing")
     check(double, table_embed(table, state.view(None), locale), None, "final table")
+    assert double.problems == []
+
+
+def test_a_hand_thrown_in_shows_its_sheet_title_alone() -> None:
+    double = DiscordDouble()
+    state = new_game("five-hundred", players=4, seed=1)
+    for _ in range(4):  # everyone passes: the hand is thrown in and dealt again
+        state.act(state.to_act()[0], "pass")
+    sheet = state.view(None)["last_deal"]
+    assert sheet["thrown_in"] and sheet["rows"] == []
+    embed = table_embed(table_of("five-hundred", 4, {}, state.to_act()), state.view(None), "en-US")
+    check(double, embed, None, "after a hand thrown in")
+    field = next(f for f in embed.fields if f.name and "everyone passed" in f.name)
+    assert field.value == "—"
     assert double.problems == []

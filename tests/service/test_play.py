@@ -269,3 +269,13 @@ async def test_a_hand_is_one_read_of_one_version(service: TableService) -> None:
     after = await service.act(table.id, HOST + bidder, "pass")
     moved = await service.hand(table.id, HOST + bidder)
     assert moved.version == after.table.version and moved.legal == [] and moved.seat.acted == 1
+
+
+async def test_an_action_returns_the_seat_as_it_left_it(service: TableService) -> None:
+    outcome = await started(service, "oh-hell", players=4)
+    table = outcome.table
+    bidder = table.to_act[0]
+    after = await service.act(table.id, HOST + bidder, (await service.legal(table.id, HOST + bidder))[0])
+    assert after.hand is not None
+    assert after.hand == await service.hand(table.id, HOST + bidder)  # what one read now gives
+    assert after.hand.seat.acted == 1 and after.hand.legal == [] and after.hand.version == after.table.version
