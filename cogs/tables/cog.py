@@ -283,6 +283,20 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------------ the lobby
 
+    async def belongs_here(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """Whether a click on table ``table_id`` came from where the table is: its server, and its channel
+        or thread. A button from anywhere else (forged, or another server's) gets the polite "not my
+        button" and changes nothing. A table that does not exist is left to the handler to say so."""
+        try:
+            table = await self.service.table(table_id)
+        except TableError:
+            return True
+        here = interaction.channel_id
+        if table.guild_id == interaction.guild_id and here is not None and here in (table.channel_id, table.thread_id):
+            return True
+        await send(interaction, t(reader(interaction), "error.unknown_button"))
+        return False
+
     async def on_lobby(self, interaction: discord.Interaction[Any], table_id: int, op: str) -> None:
         user, locale = interaction.user, reader(interaction)
         if op == "cpu":

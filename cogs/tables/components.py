@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -30,6 +31,15 @@ if TYPE_CHECKING:
 def data_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
     """The component data of a click (custom_id, values) as a plain dict."""
     return cast(dict[str, Any], interaction.data or {})
+
+
+async def _on_table(
+    interaction: discord.Interaction[Any], table_id: int, work: Callable[[Tables], Awaitable[None]]
+) -> None:
+    """A click on a table's control, handled only where that table is (see ``Tables.belongs_here``)."""
+    cog = _handler(interaction)
+    if await cog.belongs_here(interaction, table_id):
+        await work(cog)
 
 
 def _handler(interaction: discord.Interaction[Any]) -> Tables:
@@ -59,7 +69,10 @@ class LobbyButton(
         return cls(int(match["table"]), match["op"], label="", style=discord.ButtonStyle.secondary)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_lobby(interaction, self.table_id, self.op))
+        await safely(
+            interaction,
+            _on_table(interaction, self.table_id, lambda cog: cog.on_lobby(interaction, self.table_id, self.op)),
+        )
 
 
 class ComputerButton(
@@ -86,7 +99,12 @@ class ComputerButton(
         return cls(int(match["table"]), match["level"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_add_computer(interaction, self.table_id, self.level))
+        await safely(
+            interaction,
+            _on_table(
+                interaction, self.table_id, lambda cog: cog.on_add_computer(interaction, self.table_id, self.level)
+            ),
+        )
 
 
 class HintButton(
@@ -113,7 +131,10 @@ class HintButton(
         return cls(int(match["table"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_hint(interaction, self.table_id, self.turn))
+        await safely(
+            interaction,
+            _on_table(interaction, self.table_id, lambda cog: cog.on_hint(interaction, self.table_id, self.turn)),
+        )
 
 
 class HandButton(
@@ -134,7 +155,12 @@ class HandButton(
         return cls(int(match["table"]), refresh=bool(match["refresh"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_hand(interaction, self.table_id, refresh=self.refresh))
+        await safely(
+            interaction,
+            _on_table(
+                interaction, self.table_id, lambda cog: cog.on_hand(interaction, self.table_id, refresh=self.refresh)
+            ),
+        )
 
 
 class ActButton(
@@ -172,7 +198,12 @@ class ActButton(
         return cls(int(match["table"]), int(match["turn"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_act(interaction, self.table_id, self.turn, self.action))
+        await safely(
+            interaction,
+            _on_table(
+                interaction, self.table_id, lambda cog: cog.on_act(interaction, self.table_id, self.turn, self.action)
+            ),
+        )
 
 
 class ChooseButton(
@@ -205,7 +236,14 @@ class ChooseButton(
         return cls(int(match["table"]), int(match["turn"]), match["prefix"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, [self.prefix]))
+        await safely(
+            interaction,
+            _on_table(
+                interaction,
+                self.table_id,
+                lambda cog: cog.on_choose(interaction, self.table_id, self.turn, [self.prefix]),
+            ),
+        )
 
 
 class PickSelect(
@@ -247,9 +285,19 @@ class PickSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = [str(value) for value in data_of(interaction).get("values", [])]
         if self.kind == "cards":
-            await safely(interaction, _handler(interaction).on_cards(interaction, self.table_id, self.turn, values))
+            await safely(
+                interaction,
+                _on_table(
+                    interaction, self.table_id, lambda cog: cog.on_cards(interaction, self.table_id, self.turn, values)
+                ),
+            )
         else:
-            await safely(interaction, _handler(interaction).on_choose(interaction, self.table_id, self.turn, values))
+            await safely(
+                interaction,
+                _on_table(
+                    interaction, self.table_id, lambda cog: cog.on_choose(interaction, self.table_id, self.turn, values)
+                ),
+            )
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:rematch:(?P<table>[0-9]{1,20})"):
@@ -268,7 +316,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _handler(interaction).on_rematch(interaction, self.table_id))
+        await safely(
+            interaction, _on_table(interaction, self.table_id, lambda cog: cog.on_rematch(interaction, self.table_id))
+        )
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

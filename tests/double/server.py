@@ -677,6 +677,11 @@ class DiscordDouble:
     def _channel_payload(self, channel_id: int) -> dict[str, Any]:
         return dict(self.channels[channel_id])
 
+    def another_server(self, guild_id: int, channel_id: int) -> int:
+        """A text channel of another server the bot is in (a click there carries that server's id)."""
+        self.channels[channel_id] = {**self.channels[self.channel_id], "id": str(channel_id), "guild_id": str(guild_id)}
+        return channel_id
+
     async def _send_interaction(
         self,
         user: User,
@@ -687,6 +692,7 @@ class DiscordDouble:
         timeout: float = ANSWER_WITHIN,
     ) -> Interaction:
         interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel_id, message)
+        guild_id = int(self.channels[channel_id].get("guild_id") or self.guild_id)  # a thread's, or its server's
         interaction.answered = asyncio.get_running_loop().create_future()
         self.interactions[interaction.id] = interaction
         self.by_token[interaction.token] = interaction
@@ -695,17 +701,17 @@ class DiscordDouble:
             "application_id": str(self.app_id),
             "type": kind,
             "data": data,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id),
             "channel_id": str(channel_id),
             "channel": self._channel_payload(channel_id),
-            "member": user.member(self.guild_id),
+            "member": user.member(guild_id),
             "token": interaction.token,
             "version": 1,
             "locale": user.locale,
             "guild_locale": "en-US",
             "app_permissions": BOT_PERMISSIONS,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
         }

@@ -88,3 +88,35 @@ async def test_refusals_change_nothing(double: DiscordDouble, bot: BotProcess, d
     await double.wait_for(lambda: "abandoned" in table.table.text(), timeout=5)  # type: ignore[union-attr]
     assert control(table.table, "tt:") is None
     assert double.problems == []
+
+
+async def test_a_table_answers_only_where_it_is(double: DiscordDouble, bot: BotProcess, database_url: str) -> None:
+    """Servers are walls: a table's buttons, forged in another server or in another channel, change nothing
+    and get the polite "not my button"; where the table is, the same click works."""
+    players = people(3)
+    table = TableDriver(double, players, seed=4)
+    await table.open("ninety-nine", players=3, format="nine-deals")
+    assert table.table is not None
+    lobby_id = table.table_id
+    join, start = f"tt:lobby:join:{lobby_id}", f"tt:lobby:start:{lobby_id}"
+    stranger = User(4200, "Mallory")
+    other_server = double.another_server(910_000_000_000_000_777, 910_000_000_000_000_778)
+    forged = double.plant([join, start, f"tt:lobby:cpu:{lobby_id}", f"tt:hand:{lobby_id}"], channel_id=other_server)
+    for custom_id in (join, start, f"tt:lobby:cpu:{lobby_id}", f"tt:hand:{lobby_id}"):
+        await double.click(stranger, forged, custom_id)
+        assert "not one of mine" in last_ephemeral_text(double, stranger), custom_id
+    elsewhere = double.another_server(double.guild_id, 910_000_000_000_000_779)  # this server, another channel
+    await double.click(stranger, double.plant([join], channel_id=elsewhere), join)
+    assert "not one of mine" in last_ephemeral_text(double, stranger)
+    assert "Mallory" not in table.table.text() and "4200" not in table.table.text()
+
+    await table.seat_everyone()
+    await table.start()
+    assert await logged_actions(database_url, table.table_id) == []
+    show = f"tt:hand:{table.table_id}"
+    await double.click(players[0], double.plant([show], channel_id=other_server), show)  # a player, elsewhere
+    assert "not one of mine" in last_ephemeral_text(double, players[0])
+    where = table.table.thread_id or double.channel_id
+    await double.click(players[0], double.plant([show], channel_id=where), show)  # the same button, at the table
+    assert "Your hand" in last_ephemeral_text(double, players[0])
+    assert double.problems == []
