@@ -132,3 +132,36 @@ def test_every_registered_game_has_a_description() -> None:
         shown = presentation_of(game)  # fails, not skips, for a game without one
         for part in ("header", "seat_rows", "face_up", "sheet", "hand_notes", "beside", "choices", "label"):
             assert callable(getattr(shown, part))
+
+
+def test_no_game_is_named_outside_its_own_files() -> None:
+    """The cogs, the table service and storage render, run and store any game: no string or name in their
+    code names one (comments and docstrings may give an example)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    names = {spelling for game in GAMES for spelling in (game, game.replace("-", "_"))}
+    found = []
+    for folder in ("cogs", "bot/tables", "bot/storage"):
+        for path in sorted((root / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            docstrings = {
+                id(node.body[0].value)
+                for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.body
+                and isinstance(node.body[0], ast.Expr)
+            }
+            for node in ast.walk(tree):
+                words = []
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                    words.append(node.value.lower())
+                elif isinstance(node, ast.Name):
+                    words.append(node.id.lower())
+                elif isinstance(node, ast.Attribute):
+                    words.append(node.attr.lower())
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    words.append(node.name.lower())
+                found += [f"{path.relative_to(root)}:{node.lineno}: {w!r}" for w in words if any(n in w for n in names)]  # type: ignore[attr-defined]
+    assert found == []
