@@ -14,6 +14,16 @@ from .i18n import reader, t
 log = logging.getLogger(__name__)
 
 
+MAX_ID = 2**63 - 1  # Discord's snowflakes and our own ids are signed 64-bit integers
+
+
+def id_from(digits: str) -> int:
+    """An id written in a custom_id (ASCII digits, as the templates ask): itself, or 0 (no such thing,
+    answered politely) when it is beyond any id, so no query is ever handed a number it cannot hold."""
+    value = int(digits)
+    return value if value <= MAX_ID else 0
+
+
 async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was deferred."""
     if interaction.response.is_done():

@@ -16,7 +16,7 @@ from bot.tables.standings import SkillRating
 from ..charts import running_totals, totals_chart
 from ..client import TableBot
 from ..i18n import reader, t, text
-from ..replies import send
+from ..replies import id_from, send
 from .components import PERIODS, BoardPage, HistoryPage, OpenMatch
 from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, stats_embed
 
@@ -173,8 +173,8 @@ class Records(commands.Cog):
         """A match's whole score sheet and chart, for whoever picked it."""
         locale = reader(interaction)
         sheet = None
-        if len(values) == 1 and values[0].isdigit():
-            sheet = await self.service.score_sheet(int(values[0]))
+        if len(values) == 1 and values[0].isascii() and values[0].isdigit() and id_from(values[0]):
+            sheet = await self.service.score_sheet(id_from(values[0]))
         if sheet is None or sheet["guild_id"] != interaction.guild_id:
             await send(interaction, t(locale, "error.no_match"))
             return

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from ..client import table_bot
-from ..replies import click_values, safely
+from ..replies import click_values, id_from, safely
 
 PERIODS = ("all", "month", "week")
 
@@ -47,7 +47,7 @@ class BoardPage(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> BoardPage:
         found = match.groupdict()
-        return cls(found["game"], found["period"], int(found["page"]), int(found["owner"]), label="")
+        return cls(found["game"], found["period"], int(found["page"]), id_from(found["owner"]), label="")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -75,7 +75,7 @@ class HistoryPage(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HistoryPage:
         found = match.groupdict()
-        return cls(int(found["page"]), int(found["user"]), int(found["owner"]), label="")
+        return cls(int(found["page"]), id_from(found["user"]), id_from(found["owner"]), label="")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(interaction, _cog(interaction).on_history_page(interaction, self.page, self.user, self.owner))

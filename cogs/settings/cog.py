@@ -89,7 +89,7 @@ def decode(raw: str) -> bool | int | str:
     kind, _, value = raw.partition(":")
     if kind == "b":
         return value == "1"
-    if kind == "i" and value.lstrip("-").isdigit():
+    if kind == "i" and value.lstrip("-").isascii() and value.lstrip("-").isdigit() and len(value) < 10:
         return int(value)
     return value  # anything else is checked, and refused politely, by the service
 
@@ -302,13 +302,13 @@ class Settings(commands.Cog):
         kind, _, rest = what.partition(":")
         value = values[0] if values else ""
         try:
-            if kind in ("turn", "grace") and value.isdigit():
+            if kind in ("turn", "grace") and value.isascii() and value.isdigit() and len(value) < 10:
                 key = "turn_seconds" if kind == "turn" else "grace_seconds"
                 settings = await self.service.update_guild_settings(guild_id, **{key: int(value)})
             elif kind == "lang" and value in languages():
                 settings = await self.service.update_guild_settings(guild_id, language=value)
                 self.bot.languages.choose(guild_id, value)
-            elif kind == "pace" and rest.isdigit():
+            elif kind == "pace" and rest.isascii() and rest.isdigit() and len(rest) < 10:
                 settings = await self.service.update_guild_settings(guild_id, computer_pace_ms=int(rest))
             elif kind == "thread":
                 settings = await self.service.update_guild_settings(

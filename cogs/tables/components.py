@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from ..client import table_bot
-from ..replies import safely
+from ..replies import id_from, safely
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
-        return cls(int(match["table"]), match["op"], label="", style=discord.ButtonStyle.secondary)
+        return cls(id_from(match["table"]), match["op"], label="", style=discord.ButtonStyle.secondary)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -96,7 +96,7 @@ class ComputerButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ComputerButton:
-        return cls(int(match["table"]), match["level"])
+        return cls(id_from(match["table"]), match["level"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -128,7 +128,7 @@ class HintButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HintButton:
-        return cls(int(match["table"]), int(match["turn"]))
+        return cls(id_from(match["table"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -152,7 +152,7 @@ class HandButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HandButton:
-        return cls(int(match["table"]), refresh=bool(match["refresh"]))
+        return cls(id_from(match["table"]), refresh=bool(match["refresh"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -195,7 +195,7 @@ class ActButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActButton:
-        return cls(int(match["table"]), int(match["turn"]), match["action"])
+        return cls(id_from(match["table"]), int(match["turn"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -233,7 +233,7 @@ class ChooseButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChooseButton:
-        return cls(int(match["table"]), int(match["turn"]), match["prefix"])
+        return cls(id_from(match["table"]), int(match["turn"]), match["prefix"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(
@@ -280,7 +280,7 @@ class PickSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
-        return cls(int(match["table"]), int(match["turn"]), match["kind"], int(match["part"]))
+        return cls(id_from(match["table"]), int(match["turn"]), match["kind"], int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = [str(value) for value in data_of(interaction).get("values", [])]
@@ -313,7 +313,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> RematchButton:
-        return cls(int(match["table"]))
+        return cls(id_from(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await safely(

@@ -776,6 +776,13 @@ class DiscordDouble:
         }
         return self._new_message(channel_id or self.channel_id, body)
 
+    def plant_select(self, custom_id: str, values: list[str], channel_id: int | None = None) -> Message:
+        """A public message with a select the running bot did not make, offering ``values`` (forged)."""
+        options = [{"label": value[:100] or "-", "value": value} for value in values]
+        select = {"type": 3, "custom_id": custom_id, "options": options, "min_values": 1, "max_values": 1}
+        body = {"content": "an old message", "components": [{"type": 1, "components": [select]}]}
+        return self._new_message(channel_id or self.channel_id, body)
+
     # ------------------------------------------------------------------ what people see
 
     def public_messages(self) -> list[Message]:

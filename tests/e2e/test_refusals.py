@@ -120,3 +120,32 @@ async def test_a_table_answers_only_where_it_is(double: DiscordDouble, bot: BotP
     await double.click(players[0], double.plant([show], channel_id=where), show)  # the same button, at the table
     assert "Your hand" in last_ephemeral_text(double, players[0])
     assert double.problems == []
+
+
+async def test_ids_beyond_any_id_and_other_digits_are_refused_politely(double: DiscordDouble, bot: BotProcess) -> None:
+    """A custom_id or select value with a number no id can be (20 digits) or digits that are not ASCII
+    ("²") gets a polite answer, never "something went wrong"."""
+    alice = people(1)[0]
+    huge = "9" * 20
+    forged = [
+        f"tt:hand:{huge}",
+        f"tt:rematch:{huge}",
+        f"tt:act:{huge}:0:play AS",
+        f"tt:lobby:join:{huge}",
+        f"rk:hist:0:{huge}:{alice.id}",
+        f"rk:board:just-make:all:0:{huge}",
+    ]
+    for custom_id in forged:
+        await double.click(alice, double.plant([custom_id]), custom_id)
+        answer = last_ephemeral_text(double, alice)
+        assert answer and "went wrong" not in answer, (custom_id, answer)
+    opener = double.plant_select("rk:open:0", ["²"])
+    await double.choose(alice, opener, "rk:open:0", ["²"])
+    assert "went wrong" not in last_ephemeral_text(double, alice)
+    manager = User(1900, "Manager", manager=True)
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None
+    for what, value in (("st:turn", "²"), ("st:turn", huge), ("st:pace:²", "x")):
+        await double.choose(manager, panel, what, [value])
+        assert "went wrong" not in panel.text() + last_ephemeral_text(double, manager), (what, value)
+    assert double.problems == []
