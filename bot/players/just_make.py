@@ -41,7 +41,7 @@ from bot.games.just_make import (
     trick_winner,
 )
 
-from .knowledge import BID as AIM_BID
+from .knowledge import EverySeatForItself
 
 RANKS_LOW_TO_HIGH = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15)  # 2 … 10, J, Q, K, A
 ONE_PER_SUIT = 0x0001_0001_0001_0001  # shifted by a rank: that rank's bit in every suit
@@ -448,7 +448,7 @@ def action_of(world: JustMake, seat: int) -> str:
     return "play " + C.NAMES[choose_play(world, seat, unseen)]
 
 
-class JustMakeKnowledge:
+class JustMakeKnowledge(EverySeatForItself):
     win_value = WIN_VALUE
 
     def easy(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> str:
@@ -499,14 +499,6 @@ class JustMakeKnowledge:
         if world.phase != PLAY:
             return None
         return [hand.bit_count() for hand in world.hands]
-
-    def units(self, world: GameState) -> list[list[int]]:
-        return [[seat] for seat in range(world.players)]
-
-    def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
-        if not world.sheets:
-            return None
-        return AIM_BID, bool(world.sheets[-1]["rows"][seat]["made"])
 
 
 KNOWLEDGE = JustMakeKnowledge()

@@ -71,3 +71,16 @@ class Knowledge(Protocol):
         """Once ``world``'s deal has been scored (its last sheet): what ``seat`` aimed at
         (``BID``, ``CONTRACT`` or ``DEFENCE``) and whether it got it; None if it had no aim."""
         ...
+
+
+class EverySeatForItself:
+    """What games in which each seat plays for its own exact bid share (Just Make, Oh Hell): every seat
+    scores alone, and its aim in a deal is its bid, made or not as its sheet row says."""
+
+    def units(self, world: GameState) -> list[list[int]]:
+        return [[seat] for seat in range(world.players)]
+
+    def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
+        if not world.sheets:
+            return None
+        return BID, bool(world.sheets[-1]["rows"][seat]["made"])

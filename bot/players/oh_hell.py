@@ -24,7 +24,7 @@ from bot.games import GameState
 from bot.games import cards as C
 from bot.games.oh_hell import BID, DECK_MASK, NO_TRUMPS, OVER, PLAY, PLAY_TEXT, OhHell
 
-from .knowledge import BID as AIM_BID
+from .knowledge import EverySeatForItself
 
 __all__ = ["KNOWLEDGE", "OhHellKnowledge", "bid_estimate", "choose_bid", "choose_card", "win_chance"]
 
@@ -162,7 +162,7 @@ def _game(world: GameState) -> OhHell:
     return world
 
 
-class OhHellKnowledge:
+class OhHellKnowledge(EverySeatForItself):
     win_value = WIN_VALUE
 
     def easy(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> str:
@@ -195,14 +195,6 @@ class OhHellKnowledge:
         if g.phase != PLAY:
             return None
         return [hand.bit_count() for hand in g.hands]
-
-    def units(self, world: GameState) -> list[list[int]]:
-        return [[seat] for seat in range(world.players)]
-
-    def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
-        if not world.sheets:
-            return None
-        return AIM_BID, bool(world.sheets[-1]["rows"][seat]["made"])
 
 
 KNOWLEDGE = OhHellKnowledge()
