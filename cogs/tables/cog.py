@@ -200,6 +200,7 @@ class Tables(commands.Cog):
             settings = await self.service.guild_settings(guild_id)
             options = {**settings.default_options.get(game, {}), **{k: v for k, v in chosen.items() if v is not None}}
             own_thread = self._wants_thread(interaction, settings.thread_per_table)
+            table = None
             try:
                 table = await self.service.open_table(
                     guild_id,
@@ -222,6 +223,9 @@ class Tables(commands.Cog):
                     else:
                         table = await self.service.join(table.id, seat.user_id or 0, seat.name)
             except TableError as error:
+                if table is not None:  # all or nothing: no lobby is left behind half seated and never shown
+                    with contextlib.suppress(TableError):
+                        await self.service.abandon(table.id, interaction.user.id, can_manage=True)
                 await send(interaction, error_text(error, locale))
                 return
             public_locale = await self.guild_locale(guild_id)
@@ -372,6 +376,9 @@ class Tables(commands.Cog):
             return
         if old.is_open:
             await send(interaction, t(reader(interaction), "error.rematch_open"))
+            return
+        if self._seat(old, interaction.user.id) is None:  # a watcher: the rematch is the players' to start
+            await send(interaction, t(reader(interaction), "error.rematch_not_player"))
             return
         await self.open_table(
             interaction,

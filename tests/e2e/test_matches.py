@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.double import BotProcess, DiscordDouble
+from tests.double import BotProcess, DiscordDouble, User
 
 from .conftest import people
 from .driver import TableDriver, control, set_computer_pace
@@ -76,6 +76,10 @@ async def test_rematch_and_hand_command(double: DiscordDouble, bot: BotProcess) 
     old_id = table.table_id
     rematch = control(table.table, "tt:rematch:")
     assert rematch is not None
+    watcher = User(4300, "Walter")  # never sat at the table: the rematch is not theirs to start
+    refused = await double.click(watcher, table.table, rematch["custom_id"])
+    assert refused.original is not None and "Only the players" in refused.original.text()
+    assert not any("Walter" in m.text() or "<@4300>" in m.text() for m in double.public_messages())
     again = await double.click(players[1], table.table, rematch["custom_id"])
     lobby = again.original
     assert lobby is not None and lobby.ephemeral_for is None and lobby.id != table.table.id
