@@ -42,7 +42,7 @@ from .components import data_of
 from .hand import hand_message, matching
 from .hints import hint_text
 from .lobby import computer_choice
-from .play_commands import add_play_commands
+from .play_commands import add_play_commands, refused_choice
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_label, seat_name
 
@@ -649,6 +649,12 @@ class Tables(commands.Cog):
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        if isinstance(error, app_commands.TransformerError):  # a value no choice offers: say which, and why
+            refusal = refused_choice(data_of(interaction), reader(interaction))
+            if refusal is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await send(interaction, refusal)
+                return
         log.exception("command failed", exc_info=error)
         with contextlib.suppress(discord.HTTPException):
             await send(interaction, t(reader(interaction), "error.internal"))

@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.games import GAMES, Option
 
-from ..i18n import text
+from ..i18n import t, text
 
 MOST_TURN_SECONDS = 86_400
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
@@ -110,6 +110,30 @@ def play_callback(game: str) -> Callable[..., Coroutine[Any, Any, None]]:
     fixed = [inspect.Parameter("cog", POSITIONAL), inspect.Parameter("interaction", POSITIONAL)]
     play.__signature__ = inspect.Signature([*fixed, *parameters_of(game)])  # type: ignore[attr-defined]
     return play
+
+
+def refused_choice(data: dict[str, Any], locale: Any) -> str | None:
+    """Why a ``/play <game>`` call was refused before it ran, when one of its values is not among those
+    its option allows (a client may send anything): which option, and what it may be. None otherwise."""
+    for sub in data.get("options", ()):
+        info = GAMES.get(str(sub.get("name")))
+        if info is None:
+            continue
+        specs = {spec.name: spec for spec in info.options}
+        for given in sub.get("options", ()):
+            spec = specs.get(str(given.get("name")))
+            value = given.get("value")
+            if spec is None or not (spec.choices or spec.values) or spec.permits(value):
+                continue
+            allowed = [t(locale, f"choice.{c}") for c in spec.choices] or [str(v) for v in spec.values]
+            return t(
+                locale,
+                "error.bad_choice",
+                option=t(locale, f"option.{spec.name}"),
+                value=value,
+                allowed=" · ".join(allowed),
+            )
+    return None
 
 
 def add_play_commands(group: app_commands.Group) -> None:

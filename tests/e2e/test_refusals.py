@@ -149,3 +149,21 @@ async def test_ids_beyond_any_id_and_other_digits_are_refused_politely(double: D
         await double.choose(manager, panel, what, [value])
         assert "went wrong" not in panel.text() + last_ephemeral_text(double, manager), (what, value)
     assert double.problems == []
+
+
+async def test_play_refuses_values_no_choice_offers(double: DiscordDouble, bot: BotProcess) -> None:
+    """A client may send /play with any value: one that is not among an option's choices or exact values, or
+    out of its range, gets a polite refusal naming what is allowed, and no table is opened."""
+    alice = people(1)[0]
+    cases = [
+        ("ninety-nine", {"format": "bogus"}, "Format cannot be bogus. Choose one of: three bonuses · to a target"),
+        ("five-hundred", {"open_misere_value": 510}, "cannot be 510. Choose one of: 500 · 520"),
+        ("just-make", {"target": 99}, "a whole number from 3 to 15"),
+        ("oh-hell", {"sequence": "sideways"}, "Choose one of: Down to 1 · Up from 1"),
+    ]
+    for game, options, expected in cases:
+        answer = await double.command(alice, "play", game, **options)
+        assert answer.original is not None and answer.original.ephemeral_for == alice.id
+        assert expected in answer.original.text(), answer.original.text()
+    assert not [m for m in double.public_messages() if "is hosting" in m.text()]
+    assert double.problems == []
