@@ -8,6 +8,7 @@ import sys
 USAGE = """usage:
   python -m bot                                              run the Discord bot (DISCORD_TOKEN, DATABASE_URL, ...)
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
+  python -m bot db backup PATH                               a consistent copy of the SQLite database, while it runs
   python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
   python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database
   python -m bot bench chart                                  time to draw the end-of-match chart
@@ -28,6 +29,21 @@ async def _upgrade() -> None:
     print(f"database is up to date: {database.backend}")
 
 
+def _backup(target: str) -> int:
+    from pathlib import Path
+
+    from bot.config import Settings
+    from bot.storage.backup import BackupRefused, backup
+
+    try:
+        pages = backup(Settings().database_url, Path(target))
+    except BackupRefused as why:
+        print(f"no backup made: {why}", file=sys.stderr)
+        return 2
+    print(f"backed up {pages} pages to {target}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "bench":
         from bot.bench import main as bench
@@ -36,6 +52,8 @@ def main(argv: list[str]) -> int:
     if argv == ["db", "upgrade"]:
         asyncio.run(_upgrade())
         return 0
+    if len(argv) == 3 and argv[:2] == ["db", "backup"]:
+        return _backup(argv[2])
     if not argv:
         from bot.launcher import main as run_bot
 
