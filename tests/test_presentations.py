@@ -165,3 +165,28 @@ def test_no_game_is_named_outside_its_own_files() -> None:
                     words.append(node.name.lower())
                 found += [f"{path.relative_to(root)}:{node.lineno}: {w!r}" for w in words if any(n in w for n in names)]  # type: ignore[attr-defined]
     assert found == []
+
+
+def test_playing_for_the_dummy_shows_its_whole_hand_beside_the_seats_own() -> None:
+    """With two players of Ninety-Nine, the seat that plays for the dummy gets a button for each of the
+    dummy's cards (those it may not play disabled by the cog) and the dummy's hand shown apart."""
+    shown = presentation_of("ninety-nine")
+    rng = Random(3)
+    seen = 0
+    for seed in range(6):
+        state = new_game("ninety-nine", 2, seed=seed)
+        for _ in range(300):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            view = state.view(seat)
+            legal = state.legal(seat)
+            if view.get("dummy_controller") == seat and legal[0].startswith("play "):
+                dummy = view["hands"][view["dummy"]]["cards"]
+                plays = next(c for c in shown.choices(view, legal) if c.kind == CARD)
+                if not {a.split()[1] for a in legal} <= set(view["hand"]):
+                    assert sorted(plays.cards) == sorted(dummy)
+                    assert [b.cards.names for b in shown.beside(view)] == [tuple(dummy)]
+                    seen += 1
+            state.act(seat, rng.choice(legal))
+    assert seen > 5

@@ -28,6 +28,7 @@ BUTTONS_PER_ROW = 5
 OPTIONS_MAX = 25
 CARD_ROWS_MAX = 3  # card buttons use at most three rows (15 cards); longer hands get a select
 
+
 def _card_style(card: str) -> discord.ButtonStyle:
     if is_joker(card):
         return discord.ButtonStyle.primary

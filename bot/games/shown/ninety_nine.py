@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import cards as C
 from ..ninety_nine import BID_VALUE
-from . import CARDS, WORD, Card, Cards, Cell, Choice, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
+from . import CARD, CARDS, WORD, Card, Cards, Cell, Choice, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
 
 WORDS = ("pass", "declare", "reveal")
 
@@ -94,11 +94,16 @@ class NinetyNinePresentation:
 
     def beside(self, view: dict[str, Any]) -> list[Shown]:
         """The dummy's hand, for the seat that plays it."""
+        cards = self._dummy_cards(view)
+        return [Shown(say("hand.dummy"), Cards(cards, True))] if cards else []
+
+    @staticmethod
+    def _dummy_cards(view: dict[str, Any]) -> tuple[str, ...]:
+        """The two-player dummy's hand, as the seat that plays it sees it (nothing for anyone else)."""
         dummy = view.get("dummy")
         if dummy is None or view.get("dummy_controller") != view.get("seat"):
-            return []
-        cards = view["hands"][dummy].get("cards")
-        return [Shown(say("hand.dummy"), Cards(tuple(cards), True))] if cards else []
+            return ()
+        return tuple(view["hands"][dummy].get("cards") or ())
 
     def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
         plays = [a for a in legal if a.startswith("play ")]
@@ -106,7 +111,12 @@ class NinetyNinePresentation:
         words = [a for a in legal if a in WORDS]
         out = []
         if plays:
-            out.append(cards_choice(view, plays, say("hand.pick_play")))
+            choice = cards_choice(view, plays, say("hand.pick_play"))
+            dummy = self._dummy_cards(view)
+            if dummy and not {a.split()[1] for a in plays} <= set(view.get("hand") or ()):
+                # Playing for the dummy: its whole hand, the cards it may not play disabled.
+                choice = Choice(CARD, tuple(plays), choice.prompt, tuple(dummy))
+            out.append(choice)
         if bids:  # three cards, confirmed as a next step that shows the number
             out.append(Choice(CARDS, tuple(bids), say("hand.pick_bid_99"), count=3))
         if words:
