@@ -120,7 +120,7 @@ class StoredTable:
     actions: list[Any]
     names: dict[int, str]
     guild: Row[Any]
-
+    deadline: Row[Any] | None = None  # the table's turn timer, if it has one
 
 async def load_table(connection: AsyncConnection, table_id: int, with_actions: bool = True) -> StoredTable | None:
     table = (await connection.execute(select(TABLES).where(TABLES.c.id == table_id))).first()
@@ -136,7 +136,8 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
     rows = await connection.execute(select(PLAYERS.c.id, PLAYERS.c.display_name).where(PLAYERS.c.id.in_(users)))
     names = {row.id: row.display_name for row in rows}
     guild = (await connection.execute(select(GUILDS).where(GUILDS.c.id == table.guild_id))).one()
-    return StoredTable(table, seats, actions, names, guild)
+    deadline = (await connection.execute(select(DEADLINES).where(DEADLINES.c.table_id == table_id))).first()
+    return StoredTable(table, seats, actions, names, guild, deadline)
 
 
 async def open_table_ids(connection: AsyncConnection) -> list[int]:

@@ -95,6 +95,7 @@ class LiveTable:
     overdue: set[int] = field(default_factory=set)  # people whose time ran out: the computer plays their turn
     moved_at: datetime | None = None  # when the last action was committed (computers keep a pace after it)
     after_trick: bool = False  # that action completed a trick: the next lead waits longer
+    turn_ends: datetime | None = None  # the turn timer's next moment: the reminder, then the computer's move
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     evicted: bool = False
 
@@ -169,6 +170,7 @@ class LiveTable:
             to_act=tuple(self.state.to_act()) if playing and self.state is not None else (),
             actions=self.action_count,
             hints=self.hints,
+            turn_ends=self.turn_ends if playing else None,
         )
 
 

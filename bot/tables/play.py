@@ -160,6 +160,7 @@ class Play(Lobby):
                     await repo.mark_reminded(connection, table_id, version)
 
                 await self.db.write(remind)
+                live.turn_ends = row.act_at  # reminded: what is left is the grace before the computer plays
                 event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
                 return Outcome(live.info(), live.public, dict(live.views), (), (event,))
             # Nothing is written now: the deadline stays due until the computer's move replaces

@@ -48,6 +48,7 @@ class TableInfo:
     to_act: tuple[int, ...] = ()  # seats whose turn it is
     actions: int = 0  # actions in the log so far
     hints: bool = False  # players may ask the strong computer player for a hint; the match is then unrated
+    turn_ends: datetime | None = None  # when the seats on turn are reminded, or after that played for
 
     def seat_of(self, user_id: int) -> int | None:
         return next((seat.index for seat in self.seats if seat.user_id == user_id), None)

@@ -187,6 +187,8 @@ class ServiceCore:
                 seats=seats,
                 hints=row.hints,
             )
+            if stored.deadline is not None:
+                live.turn_ends = stored.deadline.remind_at or stored.deadline.act_at
             if row.status != LOBBY and row.started_at is not None:
                 live.begin([(action.seat, action.action, action.source) for action in stored.actions])
             self._live[table_id] = live
@@ -289,6 +291,7 @@ class ServiceCore:
         else:
             summary = await self._write(live, work, **values)
         live.action_count += len(step.records)
+        live.turn_ends = (deadline[0] or deadline[1]) if deadline is not None else None
         if "status" in values:
             live.status = values["status"]
             live.finished_at = values.get("finished_at", live.finished_at)

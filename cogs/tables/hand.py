@@ -21,7 +21,7 @@ from bot.tables import SeatInfo, TableInfo, TableStatus
 from ..cards import RED, card_label, hand_lines, is_joker, sort_key
 from ..i18n import t
 from .components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
-from .render import COLOUR, clip, game_name, said, said_cards, seat_name, trick_text
+from .render import COLOUR, clip, game_name, said, said_cards, seat_name, trick_text, turn_clock
 
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
@@ -219,6 +219,9 @@ def hand_embed(
         lines.append(t(locale, "hand.trick", trick=trick_text(table, view["trick"], locale)))
     if legal:
         lines.append("**" + t(locale, f"hand.ask.{view.get('phase', 'playing')}") + "**")
+        clock = turn_clock(table, locale)
+        if clock:
+            lines.append(clock)
     elif table.status == TableStatus.PLAYING:
         waiting = ", ".join(seat_name(table, s, locale) for s in table.to_act)
         lines.append(t(locale, "hand.waiting", who=waiting or "…"))

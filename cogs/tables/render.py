@@ -159,6 +159,14 @@ def trick_text(table: TableInfo, cards: list[dict[str, Any]], locale: Any) -> st
     return " → ".join(f"{seat_name(table, c['seat'], locale)} {card_label(c['card'], locale)}" for c in cards)
 
 
+def turn_clock(table: TableInfo, locale: Any) -> str | None:
+    """``⏰ Time to act runs out in 5 minutes``: Discord's relative timestamp, which each reader's client
+    counts down in their own language, so the table needs no edit to keep it true."""
+    if table.status != TableStatus.PLAYING or not table.to_act or table.turn_ends is None:
+        return None
+    return t(locale, "table.turn_clock", when=f"<t:{int(table.turn_ends.timestamp())}:R>")
+
+
 def turn_line(table: TableInfo, public: dict[str, Any], locale: Any) -> str | None:
     """Who is to act, mentioned (the content of the table message, so it is highlighted)."""
     if table.status != TableStatus.PLAYING or not table.to_act:
@@ -253,6 +261,9 @@ def table_embed(
         colour=COLOUR.get(status, COLOUR[TableStatus.PLAYING]),
     )
     lines = _header(table, public, locale)
+    clock = turn_clock(table, locale)
+    if clock:
+        lines.append(clock)
     if table.hints:
         lines.append(t(locale, "table.hints_on"))
     lines.append("")

@@ -89,3 +89,22 @@ async def test_rematch_and_hand_command(double: DiscordDouble, bot: BotProcess) 
     assert f":{old_id}" not in str(lobby.components)
     await double.wait_for(lambda: lobby.thread_id, timeout=5)  # the new table's own thread
     assert double.problems == []
+
+
+async def test_the_turn_clock_counts_down_on_the_table_and_the_hand_on_turn(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    table = TableDriver(double, people(4), seed=9)
+    await table.open("oh-hell", players=4, start_cards=2, turn_seconds=120)
+    await table.seat_everyone()
+    await table.start()
+    assert table.table is not None
+    await double.wait_for(lambda: "⏰ Time to act runs out <t:" in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    for player in table.players:
+        await table.show_hand(player)
+    await double.wait_for(table.someone_can_act, timeout=10)
+    for player in table.players:
+        assert player.hand is not None
+        on_turn = bool(table.choices(player.hand))
+        assert ("⏰ Time to act runs out <t:" in player.hand.text()) == on_turn
+    assert double.problems == []

@@ -133,3 +133,37 @@ async def test_guild_settings_are_checked_and_saved(service: TableService) -> No
     assert wrong.value.key == "bad_option_value"
     saved = await service.update_guild_settings(5, default_options={"ninety-nine": {"target": 200}})
     assert saved.default_options == {"ninety-nine": {"target": 200}}
+
+
+async def test_the_table_says_when_the_turn_runs_out_and_a_restart_knows_it(database: Database, clock: Clock) -> None:
+    from datetime import timedelta
+
+    first = make_service(database, clock)
+    try:
+        await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        outcome = await started(first, "oh-hell", players=4)
+        table = outcome.table
+        assert table.turn_ends == clock.now + timedelta(seconds=60)  # the reminder comes first
+        clock.advance(60)
+        [reminder] = await first.run_timers()
+        assert reminder.table.turn_ends == clock.now + timedelta(seconds=30)  # then the grace
+        bidder = table.to_act[0]
+        moved = await first.act(table.id, HOST + bidder, (await first.legal(table.id, HOST + bidder))[0])
+        assert moved.table.turn_ends == clock.now + timedelta(seconds=60)  # the next seat's turn
+    finally:
+        await first.close()
+    second = make_service(database, clock)  # a new process reads it from the database
+    try:
+        assert (await second.table(table.id)).turn_ends == clock.now + timedelta(seconds=60)
+    finally:
+        await second.close()
+
+
+async def test_a_table_without_a_turn_timer_says_no_time(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    try:
+        await service.update_guild_settings(1, turn_seconds=0)
+        outcome = await started(service, "oh-hell", players=4, channel=555)
+        assert outcome.table.turn_ends is None
+    finally:
+        await service.close()
