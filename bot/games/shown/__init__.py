@@ -179,6 +179,17 @@ class Presentation(Protocol):
         ...
 
 
+class OwnBids:
+    """The records of games in which every seat bids for itself each deal: its aim is its own bid,
+    made or not as its row of the sheet says."""
+
+    aims = "bids"
+
+    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
+        return None if row is None or row.get("bid") is None else bool(row.get("made"))
+
+
 def presentation_of(game: str) -> Presentation:
     """The description of a game: ``bot.games.shown.<game>.PRESENTATION`` (dashes as underscores)."""
     module = importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
@@ -195,6 +206,7 @@ __all__ = [
     "Cards",
     "Cell",
     "Choice",
+    "OwnBids",
     "Param",
     "Presentation",
     "Seat",

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Card, Cell, Choice, SeatRow, Sheet, Shown, Text, cards_choice, say
+from . import Card, Cell, Choice, OwnBids, SeatRow, Sheet, Shown, Text, cards_choice, say
 
 
-class JustMakePresentation:
-    aims = "bids"
-
-    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
-        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
-        return None if row is None or row.get("bid") is None else bool(row.get("made"))
-
+class JustMakePresentation(OwnBids):
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         return [(say("table.deal_jm", deal=view["deal"], target=view["target"]),)]
 

@@ -6,7 +6,24 @@ from typing import Any
 
 from .. import cards as C
 from ..ninety_nine import BID_VALUE
-from . import CARD, CARDS, WORD, Card, Cards, Cell, Choice, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
+from . import (
+    CARD,
+    CARDS,
+    WORD,
+    Card,
+    Cards,
+    Cell,
+    Choice,
+    OwnBids,
+    Seat,
+    SeatRow,
+    Sheet,
+    Shown,
+    Suit,
+    Text,
+    cards_choice,
+    say,
+)
 
 WORDS = ("pass", "declare", "reveal")
 
@@ -21,13 +38,7 @@ def bid_value(cards: list[str], joker_as: str | None) -> int:
     return total
 
 
-class NinetyNinePresentation:
-    aims = "bids"
-
-    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
-        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
-        return None if row is None or row.get("bid") is None else bool(row.get("made"))
-
+class NinetyNinePresentation(OwnBids):
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         lines: list[tuple[Text, ...]] = [
             (say("table.deal_99", deal=view["deal"], game=view["game_number"], dealer=Seat(view["dealer"])),),

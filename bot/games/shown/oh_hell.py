@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import NUMBER, Card, Cell, Choice, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
+from . import NUMBER, Card, Cell, Choice, OwnBids, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
 
 
-class OhHellPresentation:
-    aims = "bids"
-
-    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
-        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
-        return None if row is None or row.get("bid") is None else bool(row.get("made"))
-
+class OhHellPresentation(OwnBids):
     def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
         lines: list[tuple[Text, ...]] = [
             (
