@@ -12,7 +12,6 @@ from bot.games import new_game
 from bot.games.five_hundred import DECKS, PLAY, FiveHundred
 from bot.players import ComputerPlayer
 from bot.players.five_hundred import KNOWLEDGE
-from bot.players.five_hundred.auction import auction_fit, call_fit
 from bot.players.five_hundred.sight import order_for, rollout_sight, sight_of
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -230,53 +229,3 @@ def test_the_contractor_counts_the_trumps_out(computer: ComputerPlayer) -> None:
     state = position(2, TRUMPS_OUT, ["bid 8S", "pass", "discard 10D 9D 10C 9C 9H", "play JK"])
     state.act(1, "play QS")  # the last trump out
     assert computer.choose(state, 0) in ("play AH", "play AD", "play AC")
-
-
-# Reading the auction --------------------------------------------------------------------------
-
-
-def test_refine_deals_hands_that_fit_the_auction_and_keeps_what_the_seat_saw() -> None:
-    easy = ComputerPlayer("easy")
-    plain = refined = 0.0
-    read = 0
-    for players in (3, 4, 6):
-        for seed in range(8):
-            state = new_match(players, {}, seed=seed)
-            # Into the auction, or past it into the play (a contractor's kitty and discards too).
-            steps = 2 + seed % 3 if seed % 2 else 40
-            for _ in range(steps):
-                if state.is_over() or state.hands_played:
-                    break
-                seat = state.to_act()[0]
-                state.act(seat, easy.choose(state, seat))
-            seat = state.to_act()[0]
-            if not any(bidder != seat for bidder, _ in state.auction):
-                continue
-            read += 1
-            scratch = state.clone()
-            for k in range(3):
-                world = state.determinize(seat, Random(k))
-                plain += auction_fit(world, seat, scratch)
-                chosen = KNOWLEDGE.refine(world, seat, Random(k))
-                assert isinstance(chosen, FiveHundred)
-                refined += auction_fit(chosen, seat, scratch)
-                assert chosen.view(seat) == state.view(seat) and chosen.record(seat) == state.record(seat)
-                assert chosen.legal(seat) == state.legal(seat)
-                held = [c for hand in chosen.hands for c in C.cards_in(hand)]
-                assert len(held) == len(set(held))
-                twin = state.determinize(seat, Random(k + 10)).determinize(seat, Random(k))  # the same to the seat
-                again = KNOWLEDGE.refine(twin, seat, Random(k))
-                assert again is not None and again.to_json() == chosen.to_json()
-    assert read > 10
-    assert refined - plain > 0.15 * -plain  # summed log-likelihoods of the calls read
-
-
-def test_a_call_that_fits_the_hand_is_likelier_than_one_that_does_not() -> None:
-    # Seat 1 holds the top trumps in hearts: a bid of eight hearts fits it, a pass does not.
-    strong = "JK JH JD AH KH QH 10H 9H AS KS"
-    weak = "4S 5S 6S 7S 8S 4C 5C 6C 7C 8C"
-    for hand, fits in ((strong, True), (weak, False)):
-        state = new_match(4, {}, seed=1)
-        state.hands[1] = C.mask_of(C.CODES[c] for c in hand.split())
-        bid, passed = call_fit(state, 1, 2 * ((8 - 6) * 5 + 3), -1, -1), call_fit(state, 1, -1, -1, -1)
-        assert (bid > passed) == fits

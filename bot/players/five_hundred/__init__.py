@@ -30,7 +30,6 @@ from bot.games import cards as C
 from bot.games.five_hundred import BID, CALL, DISCARD, OVER, PLAY, PLAY_TEXT, FiveHundred, bid_rank, bid_text
 
 from ..knowledge import CONTRACT, DEFENCE
-from .auction import refine_by_auction
 from .bidding import bid_candidates, bid_choice, call_choices, discard_plans
 from .play import needless, play_choice
 from .sight import NOTHING, order_for, rollout_sight, sight_of
@@ -87,11 +86,6 @@ class FiveHundredKnowledge:
                 world.act(seat, _discard_action(discard_plans(world, seat)[0]))
             else:
                 world.act(seat, _call_action(call_choices(world, seat)[0]))
-
-    def refine(self, world: GameState, seat: int, rng: random.Random) -> GameState | None:
-        """A deal that fits the other seats' calls better (see :mod:`.auction`), or None to keep ``world``."""
-        assert isinstance(world, FiveHundred)
-        return refine_by_auction(world, seat, rng)
 
     def cards_left(self, world: GameState) -> list[int] | None:
         assert isinstance(world, FiveHundred)
