@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Coroutine
-from typing import Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Optional
 
 import discord
 from discord import app_commands
@@ -21,24 +21,12 @@ from bot.games import GAMES, Option
 
 from ..i18n import t, text
 
+if TYPE_CHECKING:
+    from .cog import Tables  # the cog that opens tables; it imports this module
+
 MOST_TURN_SECONDS = 86_400
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
-# Parameters every game's /play has besides its options, after them.
-TABLE_PARAMETERS = ("turn_seconds", "hints")
-
-
-class Opener(Protocol):
-    async def open_table(
-        self,
-        interaction: discord.Interaction[Any],
-        game: str,
-        players: int | None,
-        chosen: dict[str, Any],
-        turn_seconds: int | None,
-        *,
-        hints: bool,
-    ) -> None: ...
 
 
 def choices_of(game: str) -> dict[str, list[app_commands.Choice[Any]]]:
@@ -97,7 +85,7 @@ def _value(given: Any) -> Any:
 def play_callback(game: str) -> Callable[..., Coroutine[Any, Any, None]]:
     """The callback of ``/play <game>``, a method of the cog that opens tables, with the game's signature."""
 
-    async def play(cog: Opener, interaction: discord.Interaction[Any], **given: Any) -> None:
+    async def play(cog: Tables, interaction: discord.Interaction[Any], **given: Any) -> None:
         players = _value(given.pop("players", None))
         turn_seconds = given.pop("turn_seconds", None)
         hints = bool(given.pop("hints", False))
