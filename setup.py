@@ -20,9 +20,12 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# Every module of the engines but the package's __init__, which stays pure: it is
+# Every module of the engines but two that stay pure (bot.games.PURE lists them too): views.py
+# holds only types, and a TypedDict compiled by mypyc forgets which keys are NotRequired;
+# and the package's __init__, which stays pure: it is
 # what honours TRICK_TABLE_PURE. A new game's engine is compiled by being there.
-COMPILED = sorted(str(path) for path in Path("bot/games").glob("*.py") if path.name != "__init__.py")
+PURE = ("__init__.py", "views.py")
+COMPILED = sorted(str(path) for path in Path("bot/games").glob("*.py") if path.name not in PURE)
 
 
 def _say(text: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.games import GameState, IllegalAction, from_json, new_game
 from bot.games import cards as C
+from bot.games.views import DealSheet, LastTrick, Played, Record, SheetRow, View
 
 from .helpers import strings_in
 
@@ -28,6 +29,39 @@ def check_no_leak(state: GameState, hidden: HiddenOracle) -> None:
         shown = set(strings_in(state.view(viewer)))
         leaked = secret & shown
         assert not leaked, f"view({viewer}) shows hidden cards {sorted(leaked)}"
+
+
+def check_core_view(state: GameState) -> None:
+    """Every view has the core every game shares (``bot.games.views``), with the same meanings."""
+    for viewer in [None, *range(state.players)]:
+        view = state.view(viewer)
+        assert set(View.__required_keys__) <= set(view), set(View.__required_keys__) - set(view)
+        assert view["game"] == state.NAME and view["players"] == state.players and view["seat"] == viewer
+        assert view["to_act"] == state.to_act() and view["scores"]["total"] == state.scores()["total"]
+        assert len(view["tricks"]) == len(view["cards_left"]) >= state.players
+        assert sorted(seat for side in view["sides"] for seat in side) == list(range(state.players))
+        assert ("hand" in view) == (viewer is not None)
+        for played in view["trick"]:
+            assert set(played) >= set(Played.__required_keys__)
+        last = view["last_trick"]
+        if last is not None:
+            assert set(last) >= set(LastTrick.__required_keys__) and last["cards"]
+        if view["winners"] is not None:
+            assert state.is_over() and set(view["winners"]) <= set(range(state.players))
+        sheet = view["last_deal"]
+        if sheet is not None:
+            check_core_sheet(sheet)
+        if viewer is not None:
+            record = state.record(viewer)
+            assert set(Record.__required_keys__) <= set(record)
+            assert len(record["voids"]) == len(view["tricks"])
+
+
+def check_core_sheet(sheet: DealSheet) -> None:
+    assert set(DealSheet.__required_keys__) <= set(sheet) and sheet["deal"] >= 1
+    for row in sheet["rows"]:
+        assert set(SheetRow.__required_keys__) <= set(row)
+        assert isinstance(row["change"], int) and isinstance(row["total"], int)
 
 
 def check_round_trip(state: GameState) -> None:
@@ -118,6 +152,7 @@ def check_random_match(
         actions = state.legal(seat)
         assert actions, f"seat {seat} is on turn with no legal action"
         if deep_every and step % deep_every == 0:
+            check_core_view(state)
             check_no_leak(state, hidden)
             check_round_trip(state)
             check_refusals(state, rng)
@@ -128,6 +163,12 @@ def check_random_match(
     else:
         raise AssertionError("the match did not end")
     assert state.to_act() == [] and all(state.legal(s) == [] for s in range(state.players))
+    check_core_view(state)
     check_no_leak(state, hidden)
     check_round_trip(state)
+    totals = [0] * len(state.view()["tricks"])
+    for sheet in state.sheets:  # each row's change is what moved its total
+        for row in sheet["rows"]:
+            assert row["total"] - totals[row["seat"]] == row["change"], (sheet["deal"], row)
+            totals[row["seat"]] = row["total"]
     return state

@@ -14,7 +14,7 @@ import pytest
 import bot.games
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.name != "__init__.py")
+ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.stem not in bot.games.PURE)
 # Each game's rule tests and property tests (tests/test_<game>.py, tests/test_<game>_properties.py).
 ENGINE_TESTS = sorted(
     str(test.relative_to(ROOT))

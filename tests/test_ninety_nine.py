@@ -480,7 +480,7 @@ def test_the_score_sheet_says_why_the_points_moved() -> None:
     assert sheet["rows"][0] == {
         "seat": 0, "bid": 9, "tricks": 9, "made": True, "premium": "declare",
         "trick_points": 9, "bid_bonus": 20, "premium_points": 30, "game_bonus": 0,
-        "points": 59, "game_score": 59, "total": 59,
+        "points": 59, "change": 59, "game_score": 59, "total": 59,
     }  # fmt: skip
     assert sheet["rows"][1]["made"] is False and sheet["rows"][1]["bid"] == 6
     assert state.scores()["total"] == [59, 0, 20]

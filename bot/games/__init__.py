@@ -32,6 +32,10 @@ class _SourcesOnly(importlib.abc.MetaPathFinder):
         return importlib.machinery.FileFinder(path[0], loader).find_spec(fullname, target)
 
 
+# Modules never compiled (see setup.py): this one, and the views' types.
+PURE = ("__init__", "views")
+
+
 def _compiled_copy_is_stale(folder: str) -> bool:
     """True if the compiled modules no longer match the sources: a source changed after its
     module was built, or a source with no compiled module beside the others (a new engine added
@@ -40,7 +44,7 @@ def _compiled_copy_is_stale(folder: str) -> bool:
     built: dict[str, float] = {}
     for entry in os.scandir(folder):
         stem, dot, suffix = entry.name.partition(".")
-        if suffix == "py" and stem != "__init__":
+        if suffix == "py" and stem not in PURE:
             sources.add(stem)
         elif dot and suffix.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
             built[stem] = entry.stat().st_mtime

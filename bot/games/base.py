@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Self
 
 from . import cards as C
 from .errors import GameError, InvalidGame
+from .views import Record, Scores, View
 
 
 class GameState(ABC):
@@ -27,7 +28,7 @@ class GameState(ABC):
     players: int
     seed: int
     options: dict[str, Any]
-    sheets: list[dict[str, Any]]  # one score sheet per deal scored, in order
+    sheets: list[Any]  # one score sheet per deal scored, in order (each game's DealSheet)
 
     @classmethod
     def new(
@@ -69,11 +70,12 @@ class GameState(ABC):
         """Apply ``action`` for ``seat``; raise IllegalAction and change nothing otherwise."""
 
     @abstractmethod
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` (or a spectator, for None) may know, as plain JSON data."""
+    def view(self, seat: int | None = None) -> View:
+        """What ``seat`` (or a spectator, for None) may know, as plain JSON data: the core every
+        game shares (:class:`~.views.View`) and the game's own keys."""
 
     @abstractmethod
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> Scores:
         """Running scores; ``total`` is the match total per seat."""
 
     @abstractmethod
@@ -92,7 +94,7 @@ class GameState(ABC):
     # What a computer player may know -----------------------------------------
 
     @abstractmethod
-    def record(self, seat: int) -> dict[str, Any]:
+    def record(self, seat: int) -> Record:
         """The current deal as ``seat`` saw it, as plain JSON data.
 
         Everything of ``view(seat)`` that matters for a decision, plus what a

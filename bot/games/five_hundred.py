@@ -10,14 +10,16 @@ misère the joker has a suit of its own, ``JOKER_SUIT``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .options import Option, resolve
+from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View
 
 OPTIONS = (
     Option("six_sides", "three-twos", choices=("three-twos", "two-threes")),
@@ -142,7 +144,85 @@ def bid_text(rank: int) -> str:
     return f"{6 + step // 5}{BID_SUITS[step % 5]}"
 
 
-def bid_view(rank: int) -> dict[str, Any]:
+class Bid(TypedDict):
+    """A bid or contract: its kind ("suit", "no-trumps", "misere", "open-misere") and, but for
+    the misères, its tricks and trump suit (None at no trumps)."""
+
+    kind: str
+    tricks: NotRequired[int]
+    trump: NotRequired[str | None]
+
+
+class AuctionCall(TypedDict):
+    seat: int
+    call: str  # "pass" or "bid" (with the bid's keys)
+    kind: NotRequired[str]
+    tricks: NotRequired[int]
+    trump: NotRequired[str | None]
+
+
+class FiveHundredRow(SheetRow):
+    points: int  # what the hand scored (the same as ``change``)
+    before: int  # the total before the hand
+
+
+class FiveHundredSheet(DealSheet):
+    hand: int  # the same as ``deal``: a hand, as Five Hundred says
+    thrown_in: bool  # everyone passed and the hand was thrown in (no rows)
+    contract: Bid | None
+    dealer: NotRequired[int]
+    contractor: NotRequired[int | None]
+    partner: NotRequired[int | None]
+    contract_side: NotRequired[list[int]]
+    value: NotRequired[int]
+    made: NotRequired[bool | None]
+
+
+class FiveHundredScores(Scores):
+    sides: list[int]  # per side, its total
+
+
+class FiveHundredPlay(Played):
+    named_suit: str | None  # the suit named with a joker led at no trumps
+
+
+class FiveHundredTrick(LastTrick):
+    named_suit: str | None  # the suit a joker led at no trumps was named
+
+
+class FiveHundredHand(TypedDict):
+    seat: int
+    side: int
+    cards_left: int
+    cards: list[str] | None  # one's own, or an open misère's
+    out_of_bidding: bool
+    sitting_out: bool  # the contractor's partner playing alone's
+    tricks: int
+
+
+class FiveHundredView(View):
+    hands: list[FiveHundredHand]
+    auction: list[AuctionCall]
+    standing_bid: Bid | None
+    high_bidder: int | None
+    contract: Bid | None
+    contractor: int | None
+    value: int | None  # the contract's value
+    called: str | None  # the card called for a partner (five players)
+    partner: int | None  # once known
+    kitty_size: int
+    named_suit: str | None
+    side_tricks: list[int]
+    kitty: NotRequired[list[str]]  # the contractor's own view: the kitty picked up
+    discards: NotRequired[list[str]]
+    you_are_partner: NotRequired[bool]
+
+
+class FiveHundredRecord(FiveHundredView, Record):
+    pass
+
+
+def bid_view(rank: int) -> Bid:
     """A bid as views show it: never a string that looks like a card code."""
     if rank == MISERE:
         return {"kind": "misere"}
@@ -195,7 +275,7 @@ class FiveHundred(GameState):
         self.hands_played = 0
         self.all_passes = 0
         self.totals = [0] * players
-        self.sheets: list[dict[str, Any]] = []
+        self.sheets: list[FiveHundredSheet] = []
         self.winners: list[int] | None = None
         self.contract = -1
         self._start_hand()
@@ -360,7 +440,7 @@ class FiveHundred(GameState):
     def _side_of(self, seat: int) -> int:
         return next(i for i, side in enumerate(self.sides) if seat in side)
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> FiveHundredScores:
         return {"total": list(self.totals), "sides": [self.totals[side[0]] for side in self.sides]}
 
     def _result(self) -> dict[str, Any]:
@@ -441,7 +521,8 @@ class FiveHundred(GameState):
             self._order = self._seat_order()
             self.phase = PLAY
             return
-        self.sheets.append({"hand": self.hand_no + 1, "thrown_in": True, "contract": None, "rows": []})
+        number = self.hand_no + 1
+        self.sheets.append({"deal": number, "hand": number, "thrown_in": True, "contract": None, "rows": []})
         self.all_passes += 1
         if rule == "move-after-two" and self.all_passes >= 2:
             self.all_passes = 0
@@ -654,8 +735,20 @@ class FiveHundred(GameState):
         before = list(self.totals)
         for s in range(n):
             self.totals[s] += points[s]
+        rows: list[FiveHundredRow] = [
+            {
+                "seat": s,
+                "tricks": self.tricks[s],
+                "points": points[s],
+                "change": points[s],
+                "total": self.totals[s],
+                "before": before[s],
+            }
+            for s in range(n)
+        ]
         self.sheets.append(
             {
+                "deal": self.hand_no + 1,
                 "hand": self.hand_no + 1,
                 "thrown_in": False,
                 "dealer": self.dealer,
@@ -665,16 +758,7 @@ class FiveHundred(GameState):
                 "contract_side": contract_side,
                 "value": value,
                 "made": made,
-                "rows": [
-                    {
-                        "seat": s,
-                        "tricks": self.tricks[s],
-                        "points": points[s],
-                        "total": self.totals[s],
-                        "before": before[s],
-                    }
-                    for s in range(n)
-                ],
+                "rows": list(rows),
             }
         )
         self._check_end(contract_side, bool(made))
@@ -711,7 +795,7 @@ class FiveHundred(GameState):
 
     # Views ----------------------------------------------------------------
 
-    def _last_trick_view(self) -> dict[str, Any] | None:
+    def _last_trick_view(self) -> FiveHundredTrick | None:
         if self.last_trick is None:
             return None
         order, trick, named, winner = self.last_trick
@@ -721,11 +805,11 @@ class FiveHundred(GameState):
             "winner": winner,
         }
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> FiveHundredView:
         n = self.players
         order = self._in_play() if self.phase == PLAY else []
         partner_public = self.partner_known and self.partner >= 0
-        hands = []
+        hands: list[FiveHundredHand] = []
         for s in range(n):
             visible = s == seat or (self.exposed and s == self.contractor)
             hands.append(
@@ -739,21 +823,23 @@ class FiveHundred(GameState):
                     "tricks": self.tricks[s],
                 }
             )
-        view: dict[str, Any] = {
+        auction: list[AuctionCall] = [
+            {"seat": s, "call": "pass"} if r < 0 else {"seat": s, "call": "bid", **bid_view(r)} for s, r in self.auction
+        ]
+        view: FiveHundredView = {
             "game": self.NAME,
             "players": n,
             "seat": seat,
             "options": dict(self.options),
             "phase": PHASE_NAMES[self.phase],
             "to_act": self.to_act(),
+            "tricks": list(self.tricks),
+            "cards_left": [hand.bit_count() for hand in self.hands],
             "deal": self.hand_no + 1,
             "dealer": self.dealer,
             "sides": self.sides,
             "hands": hands,
-            "auction": [
-                {"seat": s, "call": "pass"} if r < 0 else {"seat": s, "call": "bid", **bid_view(r)}
-                for s, r in self.auction
-            ],
+            "auction": auction,
             "standing_bid": bid_view(self.high) if self.high >= 0 else None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
             "contract": bid_view(self.contract) if self.contract >= 0 else None,
@@ -783,14 +869,15 @@ class FiveHundred(GameState):
 
     # What a computer player may know -----------------------------------------
 
-    def record(self, seat: int) -> dict[str, Any]:
-        record = self.view(seat)
-        record["plays"] = [
+    def record(self, seat: int) -> FiveHundredRecord:
+        plays: list[FiveHundredPlay] = [
             {"seat": s, "card": C.NAMES[c], "named_suit": C.SUITS[named] if named >= 0 else None}
             for s, c, named in self.plays
         ]
-        record["voids"] = ["".join(C.SUITS[x] for x in range(4) if self.voids[s] >> x & 1) for s in range(self.players)]
-        return record
+        voids: list[Sequence[str]] = [
+            "".join(C.SUITS[x] for x in range(4) if self.voids[s] >> x & 1) for s in range(self.players)
+        ]
+        return {**self.view(seat), "plays": list(plays), "voids": voids}
 
     def determinize(self, seat: int, rng: random.Random) -> FiveHundred:
         world = self.clone()

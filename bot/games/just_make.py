@@ -10,13 +10,14 @@ the target.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .options import Option, resolve
+from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
 
 OPTIONS = (
     Option("target", 7, low=3, high=15),
@@ -30,6 +31,43 @@ OPTIONS = (
 )
 PLAYERS = tuple(range(4, 10))
 DEFAULT_PLAYERS = 6
+
+
+
+class JustMakeRow(BidRow):
+    doubled: bool  # a hard bid doubled
+    points: int  # what the deal scored before the target's bust and the table's reversal
+    bust: bool  # went past the target, so the points came off
+
+
+class JustMakeSheet(DealSheet):
+    first_bidder: int
+    made: int  # how many made their bid
+    reversed_totals: bool  # everyone failed and the totals were reversed
+
+
+class JustMakeBid(TypedDict):
+    seat: int
+    card: str  # the bid card, face up
+    bid: int  # what it bids
+    doubled: bool
+
+
+class JustMakeTrick(LastTrick):
+    cancelled: list[str]  # ranks that cancelled each other
+    reversed: bool  # a joker reversed the order
+
+
+class JustMakeView(View):
+    first_bidder: int
+    bids: list[JustMakeBid]  # in bidding order
+    target: int
+    bid: NotRequired[int | None]  # a seat's own view: its bid
+
+
+class JustMakeRecord(JustMakeView, Record):
+    pass
+
 
 BID, PLAY, OVER = 0, 1, 2
 PHASE_NAMES = ("bidding", "playing", "over")
@@ -92,7 +130,7 @@ class JustMake(GameState):
         self.first_bidder = self._first_seat(first_dealer, range(players))
         self.deal_no = -1
         self.totals = [0] * players
-        self.sheets: list[dict[str, Any]] = []
+        self.sheets: list[JustMakeSheet] = []
         self.winners: list[int] | None = None
         self._start_deal()
 
@@ -137,7 +175,7 @@ class JustMake(GameState):
         self.trick: list[int] = []
         self.tricks = [0] * n
         self.tricks_played = 0
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: JustMakeTrick | None = None
         self.last_winner = -1  # of this deal's latest trick that had a winner
         self.plays: list[list[int]] = []  # [seat, card] for every card played this deal, in order
         self.phase = BID
@@ -214,7 +252,7 @@ class JustMake(GameState):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> Scores:
         return {"total": list(self.totals)}
 
     def _result(self) -> dict[str, Any]:
@@ -227,13 +265,11 @@ class JustMake(GameState):
 
     # What a computer player may know ----------------------------------------
 
-    def record(self, seat: int) -> dict[str, Any]:
+    def record(self, seat: int) -> JustMakeRecord:
         """The seat's view and every card played this deal. ``voids`` stays empty:
         any card may be played to any trick, so nobody ever shows a void."""
-        record = self.view(seat)
-        record["plays"] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
-        record["voids"] = [[] for _ in range(self.players)]
-        return record
+        plays: list[Played] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
+        return {**self.view(seat), "plays": plays, "voids": [[] for _ in range(self.players)]}
 
     def determinize(self, seat: int, rng: random.Random) -> JustMake:
         """The other hands dealt again from every card the seat has not seen.
@@ -326,28 +362,28 @@ class JustMake(GameState):
             ranks = sorted(set(self.totals), reverse=True)
             swap = dict(zip(ranks, reversed(ranks), strict=True))
             self.totals = [swap[t] for t in self.totals]
-        self.sheets.append(
+        rows: list[JustMakeRow] = [
             {
-                "deal": self.deal_no + 1,
-                "first_bidder": self.first_bidder,
-                "made": w,
-                "reversed_totals": reversed_totals,
-                "rows": [
-                    {
-                        "seat": s,
-                        "bid": bid_value(self.bids[s]),
-                        "doubled": self.doubled[s],
-                        "tricks": self.tricks[s],
-                        "made": made[s],
-                        "points": points[s],
-                        "bust": bust[s],
-                        "change": self.totals[s] - before[s],
-                        "total": self.totals[s],
-                    }
-                    for s in range(n)
-                ],
+                "seat": s,
+                "bid": bid_value(self.bids[s]),
+                "doubled": self.doubled[s],
+                "tricks": self.tricks[s],
+                "made": made[s],
+                "points": points[s],
+                "bust": bust[s],
+                "change": self.totals[s] - before[s],
+                "total": self.totals[s],
             }
-        )
+            for s in range(n)
+        ]
+        sheet: JustMakeSheet = {
+            "deal": self.deal_no + 1,
+            "first_bidder": self.first_bidder,
+            "made": w,
+            "reversed_totals": reversed_totals,
+            "rows": list(rows),
+        }
+        self.sheets.append(sheet)
         winners = self._match_winners(made)
         if winners:
             self.winners = winners
@@ -375,15 +411,15 @@ class JustMake(GameState):
 
     # Views ----------------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> JustMakeView:
         n = self.players
         order = [(self.leader + i) % n for i in range(n)]
-        bids = [
+        bids: list[JustMakeBid] = [
             {"seat": s, "card": C.NAMES[self.bids[s]], "bid": bid_value(self.bids[s]), "doubled": self.doubled[s]}
             for s in self.bid_order
             if self.bids[s] >= 0
         ]
-        view: dict[str, Any] = {
+        view: JustMakeView = {
             "game": self.NAME,
             "players": n,
             "seat": seat,
@@ -391,6 +427,9 @@ class JustMake(GameState):
             "phase": PHASE_NAMES[self.phase],
             "to_act": self.to_act(),
             "deal": self.deal_no + 1,
+            "dealer": None,  # the first bidder starts each deal; nobody deals
+            "trump": None,  # Just Make has no trumps
+            "sides": seats_alone(n),
             "first_bidder": self.first_bidder,
             "bids": bids,
             "leader": self.leader,

@@ -9,13 +9,75 @@ internally *as* that card's code and only its name differs ("JK").
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Any, NotRequired, Self, TypedDict
 
 from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .options import Option, resolve
+from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
+
+
+class NinetyNineRow(BidRow):
+    premium: str | None  # "declare", "reveal" or None
+    trick_points: int
+    bid_bonus: int
+    premium_points: int  # won by its own premium or from another's failed one
+    game_bonus: int
+    points: int  # the deal's points (the same as ``change``)
+    game_score: int  # the score in the current game after the deal
+
+
+class NinetyNineSheet(DealSheet):
+    game: int  # the game of the match the deal belongs to, from 1
+    dealer: int
+    trump: str | None
+    made: int  # how many hands made their bid
+    game_over: bool
+
+
+class NinetyNineScores(Scores):
+    game: list[int]  # the current game's score per hand
+    bonuses: list[int]
+    games_won: list[int]
+
+
+class NinetyNineHand(TypedDict):
+    seat: int
+    dummy: bool
+    cards_left: int
+    has_bid: bool
+    bid: int | None  # once declared or revealed (or one's own)
+    bid_cards: list[str] | None
+    premium: str | None  # "declare", "reveal" or None
+    cards: list[str] | None  # face up: a revealed hand, one's own, the two-player dummy in play
+    tricks: int
+
+
+class PremiumOffer(TypedDict):
+    seat: int
+    offer: str
+
+
+class NinetyNineView(View):
+    to_play: int | None
+    game_number: int
+    deal_in_game: int
+    dummy: int | None  # the two-player game's dummy hand (2)
+    dummy_controller: int | None
+    turned_up: str | None
+    joker_as: str | None
+    trump_pile_left: int | None  # Oxford's face-down trump pile
+    hands: list[NinetyNineHand]  # a hand per seat, the dummy's too
+    premium_offers: list[PremiumOffer]
+    asking: int | None
+    bid_cards: NotRequired[list[str]]  # a seat's own view: its bid cards
+    bid: NotRequired[int | None]
+
+
+class NinetyNineRecord(NinetyNineView, Record):
+    pass
 
 FORMATS = (
     "three-bonuses",
@@ -112,7 +174,7 @@ class NinetyNine(GameState):
         self.totals = [0] * nh
         self.bonuses = [0] * nh
         self.games_won = [0] * nh
-        self.sheets: list[dict[str, Any]] = []
+        self.sheets: list[NinetyNineSheet] = []
         self.winners: list[int] | None = None
         self.trump = NT
         self.pile: list[int] = []
@@ -345,7 +407,7 @@ class NinetyNine(GameState):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> NinetyNineScores:
         return {
             "total": list(self.totals),
             "game": list(self.game_scores),
@@ -554,7 +616,7 @@ class NinetyNine(GameState):
                         for o in range(nh):
                             if o != s:
                                 premium_points[o] += value
-        rows = []
+        rows: list[NinetyNineRow] = []
         for h in range(nh):
             points = self.tricks[h] + (bid_bonus if made[h] else 0) + premium_points[h]
             self.game_scores[h] += points
@@ -571,22 +633,24 @@ class NinetyNine(GameState):
                     "premium_points": premium_points[h],
                     "game_bonus": 0,
                     "points": points,
+                    "change": points,
                     "game_score": self.game_scores[h],
                     "total": 0,
                 }
             )
-        sheet: dict[str, Any] = {
+        sheet: NinetyNineSheet = {
             "deal": self.deal_no + 1,
             "game": self.game_no + 1,
             "dealer": self.dealer,
             "trump": _trump_name(self.trump),
             "made": k,
             "game_over": False,
-            "rows": rows,
+            "rows": list(rows),
         }
         game_over, match_over = self._check_game_end(made, rows)
         for h in range(nh):
             rows[h]["total"] = self.totals[h]
+            rows[h]["change"] = rows[h]["points"]  # a game's bonus included
         sheet["game_over"] = game_over
         self.sheets.append(sheet)
         if match_over:
@@ -607,7 +671,7 @@ class NinetyNine(GameState):
         self.dealer = 1 - self.dealer if self.players == 2 else (self.dealer + 1) % nh
         self._start_deal(new_game=game_over)
 
-    def _check_game_end(self, made: list[bool], rows: list[dict[str, Any]]) -> tuple[bool, bool]:
+    def _check_game_end(self, made: list[bool], rows: list[NinetyNineRow]) -> tuple[bool, bool]:
         """Apply the format's end of game and match; return (game over, match over)."""
         fmt = self.options["format"]
         live = self._live
@@ -652,7 +716,7 @@ class NinetyNine(GameState):
             return True
         return self.players == 2 and h == 2 and self.phase == PLAY
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> NinetyNineView:
         names = self._names
 
         def listed(mask: int) -> list[str]:
@@ -662,7 +726,7 @@ class NinetyNine(GameState):
         hands = []
         for h in range(nh):
             bid_public = self.shown[h] >= DECLARE or h == seat
-            entry: dict[str, Any] = {
+            entry: NinetyNineHand = {
                 "seat": h,
                 "dummy": self.players == 2 and h == 2,
                 "cards_left": self.hands[h].bit_count(),
@@ -675,20 +739,23 @@ class NinetyNine(GameState):
             }
             hands.append(entry)
         trick_seats = self.order[: len(self.trick)]
-        last = None
+        last: LastTrick | None = None
         if self.last_trick is not None:
             order, played, winner = self.last_trick
             last = {
                 "cards": [{"seat": s, "card": names[c]} for s, c in zip(order, played, strict=True)],
                 "winner": winner,
             }
-        view: dict[str, Any] = {
+        view: NinetyNineView = {
             "game": self.NAME,
             "players": self.players,
             "seat": seat,
             "options": dict(self.options),
             "phase": PHASE_NAMES[self.phase],
             "to_act": self.to_act(),
+            "tricks": list(self.tricks),
+            "cards_left": [hand.bit_count() for hand in self.hands],
+            "sides": seats_alone(self.players),
             "to_play": self.order[len(self.trick)] if self.phase == PLAY else None,
             "deal": self.deal_no + 1,
             "game_number": self.game_no + 1,
@@ -719,13 +786,12 @@ class NinetyNine(GameState):
 
     # What a computer player may know ----------------------------------------
 
-    def record(self, seat: int) -> dict[str, Any]:
+    def record(self, seat: int) -> NinetyNineRecord:
         """The seat's view, every card played this deal (the dummy is seat 2) and shown voids."""
-        record = self.view(seat)
         names = self._names
-        record["plays"] = [{"seat": h, "card": names[c]} for h, c in self.plays]
-        record["voids"] = [[C.SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids]
-        return record
+        plays: list[Played] = [{"seat": h, "card": names[c]} for h, c in self.plays]
+        voids = [[C.SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids]
+        return {**self.view(seat), "plays": plays, "voids": list(voids)}
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """The hidden hands and bid cards dealt again from every card the seat has not seen.

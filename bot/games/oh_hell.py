@@ -10,13 +10,14 @@ are played, following suit, and whoever takes exactly their bid scores.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState
 from .errors import ENGLISH, IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .options import Option, resolve
+from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
 
 PLAYERS = tuple(range(3, 8))
 DEFAULT_PLAYERS = 4
@@ -30,6 +31,36 @@ OPTIONS = (
     Option("hook", True),
     Option("scoring", "ten-plus-bid", choices=SCORINGS),
 )
+
+
+
+class OhHellRow(BidRow):
+    points: int  # what the bid and tricks scored (the same as ``change``)
+
+
+class OhHellSheet(DealSheet):
+    cards: int  # each hand's size this deal
+    dealer: int
+    trump: str | None
+
+
+class OhHellBid(TypedDict):
+    seat: int
+    bid: int
+
+
+class OhHellView(View):
+    deals: int  # how many deals the match has
+    cards: int  # each hand's size this deal
+    turn_up: str | None  # the card turned up for trumps
+    bids: list[OhHellBid]  # in bidding order
+    hooked: int | None  # the bid the dealer may not make
+    bid: NotRequired[int | None]  # a seat's own view: its bid
+
+
+class OhHellRecord(OhHellView, Record):
+    pass
+
 
 BID, PLAY, OVER = 0, 1, 2
 PHASE_NAMES = ("bidding", "playing", "over")
@@ -109,7 +140,7 @@ class OhHell(GameState):
         self.sizes = deal_sizes(self.options["start_cards"], self.options["sequence"])
         self.deal_no = -1
         self.totals = [0] * players
-        self.sheets: list[dict[str, Any]] = []
+        self.sheets: list[OhHellSheet] = []
         self.winners: list[int] | None = None
         self._start_deal()
 
@@ -263,21 +294,30 @@ class OhHell(GameState):
 
     def _score_deal(self) -> None:
         scoring = self.options["scoring"]
-        rows = []
+        rows: list[OhHellRow] = []
         for s in range(self.players):
             points = points_for(scoring, self.bids[s], self.tricks[s])
             self.totals[s] += points
-            row = {"seat": s, "bid": self.bids[s], "tricks": self.tricks[s], "made": self.bids[s] == self.tricks[s]}
-            rows.append({**row, "points": points, "change": points, "total": self.totals[s]})
-        self.sheets.append(
-            {
-                "deal": self.deal_no + 1,
-                "cards": self.cards,
-                "dealer": self.dealer,
-                "trump": C.SUITS[self.trump] if self.trump >= 0 else None,
-                "rows": rows,
-            }
-        )
+            made = self.bids[s] == self.tricks[s]
+            rows.append(
+                {
+                    "seat": s,
+                    "bid": self.bids[s],
+                    "tricks": self.tricks[s],
+                    "made": made,
+                    "points": points,
+                    "change": points,
+                    "total": self.totals[s],
+                }
+            )
+        sheet: OhHellSheet = {
+            "deal": self.deal_no + 1,
+            "cards": self.cards,
+            "dealer": self.dealer,
+            "trump": C.SUITS[self.trump] if self.trump >= 0 else None,
+            "rows": list(rows),
+        }
+        self.sheets.append(sheet)
         if self.deal_no + 1 == len(self.sizes):
             best = max(self.totals)
             self.winners = [s for s in range(self.players) if self.totals[s] == best]
@@ -289,7 +329,7 @@ class OhHell(GameState):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> Scores:
         return {"total": list(self.totals)}
 
     def _result(self) -> dict[str, Any]:
@@ -297,12 +337,11 @@ class OhHell(GameState):
 
     # What a computer player may know ----------------------------------------
 
-    def record(self, seat: int) -> dict[str, Any]:
+    def record(self, seat: int) -> OhHellRecord:
         """The seat's view, every card played this deal in order and the suits seats showed void in."""
-        record = self.view(seat)
-        record["plays"] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
-        record["voids"] = [[C.SUITS[x] for x in range(4) if v >> x & 1] for v in self.voids]
-        return record
+        plays: list[Played] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
+        voids = [[C.SUITS[x] for x in range(4) if v >> x & 1] for v in self.voids]
+        return {**self.view(seat), "plays": plays, "voids": list(voids)}
 
     def determinize(self, seat: int, rng: random.Random) -> OhHell:
         """The other hands and the unused rest of the pack dealt again from every card the seat
@@ -332,9 +371,9 @@ class OhHell(GameState):
 
     # Views ----------------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> OhHellView:
         n = self.players
-        last = None
+        last: LastTrick | None = None
         if self.last_trick is not None:
             leader, *played, winner = self.last_trick
             last = {
@@ -343,7 +382,7 @@ class OhHell(GameState):
             }
         order = [(self.leader + i) % n for i in range(n)]
         bid_order = [(self.dealer + 1 + i) % n for i in range(n)]
-        view: dict[str, Any] = {
+        view: OhHellView = {
             "game": self.NAME,
             "players": n,
             "seat": seat,
@@ -351,6 +390,7 @@ class OhHell(GameState):
             "phase": PHASE_NAMES[self.phase],
             "to_act": self.to_act(),
             "deal": self.deal_no + 1,
+            "sides": seats_alone(n),
             "deals": len(self.sizes),
             "cards": self.cards,
             "dealer": self.dealer,

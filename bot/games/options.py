@@ -7,6 +7,8 @@ from typing import Any
 
 from .errors import InvalidGame
 
+OptionValue = bool | int | str  # what a table option may be
+
 
 @dataclass(frozen=True)
 class Option:

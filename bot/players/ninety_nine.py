@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations, product
+from typing import cast
 
 from bot.games import GameState
 from bot.games import cards as C
@@ -38,6 +39,7 @@ from bot.games.ninety_nine import (
     REVEAL,
     SHORT_DECK,
     NinetyNine,
+    NinetyNineRow,
 )
 
 from .knowledge import BID as AIM_BID
@@ -742,7 +744,8 @@ class NinetyNineKnowledge:
         g = _game(world)
         if not g.sheets:
             return None
-        return AIM_BID, bool(g.sheets[-1]["rows"][seat]["made"])
+        row = cast(NinetyNineRow, g.sheets[-1]["rows"][seat])
+        return AIM_BID, row["made"]
 
 
 KNOWLEDGE = NinetyNineKnowledge()

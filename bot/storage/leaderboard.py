@@ -263,7 +263,8 @@ async def period_board(connection: AsyncConnection, guild_id: int, game: str, si
 
 
 def deal_points(row: dict[str, Any]) -> int:
-    """What one deal's score sheet row gave its seat (Just Make's ``change`` includes a lone loser's minus one)."""
+    """What one deal's score sheet row did to its seat's total: ``change``, a column every game's sheet
+    has (see ``bot.games.views.SheetRow``); matches stored before it was common said ``points``."""
     return int(row["change"] if "change" in row else row["points"])
 
 

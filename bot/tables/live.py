@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.games import GameState, new_game
+from bot.games.views import DealSheet, View
 from bot.storage.models import PLAYING, TableStatus
 
 from .records import SeatInfo, TableInfo
@@ -41,26 +42,11 @@ class LiveSeat:
         return self.user_id is None or self.resigned
 
 
-def sides_of(public: dict[str, Any], seats: int) -> list[list[int]]:
-    """The units that place and are rated: Five Hundred's sides from its view, else each seat alone."""
-    sides = public.get("sides")
-    if isinstance(sides, list) and sides:
-        return [list(side) for side in sides]
+def sides_of(public: View | None, seats: int) -> list[list[int]]:
+    """The units that place and are rated: the view's sides (a partnership, or each seat alone)."""
+    if public is not None and public["sides"]:
+        return [list(side) for side in public["sides"]]
     return [[position] for position in range(seats)]
-
-
-def deal_number(public: dict[str, Any]) -> int:
-    value = public.get("deal", 0)
-    return int(value or 0)
-
-
-def sheet_of(public: dict[str, Any]) -> dict[str, Any] | None:
-    sheet = public.get("last_deal")
-    return sheet if isinstance(sheet, dict) else None
-
-
-def sheet_number(sheet: dict[str, Any]) -> int:
-    return int(sheet.get("deal", sheet.get("hand", 0)))
 
 
 @dataclass
@@ -88,9 +74,9 @@ class LiveTable:
     seats: list[LiveSeat]
     hints: bool = False
     state: GameState | None = None
-    public: dict[str, Any] = field(default_factory=dict)
-    views: dict[int, dict[str, Any]] = field(default_factory=dict)
-    sheets: list[dict[str, Any]] = field(default_factory=list)
+    public: View | None = None  # the public view, once the match has begun
+    views: dict[int, View] = field(default_factory=dict)
+    sheets: list[DealSheet] = field(default_factory=list)
     present_in_deal: bool = False  # a person (not a timer) acted in the current deal
     overdue: set[int] = field(default_factory=set)  # people whose time ran out: the computer plays their turn
     moved_at: datetime | None = None  # when the last action was committed (computers keep a pace after it)
@@ -204,10 +190,10 @@ class Step:
         live.public = after
         if source == "player":
             live.present_in_deal = True
-        sheet = sheet_of(after)
-        if sheet is not None and (not live.sheets or sheet_number(live.sheets[-1]) != sheet_number(sheet)):
+        sheet = after["last_deal"]
+        if sheet is not None and (not live.sheets or live.sheets[-1]["deal"] != sheet["deal"]):
             live.sheets.append(sheet)
-        if deal_number(after) != deal_number(before) and not state.is_over():
+        if before is not None and after["deal"] != before["deal"] and not state.is_over():
             self._deal_ended()
         if self.now is None:
             return
@@ -222,10 +208,10 @@ class Step:
             }
         )
         self.events.append({"kind": "action", "seat": seat, "action": action, "source": source})
-        last = after.get("last_trick")
-        if last and last != before.get("last_trick"):
-            self.events.append({"kind": "trick", "winner": last.get("winner"), "cards": last.get("cards")})
-        if sheet is not None and sheet != sheet_of(before):
+        last = after["last_trick"]
+        if last and (before is None or last != before["last_trick"]):
+            self.events.append({"kind": "trick", "winner": last["winner"], "cards": last["cards"]})
+        if sheet is not None and (before is None or sheet != before["last_deal"]):
             self.events.append({"kind": "deal", "sheet": sheet})
 
     def _deal_ended(self) -> None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.games.views import View
 from bot.storage import repository as repo
 from bot.storage.models import (
     PLAYING,
@@ -25,14 +24,14 @@ class TableReads(ServiceCore):
             table_id = await repo.table_in_channel(connection, channel_id, thread_id)
         return None if table_id is None else await self.table(table_id)
 
-    async def snapshot(self, table_id: int) -> tuple[TableInfo, dict[str, Any] | None]:
+    async def snapshot(self, table_id: int) -> tuple[TableInfo, View | None]:
         """The table and its public view at one committed moment (None before the match starts)."""
         async with self._locked(table_id) as live:
             return live.info(), (live.public if live.state is not None else None)
 
-    async def public_view(self, table_id: int) -> dict[str, Any]:
+    async def public_view(self, table_id: int) -> View:
         live = await self._get(table_id)
-        if live.state is None:
+        if live.state is None or live.public is None:
             raise WrongStatus("not_in_play")
         return live.public
 
@@ -47,7 +46,7 @@ class TableReads(ServiceCore):
                 raise WrongStatus("not_in_play")
             return hand_of(live, seat.position)
 
-    async def seat_view(self, table_id: int, user_id: int) -> tuple[int, dict[str, Any]]:
+    async def seat_view(self, table_id: int, user_id: int) -> tuple[int, View]:
         """The user's seat and everything that seat may see."""
         live = await self._get(table_id)
         seat = live.seat_of(user_id)

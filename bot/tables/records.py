@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.games.views import View
 from bot.storage.models import DEFAULT_COMPUTER_PACE_MS, TableStatus
 
 
@@ -65,7 +66,7 @@ class HandSnapshot:
 
     table: TableInfo
     seat: SeatInfo
-    view: dict[str, Any]
+    view: View
     legal: list[str]
     version: int
 
@@ -82,15 +83,15 @@ class Outcome:
     """
 
     table: TableInfo
-    public: dict[str, Any]
-    views: dict[int, dict[str, Any]]
+    public: View | None  # None before the match begins
+    views: dict[int, View]
     changed: tuple[int, ...]
     events: tuple[dict[str, Any], ...]
     actor: int | None = None
     hand: HandSnapshot | None = None  # the actor's seat after its action, for its own hand to be redrawn from
 
     @property
-    def actor_view(self) -> dict[str, Any] | None:
+    def actor_view(self) -> View | None:
         return None if self.actor is None else self.views.get(self.actor)
 
     def kinds(self) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -9,13 +10,14 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games.shown import presentation_of
+from bot.games.views import DealSheet
 from bot.storage import repository as repo
 
 from .live import LiveTable, sides_of
 from .standings import SkillRating, placements, rate
 
 
-def bid_counts(game: str, sheets: list[dict[str, Any]], seat: int) -> tuple[int, int]:
+def bid_counts(game: str, sheets: Sequence[DealSheet], seat: int) -> tuple[int, int]:
     """(aims, aims reached) for one seat, as the game counts them (its own bids, or the contracts it won)."""
     presentation = presentation_of(game)
     bids = made = 0

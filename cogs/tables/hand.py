@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice, presentation_of
+from bot.games.views import View
 from bot.tables import SeatInfo, TableInfo, TableStatus
 
 from ..cards import RED, card_label, hand_lines, is_joker, sort_key
@@ -35,7 +36,7 @@ def _card_style(card: str) -> discord.ButtonStyle:
     return discord.ButtonStyle.danger if card[-1] in RED else discord.ButtonStyle.secondary
 
 
-def action_label(action: str, view: dict[str, Any], locale: Any) -> str:
+def action_label(action: str, view: View, locale: Any) -> str:
     """An action as its button or list says it, as the game describes it."""
     return said(None, presentation_of(view["game"]).label(view, action), locale)
 
@@ -80,7 +81,7 @@ class Controls:
 
 
 def _action_selects(
-    table: TableInfo, turn: int, actions: list[str], view: dict[str, Any], locale: Any, placeholder: str
+    table: TableInfo, turn: int, actions: list[str], view: View, locale: Any, placeholder: str
 ) -> list[discord.ui.Item[Any]]:
     """Actions as selects of at most 25 options each."""
     selects: list[discord.ui.Item[Any]] = []
@@ -119,7 +120,7 @@ def _card_buttons(
     return buttons
 
 
-def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal: list[str], locale: Any) -> Controls:
+def build_controls(table: TableInfo, seat: SeatInfo, view: View, legal: list[str], locale: Any) -> Controls:
     """Every legal action of the seat, laid out for Discord as the game's choices say."""
     controls = Controls()
     turn = seat.acted
@@ -138,7 +139,7 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal
                 controls.add_buttons(_card_buttons(table, turn, cards, by_card, locale))
                 continue
         elif choice.kind == CARDS:
-            _cards_select(controls, table, turn, actions, locale, prompt, choice.count)
+            _cards_select(controls, table, turn, actions, view, locale, prompt, choice.count)
             continue
         elif choice.kind == NUMBER:
             _number_select(controls, table, turn, actions, choice, locale, prompt)
@@ -176,19 +177,26 @@ def _number_select(
 
 
 def _cards_select(
-    controls: Controls, table: TableInfo, turn: int, actions: list[str], locale: Any, placeholder: str, count: int
+    controls: Controls,
+    table: TableInfo,
+    turn: int,
+    actions: list[str],
+    view: View,
+    locale: Any,
+    placeholder: str,
+    count: int,
 ) -> None:
     """Choose exactly ``count`` cards out of those that appear in ``actions``."""
     cards = sorted({card for a in actions for card in a.split()[1:]}, key=sort_key)
     if len(cards) > OPTIONS_MAX:  # cannot happen with today's hands; fall back to whole actions
-        for select in _action_selects(table, turn, actions, {}, locale, placeholder):
+        for select in _action_selects(table, turn, actions, view, locale, placeholder):
             controls.add_row([select])
         return
     options = [discord.SelectOption(label=card_label(card, locale), value=card) for card in cards]
     controls.add_row([PickSelect(table.id, turn, "cards", 0, options=options, placeholder=placeholder, count=count)])
 
 
-def focus_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], actions: list[str], locale: Any) -> Controls:
+def focus_controls(table: TableInfo, seat: SeatInfo, view: View, actions: list[str], locale: Any) -> Controls:
     """A next step: just these actions (a bid to confirm, a suit to name), and Back."""
     controls = Controls()
     buttons: list[discord.ui.Item[Any]] = [
@@ -203,7 +211,7 @@ def focus_controls(table: TableInfo, seat: SeatInfo, view: dict[str, Any], actio
 
 
 def hand_embed(
-    table: TableInfo, seat: SeatInfo, view: dict[str, Any], legal: list[str], locale: Any, note: str | None = None
+    table: TableInfo, seat: SeatInfo, view: View, legal: list[str], locale: Any, note: str | None = None
 ) -> discord.Embed:
     """What the seat holds and what it is asked to do."""
     embed = discord.Embed(
@@ -215,10 +223,10 @@ def hand_embed(
     lines += [said(table, note, locale) for note in shown.hand_notes(view)]
     for beside in shown.beside(view):
         embed.add_field(name=said(table, beside.title, locale), value=clip(said_cards(beside.cards, locale), 1024))
-    if view.get("trick"):
+    if view["trick"]:
         lines.append(t(locale, "hand.trick", trick=trick_text(table, view["trick"], locale)))
     if legal:
-        lines.append("**" + t(locale, f"hand.ask.{view.get('phase', 'playing')}") + "**")
+        lines.append("**" + t(locale, f"hand.ask.{view['phase']}") + "**")
         clock = turn_clock(table, locale)
         if clock:
             lines.append(clock)
@@ -237,7 +245,7 @@ def hand_embed(
 def hand_message(
     table: TableInfo,
     seat: SeatInfo,
-    view: dict[str, Any],
+    view: View,
     legal: list[str],
     locale: Any,
     *,

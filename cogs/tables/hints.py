@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.shown import presentation_of
+from bot.games.views import View
 from bot.tables import Hint
 
 from ..cards import card_label, suit_label
@@ -21,7 +22,7 @@ from .render import said
 AIMS = ("bid", "contract", "defence")
 
 
-def advised(action: str, view: dict[str, Any], locale: Any) -> str:
+def advised(action: str, view: View, locale: Any) -> str:
     """The action as advice: ``Play 7♥``, ``Bid 7 ♠``, ``Pass``, ``Bid 9♦ 10♠ A♣ = 4``."""
     words = action.split()
     if words[0] == "play" and len(words) == 2:
@@ -31,7 +32,7 @@ def advised(action: str, view: dict[str, Any], locale: Any) -> str:
     return said(None, presentation_of(view["game"]).advice(view, action), locale)
 
 
-def hint_text(hint: Hint, view: dict[str, Any], locale: Any) -> str:
+def hint_text(hint: Hint, view: View, locale: Any) -> str:
     """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.`` for a forced move."""
     action = advised(hint.action, view, locale)
     if hint.aim in AIMS and hint.rate is not None and hint.samples > 0:

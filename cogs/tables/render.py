@@ -14,6 +14,7 @@ import discord
 from bot.games import GAMES
 from bot.games.options import resolve
 from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
+from bot.games.views import DealSheet, Played, View
 from bot.tables import TableInfo, TableStatus
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
@@ -155,7 +156,7 @@ def closed_lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
 # ---------------------------------------------------------------------- the table
 
 
-def trick_text(table: TableInfo, cards: list[dict[str, Any]], locale: Any) -> str:
+def trick_text(table: TableInfo, cards: list[Played], locale: Any) -> str:
     return " → ".join(f"{seat_name(table, c['seat'], locale)} {card_label(c['card'], locale)}" for c in cards)
 
 
@@ -167,14 +168,14 @@ def turn_clock(table: TableInfo, locale: Any) -> str | None:
     return t(locale, "table.turn_clock", when=f"<t:{int(table.turn_ends.timestamp())}:R>")
 
 
-def turn_line(table: TableInfo, public: dict[str, Any], locale: Any) -> str | None:
+def turn_line(table: TableInfo, public: View, locale: Any) -> str | None:
     """Who is to act, mentioned (the content of the table message, so it is highlighted)."""
     if table.status != TableStatus.PLAYING or not table.to_act:
         return None
     names = []
     for seat in table.to_act:
         names.append(mention(table, seat) or seat_name(table, seat, locale))
-    phase = public.get("phase", "")
+    phase = public["phase"]
     return t(locale, f"turn.{phase}", who=", ".join(names)) if phase else None
 
 
@@ -206,12 +207,12 @@ def said_cards(cards: Cards, locale: Any) -> str:
     return hand_lines(cards.names, locale) if cards.by_suit else cards_label(cards.names, locale)
 
 
-def _header(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
+def _header(table: TableInfo, public: View, locale: Any) -> list[str]:
     shown = presentation_of(table.game)
     return [" ".join(said(table, text, locale) for text in line) for line in shown.header(public)]
 
 
-def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[str]:
+def _seat_rows(table: TableInfo, public: View, locale: Any) -> list[str]:
     rows = []
     for row in presentation_of(table.game).seat_rows(public):
         name = ("▶ " if row.acting else "") + f"**{seat_label(table, row.seat, locale)}**"
@@ -219,7 +220,7 @@ def _seat_rows(table: TableInfo, public: dict[str, Any], locale: Any) -> list[st
     return rows
 
 
-def _revealed(table: TableInfo, public: dict[str, Any], locale: Any) -> list[tuple[str, str]]:
+def _revealed(table: TableInfo, public: View, locale: Any) -> list[tuple[str, str]]:
     """Hands and cards face up by rule, as the game describes them."""
     return [
         (said(table, shown.title, locale), str(_param(table, shown.cards, locale)))
@@ -234,7 +235,7 @@ def _cell(cell: Cell) -> str:
     return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
-def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
+def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     """A deal's score sheet as a small fixed-width table: why the points moved."""
     described = presentation_of(table.game).sheet(sheet)
     if not described.rows:  # a hand thrown in: its title says all there is
@@ -247,12 +248,12 @@ def sheet_text(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def sheet_title(table: TableInfo, sheet: dict[str, Any], locale: Any) -> str:
+def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     return said(table, presentation_of(table.game).sheet(sheet).title, locale)
 
 
 def table_embed(
-    table: TableInfo, public: dict[str, Any], locale: Any, result: dict[str, Any] | None = None
+    table: TableInfo, public: View, locale: Any, result: dict[str, Any] | None = None
 ) -> discord.Embed:
     """The public table: everything ``view(None)`` shows, as one embed."""
     status = table.status
@@ -271,21 +272,21 @@ def table_embed(
     if status == TableStatus.ABANDONED:
         lines.insert(0, t(locale, "table.abandoned"))
     embed.description = clip("\n".join(lines), DESCRIPTION_MAX)
-    if public.get("trick"):
+    if public["trick"]:
         embed.add_field(
             name=t(locale, "table.trick"),
             value=clip(trick_text(table, public["trick"], locale), FIELD_VALUE_MAX),
             inline=False,
         )
-    last = public.get("last_trick")
-    if last and last.get("cards"):
+    last = public["last_trick"]
+    if last and last["cards"]:
         text = trick_text(table, last["cards"], locale)
-        if last.get("winner") is not None:
+        if last["winner"] is not None:
             text += "\n" + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale))
         embed.add_field(name=t(locale, "table.last_trick"), value=clip(text, FIELD_VALUE_MAX), inline=False)
     for name, value in _revealed(table, public, locale):
         embed.add_field(name=clip(name, FIELD_NAME_MAX), value=clip(value, FIELD_VALUE_MAX), inline=True)
-    sheet = public.get("last_deal")
+    sheet = public["last_deal"]
     if sheet:
         embed.add_field(
             name=clip(sheet_title(table, sheet, locale), FIELD_NAME_MAX),
@@ -322,10 +323,10 @@ def rating_change(before: float | None, after: float | None, locale: Any) -> str
     return " · " + change
 
 
-def standings_text(table: TableInfo, public: dict[str, Any], result: dict[str, Any] | None, locale: Any) -> str:
+def standings_text(table: TableInfo, public: View, result: dict[str, Any] | None, locale: Any) -> str:
     """Final places, scores and, once the match is stored, each person's rating change."""
-    totals = public.get("scores", {}).get("total", [])
-    winners = set(public.get("winners") or [])
+    totals = public["scores"]["total"]
+    winners = set(public["winners"] or [])
     ratings: dict[int, tuple[float | None, float | None]] = {}
     placement: dict[int, int] = {}
     if result is not None:

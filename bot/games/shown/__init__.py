@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Union, cast
+from typing import Protocol, TypeVar, Union, cast
+
+from ..views import BidRow, DealSheet, View
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ class Choice:
     numbers: tuple[tuple[int, Text], ...] = ()  # NUMBER: each number and how it reads
 
 
-def cards_choice(view: dict[str, Any], actions: list[str], prompt: Text) -> Choice:
+def cards_choice(view: View, actions: list[str], prompt: Text) -> Choice:
     """Card actions (``play QH``, ``play JK H``) as a button per card held: the seat's hand, or the
     cards the actions name when they are not in it (the Ninety-Nine dummy's, played for it)."""
     named = list(dict.fromkeys(action.split()[1] for action in actions))
@@ -131,50 +133,54 @@ def cards_choice(view: dict[str, Any], actions: list[str], prompt: Text) -> Choi
     return Choice(CARD, tuple(actions), prompt, tuple(hand if set(named) <= set(hand) else named))
 
 
-class Presentation(Protocol):
-    """One game's description, from views alone."""
+ViewT = TypeVar("ViewT", bound=View, contravariant=True)
+SheetT = TypeVar("SheetT", bound=DealSheet, contravariant=True)
+
+
+class Presentation(Protocol[ViewT, SheetT]):
+    """One game's description, from its views (``ViewT``) and score sheets (``SheetT``) alone."""
 
     #: What a seat aims at each deal, as the records count it: "bids" (its own bid) or "contracts"
     #: (a contract its side won at auction); the stats say ``stats.<aims>``.
     aims: str
 
-    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+    def aim(self, sheet: SheetT, seat: int) -> bool | None:
         """Whether ``seat`` reached its aim in a scored deal (its sheet), or None if it had none."""
         ...
 
-    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
+    def header(self, view: ViewT) -> list[tuple[Text, ...]]:
         """The lines above the seats (each line: texts joined by a space): the deal, trumps, a contract."""
         ...
 
-    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+    def seat_rows(self, view: ViewT) -> list[SeatRow]:
         """A row per seat in table order: its bid, tricks, score and marks (the dealer, a side)."""
         ...
 
-    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+    def face_up(self, view: ViewT) -> list[Shown]:
         """Hands and cards face up by rule (a revealed hand, declared bid cards, an open misère)."""
         ...
 
-    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+    def sheet(self, sheet: SheetT) -> Sheet:
         """A deal's score sheet (``view["last_deal"]``)."""
         ...
 
-    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+    def hand_notes(self, view: ViewT) -> list[Text]:
         """What a seat's own view adds under its hand: its bid, trumps, a contract, the kitty."""
         ...
 
-    def beside(self, view: dict[str, Any]) -> list[Shown]:
+    def beside(self, view: ViewT) -> list[Shown]:
         """Other cards the seat plays from its own view (the dummy's hand)."""
         ...
 
-    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+    def choices(self, view: ViewT, legal: list[str]) -> list[Choice]:
         """The seat's legal actions, each in exactly one choice, in the order they are shown."""
         ...
 
-    def label(self, view: dict[str, Any], action: str) -> Text:
+    def label(self, view: ViewT, action: str) -> Text:
         """How an action reads on its button or in a list."""
         ...
 
-    def advice(self, view: dict[str, Any], action: str) -> Text:
+    def advice(self, view: ViewT, action: str) -> Text:
         """An action other than playing a card, as a hint advises it (``Bid 7 ♠``, ``Pass``)."""
         ...
 
@@ -185,15 +191,19 @@ class OwnBids:
 
     aims = "bids"
 
-    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
-        row = next((row for row in sheet.get("rows", ()) if row.get("seat") == seat), None)
-        return None if row is None or row.get("bid") is None else bool(row.get("made"))
+    def aim(self, sheet: DealSheet, seat: int) -> bool | None:
+        rows = cast(list[BidRow], sheet["rows"])
+        row = next((row for row in rows if row["seat"] == seat), None)
+        return None if row is None else row["made"]
 
 
-def presentation_of(game: str) -> Presentation:
-    """The description of a game: ``bot.games.shown.<game>.PRESENTATION`` (dashes as underscores)."""
+def presentation_of(game: str) -> Presentation[View, DealSheet]:
+    """The description of a game: ``bot.games.shown.<game>.PRESENTATION`` (dashes as underscores).
+
+    Its methods read the game's own views and sheets, which extend the core ones: what the
+    service and the cogs hold for any game is the same data, typed by its core."""
     module = importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
-    return cast(Presentation, module.PRESENTATION)
+    return cast(Presentation[View, DealSheet], module.PRESENTATION)
 
 
 __all__ = [

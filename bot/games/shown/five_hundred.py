@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from ..five_hundred import bid_rank, bid_view
+from ..five_hundred import (
+    AuctionCall,
+    Bid,
+    FiveHundredRow,
+    FiveHundredSheet,
+    FiveHundredView,
+    bid_rank,
+    bid_view,
+)
 from . import (
     CARDS,
     LIST,
@@ -29,16 +37,16 @@ WORDS = ("pass", "alone")
 MISERES = ("misere", "open-misere")
 
 
-def bid_text(bid: dict[str, Any]) -> Text:
+def bid_text(bid: Bid | AuctionCall) -> Text:
     """A bid or contract as people say it: ``7 ♥``, ``8 No trumps``, ``Misère``."""
-    kind = bid.get("kind")
+    kind, tricks = bid.get("kind"), bid.get("tricks", 0)
     if kind == "misere":
         return say("bid.misere")
     if kind == "open-misere":
         return say("bid.open_misere")
     if kind == "no-trumps":
-        return say("bid.no_trumps", tricks=bid["tricks"])
-    return say("bid.suit", tricks=bid["tricks"], suit=SuitSymbol(bid["trump"]))  # spaced: not the card 7♥
+        return say("bid.no_trumps", tricks=tricks)
+    return say("bid.suit", tricks=tricks, suit=SuitSymbol(bid.get("trump") or ""))  # spaced: not the card 7♥
 
 
 def _seat_or_unknown(seat: int | None) -> Seat | str:
@@ -48,35 +56,36 @@ def _seat_or_unknown(seat: int | None) -> Seat | str:
 class FiveHundredPresentation:
     aims = "contracts"
 
-    def aim(self, sheet: dict[str, Any], seat: int) -> bool | None:
+    def aim(self, sheet: FiveHundredSheet, seat: int) -> bool | None:
         """The contracts the seat won at auction, made or not (a hand thrown in has none)."""
         if sheet.get("thrown_in") or sheet.get("contractor") != seat:
             return None
         return bool(sheet.get("made"))
 
-    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
-        lines: list[tuple[Text, ...]] = [(say("table.hand_500", hand=view["deal"], dealer=Seat(view["dealer"])),)]
-        contract = view.get("contract") or view.get("standing_bid")
+    def header(self, view: FiveHundredView) -> list[tuple[Text, ...]]:
+        lines: list[tuple[Text, ...]] = [(say("table.hand_500", hand=view["deal"], dealer=Seat(view["dealer"] or 0)),)]
+        contract = view["contract"] or view["standing_bid"]
         if contract:
-            who = view.get("contractor") if view.get("contract") else view.get("high_bidder")
-            key = "table.contract" if view.get("contract") else "table.standing_bid"
+            who = view["contractor"] if view["contract"] else view["high_bidder"]
+            key = "table.contract" if view["contract"] else "table.standing_bid"
             lines.append((say(key, bid=bid_text(contract), who=_seat_or_unknown(who)),))
-        if view.get("value"):
-            lines.append((say("table.value", value=view["value"]),))
-        if view.get("called"):
-            called = [say("table.called", card=Card(view["called"]))]
-            if view.get("partner") is not None:
-                called.append(say("table.partner", name=Seat(view["partner"])))
+        value, called_card, partner, named = view["value"], view["called"], view["partner"], view["named_suit"]
+        if value:
+            lines.append((say("table.value", value=value),))
+        if called_card:
+            called = [say("table.called", card=Card(called_card))]
+            if partner is not None:
+                called.append(say("table.partner", name=Seat(partner)))
             lines.append(tuple(called))
-        if view.get("named_suit"):
-            lines.append((say("table.named_suit", suit=Suit(view["named_suit"])),))
+        if named:
+            lines.append((say("table.named_suit", suit=Suit(named)),))
         return lines
 
-    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+    def seat_rows(self, view: FiveHundredView) -> list[SeatRow]:
         to_act = set(view.get("to_act") or ())
-        totals = view.get("scores", {}).get("total", [])
-        last_call: dict[int, dict[str, Any]] = {}
-        for call in view.get("auction", []):
+        totals = view["scores"]["total"]
+        last_call: dict[int, AuctionCall] = {}
+        for call in view["auction"]:
             last_call[call["seat"]] = call
         rows = []
         for hand in view["hands"]:
@@ -86,9 +95,9 @@ class FiveHundredPresentation:
                 parts.append(say("table.dealer_mark"))
             if len(view.get("sides", [])) < view["players"]:
                 parts.append(say("table.side", side=hand["side"] + 1))
-            call = last_call.get(seat)
-            if call is not None and view.get("phase") == "bidding":
-                parts.append(say("table.pass") if call["call"] == "pass" else bid_text(call))
+            last = last_call.get(seat)
+            if last is not None and view["phase"] == "bidding":
+                parts.append(say("table.pass") if last["call"] == "pass" else bid_text(last))
             if hand.get("sitting_out"):
                 parts.append(say("table.sitting_out"))
             elif view.get("phase") in ("playing", "over"):
@@ -98,15 +107,15 @@ class FiveHundredPresentation:
             rows.append(SeatRow(seat, seat in to_act, tuple(parts)))
         return rows
 
-    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+    def face_up(self, view: FiveHundredView) -> list[Shown]:
         """The open misère hand."""
         return [
-            Shown(say("table.revealed_hand", name=Seat(hand["seat"])), Cards(hand["cards"], True))
-            for hand in view.get("hands", [])
-            if hand.get("cards")
+            Shown(say("table.revealed_hand", name=Seat(hand["seat"])), Cards(tuple(cards), True))
+            for hand in view["hands"]
+            if (cards := hand["cards"])
         ]
 
-    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+    def sheet(self, sheet: FiveHundredSheet) -> Sheet:
         if sheet.get("thrown_in"):
             title = say("sheet.title_thrown_in", hand=sheet["hand"])
         else:
@@ -119,24 +128,25 @@ class FiveHundredPresentation:
             )
         rows = tuple(
             (row["seat"], (Cell(row["tricks"], 3), Cell(row["points"], 5, signed=True), Cell(row["total"], 5)))
-            for row in sheet["rows"]
+            for row in cast(list[FiveHundredRow], sheet["rows"])
         )
         return Sheet(title, "sheet.head_500", rows)
 
-    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+    def hand_notes(self, view: FiveHundredView) -> list[Text]:
         notes = []
-        if view.get("contract"):
-            notes.append(say("hand.contract", bid=bid_text(view["contract"])))
+        contract, kitty = view["contract"], view.get("kitty")
+        if contract:
+            notes.append(say("hand.contract", bid=bid_text(contract)))
         if view.get("you_are_partner"):
             notes.append(say("hand.you_are_partner"))
-        if view.get("kitty") and view.get("phase") == "discarding":
-            notes.append(say("hand.kitty", cards=Cards(tuple(view["kitty"]))))
+        if kitty and view["phase"] == "discarding":
+            notes.append(say("hand.kitty", cards=Cards(tuple(kitty))))
         return notes
 
-    def beside(self, view: dict[str, Any]) -> list[Shown]:
+    def beside(self, view: FiveHundredView) -> list[Shown]:
         return []
 
-    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+    def choices(self, view: FiveHundredView, legal: list[str]) -> list[Choice]:
         """Cards to play; a bid's number then its suit as a next step, misère and pass as buttons; the
         kitty's discards as cards to choose; the partner's call from a list."""
         by_verb: dict[str, list[str]] = {}
@@ -161,7 +171,7 @@ class FiveHundredPresentation:
             out.append(Choice(WORD, tuple(words)))
         return out
 
-    def label(self, view: dict[str, Any], action: str) -> Text:
+    def label(self, view: FiveHundredView, action: str) -> Text:
         verb, *args = action.split()
         if verb in WORDS:
             return say(f"action.{verb}")
@@ -177,7 +187,7 @@ class FiveHundredPresentation:
         return say("action.card", card=Card(args[0]))
 
 
-    def advice(self, view: dict[str, Any], action: str) -> Text:
+    def advice(self, view: FiveHundredView, action: str) -> Text:
         label = self.label(view, action)
         return say("hint.bid", bid=label) if action.startswith("bid ") else label  # a bid's label is the bid alone
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from ..just_make import JustMakeRow, JustMakeSheet, JustMakeView
 from . import Card, Cell, Choice, OwnBids, SeatRow, Sheet, Shown, Text, cards_choice, say
 
 
 class JustMakePresentation(OwnBids):
-    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
+    def header(self, view: JustMakeView) -> list[tuple[Text, ...]]:
         return [(say("table.deal_jm", deal=view["deal"], target=view["target"]),)]
 
-    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+    def seat_rows(self, view: JustMakeView) -> list[SeatRow]:
         to_act = set(view.get("to_act") or ())
         totals = view.get("scores", {}).get("total", [])
         bids = {bid["seat"]: bid for bid in view.get("bids", [])}
@@ -28,33 +29,33 @@ class JustMakePresentation(OwnBids):
             rows.append(SeatRow(seat, seat in to_act, tuple(parts)))
         return rows
 
-    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+    def face_up(self, view: JustMakeView) -> list[Shown]:
         return []  # the bid cards are in the seats' rows
 
-    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+    def sheet(self, sheet: JustMakeSheet) -> Sheet:
         rows = tuple(
             (
                 row["seat"],
                 (
                     Cell(row["bid"], 3),
                     Cell(row["tricks"], 3),
-                    Cell(bool(row["made"]), 2, bust=bool(row.get("bust"))),
+                    Cell(row["made"], 2, bust=row["bust"]),
                     Cell(row["change"], 3, signed=True),
                     Cell(row["total"], 4),
                 ),
             )
-            for row in sheet["rows"]
+            for row in cast(list[JustMakeRow], sheet["rows"])
         )
-        return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet.get("made", 0)), "sheet.head_jm", rows)
+        return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_jm", rows)
 
-    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+    def hand_notes(self, view: JustMakeView) -> list[Text]:
         bid = next((b for b in view.get("bids", []) if b["seat"] == view.get("seat")), None)
         return [] if bid is None else [say("hand.your_bid_jm", bid=bid["bid"], card=Card(bid["card"]))]
 
-    def beside(self, view: dict[str, Any]) -> list[Shown]:
+    def beside(self, view: JustMakeView) -> list[Shown]:
         return []
 
-    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+    def choices(self, view: JustMakeView, legal: list[str]) -> list[Choice]:
         """A card of the hand to play, or to bid with (a card that may also be bid doubled: a next step)."""
         plays = [a for a in legal if a.startswith("play ")]
         bids = [a for a in legal if a.startswith("bid ")]
@@ -65,14 +66,14 @@ class JustMakePresentation(OwnBids):
             out.append(cards_choice(view, bids, say("hand.pick_bid")))
         return out
 
-    def label(self, view: dict[str, Any], action: str) -> Text:
+    def label(self, view: JustMakeView, action: str) -> Text:
         verb, *args = action.split()
         if verb == "bid":
             return say("action.bid_double" if args[1:] == ["double"] else "action.bid_card", card=Card(args[0]))
         return say("action.card", card=Card(args[0]))
 
 
-    def advice(self, view: dict[str, Any], action: str) -> Text:
+    def advice(self, view: JustMakeView, action: str) -> Text:
         return self.label(view, action)  # its label already says what it does
 
 PRESENTATION = JustMakePresentation()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from .. import cards as C
-from ..ninety_nine import BID_VALUE
+from ..ninety_nine import BID_VALUE, NinetyNineRow, NinetyNineSheet, NinetyNineView
 from . import (
     CARD,
     CARDS,
@@ -39,29 +39,31 @@ def bid_value(cards: list[str], joker_as: str | None) -> int:
 
 
 class NinetyNinePresentation(OwnBids):
-    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
+    def header(self, view: NinetyNineView) -> list[tuple[Text, ...]]:
         lines: list[tuple[Text, ...]] = [
-            (say("table.deal_99", deal=view["deal"], game=view["game_number"], dealer=Seat(view["dealer"])),),
-            (say("table.trump", trump=Suit(view.get("trump"))),),
+            (say("table.deal_99", deal=view["deal"], game=view["game_number"], dealer=Seat(view["dealer"] or 0)),),
+            (say("table.trump", trump=Suit(view["trump"])),),
         ]
-        if view.get("turned_up"):
-            lines.append((say("table.turned_up", card=Card(view["turned_up"])),))
-        if view.get("trump_pile_left") is not None:
-            lines.append((say("table.trump_pile", count=view["trump_pile_left"]),))
+        turned_up, pile_left = view["turned_up"], view["trump_pile_left"]
+        if turned_up:
+            lines.append((say("table.turned_up", card=Card(turned_up)),))
+        if pile_left is not None:
+            lines.append((say("table.trump_pile", count=pile_left),))
         return lines
 
-    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+    def seat_rows(self, view: NinetyNineView) -> list[SeatRow]:
         to_act = set(view.get("to_act") or ())
-        totals = view.get("scores", {}).get("total", [])
+        totals = view["scores"]["total"]
         rows = []
         for hand in view["hands"]:
             seat = hand["seat"]
             parts = []
             if view.get("dealer") == seat:
                 parts.append(say("table.dealer_mark"))
-            if hand.get("bid") is not None and hand["bid"] >= 0:
-                parts.append(say("table.bid", bid=hand["bid"]))
-            elif hand.get("has_bid"):
+            bid = hand["bid"]
+            if bid is not None and bid >= 0:
+                parts.append(say("table.bid", bid=bid))
+            elif hand["has_bid"]:
                 parts.append(say("table.has_bid"))
             if hand.get("premium"):
                 parts.append(say(f"premium.{hand['premium']}"))
@@ -71,19 +73,20 @@ class NinetyNinePresentation(OwnBids):
             rows.append(SeatRow(seat, seat in to_act or view.get("to_play") == seat, tuple(parts)))
         return rows
 
-    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+    def face_up(self, view: NinetyNineView) -> list[Shown]:
         """Declared bid cards and revealed hands (and, with two players, the dummy in play)."""
         shown = []
-        for hand in view.get("hands", []):
-            if hand.get("cards"):
-                shown.append(Shown(say("table.revealed_hand", name=Seat(hand["seat"])), Cards(hand["cards"], True)))
-            if hand.get("bid_cards"):
-                shown.append(Shown(say("table.bid_cards", name=Seat(hand["seat"])), Cards(hand["bid_cards"])))
+        for hand in view["hands"]:
+            cards, bid_cards = hand["cards"], hand["bid_cards"]
+            if cards:
+                shown.append(Shown(say("table.revealed_hand", name=Seat(hand["seat"])), Cards(tuple(cards), True)))
+            if bid_cards:
+                shown.append(Shown(say("table.bid_cards", name=Seat(hand["seat"])), Cards(tuple(bid_cards))))
         return shown
 
-    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+    def sheet(self, sheet: NinetyNineSheet) -> Sheet:
         rows = []
-        for row in sheet["rows"]:
+        for row in cast(list[NinetyNineRow], sheet["rows"]):
             bonus = row["bid_bonus"] + row["premium_points"] + row["game_bonus"]
             cells = (
                 Cell(row["bid"], 3),
@@ -94,29 +97,29 @@ class NinetyNinePresentation(OwnBids):
                 Cell(row["total"], 5),
             )
             rows.append((row["seat"], cells))
-        return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet.get("made", 0)), "sheet.head_99", tuple(rows))
+        return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_99", tuple(rows))
 
-    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+    def hand_notes(self, view: NinetyNineView) -> list[Text]:
         notes = []
         if view.get("bid_cards"):
             notes.append(say("hand.your_bid_99", cards=Cards(tuple(view["bid_cards"])), bid=view.get("bid") or 0))
         notes.append(say("hand.trump", trump=Suit(view.get("trump"))))
         return notes
 
-    def beside(self, view: dict[str, Any]) -> list[Shown]:
+    def beside(self, view: NinetyNineView) -> list[Shown]:
         """The dummy's hand, for the seat that plays it."""
         cards = self._dummy_cards(view)
         return [Shown(say("hand.dummy"), Cards(cards, True))] if cards else []
 
     @staticmethod
-    def _dummy_cards(view: dict[str, Any]) -> tuple[str, ...]:
+    def _dummy_cards(view: NinetyNineView) -> tuple[str, ...]:
         """The two-player dummy's hand, as the seat that plays it sees it (nothing for anyone else)."""
         dummy = view.get("dummy")
         if dummy is None or view.get("dummy_controller") != view.get("seat"):
             return ()
         return tuple(view["hands"][dummy].get("cards") or ())
 
-    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+    def choices(self, view: NinetyNineView, legal: list[str]) -> list[Choice]:
         plays = [a for a in legal if a.startswith("play ")]
         bids = [a for a in legal if a.startswith("bid ")]
         words = [a for a in legal if a in WORDS]
@@ -134,7 +137,7 @@ class NinetyNinePresentation(OwnBids):
             out.append(Choice(WORD, tuple(words)))
         return out
 
-    def label(self, view: dict[str, Any], action: str) -> Text:
+    def label(self, view: NinetyNineView, action: str) -> Text:
         verb, *args = action.split()
         if verb in WORDS:
             return say(f"action.{verb}")
@@ -143,7 +146,7 @@ class NinetyNinePresentation(OwnBids):
         return say("action.card", card=Card(args[0]))
 
 
-    def advice(self, view: dict[str, Any], action: str) -> Text:
+    def advice(self, view: NinetyNineView, action: str) -> Text:
         return self.label(view, action)  # its label already says what it does
 
 PRESENTATION = NinetyNinePresentation()

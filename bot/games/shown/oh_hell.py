@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from ..oh_hell import OhHellRow, OhHellSheet, OhHellView
 from . import NUMBER, Card, Cell, Choice, OwnBids, Seat, SeatRow, Sheet, Shown, Suit, Text, cards_choice, say
 
 
 class OhHellPresentation(OwnBids):
-    def header(self, view: dict[str, Any]) -> list[tuple[Text, ...]]:
+    def header(self, view: OhHellView) -> list[tuple[Text, ...]]:
+        dealer = Seat(view["dealer"] or 0)  # Oh Hell always has one
         lines: list[tuple[Text, ...]] = [
             (
                 say(
@@ -16,21 +18,23 @@ class OhHellPresentation(OwnBids):
                     deal=view["deal"],
                     deals=view["deals"],
                     cards=view["cards"],
-                    dealer=Seat(view["dealer"]),
+                    dealer=dealer,
                 ),
             ),
             (say("table.trump", trump=Suit(view.get("trump"))),),
         ]
-        if view.get("turn_up"):
-            lines.append((say("table.turned_up", card=Card(view["turn_up"])),))
+        turn_up = view["turn_up"]
+        if turn_up:
+            lines.append((say("table.turned_up", card=Card(turn_up)),))
         bids = sum(bid["bid"] for bid in view.get("bids", []))
         if view.get("bids"):
             lines.append((say("table.bids_total_oh", bids=bids, tricks=view["cards"]),))
-        if view.get("hooked") is not None:
-            lines.append((say("table.hooked_oh", dealer=Seat(view["dealer"]), bid=view["hooked"]),))
+        hooked = view["hooked"]
+        if hooked is not None:
+            lines.append((say("table.hooked_oh", dealer=dealer, bid=hooked),))
         return lines
 
-    def seat_rows(self, view: dict[str, Any]) -> list[SeatRow]:
+    def seat_rows(self, view: OhHellView) -> list[SeatRow]:
         to_act = set(view.get("to_act") or ())
         totals = view.get("scores", {}).get("total", [])
         bids = {bid["seat"]: bid["bid"] for bid in view.get("bids", [])}
@@ -47,10 +51,11 @@ class OhHellPresentation(OwnBids):
             rows.append(SeatRow(seat, seat in to_act, tuple(parts)))
         return rows
 
-    def face_up(self, view: dict[str, Any]) -> list[Shown]:
+    def face_up(self, view: OhHellView) -> list[Shown]:
         return []  # only the turned-up card, in the header
 
-    def sheet(self, sheet: dict[str, Any]) -> Sheet:
+    def sheet(self, sheet: OhHellSheet) -> Sheet:
+        lines = cast(list[OhHellRow], sheet["rows"])
         rows = tuple(
             (
                 row["seat"],
@@ -62,23 +67,23 @@ class OhHellPresentation(OwnBids):
                     Cell(row["total"], 4),
                 ),
             )
-            for row in sheet["rows"]
+            for row in lines
         )
-        made = sum(1 for row in sheet["rows"] if row["made"])
+        made = sum(1 for row in lines if row["made"])
         return Sheet(say("sheet.title", deal=sheet["deal"], made=made), "sheet.head_oh", rows)
 
-    def hand_notes(self, view: dict[str, Any]) -> list[Text]:
+    def hand_notes(self, view: OhHellView) -> list[Text]:
         notes = [say("hand.trump", trump=Suit(view.get("trump")))]
-        if view.get("bid") is not None:
-            seat = view["seat"]
-            need = view["bid"] - view["tricks"][seat]
-            notes.append(say("hand.your_bid_oh", bid=view["bid"], tricks=view["tricks"][seat], need=max(0, need)))
+        bid, seat = view.get("bid"), view["seat"]
+        if bid is not None and seat is not None:
+            taken = view["tricks"][seat]
+            notes.append(say("hand.your_bid_oh", bid=bid, tricks=taken, need=max(0, bid - taken)))
         return notes
 
-    def beside(self, view: dict[str, Any]) -> list[Shown]:
+    def beside(self, view: OhHellView) -> list[Shown]:
         return []
 
-    def choices(self, view: dict[str, Any], legal: list[str]) -> list[Choice]:
+    def choices(self, view: OhHellView, legal: list[str]) -> list[Choice]:
         plays = [a for a in legal if a.startswith("play ")]
         bids = [a for a in legal if a.startswith("bid ")]
         out = []
@@ -89,14 +94,14 @@ class OhHellPresentation(OwnBids):
             out.append(Choice(NUMBER, tuple(bids), say("hand.pick_bid"), numbers=numbers))
         return out
 
-    def label(self, view: dict[str, Any], action: str) -> Text:
+    def label(self, view: OhHellView, action: str) -> Text:
         verb, arg = action.split()
         if verb == "bid":
             return say("action.bid_oh", tricks=int(arg))
         return say("action.card", card=Card(arg))
 
 
-    def advice(self, view: dict[str, Any], action: str) -> Text:
+    def advice(self, view: OhHellView, action: str) -> Text:
         return self.label(view, action)  # its label already says what it does: Bid 2
 
 PRESENTATION = OhHellPresentation()
