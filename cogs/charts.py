@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.games.views import DealSheet
 
 # One colour per seat, in the order of the emoji squares that name them.
 SQUARES = ("🟥", "🟦", "🟩", "🟨", "🟪", "🟧", "🟫", "⬛", "⬜")
@@ -22,11 +23,11 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 64, 64, 20, 36
 FILENAME = "totals.png"
 
 
-def running_totals(sheets: Sequence[dict[str, Any]], seats: int) -> list[list[int]]:
+def running_totals(sheets: Sequence[DealSheet], seats: int) -> list[list[int]]:
     """Each seat's match total after every deal, starting from 0 before the first."""
     lines = [[0] for _ in range(seats)]
     for sheet in sheets:
-        totals = {row["seat"]: row["total"] for row in sheet.get("rows", ())}
+        totals = {row["seat"]: row["total"] for row in sheet["rows"]}
         for seat, line in enumerate(lines):
             line.append(int(totals.get(seat, line[-1])))
     return lines

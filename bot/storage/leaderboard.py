@@ -1,4 +1,4 @@
-"""Leaderboard and history queries: read-only, indexed, plain dicts out."""
+"""Leaderboard and history queries: read-only, indexed, typed rows out (:mod:`.record_rows`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,21 @@ from typing import Any
 from sqlalchemy import Float, and_, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .record_rows import (
+    BestDeal,
+    BoardRow,
+    MatchSeat,
+    MatchSheet,
+    MatchSummary,
+    Partner,
+    PlayerStats,
+)
 from .repository import GUILDS, MATCH_PLAYERS, MATCHES, PLAYERS, RATINGS
 
 
 async def top(
     connection: AsyncConnection, guild_id: int, game: str, limit: int = 10, offset: int = 0
-) -> list[dict[str, Any]]:
+) -> list[BoardRow]:
     """The guild's best players of a game by conservative rating (index ix_ratings_guild_id_game_ordinal)."""
     statement = (
         select(RATINGS, PLAYERS.c.display_name)
@@ -62,7 +71,7 @@ async def board_size(connection: AsyncConnection, guild_id: int, game: str) -> i
     return int((await connection.execute(statement)).scalar_one())
 
 
-async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> dict[str, Any]:
+async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> PlayerStats:
     """Matches, wins, win rate, rating and its history, average score, bid accuracy."""
     mp = MATCH_PLAYERS
     totals = (
@@ -139,7 +148,7 @@ async def recent_matches(
     user_id: int | None = None,
     game: str | None = None,
     offset: int = 0,
-) -> list[dict[str, Any]]:
+) -> list[MatchSummary]:
     """The guild's latest matches (or one player's), newest first, with every seat's result."""
     statement = _matches_of(select(MATCHES), guild_id, user_id, game)
     ordered = statement.order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc()).limit(limit).offset(offset)
@@ -159,7 +168,7 @@ async def recent_matches(
     ]
 
 
-async def _seats_of(connection: AsyncConnection, match_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+async def _seats_of(connection: AsyncConnection, match_ids: list[int]) -> dict[int, list[MatchSeat]]:
     if not match_ids:
         return {}
     statement = (
@@ -168,7 +177,7 @@ async def _seats_of(connection: AsyncConnection, match_ids: list[int]) -> dict[i
         .where(MATCH_PLAYERS.c.match_id.in_(match_ids))
         .order_by(MATCH_PLAYERS.c.match_id, MATCH_PLAYERS.c.seat)
     )
-    out: dict[int, list[dict[str, Any]]] = {}
+    out: dict[int, list[MatchSeat]] = {}
     for row in await connection.execute(statement):
         out.setdefault(row.match_id, []).append(
             {
@@ -193,7 +202,7 @@ async def match_of_table(connection: AsyncConnection, table_id: int) -> int | No
     return None if match_id is None else int(match_id)
 
 
-async def score_sheet(connection: AsyncConnection, match_id: int) -> dict[str, Any] | None:
+async def score_sheet(connection: AsyncConnection, match_id: int) -> MatchSheet | None:
     """One match in full: its seats, final scores and every deal's score sheet."""
     match = (await connection.execute(select(MATCHES).where(MATCHES.c.id == match_id))).first()
     if match is None:
@@ -215,7 +224,7 @@ async def score_sheet(connection: AsyncConnection, match_id: int) -> dict[str, A
     }
 
 
-async def period_board(connection: AsyncConnection, guild_id: int, game: str, since: datetime) -> list[dict[str, Any]]:
+async def period_board(connection: AsyncConnection, guild_id: int, game: str, since: datetime) -> list[BoardRow]:
     """Everyone who played a rated match of a game since ``since``, best first by rating gained in that time.
 
     A period's board is the players active in it, so it is small; it is read
@@ -268,7 +277,7 @@ def deal_points(row: dict[str, Any]) -> int:
     return int(row["change"] if "change" in row else row["points"])
 
 
-async def best_deal(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> dict[str, Any] | None:
+async def best_deal(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> BestDeal | None:
     """The player's highest-scoring deal in a game: its points, the deal and the match it was in."""
     mp = MATCH_PLAYERS
     rows = await connection.execute(
@@ -276,7 +285,7 @@ async def best_deal(connection: AsyncConnection, guild_id: int, user_id: int, ga
         .join(MATCHES, MATCHES.c.id == mp.c.match_id)
         .where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
     )
-    best: dict[str, Any] | None = None
+    best: BestDeal | None = None
     for match_id, result, seat in rows:
         for number, sheet in enumerate(result.get("sheets", []), start=1):
             for row in sheet.get("rows", ()):
@@ -285,7 +294,7 @@ async def best_deal(connection: AsyncConnection, guild_id: int, user_id: int, ga
     return best
 
 
-async def partners(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> list[dict[str, Any]]:
+async def partners(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> list[Partner]:
     """The people a player has been on a side with most (Five Hundred partnerships), with wins together."""
     mine, theirs = MATCH_PLAYERS.alias("mine"), MATCH_PLAYERS.alias("theirs")
     together = func.count().label("matches")

@@ -1,6 +1,17 @@
 """The table service: lobbies, play, computer players, durable logs, timers and the leaderboard (no discord)."""
 
 from bot.storage.models import TableStatus
+from bot.storage.record_rows import (
+    BestDeal,
+    BoardRow,
+    MatchSeat,
+    MatchSheet,
+    MatchSummary,
+    Partner,
+    PlayerProfile,
+    PlayerStats,
+    RatingPoint,
+)
 
 from .errors import (
     ActionRefused,
@@ -18,12 +29,21 @@ from .service import TableService
 __all__ = [
     "ActionRefused",
     "BadOptions",
+    "BestDeal",
+    "BoardRow",
     "ChannelBusy",
     "GuildSettings",
     "HandSnapshot",
     "Hint",
+    "MatchSeat",
+    "MatchSheet",
+    "MatchSummary",
     "NotAllowed",
     "Outcome",
+    "Partner",
+    "PlayerProfile",
+    "PlayerStats",
+    "RatingPoint",
     "SeatInfo",
     "StaleAction",
     "TableError",

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.games.shown import presentation_of
-from bot.tables import TableStatus
+from bot.tables import BoardRow, MatchSeat, MatchSheet, MatchSummary, PlayerProfile, RatingPoint, TableStatus
 
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
@@ -49,10 +49,10 @@ def percent(part: float) -> str:
     return f"{round(100 * part)}%"
 
 
-def person(seat: dict[str, Any], locale: Any) -> str:
-    if seat.get("user_id") is None:
-        return computer_name(seat["seat"] + 1, seat.get("level"), locale)
-    return clip(seat.get("name") or str(seat["user_id"]), NAME_MAX)
+def person(seat: MatchSeat, locale: Any) -> str:
+    if seat["user_id"] is None:
+        return computer_name(seat["seat"] + 1, None, locale)  # a match's record keeps no computer's level
+    return clip(seat["name"] or str(seat["user_id"]), NAME_MAX)
 
 
 # ---------------------------------------------------------------------- leaderboard
@@ -61,10 +61,10 @@ def person(seat: dict[str, Any], locale: Any) -> str:
 def board_embed(
     game: str,
     period: str,
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[BoardRow],
     page: int,
     total: int,
-    mine: dict[str, Any] | None,
+    mine: BoardRow | None,
     viewer: str,
     locale: Any,
 ) -> discord.Embed:
@@ -87,7 +87,7 @@ def board_embed(
     return embed
 
 
-def board_line(row: dict[str, Any], period: str, locale: Any) -> str:
+def board_line(row: BoardRow, period: str, locale: Any) -> str:
     medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(row["rank"], f"`#{row['rank']}`")
     name = clip(row["name"] or str(row["user_id"]), NAME_MAX)
     if period == "all":
@@ -123,7 +123,7 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(SPARKS[round((value - low) / span * (len(SPARKS) - 1))] for value in values)
 
 
-def trend_text(history: Sequence[dict[str, Any]], start: float, locale: Any) -> str:
+def trend_text(history: Sequence[RatingPoint], start: float, locale: Any) -> str:
     """``▲ +2.1 in the last 5 matches ▁▃▅▇``: the rating's direction, recent first."""
     ratings = [entry["rating"] for entry in history if entry["rating"] is not None]
     if not ratings:
@@ -136,7 +136,7 @@ def trend_text(history: Sequence[dict[str, Any]], start: float, locale: Any) -> 
     return f"{arrow} {t(locale, key, change=f'{change:+.1f}', matches=TREND_SPAN)} {sparkline(ratings[-12:])}".rstrip()
 
 
-def game_stats_text(game: str, profile: dict[str, Any], start: float, locale: Any) -> str:
+def game_stats_text(game: str, profile: PlayerProfile, start: float, locale: Any) -> str:
     lines = [
         t(locale, "stats.rating", rating=f"{profile['rating']:.1f}" if profile["rating"] is not None else "—")
         + " · "
@@ -152,15 +152,23 @@ def game_stats_text(game: str, profile: dict[str, Any], start: float, locale: An
     ]
     if profile["bids"]:
         key = f"stats.{presentation_of(game).aims}"
-        lines.append(t(locale, key, made=profile["bids_made"], bids=profile["bids"], rate=percent(profile["bid_rate"])))
-    best = profile.get("best_deal")
+        lines.append(
+            t(locale, key, made=profile["bids_made"], bids=profile["bids"], rate=percent(profile["bid_rate"] or 0.0))
+        )
+    best = profile["best_deal"]
     if best is not None:
         lines.append(
             t(locale, "stats.best_deal", points=f"{best['points']:+d}", deal=best["deal"], match=best["match_id"])
         )
-    if profile.get("partners"):  # only where players sit in sides
+    if profile["partners"]:  # only where players sit in sides
         partners = ", ".join(
-            t(locale, "stats.partner", name=clip(p["name"], NAME_MAX), matches=p["matches"], wins=p["wins"])
+            t(
+                locale,
+                "stats.partner",
+                name=clip(p["name"] or str(p["user_id"]), NAME_MAX),
+                matches=p["matches"],
+                wins=p["wins"],
+            )
             for p in profile["partners"]
         )
         lines.append(t(locale, "stats.partners", partners=partners))
@@ -169,8 +177,8 @@ def game_stats_text(game: str, profile: dict[str, Any], start: float, locale: An
 
 def stats_embed(
     name: str,
-    profiles: dict[str, dict[str, Any]],
-    recent: Sequence[dict[str, Any]],
+    profiles: dict[str, PlayerProfile],
+    recent: Sequence[MatchSummary],
     user_id: int,
     start: float,
     locale: Any,
@@ -195,7 +203,7 @@ def stats_embed(
     return embed
 
 
-def recent_line(match: dict[str, Any], user_id: int, locale: Any) -> str:
+def recent_line(match: MatchSummary, user_id: int, locale: Any) -> str:
     seat = next(s for s in match["seats"] if s["user_id"] == user_id)
     change = ""
     if seat["rating_before"] is not None and seat["rating_after"] is not None:
@@ -218,7 +226,7 @@ def recent_line(match: dict[str, Any], user_id: int, locale: Any) -> str:
 # ---------------------------------------------------------------------- history and score sheets
 
 
-def history_line(match: dict[str, Any], locale: Any) -> str:
+def history_line(match: MatchSummary, locale: Any) -> str:
     seats = sorted(match["seats"], key=lambda s: (s["placement"], s["seat"]))
     people = " · ".join(f"{'🏆 ' if s['won'] else ''}{person(s, locale)} {s['score']}" for s in seats)
     return t(
@@ -232,7 +240,7 @@ def history_line(match: dict[str, Any], locale: Any) -> str:
 
 
 def history_embed(
-    matches: Sequence[dict[str, Any]], page: int, total: int, who: str | None, locale: Any
+    matches: Sequence[MatchSummary], page: int, total: int, who: str | None, locale: Any
 ) -> discord.Embed:
     title = t(locale, "history.title_of", name=clip(who, NAME_MAX)) if who else t(locale, "history.title")
     embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
@@ -242,7 +250,7 @@ def history_embed(
     return embed
 
 
-def match_option(match: dict[str, Any], locale: Any) -> discord.SelectOption:
+def match_option(match: MatchSummary, locale: Any) -> discord.SelectOption:
     winners = ", ".join(person(s, locale) for s in match["seats"] if s["won"]) or "—"
     return discord.SelectOption(
         label=clip(t(locale, "history.option", match=match["match_id"], game=game_name(match["game"], locale)), 100),
@@ -251,7 +259,7 @@ def match_option(match: dict[str, Any], locale: Any) -> discord.SelectOption:
     )
 
 
-def sheet_table(sheet: dict[str, Any], locale: Any) -> str:
+def sheet_table(sheet: MatchSheet, locale: Any) -> str:
     """Every deal's running totals, one row a deal, one column a seat (numbered as in the chart's legend)."""
     seats = len(sheet["seats"])
     lines = running_totals(sheet["sheets"], seats)
@@ -265,7 +273,7 @@ def sheet_table(sheet: dict[str, Any], locale: Any) -> str:
     return "```\n" + "\n".join([head, *rows]) + "\n```"
 
 
-def match_message(sheet: dict[str, Any], chart: bytes, locale: Any) -> dict[str, Any]:
+def match_message(sheet: MatchSheet, chart: bytes, locale: Any) -> dict[str, Any]:
     """A stored match in full: deal-by-deal totals, final places with rating changes, and its chart (a PNG)."""
     seats = sorted(sheet["seats"], key=lambda s: s["seat"])
     embed = discord.Embed(
@@ -287,7 +295,7 @@ def match_message(sheet: dict[str, Any], chart: bytes, locale: Any) -> dict[str,
     return {"embed": embed, "files": [discord.File(io.BytesIO(chart), filename=FILENAME)]}
 
 
-def standings(seats: Sequence[dict[str, Any]], locale: Any) -> str:
+def standings(seats: Sequence[MatchSeat], locale: Any) -> str:
     lines = []
     for seat in sorted(seats, key=lambda s: (s["placement"], s["seat"])):
         line = f"{'🏆 ' if seat['won'] else ''}{seat['placement']}. **{person(seat, locale)}** {seat['score']}"

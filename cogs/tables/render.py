@@ -15,7 +15,7 @@ from bot.games import GAMES
 from bot.games.options import resolve
 from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
 from bot.games.views import DealSheet, Played, View
-from bot.tables import TableInfo, TableStatus
+from bot.tables import MatchSheet, TableInfo, TableStatus
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
@@ -253,7 +253,7 @@ def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
 
 
 def table_embed(
-    table: TableInfo, public: View, locale: Any, result: dict[str, Any] | None = None
+    table: TableInfo, public: View, locale: Any, result: MatchSheet | None = None
 ) -> discord.Embed:
     """The public table: everything ``view(None)`` shows, as one embed."""
     status = table.status
@@ -323,17 +323,18 @@ def rating_change(before: float | None, after: float | None, locale: Any) -> str
     return " · " + change
 
 
-def standings_text(table: TableInfo, public: View, result: dict[str, Any] | None, locale: Any) -> str:
+def standings_text(table: TableInfo, public: View, result: MatchSheet | None, locale: Any) -> str:
     """Final places, scores and, once the match is stored, each person's rating change."""
     totals = public["scores"]["total"]
     winners = set(public["winners"] or [])
     ratings: dict[int, tuple[float | None, float | None]] = {}
     placement: dict[int, int] = {}
     if result is not None:
-        winners = set(result.get("winners") or winners)
-        for seat in result.get("seats", []):
-            ratings[seat["seat"]] = (seat.get("rating_before"), seat.get("rating_after"))
-            placement[seat["seat"]] = seat["placement"]
+        winners = set(result["winners"] or winners)
+        for stored in result["seats"]:
+            ratings[stored["seat"]] = (stored["rating_before"], stored["rating_after"])
+            if stored["placement"] is not None:
+                placement[stored["seat"]] = stored["placement"]
     order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
     lines = []
     for seat in order:
