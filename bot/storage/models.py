@@ -52,6 +52,9 @@ LOBBY, PLAYING, FINISHED, ABANDONED = TableStatus  # as each status is written i
 OPEN_STATUSES = (LOBBY, PLAYING)
 DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 300, 120
 DEFAULT_COMPUTER_PACE_MS = 1000  # between consecutive computer moves (half as long again after a trick)
+# Limits against abuse, per server: open tables (lobbies and matches in play), lobbies one person
+# hosts at once, and the seconds between two tables one person opens.
+DEFAULT_MAX_OPEN_TABLES, DEFAULT_MAX_LOBBIES_PER_HOST, DEFAULT_PLAY_COOLDOWN_SECONDS = 25, 2, 10
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -96,6 +99,15 @@ class Guild(Base):
     default_options: Mapped[dict[str, Any]] = mapped_column(default=dict)  # game name -> options
     computer_pace_ms: Mapped[int] = mapped_column(
         Integer, default=DEFAULT_COMPUTER_PACE_MS, server_default=text(str(DEFAULT_COMPUTER_PACE_MS))
+    )
+    max_open_tables: Mapped[int] = mapped_column(
+        Integer, default=DEFAULT_MAX_OPEN_TABLES, server_default=text(str(DEFAULT_MAX_OPEN_TABLES))
+    )
+    max_lobbies_per_host: Mapped[int] = mapped_column(
+        Integer, default=DEFAULT_MAX_LOBBIES_PER_HOST, server_default=text(str(DEFAULT_MAX_LOBBIES_PER_HOST))
+    )
+    play_cooldown_seconds: Mapped[int] = mapped_column(
+        Integer, default=DEFAULT_PLAY_COOLDOWN_SECONDS, server_default=text(str(DEFAULT_PLAY_COOLDOWN_SECONDS))
     )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -16,7 +16,21 @@ from sqlalchemy import Table as SATable
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .models import OPEN_STATUSES, Action, Deadline, Guild, Match, MatchPlayer, Player, Rating, Seat, Table, utcnow
+from .models import (
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    Action,
+    Deadline,
+    Guild,
+    Match,
+    MatchPlayer,
+    Player,
+    Rating,
+    Seat,
+    Table,
+    utcnow,
+)
 
 TABLES = cast(SATable, Table.__table__)
 SEATS = cast(SATable, Seat.__table__)
@@ -153,6 +167,28 @@ async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_
     else:
         statement = statement.where(TABLES.c.thread_id == thread_id)
     return (await connection.execute(statement.order_by(TABLES.c.id.desc()).limit(1))).scalar()
+
+
+async def opening_limits(
+    connection: AsyncConnection, guild_id: int, host_id: int
+) -> tuple[int, int, datetime | None]:
+    """For a new table: the server's open tables, the lobbies ``host_id`` hosts there, and when they
+    last opened one there that did not end in a finished match (None: never). A match played to its
+    end is no spam, however quick, so the cooldown does not hold up the next one."""
+    here = TABLES.c.guild_id == guild_id
+    open_tables = select(func.count()).where(here, TABLES.c.status.in_(OPEN_STATUSES))
+    hosted = select(func.count()).where(here, TABLES.c.status == LOBBY, TABLES.c.host_id == host_id)
+    # The column itself (not max()), so its type turns the stored value back into a datetime.
+    last = (
+        select(TABLES.c.created_at)
+        .where(here, TABLES.c.host_id == host_id, TABLES.c.status != FINISHED)
+        .order_by(TABLES.c.created_at.desc())
+    )
+    return (
+        int((await connection.execute(open_tables)).scalar_one()),
+        int((await connection.execute(hosted)).scalar_one()),
+        (await connection.execute(last.limit(1))).scalar(),
+    )
 
 
 async def ratings_for(

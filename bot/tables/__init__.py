@@ -21,6 +21,7 @@ from .errors import (
     StaleAction,
     TableError,
     TableNotFound,
+    TooMany,
     WrongStatus,
 )
 from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
@@ -51,5 +52,6 @@ __all__ = [
     "TableNotFound",
     "TableService",
     "TableStatus",
+    "TooMany",
     "WrongStatus",
 ]

@@ -33,6 +33,9 @@ ENGLISH: dict[str, str] = {
     "bad_setting": "{setting} cannot be {value!r}: {allowed}.",
     "bad_level": "There is no computer level {level!r}: {allowed}.",
     "hints_off": "Hints are off at this table.",
+    "server_tables_full": "This server already has {limit} open tables, its most at once.",
+    "host_lobbies_full": "You already host {limit} lobbies here, the most at once.",
+    "play_cooldown": "You opened a table a moment ago; you can open another in {seconds} s.",
 }
 
 
@@ -76,3 +79,7 @@ class BadOptions(TableError):
 
 class ChannelBusy(TableError):
     """The channel already has an open table."""
+
+
+class TooMany(TableError):
+    """A limit against abuse: the server's open tables, one host's lobbies, the cooldown of /play."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import secrets
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -19,11 +21,26 @@ from bot.storage.models import (
 )
 
 from .computers import STRONG
-from .errors import BadOptions, ChannelBusy, NotAllowed, WrongStatus
+from .errors import BadOptions, ChannelBusy, NotAllowed, TableError, TooMany, WrongStatus
 from .live import LiveSeat, LiveTable, Step
-from .records import Outcome, TableInfo
+from .records import GuildSettings, Outcome, TableInfo
 from .server_settings import ServerSettings, checked_options
 from .service_core import UNSET, nothing_more, stale
+
+
+def within_limits(
+    limits: GuildSettings, open_tables: int, hosted: int, last_opened: datetime | None, now: datetime
+) -> TableError | None:
+    """Why the server's limits refuse one more table by this host now, or None."""
+    if open_tables >= limits.max_open_tables:
+        return TooMany("server_tables_full", limit=limits.max_open_tables)
+    if hosted >= limits.max_lobbies_per_host:
+        return TooMany("host_lobbies_full", limit=limits.max_lobbies_per_host)
+    if last_opened is not None:
+        wait = limits.play_cooldown_seconds - (now - last_opened).total_seconds()
+        if wait > 0:
+            return TooMany("play_cooldown", seconds=math.ceil(wait))
+    return None
 
 
 class Lobby(ServerSettings):
@@ -54,11 +71,16 @@ class Lobby(ServerSettings):
         now = self.clock()
         seed = secrets.randbits(62)
 
+        limits = await self.guild_settings(guild_id)
+
         async def work(connection: AsyncConnection) -> tuple[int, int]:
             await repo.ensure_guild(connection, guild_id)
             await repo.remember_player(connection, host_id, host_name)
             if not own_thread and await repo.table_in_channel(connection, channel_id, None) is not None:
                 raise BatchRollback(ChannelBusy("channel_busy"))
+            refusal = within_limits(limits, *await repo.opening_limits(connection, guild_id, host_id), now)
+            if refusal is not None:
+                raise BatchRollback(refusal)
             try:
                 table_id = await repo.insert_table(
                     connection,

@@ -7,7 +7,13 @@ from datetime import datetime
 from typing import Any
 
 from bot.games.views import View
-from bot.storage.models import DEFAULT_COMPUTER_PACE_MS, TableStatus
+from bot.storage.models import (
+    DEFAULT_COMPUTER_PACE_MS,
+    DEFAULT_MAX_LOBBIES_PER_HOST,
+    DEFAULT_MAX_OPEN_TABLES,
+    DEFAULT_PLAY_COOLDOWN_SECONDS,
+    TableStatus,
+)
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,9 @@ class GuildSettings:
     language: str | None
     default_options: dict[str, Any] = field(default_factory=dict)
     computer_pace_ms: int = DEFAULT_COMPUTER_PACE_MS  # between computer moves; half as long again after a trick
+    max_open_tables: int = DEFAULT_MAX_OPEN_TABLES  # lobbies and matches in play, at once
+    max_lobbies_per_host: int = DEFAULT_MAX_LOBBIES_PER_HOST
+    play_cooldown_seconds: int = DEFAULT_PLAY_COOLDOWN_SECONDS  # between two tables one person opens
 
 
 @dataclass(frozen=True)

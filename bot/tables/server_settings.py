@@ -55,11 +55,15 @@ class ServerSettings(RecordReads):
             row.language,
             row.default_options,
             row.computer_pace_ms,
+            row.max_open_tables,
+            row.max_lobbies_per_host,
+            row.play_cooldown_seconds,
         )
 
     async def update_guild_settings(self, guild_id: int, **values: Any) -> GuildSettings:
         """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language``,
-        ``default_options`` or ``computer_pace_ms`` (the pause between computer moves)."""
+        ``default_options``, ``computer_pace_ms`` (the pause between computer moves), or the limits
+        ``max_open_tables``, ``max_lobbies_per_host`` and ``play_cooldown_seconds``."""
         for key, value in values.items():
             if key in GUILD_LIMITS:
                 low, high, unit = GUILD_LIMITS[key]

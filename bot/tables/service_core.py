@@ -38,6 +38,9 @@ GUILD_LIMITS = {
     "turn_seconds": (0, 86_400, "seconds"),
     "grace_seconds": (0, 86_400, "seconds"),
     "computer_pace_ms": (0, 10_000, "milliseconds"),
+    "max_open_tables": (1, 500, "tables"),
+    "max_lobbies_per_host": (1, 25, "lobbies"),
+    "play_cooldown_seconds": (0, 3_600, "seconds"),
 }
 
 

@@ -26,6 +26,18 @@ TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)
 PACES = {0: "instant", 500: "quick", 1000: "normal", 2000: "relaxed"}  # ms between a computer's moves
 MANY = 25  # a select's most options
+# The limits against abuse: each setting, what it is called in custom_ids, and the values offered.
+LIMITS = {
+    "tables": ("max_open_tables", (5, 10, 25, 50, 100, 200)),
+    "lobbies": ("max_lobbies_per_host", (1, 2, 3, 5, 10)),
+    "cooldown": ("play_cooldown_seconds", (0, 5, 10, 30, 60, 300)),
+}
+LIMIT_NAMES = {
+    "tables": "settings.limit_tables",
+    "lobbies": "settings.limit_lobbies",
+    "cooldown": "settings.limit_cooldown",
+}
+COUNTED = {"tables": "settings.limit_tables_value", "lobbies": "settings.limit_lobbies_value"}
 
 
 def duration(seconds: int, locale: Any) -> str:
@@ -98,7 +110,7 @@ class SettingsControl(
     discord.ui.DynamicItem[discord.ui.Item[Any]],
     template=(
         r"st:(?P<what>turn|grace|lang|game|thread|home|pace:[0-9]{1,5}"
-        r"|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20})"
+        r"|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20}|limit:(?:tables|lobbies|cooldown))"
     ),
 ):
     """Every control of the settings message: what it changes is in its custom_id."""
@@ -206,7 +218,8 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     view.add_item(
         select(
             "game",
-            [discord.SelectOption(label=game_name(game, locale), value=game) for game in GAMES],
+            [discord.SelectOption(label=game_name(game, locale), value=game) for game in GAMES]
+            + [discord.SelectOption(label=t(locale, "settings.limits"), value="limits", emoji="🛡")],
             t(locale, "settings.pick_game"),
         )
     )
@@ -216,6 +229,29 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
         chosen = pace == settings.computer_pace_ms
         style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
         view.add_item(button(f"pace:{pace}", pace_button_label(pace, locale), style, emoji="🤖", disabled=chosen))
+    return {"embed": embed, "view": view}
+
+
+def limit_text(kind: str, value: int, locale: Any) -> str:
+    return t(locale, COUNTED[kind], count=value) if kind in COUNTED else duration(value, locale)
+
+
+def limits_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
+    """The limits against abuse: the server's open tables, one host's lobbies, the pause between /play."""
+    embed = discord.Embed(title=t(locale, "settings.limits"), colour=COLOUR[TableStatus.LOBBY])
+    embed.description = t(locale, "settings.limits_intro")
+    view = discord.ui.View(timeout=None)
+    for kind, (field, offered) in LIMITS.items():
+        current = int(getattr(settings, field))
+        embed.add_field(name=t(locale, LIMIT_NAMES[kind]), value=limit_text(kind, current, locale), inline=False)
+        options = [
+            discord.SelectOption(
+                label=clip(limit_text(kind, value, locale), 100), value=str(value), default=value == current
+            )
+            for value in sorted({*offered, current})
+        ]
+        view.add_item(select(f"limit:{kind}", options, t(locale, LIMIT_NAMES[kind])))
+    view.add_item(button("home", t(locale, "settings.back")))
     return {"embed": embed, "view": view}
 
 
@@ -314,6 +350,14 @@ class Settings(commands.Cog):
                 settings = await self.service.update_guild_settings(
                     guild_id, thread_per_table=not settings.thread_per_table
                 )
+            elif kind == "game" and value == "limits":
+                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                return
+            elif kind == "limit" and rest in LIMITS and value.isascii() and value.isdigit() and len(value) < 10:
+                field = LIMITS[rest][0]
+                settings = await self.service.update_guild_settings(guild_id, **{field: int(value)})
+                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                return
             elif kind == "game" and value in GAMES:
                 await interaction.response.edit_message(**game_message(settings, value, reader(interaction)))
                 return

@@ -167,3 +167,28 @@ async def test_play_refuses_values_no_choice_offers(double: DiscordDouble, bot: 
         assert expected in answer.original.text(), answer.original.text()
     assert not [m for m in double.public_messages() if "is hosting" in m.text()]
     assert double.problems == []
+
+
+async def test_limits_against_abuse_say_why_and_a_manager_sets_them(double: DiscordDouble, bot: BotProcess) -> None:
+    alice = people(1)[0]
+    first = await double.command(alice, "play", "just-make")
+    assert first.original is not None and first.original.ephemeral_for is None  # the lobby
+    second_room = double.another_server(double.guild_id, 910_000_000_000_000_901)
+    again = await double.command(alice, "play", "just-make", channel_id=second_room)
+    assert again.original is not None and again.original.ephemeral_for == alice.id
+    assert "You opened a table a moment ago" in again.original.text()
+
+    manager = User(1900, "Manager", manager=True)
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None
+    await double.choose(manager, panel, "st:game", ["limits"])
+    assert "Limits against abuse" in panel.text() and "2 lobbies" in panel.text() and "25 tables" in panel.text()
+    await double.choose(manager, panel, "st:limit:cooldown", ["0"])
+    await double.choose(manager, panel, "st:limit:lobbies", ["5"])
+    assert "5 lobbies" in panel.text()
+    third = await double.command(alice, "play", "just-make", channel_id=second_room)
+    assert third.original is not None and third.original.ephemeral_for is None  # allowed now
+    watcher = User(2000, "Walter")
+    await double.choose(watcher, panel, "st:limit:lobbies", ["1"])  # not a manager: refused, nothing changed
+    assert "Manage Server" in last_ephemeral_text(double, watcher) or "manage" in last_ephemeral_text(double, watcher)
+    assert double.problems == []

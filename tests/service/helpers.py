@@ -70,6 +70,12 @@ def user(seat: int) -> int:
     return HOST + seat
 
 
+async def relax_limits(service: TableService, guild: int = GUILD) -> None:
+    """Lift the server's limits against abuse, for tests that open many tables at one moment of their
+    clock (the limits themselves are tested in test_lobby.py)."""
+    await service.update_guild_settings(guild, max_open_tables=500, max_lobbies_per_host=25, play_cooldown_seconds=0)
+
+
 async def seated(
     service: TableService,
     game: str = "ninety-nine",
@@ -82,6 +88,7 @@ async def seated(
     turn_seconds: int | None = None,
 ) -> TableInfo:
     """An open lobby with ``players`` people seated (users first_user, first_user+1, …)."""
+    await relax_limits(service, guild)
     info = await service.open_table(
         guild, channel, first_user, f"Player {first_user}", game, options, turn_seconds=turn_seconds
     )

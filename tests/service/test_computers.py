@@ -28,6 +28,7 @@ from .helpers import (
     heard,
     make_service,
     play_to_end,
+    relax_limits,
     seated,
     started,
 )
@@ -51,6 +52,7 @@ class GatedThinker(InProcessThinker):
 
 async def with_computers(service: TableService, *levels: str, game: str = "just-make") -> int:
     """A lobby of the host and one computer per level, started; the host moves if first. The table's id."""
+    await relax_limits(service)
     info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", game, {"target": 3})
     for level in levels:
         info = await service.add_computer(info.id, HOST, level)
@@ -177,6 +179,7 @@ async def test_the_loop_keeps_answering_while_computers_think_in_processes(datab
     try:
         tables = []
         for number in range(8):
+            await relax_limits(service)
             info = await service.open_table(GUILD, CHANNEL + number, HOST, "Ann", "just-make", {"target": 3})
             for _ in range(3):
                 info = await service.add_computer(info.id, HOST, "strong")

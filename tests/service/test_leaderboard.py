@@ -11,12 +11,13 @@ from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.standings import SkillRating
 
-from .helpers import play_to_end
+from .helpers import play_to_end, relax_limits
 
 LINEUPS = [(100, 101, 102, 103), (100, 101, 104, 105), (102, 103, 104, 105), (100, 102, 104, 106)]
 
 
 async def _play_matches(service: TableService) -> list[int]:
+    await relax_limits(service, 1)
     match_ids = []
     for number, lineup in enumerate(LINEUPS):
         info = await service.open_table(1, 600 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 4})
@@ -144,6 +145,7 @@ async def test_profile_best_deal_partners_and_games(service: TableService) -> No
     assert [m["match_id"] for m in await service.recent_matches(1, limit=2, offset=2)] == match_ids[1::-1]
 
     # Five Hundred for four: seats 0 and 2 against 1 and 3
+    await relax_limits(service, 1)
     info = await service.open_table(1, 700, 100, "P100", "five-hundred", {})
     for user in (101, 102, 103):
         info = await service.join(info.id, user, f"P{user}")
