@@ -17,6 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .models import (
+    ABANDONED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -157,6 +158,23 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
 async def open_table_ids(connection: AsyncConnection) -> list[int]:
     statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES)).order_by(TABLES.c.id)
     return [row.id for row in await connection.execute(statement)]
+
+
+async def claim_channel(connection: AsyncConnection, table_id: int, channel_id: int) -> None:
+    """Make the channel the table's own (its one open table): IntegrityError if it has one already."""
+    await connection.execute(update(TABLES).where(TABLES.c.id == table_id).values(channel_slot=channel_id))
+
+
+async def close_unshown_lobbies(connection: AsyncConnection, before: datetime, now: datetime) -> list[int]:
+    """Abandon the lobbies opened before ``before`` that were never shown (no message): what a crash
+    between opening a table and posting it leaves. Their ids."""
+    statement = (
+        update(TABLES)
+        .where(TABLES.c.status == LOBBY, TABLES.c.message_id.is_(None), TABLES.c.created_at < before)
+        .values(status=ABANDONED, finished_at=now, channel_slot=None, version=TABLES.c.version + 1)
+        .returning(TABLES.c.id)
+    )
+    return sorted(int(row.id) for row in await connection.execute(statement))
 
 
 async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_id: int | None) -> int | None:

@@ -108,17 +108,30 @@ class Lobby(ServerSettings):
         table_id, _ = await self.db.write(work)
         return await self.table(table_id)
 
-    async def set_location(self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None) -> None:
-        """Where the presentation put the table (its message, its thread)."""
+    async def set_location(
+        self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None, in_channel: bool = False
+    ) -> None:
+        """Where the presentation put the table (its message, its thread). ``in_channel``: a table meant
+        for a thread of its own stays in its channel instead (the thread could not be made), and takes
+        the channel's one place for an open table; ChannelBusy if another table holds it already."""
         async with self._locked(table_id) as live:
             values: dict[str, Any] = {}
             if message_id is not None:
                 values["message_id"] = message_id
             if thread_id is not None:
                 values["thread_id"] = thread_id
-            if not values:
+            if not values and not in_channel:
                 return
-            await self._write(live, nothing_more, **values)
+            work = nothing_more
+            if in_channel:
+
+                async def work(connection: AsyncConnection) -> None:
+                    try:  # a failing write is undone alone by the writer (the batch is redone without it)
+                        await repo.claim_channel(connection, live.id, live.channel_id)
+                    except IntegrityError:
+                        raise BatchRollback(ChannelBusy("channel_busy")) from None
+
+            await self._write(live, work, **values)
             live.message_id = values.get("message_id", live.message_id)
             live.thread_id = values.get("thread_id", live.thread_id)
 

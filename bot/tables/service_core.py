@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 Listener = Callable[[Outcome], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 UNSET: Any = object()
+UNSHOWN_LOBBY_GRACE = timedelta(minutes=1)  # a lobby not posted by then never will be
 GUILD_LIMITS = {
     "turn_seconds": (0, 86_400, "seconds"),
     "grace_seconds": (0, 86_400, "seconds"),
@@ -97,12 +98,29 @@ class ServiceCore:
         self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
 
     async def load_open_tables(self) -> int:
-        """Load every open table (replaying its log) so play resumes at once; return how many."""
+        """Close what a crash left half made, then load every open table (replaying its log) so play
+        resumes at once; return how many."""
+        await self.close_unshown_lobbies()
         async with self.db.engine.connect() as connection:
             ids = await repo.open_table_ids(connection)
         for table_id in ids:
             await self._get(table_id)
         return len(ids)
+
+    async def close_unshown_lobbies(self, older_than: timedelta = UNSHOWN_LOBBY_GRACE) -> list[int]:
+        """Abandon lobbies that were opened but never posted (the process died in between), once
+        ``older_than`` has passed: a lobby being posted right now by another process is left alone."""
+        now = self.clock()
+
+        async def work(connection: AsyncConnection) -> list[int]:
+            return await repo.close_unshown_lobbies(connection, now - older_than, now)
+
+        closed = await self.db.write(work)
+        for table_id in closed:
+            self._live.pop(table_id, None)
+        if closed:
+            log.info("closed %d lobbies never shown: %s", len(closed), closed)
+        return closed
 
     async def close(self) -> None:
         """Stop the timers, the computer players (a move half thought is thought again by the

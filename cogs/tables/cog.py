@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.games import GAMES
 from bot.tables import (
+    ChannelBusy,
     HandSnapshot,
     NotAllowed,
     Outcome,
@@ -231,11 +232,16 @@ class Tables(commands.Cog):
             public_locale = await self.guild_locale(guild_id)
             embed, view = lobby_embed(table, public_locale), lobby_controls(table, public_locale)
             message: discord.Message
-            if interaction.response.is_done():
-                message = await interaction.followup.send(embed=embed, view=view, wait=True)
-            else:
-                await interaction.response.send_message(embed=embed, view=view)
-                message = await interaction.original_response()
+            try:
+                if interaction.response.is_done():
+                    message = await interaction.followup.send(embed=embed, view=view, wait=True)
+                else:
+                    await interaction.response.send_message(embed=embed, view=view)
+                    message = await interaction.original_response()
+            except (discord.HTTPException, aiohttp.ClientError):  # all or nothing: no lobby nobody can see
+                with contextlib.suppress(TableError):
+                    await self.service.abandon(table.id, interaction.user.id, can_manage=True)
+                raise
             self.publisher.mark_shown(table.id)
             thread_id = None
             if own_thread:
@@ -249,7 +255,27 @@ class Tables(commands.Cog):
                     thread_id = thread.id
                 except (discord.HTTPException, aiohttp.ClientError):
                     log.warning("could not open a thread for table %s", table.id)
+            if own_thread and thread_id is None:
+                await self._stay_in_channel(interaction, table, message)
+                return
             await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
+
+    async def _stay_in_channel(
+        self, interaction: discord.Interaction[Any], table: TableInfo, message: discord.Message
+    ) -> None:
+        """The thread could not be made: the table plays in the channel (saying why, to its host), or,
+        if the channel has an open table already, it is closed and the host told so."""
+        locale = reader(interaction)
+        try:
+            await self.service.set_location(table.id, message_id=message.id, in_channel=True)
+        except ChannelBusy:
+            with contextlib.suppress(TableError):
+                await self.service.abandon(table.id, interaction.user.id, can_manage=True)
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await message.delete()  # the lobby is gone: so is its message
+            await send(interaction, t(locale, "play.no_thread_busy"))
+            return
+        await send(interaction, t(locale, "play.no_thread"))
 
     # ------------------------------------------------------------------ other commands
 

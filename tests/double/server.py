@@ -218,6 +218,7 @@ class DiscordDouble:
         self.by_token: dict[str, Interaction] = {}
         self.commands: list[dict[str, Any]] = []
         self.problems: list[str] = []  # breaches of Discord's rules by the bot
+        self.threads_forbidden = False  # the bot may not create threads (a missing permission)
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._ready = asyncio.Event()
@@ -649,6 +650,8 @@ class DiscordDouble:
         body = await self._body(request)
         if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        if self.threads_forbidden:
+            return reply({"message": "Missing Permissions", "code": 50013}, status=403)
         thread_id = message.id  # Discord gives a thread started from a message that message's id
         thread = {
             "id": str(thread_id),

@@ -192,3 +192,21 @@ async def test_limits_against_abuse_say_why_and_a_manager_sets_them(double: Disc
     await double.choose(watcher, panel, "st:limit:lobbies", ["1"])  # not a manager: refused, nothing changed
     assert "Manage Server" in last_ephemeral_text(double, watcher) or "manage" in last_ephemeral_text(double, watcher)
     assert double.problems == []
+
+
+async def test_without_threads_a_table_plays_in_its_channel_and_the_host_is_told(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
+    double.threads_forbidden = True
+    alice, bob = people(2)
+    opened = await double.command(alice, "play", "just-make")
+    lobby = opened.original
+    assert lobby is not None and lobby.ephemeral_for is None and lobby.thread_id is None
+    told = await double.wait_for(lambda: double.latest_ephemeral(alice))  # a followup, after the lobby
+    assert "could not open a thread" in told.text() and "plays in this channel" in told.text()
+    await double.command(bob, "play", "oh-hell")  # meant for a thread, which cannot be made either
+    told = await double.wait_for(lambda: "already has an open table" in (double.latest_ephemeral(bob) or lobby).text())
+    open_lobbies = [m for m in double.public_messages() if m.channel_id == double.channel_id and m.components]
+    assert open_lobbies == [lobby]  # the second lobby closed and its message gone: nothing half made
+    assert told
+    assert double.problems == []

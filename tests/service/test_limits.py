@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from bot.storage.database import Database
 from bot.storage.repository import TABLES
-from bot.tables import BadOptions, TableService, TooMany
+from bot.tables import BadOptions, ChannelBusy, TableService, TooMany
 
 from .conftest import Clock
 from .helpers import CHANNEL, GUILD, HOST
@@ -75,3 +75,36 @@ async def test_the_limits_are_settings_with_their_own_bounds(service: TableServi
             await service.update_guild_settings(GUILD, **{key: bad})
         assert refused.value.key == "bad_setting"
     assert (await service.guild_settings(GUILD)).max_lobbies_per_host == 5
+
+
+async def test_a_lobby_never_shown_is_closed_on_start(database: Database, clock: Clock) -> None:
+    """A crash between opening a lobby and posting it leaves a lobby with no message: the next start
+    closes it (once a minute has passed, so another process's lobby being posted is left alone)."""
+    service = TableService(database, clock=clock)
+    shown = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine")
+    await service.set_location(shown.id, message_id=555)
+    lost = await service.open_table(GUILD, CHANNEL + 1, HOST + 1, "Bob", "ninety-nine")
+    clock.advance(120)
+    fresh = await service.open_table(GUILD, CHANNEL + 2, HOST + 2, "Cid", "ninety-nine")
+    await service.close()
+    restarted = TableService(database, clock=clock)
+    assert await restarted.load_open_tables() == 2
+    assert (await restarted.table(lost.id)).status == "abandoned"
+    assert (await restarted.table(shown.id)).status == "lobby" and (await restarted.table(fresh.id)).status == "lobby"
+    assert await restarted.table_in_channel(CHANNEL + 1) is None  # its channel is free again
+    await restarted.open_table(GUILD, CHANNEL + 1, HOST + 1, "Bob", "ninety-nine")
+    await restarted.close()
+
+
+async def test_a_table_whose_thread_failed_takes_its_channel_or_is_refused(service: TableService) -> None:
+    """A table meant for its own thread holds no channel; when the thread cannot be made it stays in the
+    channel and takes the channel's one place, unless another table holds it."""
+    await service.update_guild_settings(GUILD, play_cooldown_seconds=0)
+    first = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine", own_thread=True)
+    await service.set_location(first.id, message_id=1, in_channel=True)
+    assert await service.table_in_channel(CHANNEL) == await service.table(first.id)
+    second = await service.open_table(GUILD, CHANNEL, HOST + 1, "Bob", "ninety-nine", own_thread=True)
+    with pytest.raises(ChannelBusy):
+        await service.set_location(second.id, message_id=2, in_channel=True)
+    assert (await service.table(second.id)).message_id is None  # nothing of it written
+    assert (await service.table_in_channel(CHANNEL)).id == first.id  # type: ignore[union-attr]
