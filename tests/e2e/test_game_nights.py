@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from sqlalchemy import select
 
 from bot.games import GAMES
 from bot.storage.database import Database
+from bot.storage.repository import MATCHES
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.double.server import THINKING
@@ -328,4 +330,40 @@ async def test_play_offers_exactly_the_values_each_option_allows(double: Discord
                 assert [c["value"] for c in option["choices"]] == list(spec.choices or spec.values), spec.name
             elif not isinstance(spec.default, bool):
                 assert (option["min_value"], option["max_value"]) == (spec.low, spec.high), spec.name
+    assert double.problems == []
+
+
+async def test_every_record_is_walled_off_by_server(double: DiscordDouble, bot: BotProcess, database_url: str) -> None:
+    """Matches finished on another server never show here, whatever a command or a custom_id names."""
+    other_guild, other_channel = 910_000_000_000_000_611, 910_000_000_000_000_612
+    elsewhere = double.another_server(other_guild, other_channel)
+    ranked = await seed_rated_players(database_url, other_guild)
+    database = Database(database_url)
+    try:
+        async with database.engine.connect() as connection:
+            match_ids = list((await connection.execute(select(MATCHES.c.id))).scalars())
+    finally:
+        await database.close()
+    assert len(match_ids) == 3
+    theirs = User(ranked[0], "Tess")
+    there = (await double.command(theirs, "leaderboard", game="just-make", channel_id=elsewhere)).original
+    assert there is not None and "27 players" in there.text()  # the records exist, on their own server
+
+    me = User(4300, "Here")
+    for period in ("all", "week"):
+        board = (await double.command(me, "leaderboard", game="just-make", period=period)).original
+        assert board is not None and "Nobody is on this board yet" in board.text(), period
+    stats = (await double.command(me, "stats", user=theirs)).original
+    assert stats is not None and "has not finished a match on this server" in stats.text()
+    for history in (await double.command(me, "history"), await double.command(me, "history", user=theirs)):
+        assert history.original is not None and "No finished matches here yet" in history.original.text()
+    for match_id in match_ids:  # a forged pick of another server's match
+        opener = double.plant_select("rk:open:0", [str(match_id)])
+        await double.choose(me, opener, "rk:open:0", [str(match_id)])
+        assert "not one of this server's" in (double.latest_ephemeral(me) or opener).text()
+    for custom_id in (f"rk:hist:0:{theirs.id}:{me.id}", f"rk:board:just-make:all:0:{me.id}"):
+        page = double.plant([custom_id])
+        answer = await double.click(me, page, custom_id)
+        shown = (answer.original or page).text() + (double.latest_ephemeral(me) or page).text()
+        assert "Tess" not in shown and f"P{ranked[0]}" not in shown, custom_id
     assert double.problems == []
