@@ -51,6 +51,7 @@ class TableStatus(StrEnum):
 LOBBY, PLAYING, FINISHED, ABANDONED = TableStatus  # as each status is written in the service
 OPEN_STATUSES = (LOBBY, PLAYING)
 DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 300, 120
+MAX_ROW_ID = 2**31 - 1  # our own ids (tables, matches) are 32-bit integers on PostgreSQL
 DEFAULT_COMPUTER_PACE_MS = 1000  # between consecutive computer moves (half as long again after a trick)
 # Limits against abuse, per server: open tables (lobbies and matches in play), lobbies one person
 # hosts at once, and the seconds between two tables one person opens.

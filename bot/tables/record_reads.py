@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.storage import leaderboard as board
+from bot.storage.models import MAX_ROW_ID
 from bot.storage.record_rows import BoardRow, MatchSheet, MatchSummary, PlayerProfile, PlayerStats
 
 from .reads import TableReads
@@ -61,11 +62,15 @@ class RecordReads(TableReads):
             return await board.guild_languages(connection)
 
     async def score_sheet(self, match_id: int) -> MatchSheet | None:
+        if not 1 <= match_id <= MAX_ROW_ID:
+            return None
         async with self.db.engine.connect() as connection:
             return await board.score_sheet(connection, match_id)
 
     async def table_result(self, table_id: int) -> MatchSheet | None:
         """The score sheet of the match a finished table produced (with each seat's rating change)."""
+        if not 1 <= table_id <= MAX_ROW_ID:
+            return None
         async with self.db.engine.connect() as connection:
             match_id = await board.match_of_table(connection, table_id)
             return None if match_id is None else await board.score_sheet(connection, match_id)

@@ -18,6 +18,7 @@ from bot.storage.models import (
     ABANDONED,
     FINISHED,
     LOBBY,
+    MAX_ROW_ID,
     PLAYING,
     utcnow,
 )
@@ -160,6 +161,8 @@ class ServiceCore:
         live = self._live.get(table_id)
         if live is not None:
             return live
+        if not 1 <= table_id <= MAX_ROW_ID:  # no such row can exist, and PostgreSQL would refuse the number
+            raise TableNotFound("table_not_found", table=table_id)
         async with self._loading:
             live = self._live.get(table_id)
             if live is not None:

@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from bot.storage.database import normalise_url
 from tests.double import BotProcess, DiscordDouble, User
 
 
@@ -16,9 +21,28 @@ async def double() -> AsyncIterator[DiscordDouble]:
     await server.stop()
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path}/bot.db"
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """Every end-to-end test runs on SQLite and, when ``TEST_POSTGRES_URL`` is set, on a fresh
+    PostgreSQL database of its own (created here, dropped afterwards)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path}/bot.db"
+        return
+    if POSTGRES_URL is None:
+        pytest.skip("PostgreSQL: TEST_POSTGRES_URL is not set")
+    name = f"e2e_{uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(normalise_url(POSTGRES_URL), isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as connection:
+            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield make_url(normalise_url(POSTGRES_URL)).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as connection:
+            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.dispose()
 
 
 @pytest.fixture

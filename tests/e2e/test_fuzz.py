@@ -9,13 +9,15 @@ run on the test's event loop, and each drawn input is sent to them from Hypothes
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Coroutine
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
+from bot.storage.database import Database
+from bot.storage.models import Base
 from tests.double import BotProcess, DiscordDouble, User
 from tests.double.server import Interaction
 
@@ -26,11 +28,18 @@ INTERNAL = "went wrong"
 OTHER_GUILD, OTHER_CHANNEL, FRESH_CHANNEL = 910_000_000_000_000_501, 910_000_000_000_000_502, 910_000_000_000_000_503
 
 
-def dump(database_url: str) -> list[str]:
-    """Every row of every table, as SQL: what "the database unchanged" compares."""
-    path = database_url.split("///", 1)[1]
-    with sqlite3.connect(path) as connection:
-        return list(connection.iterdump())
+async def dump(database_url: str) -> list[tuple[str, list[str]]]:
+    """Every row of every table, sorted: what "the database unchanged" compares (SQLite or PostgreSQL)."""
+    database = Database(database_url)
+    try:
+        async with database.engine.connect() as connection:
+            tables = []
+            for table in Base.metadata.sorted_tables:
+                rows = await connection.execute(select(table))
+                tables.append((table.name, sorted(repr(tuple(row)) for row in rows)))
+            return tables
+    finally:
+        await database.close()
 
 
 def hostile_parts(known: list[int]) -> st.SearchStrategy[str]:
@@ -98,7 +107,7 @@ async def test_forged_components_get_one_polite_answer_and_change_nothing(
     other = await double.command(User(5000, "Olga"), "play", "oh-hell", channel_id=elsewhere)
     assert other.original is not None
     await asyncio.sleep(0.3)
-    before = dump(database_url)
+    before = await dump(database_url)
     watcher, stranger = User(2000, "Walter"), User(5001, "Mallory")
     known = [here, here + 1, here + 2, watcher.id, stranger.id, players[0].id, double.guild_id, OTHER_GUILD]
     channels = [double.channel_id, where, elsewhere]
@@ -143,7 +152,7 @@ async def test_forged_components_get_one_polite_answer_and_change_nothing(
     assert problems == []
     assert double.problems == []
     assert "Traceback" not in bot.log()
-    assert dump(database_url) == before
+    assert await dump(database_url) == before
 
 
 def bad_values(option: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -177,7 +186,7 @@ async def test_impossible_command_options_are_refused_naming_what_is_allowed(
         if option["type"] in (3, 4)
     ]
     assert cases
-    before = dump(database_url)
+    before = await dump(database_url)
     alice = people(1)[0]
     problems: list[str] = []
 
@@ -205,4 +214,4 @@ async def test_impossible_command_options_are_refused_naming_what_is_allowed(
     assert problems == []
     assert double.problems == []
     assert "Traceback" not in bot.log()
-    assert dump(database_url) == before
+    assert await dump(database_url) == before
