@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -110,6 +111,7 @@ class Guild(Base):
     play_cooldown_seconds: Mapped[int] = mapped_column(
         Integer, default=DEFAULT_PLAY_COOLDOWN_SECONDS, server_default=text(str(DEFAULT_PLAY_COOLDOWN_SECONDS))
     )
+    turn_pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # a line when a turn comes
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

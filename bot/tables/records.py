@@ -116,6 +116,7 @@ class GuildSettings:
     max_open_tables: int = DEFAULT_MAX_OPEN_TABLES  # lobbies and matches in play, at once
     max_lobbies_per_host: int = DEFAULT_MAX_LOBBIES_PER_HOST
     play_cooldown_seconds: int = DEFAULT_PLAY_COOLDOWN_SECONDS  # between two tables one person opens
+    turn_pings: bool = True  # a short line mentioning the people whose turn it now is
 
 
 @dataclass(frozen=True)

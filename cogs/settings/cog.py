@@ -109,7 +109,7 @@ def decode(raw: str) -> bool | int | str:
 class SettingsControl(
     discord.ui.DynamicItem[discord.ui.Item[Any]],
     template=(
-        r"st:(?P<what>turn|grace|lang|game|thread|home|pace:[0-9]{1,5}"
+        r"st:(?P<what>turn|grace|lang|game|thread|home|pings|pace:[0-9]{1,5}"
         r"|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20}|limit:(?:tables|lobbies|cooldown))"
     ),
 ):
@@ -240,6 +240,8 @@ def limits_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     """The limits against abuse: the server's open tables, one host's lobbies, the pause between /play."""
     embed = discord.Embed(title=t(locale, "settings.limits"), colour=COLOUR[TableStatus.LOBBY])
     embed.description = t(locale, "settings.limits_intro")
+    pings = t(locale, "settings.pings_on") if settings.turn_pings else t(locale, "settings.pings_off")
+    embed.add_field(name=t(locale, "settings.pings"), value=pings, inline=False)
     view = discord.ui.View(timeout=None)
     for kind, (field, offered) in LIMITS.items():
         current = int(getattr(settings, field))
@@ -251,6 +253,8 @@ def limits_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
             for value in sorted({*offered, current})
         ]
         view.add_item(select(f"limit:{kind}", options, t(locale, LIMIT_NAMES[kind])))
+    toggle = "settings.pings_turn_off" if settings.turn_pings else "settings.pings_turn_on"
+    view.add_item(button("pings", t(locale, toggle), emoji="🔔"))
     view.add_item(button("home", t(locale, "settings.back")))
     return {"embed": embed, "view": view}
 
@@ -350,6 +354,10 @@ class Settings(commands.Cog):
                 settings = await self.service.update_guild_settings(
                     guild_id, thread_per_table=not settings.thread_per_table
                 )
+            elif kind == "pings":
+                settings = await self.service.update_guild_settings(guild_id, turn_pings=not settings.turn_pings)
+                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                return
             elif kind == "game" and value == "limits":
                 await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
                 return

@@ -43,6 +43,7 @@ from .components import data_of
 from .hand import hand_message, matching
 from .hints import hint_text
 from .lobby import computer_choice
+from .pings import TurnPings
 from .play_commands import add_play_commands, refused_choice
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_label, seat_name
@@ -125,10 +126,14 @@ class Tables(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.publisher = Publisher(bot, bot.service, self.guild_locale)
+        self.pings = TurnPings(bot, self._pings_wanted)
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self._hand_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._in_flight: set[asyncio.Task[Any]] = set()  # handlers of clicks and commands at work
+
+    async def _pings_wanted(self, guild_id: int) -> bool:
+        return (await self.service.guild_settings(guild_id)).turn_pings
 
     async def guild_locale(self, guild_id: int) -> str:
         """The language of a server's public messages: its setting (see /settings), else English."""
@@ -606,6 +611,7 @@ class Tables(commands.Cog):
         table = outcome.table
         self.publisher.touch(table.id)
         locale = await self.guild_locale(table.guild_id)
+        self._in_background(self.pings.update(table, locale))
         for event in outcome.events:
             if event["kind"] == "reminder":
                 self._in_background(self._announce(table, locale, "turn.reminder", seats=event.get("seats", [])))

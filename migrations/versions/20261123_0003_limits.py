@@ -1,4 +1,4 @@
-"""limits against abuse: each server's cap on open tables and on lobbies per host, and /play's cooldown
+"""limits against abuse (each server's cap on open tables and on lobbies per host, /play's cooldown), turn pings
 
 Revision ID: 0003
 Revises: 0002
@@ -27,9 +27,11 @@ def upgrade() -> None:
     op.add_column(
         "guilds", sa.Column("play_cooldown_seconds", sa.Integer(), server_default=sa.text("10"), nullable=False)
     )
+    op.add_column("guilds", sa.Column("turn_pings", sa.Boolean(), server_default=sa.true(), nullable=False))
 
 
 def downgrade() -> None:
+    op.drop_column("guilds", "turn_pings")
     op.drop_column("guilds", "play_cooldown_seconds")
     op.drop_column("guilds", "max_lobbies_per_host")
     op.drop_column("guilds", "max_open_tables")

@@ -218,6 +218,7 @@ class DiscordDouble:
         self.by_token: dict[str, Interaction] = {}
         self.commands: list[dict[str, Any]] = []
         self.problems: list[str] = []  # breaches of Discord's rules by the bot
+        self.deleted: list[Message] = []  # channel messages the bot deleted
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
@@ -250,6 +251,7 @@ class DiscordDouble:
         r.add_post(API + "/channels/{channel}/messages", self._channel_send)
         r.add_get(API + "/channels/{channel}/messages/{message}", self._channel_get)
         r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
+        r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -643,6 +645,18 @@ class DiscordDouble:
         self._check_message(body, "channel edit")
         self._apply(message, body)
         return reply(message.payload(self.bot_user))
+
+    async def _channel_delete(self, request: web.Request) -> web.Response:
+        message = self.messages.get(int(request.match_info["message"]))
+        if (
+            message is None
+            or message.ephemeral_for is not None
+            or message.channel_id != int(request.match_info["channel"])
+        ):
+            return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        del self.messages[message.id]
+        self.deleted.append(message)
+        return web.Response(status=204)
 
     async def _thread(self, request: web.Request) -> web.Response:
         parent = int(request.match_info["channel"])

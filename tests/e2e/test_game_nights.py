@@ -367,3 +367,53 @@ async def test_every_record_is_walled_off_by_server(double: DiscordDouble, bot: 
         shown = (answer.original or page).text() + (double.latest_ephemeral(me) or page).text()
         assert "Tess" not in shown and f"P{ranked[0]}" not in shown, custom_id
     assert double.problems == []
+
+
+async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    players = people(4)
+    table = TableDriver(double, players, seed=8)
+    await table.open("just-make", players=4, target=3)
+    await table.seat_everyone()
+    await table.start()
+    assert table.table is not None
+    where = table.table.thread_id or double.channel_id
+
+    def pings() -> list[Message]:
+        return [m for m in double.public_messages() if m.channel_id == where and m.content.startswith("🔔")]
+
+    def mentioned(message: Message) -> set[int]:
+        return {int(found) for found in re.findall(r"<@(\d+)>", message.content)}
+
+    posted = 0
+    for _ in range(10):  # whoever is on turn is pinged, once, and the line before is gone
+        await table.refresh_all()
+        on_turn = {p.user.id for p in table.players if p.hand is not None and table.choices(p.hand)}
+        assert len(on_turn) == 1  # Just Make bids and plays in turn
+        line = await double.wait_for(
+            lambda want=on_turn: len(pings()) == 1 and mentioned(pings()[0]) == want and pings()[0]  # type: ignore[misc]
+        )
+        assert line.ephemeral_for is None
+        posted += 1
+        mover = next(p for p in table.players if p.user.id in on_turn)
+        for _ in range(3):  # a choice may take two steps (a card, then how to bid it)
+            if not await table.take_turn(mover):
+                break
+    assert posted == 10
+
+    manager = User(1900, "Manager", manager=True)
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None
+    await double.choose(manager, panel, "st:game", ["limits"])
+    assert "🔔" in panel.text() and "Turn pings off" in str(panel.components)
+    await double.click(manager, panel, "st:pings")
+    assert "Off: only the reminder" in panel.text()
+    before = {m.id for m in pings()}
+    for _ in range(4):
+        await table.refresh_all()
+        mover = next(p for p in table.players if p.hand is not None and table.choices(p.hand))
+        await table.take_turn(mover)
+    await asyncio.sleep(0.5)
+    assert {m.id for m in pings()} <= before  # nothing new once they are off
+    assert double.problems == []
