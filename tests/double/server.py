@@ -633,13 +633,16 @@ class DiscordDouble:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         return reply(message.payload(self.bot_user))
 
-    async def _channel_edit(self, request: web.Request) -> web.Response:
+    def _channel_message(self, request: web.Request) -> Message | None:
+        """The public message a channel route names, if it is in that channel."""
         message = self.messages.get(int(request.match_info["message"]))
-        if (
-            message is None
-            or message.ephemeral_for is not None
-            or message.channel_id != int(request.match_info["channel"])
-        ):
+        if message is None or message.ephemeral_for is not None:
+            return None
+        return message if message.channel_id == int(request.match_info["channel"]) else None
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         body = await self._body(request)
         self._check_message(body, "channel edit")
@@ -647,12 +650,8 @@ class DiscordDouble:
         return reply(message.payload(self.bot_user))
 
     async def _channel_delete(self, request: web.Request) -> web.Response:
-        message = self.messages.get(int(request.match_info["message"]))
-        if (
-            message is None
-            or message.ephemeral_for is not None
-            or message.channel_id != int(request.match_info["channel"])
-        ):
+        message = self._channel_message(request)
+        if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         del self.messages[message.id]
         self.deleted.append(message)

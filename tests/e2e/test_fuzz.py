@@ -28,6 +28,17 @@ INTERNAL = "went wrong"
 OTHER_GUILD, OTHER_CHANNEL, FRESH_CHANNEL = 910_000_000_000_000_501, 910_000_000_000_000_502, 910_000_000_000_000_503
 
 
+def fuzzing(examples: int) -> Any:
+    """Hypothesis's settings here: reproducible, no deadline (each example is a round trip to the bot)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+
 async def dump(database_url: str) -> list[tuple[str, list[str]]]:
     """Every row of every table, sorted: what "the database unchanged" compares (SQLite or PostgreSQL)."""
     database = Database(database_url)
@@ -123,13 +134,7 @@ async def test_forged_components_get_one_polite_answer_and_change_nothing(
         if INTERNAL in seen:
             problems.append(f"{what}: {seen}")
 
-    @settings(
-        max_examples=600,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
+    @fuzzing(600)
     @given(
         custom_id=custom_ids(known),
         values=st.lists(hostile_parts(known), max_size=3),
@@ -190,13 +195,7 @@ async def test_impossible_command_options_are_refused_naming_what_is_allowed(
     alice = people(1)[0]
     problems: list[str] = []
 
-    @settings(
-        max_examples=200,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
+    @fuzzing(200)
     @given(data=st.data())
     def command(data: st.DataObject) -> None:
         game, option = data.draw(st.sampled_from(cases))
