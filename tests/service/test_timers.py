@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import text
 
 from bot.storage.database import Database
-from bot.tables import BadOptions, TableInfo, TableService
+from bot.tables import BadOptions, TableError, TableInfo, TableService
 
 from .conftest import Clock
 from .helpers import HOST, heard, make_service, started
@@ -167,3 +169,35 @@ async def test_a_table_without_a_turn_timer_says_no_time(database: Database, clo
         assert outcome.table.turn_ends is None
     finally:
         await service.close()
+
+
+async def test_a_timeout_during_a_burst_of_clicks_lets_exactly_one_action_win(
+    service: TableService, database: Database, clock: Clock
+) -> None:
+    """The player's time runs out while they click fifteen times at once: either their click or the
+    computer's move for them is the turn's one action; the rest are refused and nothing is lost."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=0)
+    outcome = await started(service, "just-make", players=4)
+    seat = outcome.table.to_act[0]
+    user = HOST + seat
+    legal = await service.legal(outcome.table.id, user)
+    turn = outcome.table.seats[seat].acted
+    clock.advance(61)
+
+    async def click(action: str) -> bool:
+        try:
+            await service.act(outcome.table.id, user, action, expected_turn=turn)
+        except TableError:
+            return False
+        return True
+
+    results = await asyncio.gather(service.run_timers(), *(click(legal[i % len(legal)]) for i in range(15)))
+    await service.settle()
+    won = sum(1 for result in results[1:] if result is True)
+    async with database.engine.connect() as connection:
+        log = (await connection.execute(text("SELECT seat, source FROM actions ORDER BY seq"))).all()
+    assert won <= 1 and log, log
+    assert log[0].seat == seat and log[0].source == ("player" if won else "timeout")  # by click or by timer
+    assert len(log) == 1 or log[1].seat != seat  # and only one: the turn then passed on
+    info = await service.table(outcome.table.id)
+    assert info.actions == len(log)  # the log and the table agree: nothing half applied
