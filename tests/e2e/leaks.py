@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -108,3 +109,34 @@ async def stored_location(database_url: str, table_id: int) -> tuple[int | None,
     """Where the database says the table's message and thread are."""
     stored = await _stored(database_url, table_id)
     return stored.table.message_id, stored.table.thread_id
+
+
+async def ever_visible_to(database_url: str, table_id: int, user_id: int) -> set[str]:
+    """Every card a person's seat could see at some moment of the match (its own hands, and whatever was
+    public): a card outside this set was never theirs to see."""
+    stored = await _stored(database_url, table_id)
+    row = stored.table
+    seats = [seat for seat in stored.seats if seat.left_at is None]
+    position = next(seat.position for seat in seats if seat.user_id == user_id)
+    assert position is not None
+    state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
+    seen = card_codes(state.view(position))
+    for action in stored.actions:
+        state.act(action.seat, action.action)
+        seen |= card_codes(state.view(position))
+    return seen
+
+
+async def check_private_messages(double: DiscordDouble, database_url: str, table_id: int, user: Any) -> int:
+    """Every version of every message only ``user`` sees names only cards their seat could see at some
+    moment of the match. Returns how many versions were read."""
+    allowed = await ever_visible_to(database_url, table_id, user.id)
+    read = 0
+    for message in double.ephemerals(user):
+        for version in message.versions or [{"content": message.content, "embeds": message.embeds}]:
+            shown = [version.get("embeds", []), version.get("components", [])]
+            text = version["content"] + json.dumps(shown, ensure_ascii=False)
+            leaked = cards_named(text) - allowed
+            assert not leaked, f"{user.name} was shown {sorted(leaked)}, never theirs to see:\n{text}"
+            read += 1
+    return read
