@@ -223,8 +223,15 @@ def hand_embed(
     lines += [said(table, note, locale) for note in shown.hand_notes(view)]
     for beside in shown.beside(view):
         embed.add_field(name=said(table, beside.title, locale), value=clip(said_cards(beside.cards, locale), 1024))
+    last = view["last_trick"]
     if view["trick"]:
         lines.append(t(locale, "hand.trick", trick=trick_text(table, view["trick"], locale)))
+    elif last and last["cards"] and view["phase"] == "playing":  # a trick just ended: who took it
+        cards = trick_text(table, last["cards"], locale)
+        if last["winner"] is None:
+            lines.append(t(locale, "hand.last_trick_nobody", trick=cards))
+        else:
+            lines.append(t(locale, "hand.last_trick", trick=cards, name=seat_name(table, last["winner"], locale)))
     if legal:
         lines.append("**" + t(locale, f"hand.ask.{view['phase']}") + "**")
         clock = turn_clock(table, locale)

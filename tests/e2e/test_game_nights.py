@@ -401,6 +401,8 @@ async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
             if not await table.take_turn(mover):
                 break
     assert posted == 10
+    hands = [str(v["embeds"]) for p in table.players for m in double.ephemerals(p.user) for v in m.versions]
+    assert any("Last trick:" in text and ("won by" in text or "taken by nobody" in text) for text in hands)
 
     manager = User(1900, "Manager", manager=True)
     panel = (await double.command(manager, "settings")).original
