@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from bot.games import new_game
+from bot.games import GameState, new_game
 from bot.storage import repository as repo
 from bot.storage.database import Database
 from tests.double import DiscordDouble
@@ -70,20 +70,25 @@ async def logged_actions(database_url: str, table_id: int) -> list[str]:
     return [action.action for action in stored.actions]
 
 
+def _new_match(stored: repo.StoredTable, user_id: int) -> tuple[GameState, int]:
+    """The stored table's match at its start, and the seat ``user_id`` holds in it."""
+    row = stored.table
+    seats = [seat for seat in stored.seats if seat.left_at is None]
+    position = next(seat.position for seat in seats if seat.user_id == user_id)
+    assert position is not None
+    return new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed), position
+
+
 async def seat_at_move(
     database_url: str, table_id: int, user_id: int, move: int
 ) -> tuple[dict[str, Any], set[str], list[str]]:
     """A person's seat after ``move`` actions: its view, every card code in it, and its legal actions."""
     stored = await _stored(database_url, table_id)
-    row = stored.table
-    seats = [seat for seat in stored.seats if seat.left_at is None]
-    position = next(seat.position for seat in seats if seat.user_id == user_id)
-    assert position is not None
-    state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
+    state, position = _new_match(stored, user_id)
     for action in stored.actions[:move]:
         state.act(action.seat, action.action)
     view = state.view(position)
-    return view, card_codes(view), state.legal(position) if position in state.to_act() else []
+    return dict(view), card_codes(view), state.legal(position) if position in state.to_act() else []
 
 
 async def check_public_messages(double: DiscordDouble, database_url: str, table_id: int) -> set[int]:
@@ -115,11 +120,7 @@ async def ever_visible_to(database_url: str, table_id: int, user_id: int) -> set
     """Every card a person's seat could see at some moment of the match (its own hands, and whatever was
     public): a card outside this set was never theirs to see."""
     stored = await _stored(database_url, table_id)
-    row = stored.table
-    seats = [seat for seat in stored.seats if seat.left_at is None]
-    position = next(seat.position for seat in seats if seat.user_id == user_id)
-    assert position is not None
-    state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
+    state, position = _new_match(stored, user_id)
     seen = card_codes(state.view(position))
     for action in stored.actions:
         state.act(action.seat, action.action)
