@@ -21,5 +21,11 @@ class Settings(BaseSettings):
     computer_budget_ms: int = Field(
         default=1000, ge=50, le=30_000, description="the strong computer player's thinking time per move"
     )
+    lobby_post_grace_seconds: int = Field(
+        default=60,
+        ge=0,
+        le=3600,
+        description="a lobby opened but never posted (the process died in between) is closed after this",
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")

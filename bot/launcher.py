@@ -6,6 +6,7 @@ import asyncio
 import logging
 import signal
 import sys
+from datetime import timedelta
 
 import discord
 import yarl
@@ -72,7 +73,11 @@ class TrickBot(TableBot):
         self.database = Database(settings.database_url)
         # Computer players think in worker processes, so the bot keeps answering while they do.
         self.thinker = Thinker(settings.computer_workers, budget_ms=settings.computer_budget_ms)
-        self.service = TableService(self.database, thinker=self.thinker)
+        self.service = TableService(
+            self.database,
+            thinker=self.thinker,
+            lobby_grace=timedelta(seconds=settings.lobby_post_grace_seconds),
+        )
         self.languages = ServerLanguages()
         self._timers: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None

@@ -33,7 +33,6 @@ PLAYERS = tuple(range(4, 10))
 DEFAULT_PLAYERS = 6
 
 
-
 class JustMakeRow(BidRow):
     doubled: bool  # a hard bid doubled
     points: int  # what the deal scored before the target's bust and the table's reversal

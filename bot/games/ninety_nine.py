@@ -79,6 +79,7 @@ class NinetyNineView(View):
 class NinetyNineRecord(NinetyNineView, Record):
     pass
 
+
 FORMATS = (
     "three-bonuses",
     "target",

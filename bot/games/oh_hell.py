@@ -33,7 +33,6 @@ OPTIONS = (
 )
 
 
-
 class OhHellRow(BidRow):
     points: int  # what the bid and tricks scored (the same as ``change``)
 

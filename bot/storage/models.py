@@ -40,6 +40,7 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
+
 class TableStatus(StrEnum):
     """Where a table is in its life; stored as its text, and equal to it."""
 

@@ -137,6 +137,7 @@ class StoredTable:
     guild: Row[Any]
     deadline: Row[Any] | None = None  # the table's turn timer, if it has one
 
+
 async def load_table(connection: AsyncConnection, table_id: int, with_actions: bool = True) -> StoredTable | None:
     table = (await connection.execute(select(TABLES).where(TABLES.c.id == table_id))).first()
     if table is None:
@@ -187,9 +188,7 @@ async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_
     return (await connection.execute(statement.order_by(TABLES.c.id.desc()).limit(1))).scalar()
 
 
-async def opening_limits(
-    connection: AsyncConnection, guild_id: int, host_id: int
-) -> tuple[int, int, datetime | None]:
+async def opening_limits(connection: AsyncConnection, guild_id: int, host_id: int) -> tuple[int, int, datetime | None]:
     """For a new table: the server's open tables, the lobbies ``host_id`` hosts there, and when they
     last opened one there that did not end in a finished match (None: never). A match played to its
     end is no spam, however quick, so the cooldown does not hold up the next one."""

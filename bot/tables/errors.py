@@ -21,6 +21,7 @@ ENGLISH: dict[str, str] = {
     "not_host": "Only the host can do that.",
     "not_in_lobby": "The match has already started.",
     "not_in_play": "This table is not in play.",
+    "lobby_not_ready": "This table is still being set up; press Start again in a moment.",
     "table_closed": "This table is closed: the match is {status}.",
     "channel_busy": "This channel already has an open table.",
     "bad_player_count": "{game} is played by {allowed} players; {players} are seated.",

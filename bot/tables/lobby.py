@@ -261,11 +261,17 @@ class Lobby(ServerSettings):
             live.options, live.players = merged, count
             return live.info()
 
-    async def start(self, table_id: int, by_user: int) -> Outcome:
-        """The host starts the match with the seats as they are (in join order)."""
+    async def start(self, table_id: int, by_user: int, *, message_id: int | None = None) -> Outcome:
+        """The host starts the match with the seats as they are (in join order).
+
+        ``message_id``: the lobby's message the Start was pressed on, recorded with the start if the
+        process posting the lobby has not recorded it yet; a match never starts without its message,
+        so a crash cannot leave a match nobody can see."""
         async with self._locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
+            if live.message_id is None and message_id is None:
+                raise WrongStatus("lobby_not_ready")
             info = GAMES[live.game]
             count = len(live.seats)
             if count not in info.players or (live.players is not None and count != live.players):
@@ -280,6 +286,8 @@ class Lobby(ServerSettings):
                 seat.position = position
             live.status, live.started_at = PLAYING, now
             live.begin()
+            if live.message_id is None:
+                live.message_id = message_id
             step = Step(live, now)
             step.events.append({"kind": "started"})
             return await self._commit(live, step, actor=None, positions=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,8 @@ from .records import Hint, Outcome
 from .service_core import Listener, log, retrieved, stale
 from .thinking import decision_seed
 
+LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are looked for while running
+
 
 class Play(Lobby):
     """Play, timers and hints."""
@@ -33,10 +36,14 @@ class Play(Lobby):
         self.listen(listener)
 
         async def loop() -> None:
+            swept = time.monotonic()
             while True:
                 try:
                     for outcome in await self.run_timers():
                         await self._notify(outcome)
+                    if time.monotonic() - swept >= LOBBY_SWEEP_SECONDS:  # another process's crash, say
+                        swept = time.monotonic()
+                        await self.close_unshown_lobbies()
                 except asyncio.CancelledError:
                     raise
                 except Exception:

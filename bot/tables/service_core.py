@@ -63,8 +63,6 @@ class MovedOn(Exception):
     """The table moved on while a computer thought: its choice is dropped and it thinks again."""
 
 
-
-
 def hand_of(live: LiveTable, position: int) -> HandSnapshot:
     """The seat at ``position`` as the table is now (the caller holds the table's lock)."""
     assert live.state is not None
@@ -85,8 +83,10 @@ class ServiceCore:
         clock: Callable[[], datetime] = utcnow,
         thinker: Thinker | None = None,
         sleep: Sleep = asyncio.sleep,
+        lobby_grace: timedelta = UNSHOWN_LOBBY_GRACE,
     ) -> None:
         self.db = database
+        self.lobby_grace = lobby_grace
         self.clock = clock
         self.sleep = sleep
         self._thinker = thinker
@@ -108,10 +108,12 @@ class ServiceCore:
             await self._get(table_id)
         return len(ids)
 
-    async def close_unshown_lobbies(self, older_than: timedelta = UNSHOWN_LOBBY_GRACE) -> list[int]:
+    async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]:
         """Abandon lobbies that were opened but never posted (the process died in between), once
-        ``older_than`` has passed: a lobby being posted right now by another process is left alone."""
+        ``older_than`` (the service's ``lobby_grace``) has passed: a lobby being posted right now by
+        another process is left alone."""
         now = self.clock()
+        older_than = self.lobby_grace if older_than is None else older_than
 
         async def work(connection: AsyncConnection) -> list[int]:
             return await repo.close_unshown_lobbies(connection, now - older_than, now)
@@ -278,7 +280,7 @@ class ServiceCore:
         now = step.now or self.clock()
         values: dict[str, Any] = {"action_count": live.action_count + len(step.records)}
         if positions:
-            values.update(status=PLAYING, started_at=live.started_at)
+            values.update(status=PLAYING, started_at=live.started_at, message_id=live.message_id)
         finished = state is not None and (state.is_over() or ended is not None) and not step.abandon
         if step.abandon:
             values.update(status=ABANDONED, finished_at=now, channel_slot=None)

@@ -346,7 +346,9 @@ class Tables(commands.Cog):
                 elif op in ("hints-on", "hints-off"):
                     await self.service.set_hints(table_id, user.id, op == "hints-on")
                 else:
-                    outcome = await self.service.start(table_id, user.id)
+                    pressed_on = interaction.message
+                    lobby = pressed_on.id if pressed_on is not None and not pressed_on.flags.ephemeral else None
+                    outcome = await self.service.start(table_id, user.id, message_id=lobby)
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return

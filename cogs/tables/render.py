@@ -252,9 +252,7 @@ def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     return said(table, presentation_of(table.game).sheet(sheet).title, locale)
 
 
-def table_embed(
-    table: TableInfo, public: View, locale: Any, result: MatchSheet | None = None
-) -> discord.Embed:
+def table_embed(table: TableInfo, public: View, locale: Any, result: MatchSheet | None = None) -> discord.Embed:
     """The public table: everything ``view(None)`` shows, as one embed."""
     status = table.status
     embed = discord.Embed(

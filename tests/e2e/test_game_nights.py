@@ -17,7 +17,7 @@ from bot.storage.repository import MATCHES
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.double.server import THINKING
-from tests.service.helpers import play_to_end
+from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .conftest import people
 from .driver import TableDriver, control
@@ -38,7 +38,7 @@ async def seed_rated_players(database_url: str, guild_id: int) -> list[int]:
             )
             for user in lineup[1:]:
                 info = await service.join(info.id, user, f"P{user}")
-            outcome = await service.start(info.id, lineup[0])
+            outcome = await service.start(info.id, lineup[0], message_id=LOBBY_MESSAGE)
             await play_to_end(service, outcome.table, seed=number)
         board = await service.leaderboard(guild_id, "just-make", limit=SEEDED)
     finally:

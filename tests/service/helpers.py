@@ -20,6 +20,7 @@ from bot.tables.thinking import InProcessThinker, decision_seed
 
 GUILD, CHANNEL = 1, 500
 HOST = 100
+LOBBY_MESSAGE = 700_000  # the lobby message a Start is pressed on
 SAMPLES = 3  # deals the strong player tries per decision in tests: fast, and the same choice every run
 
 
@@ -99,7 +100,7 @@ async def seated(
 
 async def started(service: TableService, *args: Any, **kwargs: Any) -> Outcome:
     info = await seated(service, *args, **kwargs)
-    return await service.start(info.id, info.host_id)
+    return await service.start(info.id, info.host_id, message_id=LOBBY_MESSAGE)
 
 
 async def play_one(service: TableService, info: TableInfo, rng: random.Random) -> Outcome:

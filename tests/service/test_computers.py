@@ -23,6 +23,7 @@ from .helpers import (
     CHANNEL,
     GUILD,
     HOST,
+    LOBBY_MESSAGE,
     SAMPLES,
     check_computer_moves,
     heard,
@@ -56,7 +57,7 @@ async def with_computers(service: TableService, *levels: str, game: str = "just-
     info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", game, {"target": 3})
     for level in levels:
         info = await service.add_computer(info.id, HOST, level)
-    outcome = await service.start(info.id, HOST)
+    outcome = await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     if outcome.table.to_act == (0,):
         await service.act(info.id, HOST, (await service.legal(info.id, HOST))[0])
     return info.id
@@ -73,7 +74,7 @@ async def test_a_computer_of_each_level_plays_its_own_choices(service: TableServ
     info = await service.join(info.id, HOST + 1, "Bob")
     assert [s.level for s in info.seats] == [None, "easy", "strong", None]
     assert [s.computer for s in info.seats] == [False, True, True, False]
-    outcome = await service.start(info.id, HOST)
+    outcome = await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     final = (await play_to_end(service, outcome.table, seed=4))[-1]
     assert final.table.status == "finished"
     assert [s.level for s in (await TableService(database).table(info.id)).seats] == [None, "easy", "strong", None]
@@ -183,7 +184,7 @@ async def test_the_loop_keeps_answering_while_computers_think_in_processes(datab
             info = await service.open_table(GUILD, CHANNEL + number, HOST, "Ann", "just-make", {"target": 3})
             for _ in range(3):
                 info = await service.add_computer(info.id, HOST, "strong")
-            outcome = await service.start(info.id, HOST)
+            outcome = await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
             if outcome.table.to_act == (0,):
                 await service.act(info.id, HOST, (await service.legal(info.id, HOST))[0])
             tables.append(info.id)
@@ -292,7 +293,7 @@ async def test_hints_are_the_strong_players_advice_for_the_seat_on_turn(
         await service.set_hints(lobby.id, HOST + 1, True)
     assert not_host.value.key == "not_host"
     assert (await service.set_hints(lobby.id, HOST, True)).hints
-    table = (await service.start(lobby.id, HOST)).table
+    table = (await service.start(lobby.id, HOST, message_id=LOBBY_MESSAGE)).table
     assert table.hints
     with pytest.raises(WrongStatus):
         await service.set_hints(lobby.id, HOST, False)
@@ -329,7 +330,7 @@ async def test_simultaneous_bids_are_each_decided_and_a_stale_one_thought_again(
     info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "ninety-nine", {"format": "nine-deals"})
     await service.add_computer(info.id, HOST, "strong")
     await service.add_computer(info.id, HOST, "easy")
-    started = await service.start(info.id, HOST)
+    started = await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     assert started.table.to_act == (0, 1, 2)
     await asyncio.wait_for(gated.thinking.wait(), timeout=10)
     bid = (await service.legal(info.id, HOST))[0]
@@ -444,7 +445,7 @@ async def test_computers_of_every_game_play_their_own_choices(
     info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", game, options)
     for number in range(1, players):
         info = await service.add_computer(info.id, HOST, ("easy", "strong")[number % 2])
-    await service.start(info.id, HOST)
+    await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     rng = random.Random(players)
     while (info := await service.table(info.id)).status == "playing" and info.actions < 40:
         await service.settle(info.id)

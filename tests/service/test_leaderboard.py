@@ -11,7 +11,7 @@ from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.standings import SkillRating
 
-from .helpers import play_to_end, relax_limits
+from .helpers import LOBBY_MESSAGE, play_to_end, relax_limits
 
 LINEUPS = [(100, 101, 102, 103), (100, 101, 104, 105), (102, 103, 104, 105), (100, 102, 104, 106)]
 
@@ -23,7 +23,7 @@ async def _play_matches(service: TableService) -> list[int]:
         info = await service.open_table(1, 600 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 4})
         for user in lineup[1:]:
             info = await service.join(info.id, user, f"P{user}")
-        outcome = await service.start(info.id, lineup[0])
+        outcome = await service.start(info.id, lineup[0], message_id=LOBBY_MESSAGE)
         final = (await play_to_end(service, outcome.table, seed=number))[-1]
         match_ids.append(next(e for e in final.events if e["kind"] == "match_over")["match_id"])
     return match_ids
@@ -149,7 +149,7 @@ async def test_profile_best_deal_partners_and_games(service: TableService) -> No
     info = await service.open_table(1, 700, 100, "P100", "five-hundred", {})
     for user in (101, 102, 103):
         info = await service.join(info.id, user, f"P{user}")
-    outcome = await service.start(info.id, 100)
+    outcome = await service.start(info.id, 100, message_id=LOBBY_MESSAGE)
     await play_to_end(service, outcome.table, seed=3)
     partners = (await service.player_profile(1, 100, "five-hundred"))["partners"]
     assert [(p["user_id"], p["matches"]) for p in partners] == [(102, 1)]

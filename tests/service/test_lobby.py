@@ -8,7 +8,7 @@ from sqlalchemy import text
 from bot.storage.database import Database
 from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableService, WrongStatus
 
-from .helpers import CHANNEL, GUILD, HOST, heard, seated
+from .helpers import CHANNEL, GUILD, HOST, LOBBY_MESSAGE, heard, seated
 
 
 async def test_open_seats_the_host_and_shows_a_lobby(service: TableService) -> None:
@@ -63,10 +63,10 @@ async def test_join_leave_and_the_rules_of_the_lobby(service: TableService) -> N
     with pytest.raises(NotAllowed, match="not seated"):
         await service.leave(info.id, HOST + 1)
     with pytest.raises(NotAllowed) as not_host:
-        await service.start(info.id, HOST + 2)
+        await service.start(info.id, HOST + 2, message_id=LOBBY_MESSAGE)
     assert not_host.value.key == "not_host"
     with pytest.raises(BadOptions) as count:
-        await service.start(info.id, HOST)
+        await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     assert count.value.key == "bad_player_count"
 
 
@@ -101,12 +101,16 @@ async def test_the_host_changes_options_and_removes_seats(service: TableService)
 
 async def test_start_deals_and_refuses_a_second_start(service: TableService) -> None:
     info = await seated(service, players=3)
-    outcome = await service.start(info.id, HOST)
+    with pytest.raises(WrongStatus) as unshown:  # nobody has seen the lobby's message yet: no match starts
+        await service.start(info.id, HOST)
+    assert unshown.value.key == "lobby_not_ready" and (await service.table(info.id)).status == "lobby"
+    outcome = await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     assert outcome.table.status == "playing" and outcome.kinds() == ["started"]
     assert outcome.public["phase"] == "bidding" and set(outcome.table.to_act) == {0, 1, 2}
     assert set(outcome.views) == {0, 1, 2} and all(len(v["hand"]) == 12 for v in outcome.views.values())
+    assert outcome.table.message_id == LOBBY_MESSAGE  # the message Start was pressed on, kept with the start
     with pytest.raises(WrongStatus):
-        await service.start(info.id, HOST)
+        await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     with pytest.raises(WrongStatus):
         await service.join(info.id, HOST + 5, "Late")
 
@@ -118,7 +122,7 @@ async def test_computer_players_fill_seats_and_play_by_themselves(service: Table
     await service.add_computer(info.id, HOST)
     info = await service.add_computer(info.id, HOST)
     assert [s.computer for s in info.seats] == [False, True, True]
-    outcome = await service.start(info.id, HOST)
+    outcome = await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
     assert outcome.kinds() == ["started"]  # start returns at once; the computers bid afterwards
     await service.settle(info.id)
     assert (await service.table(info.id)).to_act == (0,)  # both computers have bid

@@ -186,10 +186,10 @@ class FiveHundredPresentation:
             return say("action.joker_suit", card=Card(args[0]), suit=Suit(args[1]))
         return say("action.card", card=Card(args[0]))
 
-
     def advice(self, view: FiveHundredView, action: str) -> Text:
         label = self.label(view, action)
         return say("hint.bid", bid=label) if action.startswith("bid ") else label  # a bid's label is the bid alone
+
 
 def _tricks(action: str) -> int:
     """The number of a contract bid (``bid 7H`` → 7)."""

@@ -72,8 +72,8 @@ class JustMakePresentation(OwnBids):
             return say("action.bid_double" if args[1:] == ["double"] else "action.bid_card", card=Card(args[0]))
         return say("action.card", card=Card(args[0]))
 
-
     def advice(self, view: JustMakeView, action: str) -> Text:
         return self.label(view, action)  # its label already says what it does
+
 
 PRESENTATION = JustMakePresentation()

@@ -145,8 +145,8 @@ class NinetyNinePresentation(OwnBids):
             return say("action.bid_99", cards=Cards(tuple(args)), bid=bid_value(args, view.get("joker_as")))
         return say("action.card", card=Card(args[0]))
 
-
     def advice(self, view: NinetyNineView, action: str) -> Text:
         return self.label(view, action)  # its label already says what it does
+
 
 PRESENTATION = NinetyNinePresentation()

@@ -100,8 +100,8 @@ class OhHellPresentation(OwnBids):
             return say("action.bid_oh", tricks=int(arg))
         return say("action.card", card=Card(arg))
 
-
     def advice(self, view: OhHellView, action: str) -> Text:
         return self.label(view, action)  # its label already says what it does: Bid 2
+
 
 PRESENTATION = OhHellPresentation()
