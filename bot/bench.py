@@ -158,6 +158,80 @@ def bench_chart(repeat: int = 20) -> list[str]:
     return out
 
 
+PICTURE_NAMES = (
+    "Alexandra Wolfenden",
+    "Bartholomew Kingsley",
+    "Carol",
+    "Dmitri Ivanovich Petr",
+    "Ed",
+    "Francesca",
+    "Gwendolyn",
+    "Hiro",
+    "Isabella Montgomery",
+)
+
+
+def bench_table_image(samples: int = 300, save: Path | None = None) -> list[str]:
+    """Draw the table picture at ``samples`` moments of random matches of each game at its largest
+    table (long names, every seat on the felt): milliseconds per picture and PNG bytes."""
+    from datetime import UTC, datetime
+
+    from bot.tables import SeatInfo, TableInfo, TableStatus
+    from cogs.picture import draw_table
+    from cogs.tables.picture import table_picture
+
+    out = []
+    for game, info in GAMES.items():
+        players = max(info.players)
+        now = datetime.now(UTC)
+        seats = tuple(SeatInfo(seat, 10 + seat, PICTURE_NAMES[seat]) for seat in range(players))
+        rng = random.Random(3)
+        times: list[float] = []
+        sizes: list[int] = []
+        seed = 0
+        while len(times) < samples:
+            state = new_game(game, players=players, options={}, seed=seed)
+            seed += 1
+            while not state.is_over() and len(times) < samples:
+                table = TableInfo(
+                    1,
+                    1,
+                    1,
+                    None,
+                    1,
+                    game,
+                    {},
+                    players,
+                    TableStatus.PLAYING,
+                    1,
+                    1,
+                    seats,
+                    0,
+                    0,
+                    now,
+                    now,
+                    None,
+                    tuple(state.to_act()),
+                )
+                start = time.perf_counter()
+                png = draw_table(table_picture(table, state.view(None), "en-US"))
+                times.append((time.perf_counter() - start) * 1000)
+                sizes.append(len(png))
+                if save is not None and len(times) in (samples // 3, samples * 2 // 3):
+                    save.mkdir(parents=True, exist_ok=True)
+                    (save / f"{game}-{len(times)}.png").write_bytes(png)
+                seat = rng.choice(state.to_act())
+                state.act(seat, rng.choice(state.legal(seat)))
+        times.sort()
+        sizes.sort()
+        out.append(
+            f"{game} players={players} pictures={len(times)} p50_ms={times[len(times) // 2]:.1f} "
+            f"p99_ms={times[int(len(times) * 0.99)]:.1f} max_ms={times[-1]:.1f} "
+            f"p50_bytes={sizes[len(sizes) // 2]} max_bytes={sizes[-1]}"
+        )
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot bench", description="Print speed figures.")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -175,6 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="each player's mean time to act, drawn from 0 to twice this (0: act at once, the saturated figures)",
     )
     sub.add_parser("chart", help="the running-totals chart of long matches: milliseconds to draw, PNG size")
+    image = sub.add_parser("table-image", help="the table's picture at the largest tables: milliseconds, PNG size")
+    image.add_argument("--samples", type=int, default=300, help="pictures per game, at moments of random matches")
+    image.add_argument("--save", type=Path, help="a folder to write two of each game's pictures to")
     computers = sub.add_parser(
         "players",
         help="computer players: decision times and strength in seat-rotated matches on the same deals",
@@ -187,6 +264,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             computers.error(str(error))
         for line in bench_players.bench_players(config):
+            print(line)
+        return 0
+    if args.what == "table-image":
+        for line in bench_table_image(args.samples, args.save):
             print(line)
         return 0
     if args.what == "chart":

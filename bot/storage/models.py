@@ -113,6 +113,7 @@ class Guild(Base):
         Integer, default=DEFAULT_PLAY_COOLDOWN_SECONDS, server_default=text(str(DEFAULT_PLAY_COOLDOWN_SECONDS))
     )
     turn_pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # a line when a turn comes
+    table_picture: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # else text only
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -117,6 +117,7 @@ class GuildSettings:
     max_lobbies_per_host: int = DEFAULT_MAX_LOBBIES_PER_HOST
     play_cooldown_seconds: int = DEFAULT_PLAY_COOLDOWN_SECONDS  # between two tables one person opens
     turn_pings: bool = True  # a short line mentioning the people whose turn it now is
+    table_picture: bool = True  # the table drawn as a picture above its text (else the text alone)
 
 
 @dataclass(frozen=True)

@@ -59,18 +59,20 @@ class ServerSettings(RecordReads):
             row.max_lobbies_per_host,
             row.play_cooldown_seconds,
             row.turn_pings,
+            row.table_picture,
         )
 
     async def update_guild_settings(self, guild_id: int, **values: Any) -> GuildSettings:
         """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language``,
         ``default_options``, ``computer_pace_ms`` (the pause between computer moves), or the limits
-        ``max_open_tables``, ``max_lobbies_per_host`` and ``play_cooldown_seconds``, or ``turn_pings``."""
+        ``max_open_tables``, ``max_lobbies_per_host`` and ``play_cooldown_seconds``, or the switches
+        ``turn_pings`` and ``table_picture``."""
         for key, value in values.items():
             if key in GUILD_LIMITS:
                 low, high, unit = GUILD_LIMITS[key]
                 if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                     raise BadOptions("bad_setting", setting=key, value=value, allowed=f"{low} to {high} {unit}")
-            elif key in ("thread_per_table", "turn_pings"):
+            elif key in ("thread_per_table", "turn_pings", "table_picture"):
                 if not isinstance(value, bool):
                     raise BadOptions("bad_setting", setting=key, value=value, allowed="true or false")
             elif key == "language":

@@ -109,7 +109,7 @@ def decode(raw: str) -> bool | int | str:
 class SettingsControl(
     discord.ui.DynamicItem[discord.ui.Item[Any]],
     template=(
-        r"st:(?P<what>turn|grace|lang|game|thread|home|pings|pace:[0-9]{1,5}"
+        r"st:(?P<what>turn|grace|lang|game|thread|home|pings|picture|pace:[0-9]{1,5}"
         r"|opt:[a-z-]{1,20}|val:[a-z-]{1,20}:[a-z_]{1,40}|reset:[a-z-]{1,20}|limit:(?:tables|lobbies|cooldown))"
     ),
 ):
@@ -241,6 +241,8 @@ def limits_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     embed = discord.Embed(title=t(locale, "settings.limits"), colour=COLOUR[TableStatus.LOBBY])
     embed.description = t(locale, "settings.limits_intro")
     pings = t(locale, "settings.pings_on") if settings.turn_pings else t(locale, "settings.pings_off")
+    picture = t(locale, "settings.picture_on") if settings.table_picture else t(locale, "settings.picture_off")
+    embed.add_field(name=t(locale, "settings.picture"), value=picture, inline=False)
     embed.add_field(name=t(locale, "settings.pings"), value=pings, inline=False)
     view = discord.ui.View(timeout=None)
     for kind, (field, offered) in LIMITS.items():
@@ -254,6 +256,8 @@ def limits_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
         ]
         view.add_item(select(f"limit:{kind}", options, t(locale, LIMIT_NAMES[kind])))
     toggle = "settings.pings_turn_off" if settings.turn_pings else "settings.pings_turn_on"
+    drawn = "settings.picture_turn_off" if settings.table_picture else "settings.picture_turn_on"
+    view.add_item(button("picture", t(locale, drawn), emoji="🖼️"))
     view.add_item(button("pings", t(locale, toggle), emoji="🔔"))
     view.add_item(button("home", t(locale, "settings.back")))
     return {"embed": embed, "view": view}
@@ -354,6 +358,10 @@ class Settings(commands.Cog):
                 settings = await self.service.update_guild_settings(
                     guild_id, thread_per_table=not settings.thread_per_table
                 )
+            elif kind == "picture":
+                settings = await self.service.update_guild_settings(guild_id, table_picture=not settings.table_picture)
+                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                return
             elif kind == "pings":
                 settings = await self.service.update_guild_settings(guild_id, turn_pings=not settings.turn_pings)
                 await interaction.response.edit_message(**limits_message(settings, reader(interaction)))

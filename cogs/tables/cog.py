@@ -125,12 +125,15 @@ class Tables(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.service = bot.service
-        self.publisher = Publisher(bot, bot.service, self.guild_locale)
+        self.publisher = Publisher(bot, bot.service, self.guild_locale, pictures_wanted=self._pictures_wanted)
         self.pings = TurnPings(bot, self._pings_wanted)
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self._hand_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._in_flight: set[asyncio.Task[Any]] = set()  # handlers of clicks and commands at work
+
+    async def _pictures_wanted(self, guild_id: int) -> bool:
+        return (await self.service.guild_settings(guild_id)).table_picture
 
     async def _pings_wanted(self, guild_id: int) -> bool:
         return (await self.service.guild_settings(guild_id)).turn_pings
@@ -353,7 +356,7 @@ class Tables(commands.Cog):
                 await send(interaction, error_text(error, locale))
                 return
             async with self.publisher.lock(table_id):
-                kwargs = await self.publisher.message(table_id)
+                kwargs = await self.publisher.message(table_id, can_attach=interaction.app_permissions.attach_files)
                 await update(interaction, **kwargs)
             self.publisher.mark_shown(table_id)
             if op == "start":

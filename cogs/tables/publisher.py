@@ -8,6 +8,7 @@ edit and the final state is always the one left on screen.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -20,7 +21,10 @@ from bot.tables import TableInfo, TableService, TableStatus
 
 from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
+from ..picture import FILENAME as PICTURE
+from ..picture import draw_table
 from .components import HandButton, LobbyButton, RematchButton
+from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, table_embed, turn_line
 
 log = logging.getLogger(__name__)
@@ -53,11 +57,14 @@ class Publisher:
         service: TableService,
         locale_of: Callable[[int], Awaitable[str]],
         interval: float = 1.0,
+        pictures_wanted: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
         self.client = client
         self.service = service
         self.locale_of = locale_of  # the language of a guild's public messages
         self.interval = interval
+        self.pictures_wanted = pictures_wanted  # a guild's setting: the table drawn, or text only
+        self.text_only: set[int] = set()  # tables where the bot may not attach files: told once, then text
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
@@ -66,8 +73,15 @@ class Publisher:
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
-    async def message(self, table_id: int) -> dict[str, Any]:
-        """Everything the public table message shows now: content, embed and controls."""
+    async def _picture_wanted(self, table: TableInfo, can_attach: bool) -> bool:
+        if table.status != TableStatus.PLAYING or not can_attach or table.id in self.text_only:
+            return False
+        return self.pictures_wanted is None or await self.pictures_wanted(table.guild_id)
+
+    async def message(self, table_id: int, *, can_attach: bool = True) -> dict[str, Any]:
+        """Everything the public table message shows now: content, embed, controls and attachments
+        (the table's picture while it is played, where the server wants it and the bot may attach
+        files; the chart of running totals once it is over)."""
         table, public = await self.service.snapshot(table_id)
         locale = await self.locale_of(table.guild_id)
         if table.status == TableStatus.LOBBY:
@@ -83,15 +97,21 @@ class Publisher:
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
         else:
             view = None
+        picture = await self._picture_wanted(table, can_attach)
         kwargs: dict[str, Any] = {
             "content": turn_line(table, public, locale),
-            "embed": table_embed(table, public, locale, result),
+            "embed": table_embed(table, public, locale, result, picture=picture),
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),
+            "attachments": [],  # none but what is added below: an old picture goes
         }
-        if result is not None and result.get("sheets"):  # the match's running totals, deal by deal
+        if picture:
+            drawn = table_picture(table, public, locale)
+            png = await asyncio.to_thread(draw_table, drawn)  # drawing takes milliseconds: off the event loop
+            kwargs["attachments"] = [discord.File(io.BytesIO(png), filename=PICTURE, description=drawn.alt or None)]
+        elif result is not None and result.get("sheets"):  # the match's running totals, deal by deal
             lines = running_totals(result["sheets"], len(result["seats"]))
-            chart = await asyncio.to_thread(totals_chart, lines)  # drawing takes milliseconds: off the event loop
+            chart = await asyncio.to_thread(totals_chart, lines)
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
         return kwargs
 
@@ -125,7 +145,25 @@ class Publisher:
                 return
             kwargs = await self.message(table_id)
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-            await channel.get_partial_message(table.message_id).edit(**kwargs)
+            try:
+                await channel.get_partial_message(table.message_id).edit(**kwargs)
+            except discord.Forbidden:
+                if not any(file.filename == PICTURE for file in kwargs["attachments"]):
+                    raise
+                # No Attach Files here: the table goes on as text, and its host is told once why.
+                self.text_only.add(table_id)
+                kwargs = await self.message(table_id)
+                await channel.get_partial_message(table.message_id).edit(**kwargs)
+                await self._tell_host_text_only(table)
+
+    async def _tell_host_text_only(self, table: TableInfo) -> None:
+        locale = await self.locale_of(table.guild_id)
+        where = self.client.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await where.send(
+                t(locale, "table.text_only", host=f"<@{table.host_id}>"),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
+            )
 
     async def flush(self) -> None:
         """Wait for every pending edit (used when shutting down)."""

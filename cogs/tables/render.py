@@ -20,6 +20,7 @@ from bot.tables import MatchSheet, TableInfo, TableStatus
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
 from ..i18n import t
+from ..picture import FILENAME as PICTURE
 
 # Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_MAX = 256
@@ -252,8 +253,12 @@ def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     return said(table, presentation_of(table.game).sheet(sheet).title, locale)
 
 
-def table_embed(table: TableInfo, public: View, locale: Any, result: MatchSheet | None = None) -> discord.Embed:
-    """The public table: everything ``view(None)`` shows, as one embed."""
+def table_embed(
+    table: TableInfo, public: View, locale: Any, result: MatchSheet | None = None, *, picture: bool = False
+) -> discord.Embed:
+    """The public table: everything ``view(None)`` shows, as one embed. With ``picture`` the table's
+    picture is its image, and what the picture alone shows well (the last trick, hands face up) is
+    left out of the text, which keeps the rest for screen readers and notifications."""
     status = table.status
     embed = discord.Embed(
         title=clip(t(locale, "table.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
@@ -277,12 +282,12 @@ def table_embed(table: TableInfo, public: View, locale: Any, result: MatchSheet 
             inline=False,
         )
     last = public["last_trick"]
-    if last and last["cards"]:
+    if last and last["cards"] and not picture:
         text = trick_text(table, last["cards"], locale)
         if last["winner"] is not None:
             text += "\n" + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale))
         embed.add_field(name=t(locale, "table.last_trick"), value=clip(text, FIELD_VALUE_MAX), inline=False)
-    for name, value in _revealed(table, public, locale):
+    for name, value in [] if picture else _revealed(table, public, locale):
         embed.add_field(name=clip(name, FIELD_NAME_MAX), value=clip(value, FIELD_VALUE_MAX), inline=True)
     sheet = public["last_deal"]
     if sheet:
@@ -301,6 +306,8 @@ def table_embed(table: TableInfo, public: View, locale: Any, result: MatchSheet 
             names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
             embed.add_field(name=t(locale, "table.chart"), value=clip(legend(names), FIELD_VALUE_MAX), inline=False)
             embed.set_image(url=f"attachment://{FILENAME}")
+    if picture:
+        embed.set_image(url=f"attachment://{PICTURE}")
     embed.set_footer(
         text=t(locale, "table.footer", table=table.id, move=table.actions, options=_options_short(table, locale))
     )

@@ -36,6 +36,8 @@ BOT_PERMISSIONS = str(
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
 MANAGE_GUILD = 1 << 5
+ATTACH_FILES = 1 << 15
+MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 THINKING = "…thinking"  # stands for Discord's own "is thinking…" on a deferred reply, which the bot never writes
 
 _ids = itertools.count(1_100_000_000_000_000_000)
@@ -116,7 +118,12 @@ class Message:
                 {"id": snowflake(), "filename": f["filename"], "size": len(f["data"]), "data": f["data"]} for f in files
             ]
         self.versions.append(
-            {"content": self.content, "embeds": json.loads(json.dumps(self.embeds)), "components": self.components}
+            {
+                "content": self.content,
+                "embeds": json.loads(json.dumps(self.embeds)),
+                "components": self.components,
+                "attachments": [{k: a[k] for k in ("filename", "data") if k in a} for a in self.attachments],
+            }
         )
 
     def text(self) -> str:
@@ -220,6 +227,7 @@ class DiscordDouble:
         self.problems: list[str] = []  # breaches of Discord's rules by the bot
         self.deleted: list[Message] = []  # channel messages the bot deleted
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
+        self.attachments_forbidden = False  # the bot may not attach files (no Attach Files permission)
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._ready = asyncio.Event()
@@ -530,6 +538,8 @@ class DiscordDouble:
             return reply({"message": "Unknown interaction", "code": 10062}, status=404)
         body = await self._body(request)
         kind, data = body.get("type"), body.get("data") or {}
+        if self.attachments_forbidden and data.get("__files__"):
+            self.problems.append(f"interaction {interaction.id} answered with a file without Attach Files")
         if interaction.answered is None or interaction.answered.done():
             self.problems.append(f"interaction {interaction.id} answered twice")
             return reply({"message": "Interaction has already been acknowledged.", "code": 40060}, status=400)
@@ -624,7 +634,10 @@ class DiscordDouble:
         channel_id = int(request.match_info["channel"])
         if channel_id not in self.channels:
             return reply({"message": "Unknown Channel", "code": 10003}, status=404)
-        message = self._new_message(channel_id, await self._body(request))
+        body = await self._body(request)
+        if self.attachments_forbidden and body.get("__files__"):
+            return reply(MISSING_PERMISSIONS, status=403)
+        message = self._new_message(channel_id, body)
         return reply(message.payload(self.bot_user))
 
     async def _channel_get(self, request: web.Request) -> web.Response:
@@ -645,6 +658,8 @@ class DiscordDouble:
         if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         body = await self._body(request)
+        if self.attachments_forbidden and body.get("__files__"):
+            return reply(MISSING_PERMISSIONS, status=403)
         self._check_message(body, "channel edit")
         self._apply(message, body)
         return reply(message.payload(self.bot_user))
@@ -725,7 +740,9 @@ class DiscordDouble:
             "version": 1,
             "locale": user.locale,
             "guild_locale": "en-US",
-            "app_permissions": BOT_PERMISSIONS,
+            "app_permissions": str(int(BOT_PERMISSIONS) & ~ATTACH_FILES)
+            if self.attachments_forbidden
+            else BOT_PERMISSIONS,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,

@@ -12,12 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogs.picture import FILENAME as PICTURE
+from cogs.picture import picture_inputs
 from tests.double import DiscordDouble, Interaction, Message, User
 
 CARD_LABEL = re.compile(r"(?<![0-9])(10|11|12|13|[2-9JQKA])([♠♥♦♣])")
 SUIT_CODE = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 MOVE = re.compile(r"move (\d+)")
 JOKER, JOKER2 = "🃏 Joker", "🃏 Joker 2"  # as the English catalogue writes them
+RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"}
 
 
 def cards_named(text: str) -> set[str]:
@@ -207,12 +210,50 @@ async def set_computer_pace(double: DiscordDouble, pace_ms: int) -> Message:
     return panel
 
 
+SUIT_SIGN = {code: sign for sign, code in SUIT_CODE.items()}
+
+
+def picture_text(png: bytes) -> str:
+    """What a picture the bot drew shows, as text (its cards as labels, as the leak checks read them)."""
+    inputs = picture_inputs(png)
+    assert inputs, "a picture without its inputs"
+    words = [str(word) for word in _strings(inputs)]
+    labels = []
+    for word in words:
+        if word == "JK":
+            labels.append(JOKER)
+        elif word == "JK2":
+            labels.append(JOKER2)
+        elif len(word) in (2, 3) and word[-1] in SUIT_SIGN and word[:-1] in RANKS:
+            labels.append(word[:-1] + SUIT_SIGN[word[-1]])
+        else:
+            labels.append(word)
+    return "\n".join(labels)
+
+
+def _strings(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def version_text(message: Message, version: dict[str, Any]) -> str:
+    """Everything one state of a message shows: its text, and what its pictures show."""
+    shadow = Message(0, message.channel_id)
+    shadow.apply(version)
+    text = shadow.text()
+    for attachment in version.get("attachments", []):
+        if attachment.get("filename") == PICTURE:
+            text += "\n" + picture_text(attachment["data"])
+    return text
+
+
 def public_versions(double: DiscordDouble) -> list[tuple[Message, dict[str, Any], str]]:
-    """Every state of every public message, with its text."""
-    out = []
-    for message in double.public_messages():
-        for version in message.versions:
-            shadow = Message(0, message.channel_id)
-            shadow.apply(version)
-            out.append((message, version, shadow.text()))
-    return out
+    """Every state of every public message, with its text (and what its table picture shows)."""
+    return [
+        (message, version, version_text(message, version))
+        for message in double.public_messages()
+        for version in message.versions
+    ]

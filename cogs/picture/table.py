@@ -1,0 +1,203 @@
+"""The public table as a picture: seats around a felt table, the trick in front of who played it.
+
+:class:`TablePicture` is everything the picture shows, as words and card
+names already made public (the cogs build it from ``view(None)`` alone); the
+drawing adds nothing. The same inputs are written into the PNG as a text
+chunk (``trick-table``), so a test can check what a picture shows without
+reading its pixels.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+from PIL import Image, ImageDraw, PngImagePlugin
+
+from .faces import card_face, suit_sign
+from .fonts import Font, drawable, fit, font
+
+FILENAME = "table.png"
+WIDTH = 960
+ROOM, FELT, RIM = (35, 39, 42), (29, 107, 69), (20, 74, 48)
+PLATE, PLATE_ON, GOLD = (47, 49, 54), (64, 66, 72), (240, 178, 50)
+INK, MUTED, LIGHT_RED = (242, 243, 245), (185, 187, 190), (255, 122, 122)
+CARD, SMALL = 66, 44  # card widths: the trick, and the last trick or a hand face up
+TRICK_REACH = (0.5, 0.52)  # where a played card lies, from the middle towards its player's seat
+PLATE_W, PLATE_H = 214, 82
+
+
+@dataclass(frozen=True)
+class SeatPlate:
+    """A seat as its plate shows it: the name, what the table says of it, and its marks."""
+
+    name: str
+    lines: tuple[str, ...]
+    dealer: bool = False
+    acting: bool = False
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """A titled row of face-up cards: the last trick, a revealed hand."""
+
+    title: str
+    cards: tuple[str, ...]
+    under: tuple[str, ...] = ()  # a word under each card: who played it
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    header: tuple[str, ...]
+    seats: tuple[SeatPlate, ...]
+    trick: tuple[tuple[int, str], ...]  # (seat, card) in the order played
+    trump: str | None = None  # a suit letter, drawn large on the felt
+    rows: tuple[CardRow, ...] = field(default_factory=tuple)
+    alt: str = ""  # the picture described in words, for screen readers
+
+    def inputs(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+
+def _ink_of(suit: str) -> tuple[int, int, int]:
+    return LIGHT_RED if suit in "♥♦" else INK
+
+
+SIGN = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def rich_text(
+    image: Image.Image, xy: tuple[float, float], text: str, face: Font, colour: tuple[int, int, int]
+) -> float:
+    """Draw ``text`` with its suit symbols as drawn signs (red ones light red); return where it ends."""
+    draw = ImageDraw.Draw(image)
+    x, y = xy
+    size = getattr(face, "size", 12)
+    run = ""
+    for char in text + "\0":
+        if char in SIGN or char == "\0":
+            if run:
+                draw.text((x, y), run, font=face, fill=colour)
+                x += face.getlength(run)
+                run = ""
+            if char in SIGN:
+                side = max(6, round(size * 0.78))
+                sign = suit_sign(SIGN[char], side, _ink_of(char))
+                image.paste(sign, (round(x + 1), round(y + size * 0.2)), sign)
+                x += side + 3
+        else:
+            run += char
+    return x
+
+
+def _plate(image: Image.Image, centre: tuple[float, float], seat: SeatPlate, number: int) -> None:
+    draw = ImageDraw.Draw(image)
+    left, top = centre[0] - PLATE_W / 2, centre[1] - PLATE_H / 2
+    box = [left, top, left + PLATE_W, top + PLATE_H]
+    draw.rounded_rectangle(
+        box,
+        radius=12,
+        fill=PLATE_ON if seat.acting else PLATE,
+        outline=GOLD if seat.acting else RIM,
+        width=4 if seat.acting else 2,
+    )
+    name_font, line_font = font(22, bold=True), font(17)
+    name = fit(drawable(seat.name) or f"#{number + 1}", name_font, PLATE_W - (58 if seat.dealer else 24))
+    draw.text((left + 12, top + 8), name, font=name_font, fill=GOLD if seat.acting else INK)
+    if seat.dealer:  # the dealer button
+        cx, cy = left + PLATE_W - 22, top + 20
+        draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=INK, outline=RIM, width=2)
+        draw.text((cx, cy), "D", font=font(16, bold=True), fill=ROOM, anchor="mm")
+    parts = [drawable(line) for line in seat.lines if drawable(line)]
+    for index, part in enumerate(_wrap(parts, line_font, PLATE_W - 24)):
+        rich_text(image, (left + 12, top + 37 + index * 20), part, line_font, MUTED)
+
+
+def _wrap(parts: list[str], face: Font, width: float, most: int = 2) -> list[str]:
+    """Parts joined by `` · `` on at most ``most`` lines of ``width`` (a part never split; the last
+    line cut with … if need be)."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and face.getlength(lines[-1] + " · " + part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " · ".join(lines[most - 1 :])]
+    return [fit(line, face, width) for line in lines]
+
+
+def _seat_centres(count: int, centre: tuple[float, float], radii: tuple[float, float]) -> list[tuple[float, float]]:
+    """Seats around the table, the first at the bottom, in the order of play (clockwise on screen)."""
+    return [
+        (
+            centre[0] + radii[0] * math.cos(math.pi / 2 + 2 * math.pi * k / count),
+            centre[1] + radii[1] * math.sin(math.pi / 2 + 2 * math.pi * k / count),
+        )
+        for k in range(count)
+    ]
+
+
+def draw_table(picture: TablePicture) -> bytes:
+    """The PNG of ``picture``."""
+    header_font, row_font = font(21, bold=True), font(18, bold=True)
+    header_h = 16 + 28 * len(picture.header)
+    felt_h = 470 if len(picture.seats) <= 6 else 520
+    rows_h = sum(SMALL * 1.4 + (62 if row.under else 42) for row in picture.rows)
+    height = round(header_h + felt_h + rows_h + 16)
+    image = Image.new("RGB", (WIDTH, height), ROOM)
+    draw = ImageDraw.Draw(image)
+    for index, line in enumerate(picture.header):
+        rich_text(image, (20, 10 + 28 * index), fit(drawable(line), header_font, WIDTH - 40), header_font, INK)
+
+    top = header_h
+    felt = [30, top + 40, WIDTH - 30, top + felt_h - 40]
+    draw.rounded_rectangle(felt, radius=150, fill=FELT, outline=RIM, width=10)
+    centre = (WIDTH / 2, top + felt_h / 2)
+    if picture.trump in SIGN.values():  # trumps, large and faint in the middle of the felt
+        sign = suit_sign(picture.trump, 120, (44, 128, 86))
+        image.paste(sign, (round(centre[0] - 60), round(centre[1] - 60)), sign)
+
+    radii = (WIDTH / 2 - PLATE_W / 2 - 12, felt_h / 2 - PLATE_H / 2 - 6)
+    places = _seat_centres(len(picture.seats), centre, radii)
+    for seat, card in picture.trick:  # in front of whoever played it, later cards on top
+        if 0 <= seat < len(places):
+            x, y = places[seat]
+            face = card_face(card, CARD)
+            cx, cy = centre[0] + (x - centre[0]) * TRICK_REACH[0], centre[1] + (y - centre[1]) * TRICK_REACH[1]
+            image.paste(face, (round(cx - face.width / 2), round(cy - face.height / 2)), face)
+    for number, (plate, place) in enumerate(zip(picture.seats, places, strict=True)):
+        _plate(image, place, plate, number)
+
+    y = top + felt_h
+    for row in picture.rows:
+        rich_text(image, (20, y), fit(drawable(row.title), row_font, WIDTH - 40), row_font, INK)
+        x, step = 20, SMALL + (40 if row.under else 4)
+        under_font = font(14)
+        for index, card in enumerate(row.cards):
+            face = card_face(card, SMALL)
+            if x + face.width > WIDTH - 10:
+                break
+            image.paste(face, (x, round(y + 28)), face)
+            if index < len(row.under):
+                word = fit(drawable(row.under[index]), under_font, step - 6)
+                draw.text((x + face.width / 2, y + 32 + face.height), word, font=under_font, fill=MUTED, anchor="mt")
+            x += step
+        y += round(SMALL * 1.4 + (62 if row.under else 42))
+
+    info = PngImagePlugin.PngInfo()
+    info.add_itxt("trick-table", picture.inputs())
+    out = io.BytesIO()
+    # 128 colours are plenty for flat shapes and smooth text, and make the file a third and the encoding twice as fast.
+    flat = image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    flat.save(out, format="PNG", pnginfo=info, compress_level=3)
+    return out.getvalue()
+
+
+def picture_inputs(png: bytes) -> dict[str, object]:
+    """What a picture was drawn from (its ``trick-table`` text chunk)."""
+    with Image.open(io.BytesIO(png)) as image:
+        text = image.info.get("trick-table") if hasattr(image, "info") else None
+    return dict(json.loads(text)) if isinstance(text, str) else {}

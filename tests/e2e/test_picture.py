@@ -1,0 +1,94 @@
+"""The table as a picture: attached to every edit while the match is played, drawn from the public view
+only, text alone where the bot may not attach files (its host told once) or where the server chose text."""
+
+from __future__ import annotations
+
+import asyncio
+
+from cogs.picture import FILENAME, picture_inputs
+from tests.double import BotProcess, DiscordDouble, Message, User
+
+from .conftest import people
+from .driver import TableDriver
+from .leaks import check_public_messages
+
+
+def pictures(message: Message) -> list[dict[str, object]]:
+    """The inputs of the table pictures attached to each version of ``message`` (None where there was none)."""
+    found = []
+    for version in message.versions:
+        drawn = [a for a in version.get("attachments", []) if a.get("filename") == FILENAME]
+        found.append(picture_inputs(drawn[0]["data"]) if drawn else {})
+    return found
+
+
+def shows_picture(version: dict[str, object]) -> bool:
+    embeds = version.get("embeds") or []
+    assert isinstance(embeds, list)
+    return any((embed.get("image") or {}).get("url") == f"attachment://{FILENAME}" for embed in embeds)
+
+
+async def test_every_edit_of_a_table_in_play_carries_its_picture(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
+    players = people(4)
+    table = TableDriver(double, players, seed=6)
+    await table.open("oh-hell", players=4, start_cards=3)
+    await table.seat_everyone()
+    await table.start()
+    await table.play(stop_after=9)  # four bids, then a trick and one card of the next
+    assert table.table is not None
+    await double.wait_for(lambda: pictures(table.table)[-1].get("trick"), timeout=5)  # type: ignore[union-attr]
+    started = next(i for i, v in enumerate(table.table.versions) if "Show my hand" in str(v["components"]))
+    drawn = pictures(table.table)[started:]
+    assert drawn and all(drawn), "every edit of the table in play has its picture"
+    assert all(shows_picture(v) for v in table.table.versions[started:])
+    for inputs in drawn:
+        seats = inputs["seats"]
+        assert isinstance(seats, list) and [seat["name"] for seat in seats] == [p.name for p in players]
+        assert sum(1 for seat in seats if seat["acting"]) == 1  # one person at a time plays a card or bids
+    # The pictures go through the same leak check as the text: no card that was hidden at its move.
+    await table.play()
+    await table.wait_finished()
+    await check_public_messages(double, database_url, table.table_id)
+    final = table.table.versions[-1]
+    assert not pictures(table.table)[-1] and not shows_picture(final), "the finished table shows its chart instead"
+    assert double.problems == []
+
+
+async def test_without_attach_files_the_table_is_text_and_its_host_is_told_once(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    double.attachments_forbidden = True
+    players = people(3)
+    table = TableDriver(double, players, seed=8)
+    await table.open("oh-hell", players=3, start_cards=3)
+    await table.seat_everyone()
+    await table.start()
+    await table.play(stop_after=8)
+    await asyncio.sleep(1.5)  # the coalesced edits land
+    assert table.table is not None
+    assert not any(pictures(table.table)) and not any(shows_picture(v) for v in table.table.versions)
+    assert "Trumps" in table.table.text()  # the whole table, as text
+    told = [m for m in double.public_messages() if "Attach Files" in m.text()]
+    assert len(told) == 1 and f"<@{players[0].id}>" in told[0].text()
+    assert double.problems == []
+
+
+async def test_a_server_can_choose_text_only(double: DiscordDouble, bot: BotProcess) -> None:
+    manager = User(1900, "Manager", manager=True)
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None
+    await double.choose(manager, panel, "st:game", ["limits"])
+    assert "Table picture off" in str(panel.components)
+    await double.click(manager, panel, "st:picture")
+    assert "Off: the table as text only" in panel.text()
+    table = TableDriver(double, people(3), seed=2)
+    await table.open("oh-hell", players=3, start_cards=2)
+    await table.seat_everyone()
+    await table.start()
+    await table.play(stop_after=4)
+    assert table.table is not None
+    assert not any(pictures(table.table))
+    assert not [m for m in double.public_messages() if "Attach Files" in m.text()]
+    assert double.problems == []
