@@ -26,7 +26,7 @@ PLATE, PLATE_ON, GOLD = (47, 49, 54), (64, 66, 72), (240, 178, 50)
 INK, MUTED, LIGHT_RED = (242, 243, 245), (185, 187, 190), (255, 122, 122)
 CARD, SMALL = 66, 44  # card widths: the trick, and the last trick or a hand face up
 TRICK_REACH = (0.5, 0.52)  # where a played card lies, from the middle towards its player's seat
-PLATE_W, PLATE_H = 214, 82
+PLATE_W, PLATE_H = 224, 90
 
 
 @dataclass(frozen=True)
@@ -103,16 +103,16 @@ def _plate(image: Image.Image, centre: tuple[float, float], seat: SeatPlate, num
         outline=GOLD if seat.acting else RIM,
         width=4 if seat.acting else 2,
     )
-    name_font, line_font = font(22, bold=True), font(17)
+    name_font, line_font = font(24, bold=True), font(19)
     name = fit(drawable(seat.name) or f"#{number + 1}", name_font, PLATE_W - (58 if seat.dealer else 24))
     draw.text((left + 12, top + 8), name, font=name_font, fill=GOLD if seat.acting else INK)
     if seat.dealer:  # the dealer button
-        cx, cy = left + PLATE_W - 22, top + 20
+        cx, cy = left + PLATE_W - 22, top + 22
         draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=INK, outline=RIM, width=2)
         draw.text((cx, cy), "D", font=font(16, bold=True), fill=ROOM, anchor="mm")
     parts = [drawable(line) for line in seat.lines if drawable(line)]
     for index, part in enumerate(_wrap(parts, line_font, PLATE_W - 24)):
-        rich_text(image, (left + 12, top + 37 + index * 20), part, line_font, MUTED)
+        rich_text(image, (left + 12, top + 40 + index * 22), part, line_font, MUTED)
 
 
 def _wrap(parts: list[str], face: Font, width: float, most: int = 2) -> list[str]:
@@ -142,15 +142,15 @@ def _seat_centres(count: int, centre: tuple[float, float], radii: tuple[float, f
 
 def draw_table(picture: TablePicture) -> bytes:
     """The PNG of ``picture``."""
-    header_font, row_font = font(21, bold=True), font(18, bold=True)
-    header_h = 16 + 28 * len(picture.header)
-    felt_h = 470 if len(picture.seats) <= 6 else 520
+    header_font, row_font = font(24, bold=True), font(20, bold=True)
+    header_h = 16 + 31 * len(picture.header)
+    felt_h = 480 if len(picture.seats) <= 6 else 530
     rows_h = sum(SMALL * 1.4 + (62 if row.under else 42) for row in picture.rows)
     height = round(header_h + felt_h + rows_h + 16)
     image = Image.new("RGB", (WIDTH, height), ROOM)
     draw = ImageDraw.Draw(image)
     for index, line in enumerate(picture.header):
-        rich_text(image, (20, 10 + 28 * index), fit(drawable(line), header_font, WIDTH - 40), header_font, INK)
+        rich_text(image, (20, 10 + 31 * index), fit(drawable(line), header_font, WIDTH - 40), header_font, INK)
 
     top = header_h
     felt = [30, top + 40, WIDTH - 30, top + felt_h - 40]
@@ -175,7 +175,7 @@ def draw_table(picture: TablePicture) -> bytes:
     for row in picture.rows:
         rich_text(image, (20, y), fit(drawable(row.title), row_font, WIDTH - 40), row_font, INK)
         x, step = 20, SMALL + (40 if row.under else 4)
-        under_font = font(14)
+        under_font = font(15)
         for index, card in enumerate(row.cards):
             face = card_face(card, SMALL)
             if x + face.width > WIDTH - 10:
