@@ -171,4 +171,7 @@ def check_random_match(
         for row in sheet["rows"]:
             assert row["total"] - totals[row["seat"]] == row["change"], (sheet["deal"], row)
             totals[row["seat"]] = row["total"]
+    result = state.result()  # every deal's sheet, as the table's chart and /history read them
+    assert result["sheets"] == state.sheets and result["scores"] == state.view()["scores"]
+    assert set(result["winners"]) == set(state.view()["winners"] or [])
     return state

@@ -332,7 +332,12 @@ class OhHell(GameState):
         return {"total": list(self.totals)}
 
     def _result(self) -> dict[str, Any]:
-        return {"winners": list(self.winners or []), "scores": self.scores(), "deals": len(self.sheets)}
+        return {
+            "winners": list(self.winners or []),
+            "scores": self.scores(),
+            "deals": len(self.sheets),
+            "sheets": self.sheets,  # every deal's score sheet: the match's chart and its history
+        }
 
     # What a computer player may know ----------------------------------------
 
