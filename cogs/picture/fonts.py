@@ -62,6 +62,14 @@ def draws_wide() -> bool:
     return "CJK" in path or "Unicode" in path
 
 
+WIDE_LANGUAGES = ("ja", "zh", "ko")
+
+
+def draws_language(locale: str) -> bool:
+    """Whether the fonts found can draw a table in ``locale`` (Japanese needs a CJK font)."""
+    return draws_wide() or not str(locale).startswith(WIDE_LANGUAGES)
+
+
 def drawable(text: str) -> str:
     """``text`` without what the font cannot draw (emoji; Japanese and Chinese without a CJK font),
     and without doubled spaces left behind."""

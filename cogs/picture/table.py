@@ -74,7 +74,7 @@ def rich_text(
     """Draw ``text`` with its suit symbols as drawn signs (red ones light red); return where it ends."""
     draw = ImageDraw.Draw(image)
     x, y = xy
-    size = getattr(face, "size", 12)
+    _, cap_top, _, baseline = face.getbbox("A")  # a sign stands as high as a capital letter
     run = ""
     for char in text + "\0":
         if char in SIGN or char == "\0":
@@ -83,9 +83,9 @@ def rich_text(
                 x += face.getlength(run)
                 run = ""
             if char in SIGN:
-                side = max(6, round(size * 0.78))
+                side = max(6, round(baseline - cap_top))
                 sign = suit_sign(SIGN[char], side, _ink_of(char))
-                image.paste(sign, (round(x + 1), round(y + size * 0.2)), sign)
+                image.paste(sign, (round(x + 1), round(y + cap_top)), sign)
                 x += side + 3
         else:
             run += char

@@ -22,7 +22,7 @@ from bot.tables import TableInfo, TableService, TableStatus
 from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
-from ..picture import draw_table
+from ..picture import draw_table, draws_language
 from .components import HandButton, LobbyButton, RematchButton
 from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, table_embed, turn_line
@@ -73,8 +73,10 @@ class Publisher:
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
-    async def _picture_wanted(self, table: TableInfo, can_attach: bool) -> bool:
+    async def _picture_wanted(self, table: TableInfo, can_attach: bool, locale: str) -> bool:
         if table.status != TableStatus.PLAYING or not can_attach or table.id in self.text_only:
+            return False
+        if not draws_language(locale):  # no font here for the server's language: text alone reads better
             return False
         return self.pictures_wanted is None or await self.pictures_wanted(table.guild_id)
 
@@ -97,7 +99,7 @@ class Publisher:
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
         else:
             view = None
-        picture = await self._picture_wanted(table, can_attach)
+        picture = await self._picture_wanted(table, can_attach, locale)
         kwargs: dict[str, Any] = {
             "content": turn_line(table, public, locale),
             "embed": table_embed(table, public, locale, result, picture=picture),
