@@ -40,7 +40,7 @@ from ..client import TableBot
 from ..i18n import reader, t, text
 from ..replies import handled, send, update
 from .components import data_of
-from .hand import hand_message, matching
+from .hand import confirmation, hand_message, matching
 from .hints import hint_text
 from .lobby import computer_choice
 from .pings import TurnPings
@@ -533,13 +533,25 @@ class Tables(commands.Cog):
         return hand.legal
 
     async def on_choose(
-        self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str]
+        self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str], *, step: bool = False
     ) -> None:
-        """A card with several actions, a number to bid, or an action from a select."""
+        """A card with several actions, a number to bid, or an action from a select; with ``step`` (a
+        next-step button) an action the game asks again about (a Reveal) shows its confirmation first."""
         legal = await self._turn_ok(interaction, table_id, turn)
         if legal is None:
             return
         found = matching(legal, values[0]) if values else []
+        if len(found) == 1 and step and found == values:  # one action behind a next step: a confirmation
+            try:
+                hand = await self.service.hand(table_id, interaction.user.id)
+            except TableError as error:
+                await self._refuse_in_hand(interaction, table_id, error_text(error, reader(interaction)))
+                return
+            warning = confirmation(hand.table, hand.view, hand.legal, found[0], reader(interaction))
+            if warning is not None:
+                kwargs, _ = self.hand_from(hand, reader(interaction), focus=found, note=warning)
+                await self.show_in_hand(interaction, **kwargs)
+                return
         if len(found) == 1:
             await self.on_act(interaction, table_id, turn, found[0])
             return

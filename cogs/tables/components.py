@@ -241,7 +241,7 @@ class ChooseButton(
             _on_table(
                 interaction,
                 self.table_id,
-                lambda cog: cog.on_choose(interaction, self.table_id, self.turn, [self.prefix]),
+                lambda cog: cog.on_choose(interaction, self.table_id, self.turn, [self.prefix], step=True),
             ),
         )
 

@@ -102,13 +102,16 @@ def _by_card(actions: list[str]) -> dict[str, list[str]]:
 
 
 def _card_buttons(
-    table: TableInfo, turn: int, cards: list[str], by_card: dict[str, list[str]], locale: Any
+    table: TableInfo, turn: int, cards: list[str], by_card: dict[str, list[str]], locale: Any, choice: Choice
 ) -> list[discord.ui.Item[Any]]:
     """A button per card; enabled when it has an action, a next step when it has several."""
     buttons: list[discord.ui.Item[Any]] = []
     for card in cards:
         actions = by_card.get(card, [])
         label = card_label(card, locale)
+        note = choice.note(card)
+        if note is not None:  # what the card means here: a bid's number
+            label = f"{label} {said(table, note, locale)}"
         if len(actions) > 1:
             prefix = " ".join(actions[0].split()[:2])
             buttons.append(ChooseButton(table.id, turn, prefix, label=label, style=_card_style(card)))
@@ -136,19 +139,21 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: View, legal: list[str
             by_card = _by_card(actions)
             cards = sorted(choice.cards or by_card, key=sort_key)
             if len(cards) <= CARD_ROWS_MAX * BUTTONS_PER_ROW:
-                controls.add_buttons(_card_buttons(table, turn, cards, by_card, locale))
+                controls.add_buttons(_card_buttons(table, turn, cards, by_card, locale, choice))
                 continue
         elif choice.kind == CARDS:
-            _cards_select(controls, table, turn, actions, view, locale, prompt, choice.count)
+            _cards_select(controls, table, turn, actions, view, locale, prompt, choice)
             continue
         elif choice.kind == NUMBER:
             _number_select(controls, table, turn, actions, choice, locale, prompt)
             continue
         elif choice.kind == WORD:
-            buttons += [
-                ActButton(table.id, turn, a, label=action_label(a, view, locale), style=discord.ButtonStyle.primary)
-                for a in actions
-            ]
+            for action in actions:
+                label, style = action_label(action, view, locale), discord.ButtonStyle.primary
+                if choice.confirmation(action) is not None:  # asked again first (tt:more: a next step)
+                    buttons.append(ChooseButton(table.id, turn, action, label=label, style=style))
+                else:
+                    buttons.append(ActButton(table.id, turn, action, label=label, style=style))
             continue
         for select in _action_selects(table, turn, actions, view, locale, prompt):
             controls.add_row([select])
@@ -161,6 +166,15 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: View, legal: list[str
     buttons.append(HandButton(table.id, refresh=True, label=t(locale, "hand.refresh")))
     controls.add_buttons(buttons)
     return controls
+
+
+def confirmation(table: TableInfo, view: View, legal: list[str], action: str, locale: Any) -> str | None:
+    """What to say before ``action`` is done, if the game asks for it again first (a Reveal)."""
+    for choice in presentation_of(table.game).choices(view, legal):
+        text = choice.confirmation(action)
+        if text is not None:
+            return said(table, text, locale)
+    return None
 
 
 def _number_select(
@@ -184,15 +198,20 @@ def _cards_select(
     view: View,
     locale: Any,
     placeholder: str,
-    count: int,
+    choice: Choice,
 ) -> None:
-    """Choose exactly ``count`` cards out of those that appear in ``actions``."""
+    """Choose exactly ``choice.count`` cards out of those that appear in ``actions``."""
+    count = choice.count
     cards = sorted({card for a in actions for card in a.split()[1:]}, key=sort_key)
     if len(cards) > OPTIONS_MAX:  # cannot happen with today's hands; fall back to whole actions
         for select in _action_selects(table, turn, actions, view, locale, placeholder):
             controls.add_row([select])
         return
-    options = [discord.SelectOption(label=card_label(card, locale), value=card) for card in cards]
+    options = []
+    for card in cards:
+        note = choice.note(card)
+        described = clip(said(table, note, locale), 100) if note is not None else None
+        options.append(discord.SelectOption(label=card_label(card, locale), value=card, description=described))
     controls.add_row([PickSelect(table.id, turn, "cards", 0, options=options, placeholder=placeholder, count=count)])
 
 

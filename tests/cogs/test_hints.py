@@ -14,7 +14,7 @@ JUST_MAKE = {"game": "just-make"}
 
 ENGLISH = [
     (Hint("play 7H", "bid", 0.643, 180), JUST_MAKE, "💡 Play 7♥: you make your bid in 64% of the 180 deals I tried."),
-    (Hint("bid 4C", "bid", 0.5, 40), JUST_MAKE, "💡 Bid 4♣: you make your bid in 50% of the 40 deals I tried."),
+    (Hint("bid 4C", "bid", 0.5, 40), JUST_MAKE, "💡 Bid 4♣ = 3: you make your bid in 50% of the 40 deals I tried."),
     (
         Hint("bid 7S", "contract", 0.71, 120),
         FIVE_HUNDRED,

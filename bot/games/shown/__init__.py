@@ -123,6 +123,14 @@ class Choice:
     cards: tuple[str, ...] = ()  # CARD: the cards shown, in order (those with no action disabled)
     count: int = 1  # CARDS: how many cards make an action
     numbers: tuple[tuple[int, Text], ...] = ()  # NUMBER: each number and how it reads
+    notes: tuple[tuple[str, Text], ...] = ()  # CARD, CARDS: what a card means here, on its control (a bid's value)
+    confirm: tuple[tuple[str, Text], ...] = ()  # WORD: actions asked again before they are done, and what to say
+
+    def confirmation(self, action: str) -> Text | None:
+        return next((text for named, text in self.confirm if named == action), None)
+
+    def note(self, card: str) -> Text | None:
+        return next((text for named, text in self.notes if named == card), None)
 
 
 def cards_choice(view: View, actions: list[str], prompt: Text) -> Choice:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import cast
 
-from ..just_make import JustMakeRow, JustMakeSheet, JustMakeView
+from .. import cards as C
+from ..just_make import JustMakeRow, JustMakeSheet, JustMakeView, bid_value
 from . import Card, Cell, Choice, OwnBids, SeatRow, Sheet, Shown, Text, cards_choice, say
+
+
+def card_bid(card: str) -> int:
+    """The tricks a card bids: its suit (♦ 0, ♠ 1, ♥ 2, ♣ 3), a joker 4."""
+    code = C.parse(card)
+    return 0 if code is None else bid_value(code)
 
 
 class JustMakePresentation(OwnBids):
@@ -62,14 +70,17 @@ class JustMakePresentation(OwnBids):
         out = []
         if plays:
             out.append(cards_choice(view, plays, say("hand.pick_play")))
-        if bids:
-            out.append(cards_choice(view, bids, say("hand.pick_bid")))
+        if bids:  # each card says the number it bids, on its button
+            choice = cards_choice(view, bids, say("hand.pick_bid"))
+            notes = tuple((card, say("hand.counts", value=card_bid(card))) for card in choice.cards)
+            out.append(replace(choice, notes=notes))
         return out
 
     def label(self, view: JustMakeView, action: str) -> Text:
         verb, *args = action.split()
         if verb == "bid":
-            return say("action.bid_double" if args[1:] == ["double"] else "action.bid_card", card=Card(args[0]))
+            key = "action.bid_double" if args[1:] == ["double"] else "action.bid_card"
+            return say(key, card=Card(args[0]), bid=card_bid(args[0]))
         return say("action.card", card=Card(args[0]))
 
     def advice(self, view: JustMakeView, action: str) -> Text:

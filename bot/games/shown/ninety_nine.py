@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from .. import cards as C
-from ..ninety_nine import BID_VALUE, NinetyNineRow, NinetyNineSheet, NinetyNineView
+from ..ninety_nine import BID_VALUE, PREMIUM_VALUE, NinetyNineRow, NinetyNineSheet, NinetyNineView
 from . import (
     CARD,
     CARDS,
@@ -104,6 +104,12 @@ class NinetyNinePresentation(OwnBids):
         if view.get("bid_cards"):
             notes.append(say("hand.your_bid_99", cards=Cards(tuple(view["bid_cards"])), bid=view.get("bid") or 0))
         notes.append(say("hand.trump", trump=Suit(view.get("trump"))))
+        if view["phase"] == "premium" and view.get("seat") in view["to_act"]:  # what each answer risks and scores
+            declare, reveal = PREMIUM_VALUE[1], PREMIUM_VALUE[2]
+            notes.append(say("hand.explain_declare", value=declare))
+            if view["players"] > 2:  # two players may not reveal
+                notes.append(say("hand.explain_reveal", value=reveal))
+            notes.append(say("hand.explain_pass"))
         return notes
 
     def beside(self, view: NinetyNineView) -> list[Shown]:
@@ -131,10 +137,13 @@ class NinetyNinePresentation(OwnBids):
                 # Playing for the dummy: its whole hand, the cards it may not play disabled.
                 choice = Choice(CARD, tuple(plays), choice.prompt, tuple(dummy))
             out.append(choice)
-        if bids:  # three cards, confirmed as a next step that shows the number
-            out.append(Choice(CARDS, tuple(bids), say("hand.pick_bid_99"), count=3))
-        if words:
-            out.append(Choice(WORD, tuple(words)))
+        if bids:  # three cards, confirmed as a next step that shows the number; each says what it counts
+            cards = sorted({card for bid in bids for card in bid.split()[1:]})
+            joker_as = view.get("joker_as")
+            notes = tuple((card, say("hand.counts", value=bid_value([card], joker_as))) for card in cards)
+            out.append(Choice(CARDS, tuple(bids), say("hand.pick_bid_99"), count=3, notes=notes))
+        if words:  # a reveal shows the whole hand: asked again before it is done
+            out.append(Choice(WORD, tuple(words), confirm=(("reveal", say("hand.confirm_reveal")),)))
         return out
 
     def label(self, view: NinetyNineView, action: str) -> Text:
