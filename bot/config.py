@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from bot.storage.database import DEFAULT_URL
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+BACKENDS = ("sqlite", "postgresql", "postgres")
 
 
 class Settings(BaseSettings):
@@ -29,3 +34,26 @@ class Settings(BaseSettings):
     )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"{value!r} is not a log level; use one of {', '.join(LOG_LEVELS)}")
+        return value.upper()
+
+    @field_validator("database_url")
+    @classmethod
+    def _supported_database(cls, value: str) -> str:
+        try:
+            backend: str | None = make_url(value).get_backend_name()
+        except ArgumentError:
+            backend = None
+        if backend not in BACKENDS:  # the URL itself is not repeated: it may hold a password
+            kind = f"a {backend} database" if backend else "not a database URL"
+            raise ValueError(
+                f"it is {kind}, which this bot cannot use; use sqlite+aiosqlite:///path/to/file.db "
+                "(the default) or postgresql://user:password@host:5432/database"
+            )
+        return value
+

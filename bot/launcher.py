@@ -8,10 +8,12 @@ import signal
 import sys
 from datetime import timedelta
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.config import Settings
 from bot.storage.database import Database
@@ -31,6 +33,21 @@ https://discord.com/developers/applications, open its "Bot" page, press "Reset T
 then put it in a file named .env next to pyproject.toml as DISCORD_TOKEN=<the token> (or set the \
 DISCORD_TOKEN environment variable) and run `python -m bot` again. README.md ("Running the bot") walks \
 through the whole setup, including the invite link."""
+
+
+UNREACHABLE = """\
+Could not reach Discord ({reason}). The bot connects to Discord over HTTPS and a websocket: check that \
+this machine is online, that its DNS and clock work, and that no firewall or proxy blocks discord.com and \
+gateway.discord.gg; then run `python -m bot` again. Nothing was changed."""
+
+NO_DATABASE = """\
+Could not open the database ({reason}). With the default SQLite file, check that its folder can be \
+written; with PostgreSQL, check that the server is running and that DATABASE_URL names its host, port, \
+user, password and database correctly (see .env.example); then run `python -m bot` again."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be opened or upgraded at start."""
 
 
 def permissions() -> discord.Permissions:
@@ -83,8 +100,11 @@ class TrickBot(TableBot):
         self._shutdown: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
-        await self.database.upgrade()
-        tables = await self.service.load_open_tables()
+        try:
+            await self.database.upgrade()
+            tables = await self.service.load_open_tables()
+        except (TimeoutError, OSError, SQLAlchemyError) as error:
+            raise DatabaseUnavailable(_reason(error)) from error
         log.info("database %s ready; %d open tables resumed", self.database.backend, tables)
         self.languages.load(await self.service.guild_languages())
         await self.tree.set_translator(Translator())
@@ -142,6 +162,12 @@ async def run(settings: Settings) -> int:
         async with bot:
             await bot.start(token)
         await bot.close()  # a signal's shutdown may still be closing the database: let it finish
+    except DatabaseUnavailable as error:
+        print(NO_DATABASE.format(reason=error), file=sys.stderr)
+        return 2
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
+        print(UNREACHABLE.format(reason=_reason(error)), file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(NO_TOKEN.format(problem="Discord rejected the one that is set"), file=sys.stderr)
         return 2
@@ -152,6 +178,12 @@ async def run(settings: Settings) -> int:
         )
         return 2
     return 0
+
+
+def _reason(error: BaseException) -> str:
+    """An error in a few words for a person (the first line of its message, else its kind)."""
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else type(error).__name__
 
 
 def main() -> int:

@@ -47,3 +47,37 @@ async def test_a_rejected_token(double: DiscordDouble, tmp_path: Path) -> None:
 async def test_a_bad_setting(tmp_path: Path) -> None:
     code, output = await run_bot({"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "not-a-number"}, tmp_path)
     assert code == 2 and "DEV_GUILD_ID" in output and "Traceback" not in output
+
+
+async def test_discord_out_of_reach(tmp_path: Path) -> None:
+    env = {
+        "DISCORD_TOKEN": "x",
+        "DISCORD_API_BASE": "http://127.0.0.1:9",  # nothing listens there
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db",
+    }
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2 and "Could not reach Discord" in output and "Traceback" not in output, output
+    assert len([line for line in output.splitlines() if "Could not" in line]) == 1
+
+
+async def test_an_unknown_log_level(tmp_path: Path) -> None:
+    code, output = await run_bot({"DISCORD_TOKEN": "x", "LOG_LEVEL": "LOUD"}, tmp_path)
+    assert code == 2 and "LOG_LEVEL" in output and "'LOUD' is not a log level" in output
+    assert "Traceback" not in output
+
+
+async def test_an_unsupported_database(tmp_path: Path) -> None:
+    code, output = await run_bot({"DISCORD_TOKEN": "x", "DATABASE_URL": "mysql://me:secret@db/bot"}, tmp_path)
+    assert code == 2 and "DATABASE_URL" in output and "a mysql database" in output
+    assert "secret" not in output and "Traceback" not in output
+
+
+async def test_a_database_out_of_reach(double: DiscordDouble, tmp_path: Path) -> None:
+    env = {
+        "DISCORD_TOKEN": "double-token",
+        "DISCORD_API_BASE": double.base,
+        "DATABASE_URL": "postgresql://postgres@127.0.0.1:9/nothing",  # nothing listens there
+    }
+    double.expect_connection()
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2 and "Could not open the database" in output and "Traceback" not in output, output
