@@ -141,6 +141,11 @@ class TrickBot(TableBot):
         cog = self.get_cog(Tables.__cog_name__)
         if isinstance(cog, Tables):
             await cog.publisher.flush()
+        # Stopped within seconds of connecting, discord.py's pending "ready" would fire after the client
+        # has let go of its loop (a traceback at exit): cancel it first.
+        ready = getattr(self._connection, "_ready_task", None)
+        if ready is not None:
+            ready.cancel()
         await super().close()
         await self.service.close()
         await self.thinker.close()

@@ -119,6 +119,11 @@ async def answering(interaction: discord.Interaction[Any], *, update: bool) -> A
         task.cancel()
 
 
+# What a table needs in its channel, or it would be posted and then freeze (attaching files and threads
+# have fallbacks: the table as text, the table in the channel).
+NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
+
+
 class Tables(commands.Cog):
     """Open a table, join, play: the public table in the channel, each hand in an ephemeral message."""
 
@@ -177,6 +182,12 @@ class Tables(commands.Cog):
 
     add_play_commands(play)
 
+    @staticmethod
+    def _missing(interaction: discord.Interaction[Any]) -> list[str]:
+        """The permissions a table needs in this channel that the bot lacks here (it would freeze)."""
+        granted = interaction.app_permissions
+        return [name for name in NEEDED_PERMISSIONS if not getattr(granted, name)]
+
     def _wants_thread(self, interaction: discord.Interaction[Any], setting: bool) -> bool:
         channel = interaction.channel
         permissions = interaction.app_permissions
@@ -204,6 +215,11 @@ class Tables(commands.Cog):
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
             await send(interaction, t(locale, "play.not_in_thread"))
+            return
+        missing = self._missing(interaction)
+        if missing:  # a table posted here could not be shown or kept up to date: say what to grant
+            names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
+            await send(interaction, t(locale, "play.missing_permissions", permissions=names))
             return
         async with self.working(interaction, update=False):
             settings = await self.service.guild_settings(guild_id)
@@ -267,6 +283,21 @@ class Tables(commands.Cog):
                 await self._stay_in_channel(interaction, table, message)
                 return
             await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
+            await self._tell_host_what_is_missing(interaction, table, settings.thread_per_table and not own_thread)
+
+    async def _tell_host_what_is_missing(
+        self, interaction: discord.Interaction[Any], table: TableInfo, thread_refused: bool
+    ) -> None:
+        """What the table does without, and why: its own thread, or its picture."""
+        locale, granted = reader(interaction), interaction.app_permissions
+        notes = []
+        if thread_refused and isinstance(interaction.channel, discord.TextChannel):
+            notes.append(t(locale, "play.no_thread"))
+        if not granted.attach_files:  # the table is shown as text: no second note from the publisher
+            self.publisher.text_only.add(table.id)
+            notes.append(t(locale, "play.no_attach"))
+        if notes:
+            await send(interaction, "\n".join(notes))
 
     async def _stay_in_channel(
         self, interaction: discord.Interaction[Any], table: TableInfo, message: discord.Message

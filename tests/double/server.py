@@ -228,6 +228,7 @@ class DiscordDouble:
         self.deleted: list[Message] = []  # channel messages the bot deleted
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
         self.attachments_forbidden = False  # the bot may not attach files (no Attach Files permission)
+        self.permissions_withheld = 0  # permission bits the bot lacks in every channel (its app_permissions)
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._ready = asyncio.Event()
@@ -740,9 +741,9 @@ class DiscordDouble:
             "version": 1,
             "locale": user.locale,
             "guild_locale": "en-US",
-            "app_permissions": str(int(BOT_PERMISSIONS) & ~ATTACH_FILES)
-            if self.attachments_forbidden
-            else BOT_PERMISSIONS,
+            "app_permissions": str(
+                int(BOT_PERMISSIONS) & ~self.permissions_withheld & ~(ATTACH_FILES if self.attachments_forbidden else 0)
+            ),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,

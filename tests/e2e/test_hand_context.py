@@ -25,9 +25,7 @@ async def bid_until_premium(table: TableDriver) -> Player:
     raise AssertionError("nobody was asked to declare, reveal or pass")
 
 
-async def test_reveal_explains_itself_and_asks_again(
-    double: DiscordDouble, bot: BotProcess, database_url: str
-) -> None:
+async def test_reveal_explains_itself_and_asks_again(double: DiscordDouble, bot: BotProcess, database_url: str) -> None:
     table = TableDriver(double, people(3), seed=4)
     await table.open("ninety-nine", players=3, format="target", target=50)
     await table.seat_everyone()

@@ -56,19 +56,21 @@ async def test_every_edit_of_a_table_in_play_carries_its_picture(
     assert double.problems == []
 
 
-async def test_without_attach_files_the_table_is_text_and_its_host_is_told_once(
+async def test_losing_attach_files_mid_match_turns_the_table_to_text_and_its_host_is_told_once(
     double: DiscordDouble, bot: BotProcess
 ) -> None:
-    double.attachments_forbidden = True
     players = people(3)
     table = TableDriver(double, players, seed=8)
     await table.open("oh-hell", players=3, start_cards=3)
     await table.seat_everyone()
     await table.start()
+    assert table.table is not None and pictures(table.table)[-1]
+    double.attachments_forbidden = True  # a manager takes the permission away during the match
+    drawn = len(table.table.versions)
     await table.play(stop_after=8)
     await asyncio.sleep(1.5)  # the coalesced edits land
-    assert table.table is not None
-    assert not any(pictures(table.table)) and not any(shows_picture(v) for v in table.table.versions)
+    later = table.table.versions[drawn:]
+    assert later and not any(shows_picture(v) for v in later)
     assert "Trumps" in table.table.text()  # the whole table, as text
     told = [m for m in double.public_messages() if "Attach Files" in m.text()]
     assert len(told) == 1 and f"<@{players[0].id}>" in told[0].text()
@@ -91,4 +93,27 @@ async def test_a_server_can_choose_text_only(double: DiscordDouble, bot: BotProc
     assert table.table is not None
     assert not any(pictures(table.table))
     assert not [m for m in double.public_messages() if "Attach Files" in m.text()]
+    assert double.problems == []
+
+
+async def test_play_names_the_permissions_a_table_needs_and_opens_nothing_without_them(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    host = people(1)[0]
+    double.permissions_withheld = (1 << 14) | (1 << 16)  # Embed Links, Read Message History
+    answer = await double.command(host, "play", "oh-hell")
+    assert answer.original is not None and answer.original.ephemeral_for == host.id
+    text = answer.original.text()
+    assert "Embed Links" in text and "Read Message History" in text and "Send Messages" not in text
+    assert not double.public_messages()
+    double.permissions_withheld = 1 << 38  # Send Messages in Threads: the table plays in the channel instead
+    double.attachments_forbidden = True
+    table = TableDriver(double, [host], seed=1)
+    await table.open("oh-hell")
+    assert table.table is not None and table.table.thread_id is None
+    told = await double.wait_for(lambda: next((m for m in double.ephemerals(host) if "Attach Files" in m.text()), None))
+    assert "thread" in told.text()
+    await table.seat_everyone()
+    double.permissions_withheld = 0
+    assert not [m for m in double.public_messages() if "Attach Files" in m.text()], "the host was told already"
     assert double.problems == []

@@ -182,7 +182,7 @@ async def test_limits_against_abuse_say_why_and_a_manager_sets_them(double: Disc
     panel = (await double.command(manager, "settings")).original
     assert panel is not None
     await double.choose(manager, panel, "st:game", ["limits"])
-    assert "Turn pings and limits" in panel.text() and "2 lobbies" in panel.text() and "25 tables" in panel.text()
+    assert "turn pings and limits" in panel.text() and "2 lobbies" in panel.text() and "25 tables" in panel.text()
     await double.choose(manager, panel, "st:limit:cooldown", ["0"])
     await double.choose(manager, panel, "st:limit:lobbies", ["5"])
     assert "5 lobbies" in panel.text()
