@@ -56,4 +56,3 @@ class Settings(BaseSettings):
                 "(the default) or postgresql://user:password@host:5432/database"
             )
         return value
-

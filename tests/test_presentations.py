@@ -17,6 +17,7 @@ from bot.games.shown import (
     Card,
     Cards,
     Cell,
+    Joined,
     Param,
     Seat,
     Suit,
@@ -51,6 +52,9 @@ def check_param(value: Param, view: dict[str, Any], players: int) -> None:
         assert value.letter is None or value.letter in SUITS | {"NT"}
     elif isinstance(value, SuitSymbol):
         assert value.letter in SUITS
+    elif isinstance(value, Joined):
+        for item in value.items:
+            check_text(item, view, players)
     else:
         assert isinstance(value, (int, str)) and not isinstance(value, bool)
 

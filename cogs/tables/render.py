@@ -13,7 +13,7 @@ import discord
 
 from bot.games import GAMES
 from bot.games.options import resolve
-from bot.games.shown import Card, Cards, Cell, Param, Seat, Suit, SuitSymbol, Text, presentation_of
+from bot.games.shown import Card, Cards, Cell, Joined, Param, Seat, Suit, SuitSymbol, Text, presentation_of
 from bot.games.views import DealSheet, Played, View
 from bot.tables import MatchSheet, TableInfo, TableStatus
 
@@ -200,6 +200,8 @@ def _param(table: TableInfo | None, value: Param, locale: Any) -> str | int:
         return suit_label(value.letter, locale)
     if isinstance(value, SuitSymbol):
         return SUIT_SYMBOL[value.letter]
+    if isinstance(value, Joined):
+        return t(locale, "list.separator").join(said(table, item, locale) for item in value.items)
     return value
 
 

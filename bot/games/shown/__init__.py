@@ -52,7 +52,14 @@ class SuitSymbol:
     letter: str
 
 
-Param = Union[int, str, Seat, Card, Cards, Suit, SuitSymbol, "Text"]
+@dataclass(frozen=True)
+class Joined:
+    """Several texts in a line, in the reader's way of listing (``Alice 2 · Bob 0``)."""
+
+    items: tuple[Text, ...]
+
+
+Param = Union[int, str, Seat, Card, Cards, Suit, SuitSymbol, "Text", Joined]
 
 
 @dataclass(frozen=True)
@@ -224,6 +231,7 @@ __all__ = [
     "Cards",
     "Cell",
     "Choice",
+    "Joined",
     "OwnBids",
     "Param",
     "Presentation",

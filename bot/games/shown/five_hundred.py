@@ -49,6 +49,9 @@ def bid_text(bid: Bid | AuctionCall) -> Text:
     return say("bid.suit", tricks=tricks, suit=SuitSymbol(bid.get("trump") or ""))  # spaced: not the card 7♥
 
 
+TRICKS_A_HAND = 10  # every hand of Five Hundred plays ten tricks, whatever the player count
+
+
 def _seat_or_unknown(seat: int | None) -> Seat | str:
     return Seat(seat) if seat is not None else "?"
 
@@ -134,14 +137,42 @@ class FiveHundredPresentation:
 
     def hand_notes(self, view: FiveHundredView) -> list[Text]:
         notes = []
-        contract, kitty = view["contract"], view.get("kitty")
+        contract, kitty, seat = view["contract"], view.get("kitty"), view.get("seat")
+        if view["phase"] == "bidding":  # what a bid must beat
+            standing, bidder = view["standing_bid"], view["high_bidder"]
+            if standing is not None and bidder is not None:
+                notes.append(say("hand.highest_bid", bid=bid_text(standing), name=Seat(bidder)))
+            else:
+                notes.append(say("hand.no_bid_yet"))
         if contract:
-            notes.append(say("hand.contract", bid=bid_text(contract)))
+            contractor = view["contractor"]
+            notes.append(say("hand.contract_by", bid=bid_text(contract), name=_seat_or_unknown(contractor)))
+            side_need = self._side_need(view, contract, seat)
+            if side_need is not None:
+                notes.append(side_need)
         if view.get("you_are_partner"):
             notes.append(say("hand.you_are_partner"))
         if kitty and view["phase"] == "discarding":
             notes.append(say("hand.kitty", cards=Cards(tuple(kitty))))
         return notes
+
+    @staticmethod
+    def _side_need(view: FiveHundredView, contract: Bid, seat: int | None) -> Text | None:
+        """How many tricks the seat's side has, and still needs to make (or to defeat) the contract."""
+        contractor = view["contractor"]
+        if seat is None or contractor is None or view["phase"] != "playing" or "tricks" not in contract:
+            return None  # a misère is won by taking nothing: no count to give
+        hands = view["hands"]
+        side_of = {hand["seat"]: hand["side"] for hand in hands}
+        if seat not in side_of or contractor not in side_of:
+            return None
+        side_tricks = view["side_tricks"]
+        making = side_tricks[side_of[contractor]] if side_of[contractor] < len(side_tricks) else 0
+        wanted = contract["tricks"]
+        if side_of[seat] == side_of[contractor] or view.get("you_are_partner"):
+            return say("hand.side_to_make", tricks=making, need=max(0, wanted - making))
+        defending = sum(side_tricks) - making  # every other side defends together
+        return say("hand.side_to_defeat", tricks=defending, need=max(0, TRICKS_A_HAND - wanted + 1 - defending))
 
     def beside(self, view: FiveHundredView) -> list[Shown]:
         return []

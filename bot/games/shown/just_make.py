@@ -7,7 +7,7 @@ from typing import cast
 
 from .. import cards as C
 from ..just_make import JustMakeRow, JustMakeSheet, JustMakeView, bid_value
-from . import Card, Cell, Choice, OwnBids, SeatRow, Sheet, Shown, Text, cards_choice, say
+from . import Card, Cell, Choice, Joined, OwnBids, Seat, SeatRow, Sheet, Shown, Text, cards_choice, say
 
 
 def card_bid(card: str) -> int:
@@ -57,8 +57,16 @@ class JustMakePresentation(OwnBids):
         return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_jm", rows)
 
     def hand_notes(self, view: JustMakeView) -> list[Text]:
-        bid = next((b for b in view.get("bids", []) if b["seat"] == view.get("seat")), None)
-        return [] if bid is None else [say("hand.your_bid_jm", bid=bid["bid"], card=Card(bid["card"]))]
+        seat, bids = view.get("seat"), view.get("bids", [])
+        notes = []
+        others = [b for b in bids if b["seat"] != seat]
+        if view["phase"] == "bidding" and others:  # bidding goes round in order: what is bid already
+            said = tuple(say("hand.seat_bid", name=Seat(b["seat"]), bid=b["bid"], card=Card(b["card"])) for b in others)
+            notes.append(say("hand.bids_so_far", bids=Joined(said)))
+        mine = next((b for b in bids if b["seat"] == seat), None)
+        if mine is not None and seat is not None:
+            notes.append(say("hand.your_bid_jm", bid=mine["bid"], card=Card(mine["card"]), tricks=view["tricks"][seat]))
+        return notes
 
     def beside(self, view: JustMakeView) -> list[Shown]:
         return []

@@ -101,8 +101,19 @@ class NinetyNinePresentation(OwnBids):
 
     def hand_notes(self, view: NinetyNineView) -> list[Text]:
         notes = []
-        if view.get("bid_cards"):
-            notes.append(say("hand.your_bid_99", cards=Cards(tuple(view["bid_cards"])), bid=view.get("bid") or 0))
+        seat = view.get("seat")
+        if view.get("bid_cards") and seat is not None:
+            bid = view.get("bid") or 0
+            taken = view["tricks"][seat] if seat < len(view["tricks"]) else 0
+            notes.append(
+                say(
+                    "hand.your_bid_99",
+                    cards=Cards(tuple(view["bid_cards"])),
+                    bid=bid,
+                    tricks=taken,
+                    need=say("hand.need", need=bid - taken) if taken <= bid else say("hand.over_bid"),
+                )
+            )
         notes.append(say("hand.trump", trump=Suit(view.get("trump"))))
         if view["phase"] == "premium" and view.get("seat") in view["to_act"]:  # what each answer risks and scores
             declare, reveal = PREMIUM_VALUE[1], PREMIUM_VALUE[2]
