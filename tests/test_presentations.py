@@ -190,6 +190,8 @@ def test_playing_for_the_dummy_shows_its_whole_hand_beside_the_seats_own() -> No
                 plays = next(c for c in shown.choices(view, legal) if c.kind == CARD)
                 if not {a.split()[1] for a in legal} <= set(view["hand"]):
                     assert sorted(plays.cards) == sorted(dummy)
+                    assert plays.prompt is not None and plays.prompt.key == "hand.pick_play_dummy"
+                    assert "hand.play_for_dummy" in [note.key for note in shown.hand_notes(view)]
                     assert [b.cards.names for b in shown.beside(view)] == [tuple(dummy)]
                     seen += 1
             state.act(seat, rng.choice(legal))

@@ -115,6 +115,9 @@ class NinetyNinePresentation(OwnBids):
                 )
             )
         notes.append(say("hand.trump", trump=Suit(view.get("trump"))))
+        dummy = view.get("dummy")
+        if dummy is not None and view.get("dummy_controller") == seat and view.get("to_play") == dummy:
+            notes.append(say("hand.play_for_dummy"))  # the cards below are the dummy's, not yours
         if view["phase"] == "premium" and view.get("seat") in view["to_act"]:  # what each answer risks and scores
             declare, reveal = PREMIUM_VALUE[1], PREMIUM_VALUE[2]
             notes.append(say("hand.explain_declare", value=declare))
@@ -146,7 +149,7 @@ class NinetyNinePresentation(OwnBids):
             dummy = self._dummy_cards(view)
             if dummy and not {a.split()[1] for a in plays} <= set(view.get("hand") or ()):
                 # Playing for the dummy: its whole hand, the cards it may not play disabled.
-                choice = Choice(CARD, tuple(plays), choice.prompt, tuple(dummy))
+                choice = Choice(CARD, tuple(plays), say("hand.pick_play_dummy"), tuple(dummy))
             out.append(choice)
         if bids:  # three cards, confirmed as a next step that shows the number; each says what it counts
             cards = sorted({card for bid in bids for card in bid.split()[1:]})
