@@ -202,6 +202,12 @@ async def match_of_table(connection: AsyncConnection, table_id: int) -> int | No
     return None if match_id is None else int(match_id)
 
 
+async def table_of_match(connection: AsyncConnection, match_id: int) -> int | None:
+    """The table a match was played at."""
+    table_id = await connection.scalar(select(MATCHES.c.table_id).where(MATCHES.c.id == match_id))
+    return None if table_id is None else int(table_id)
+
+
 async def score_sheet(connection: AsyncConnection, match_id: int) -> MatchSheet | None:
     """One match in full: its seats, final scores and every deal's score sheet."""
     match = (await connection.execute(select(MATCHES).where(MATCHES.c.id == match_id))).first()

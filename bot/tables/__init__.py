@@ -25,6 +25,7 @@ from .errors import (
     WrongStatus,
 )
 from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
+from .review import DealReview, TrickReview
 from .service import TableService
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "BestDeal",
     "BoardRow",
     "ChannelBusy",
+    "DealReview",
     "GuildSettings",
     "HandSnapshot",
     "Hint",
@@ -53,5 +55,6 @@ __all__ = [
     "TableService",
     "TableStatus",
     "TooMany",
+    "TrickReview",
     "WrongStatus",
 ]

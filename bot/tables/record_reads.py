@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from bot.storage import leaderboard as board
-from bot.storage.models import MAX_ROW_ID
+from bot.storage import repository as repo
+from bot.storage.models import MAX_ROW_ID, TableStatus
 from bot.storage.record_rows import BoardRow, MatchSheet, MatchSummary, PlayerProfile, PlayerStats
 
+from .errors import TableNotFound, WrongStatus
 from .reads import TableReads
+from .records import TableInfo
+from .review import DealReview, review_deals
 
 
 class RecordReads(TableReads):
@@ -74,3 +79,32 @@ class RecordReads(TableReads):
         async with self.db.engine.connect() as connection:
             match_id = await board.match_of_table(connection, table_id)
             return None if match_id is None else await board.score_sheet(connection, match_id)
+
+    async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
+        """The scored deals of a table's match, trick by trick, replayed from its log (off the event
+        loop). Each seat's cards as dealt come only once the match is over; before that, what the
+        table showed as it was played."""
+        info = await self.table(table_id)
+        if info.status not in (TableStatus.PLAYING, TableStatus.FINISHED, TableStatus.ABANDONED):
+            raise WrongStatus("not_in_play")
+        async with self.db.engine.connect() as connection:
+            stored = await repo.load_table(connection, table_id)
+        if stored is None:
+            raise TableNotFound("table_not_found", table=table_id)
+        row = stored.table
+        if row.started_at is None:
+            raise WrongStatus("not_in_play")
+        players = len([seat for seat in stored.seats if seat.left_at is None])
+        log = [(action.seat, action.action) for action in stored.actions]
+        deals = await asyncio.to_thread(review_deals, row.game, players, dict(row.options), row.seed, log)
+        scored = [deal for deal in deals if deal.sheet is not None]
+        if info.status != TableStatus.FINISHED:  # the match goes on (or was abandoned): no hand is shown
+            scored = [deal.public() for deal in scored]
+        return info, scored
+
+    async def match_table(self, match_id: int) -> int | None:
+        """The table a stored match was played at."""
+        if not 1 <= match_id <= MAX_ROW_ID:
+            return None
+        async with self.db.engine.connect() as connection:
+            return await board.table_of_match(connection, match_id)

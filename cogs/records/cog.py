@@ -17,8 +17,11 @@ from ..charts import running_totals, totals_chart
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..replies import id_from, send
-from .components import PERIODS, BoardPage, HistoryPage, OpenMatch
+from ..tables.review import review_embed
+from .components import PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
 from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, stats_embed
+
+REPLAY_OPTIONS, REPLAY_PARTS = 25, 4  # deals per select (Discord's most), selects under a match's sheet
 
 PERIOD_DAYS = {"month": 30, "week": 7}
 RECENT = 5
@@ -180,4 +183,57 @@ class Records(commands.Cog):
             return
         lines = running_totals(sheet["sheets"], len(sheet["seats"]))
         chart = await asyncio.to_thread(totals_chart, lines)
-        await send(interaction, **match_message(sheet, chart, locale))
+        view = discord.ui.View(timeout=None)
+        deals = [deal["deal"] for deal in sheet["sheets"]]
+        parts = [deals[i : i + REPLAY_OPTIONS] for i in range(0, len(deals), REPLAY_OPTIONS)][:REPLAY_PARTS]
+        for part, numbers in enumerate(parts):
+            options = [
+                discord.SelectOption(label=t(locale, "review.deal_option", deal=n), value=str(n)) for n in numbers
+            ]
+            placeholder = (
+                t(locale, "review.pick")
+                if len(parts) == 1
+                else t(locale, "review.pick_part", first=numbers[0], last=numbers[-1])
+            )
+            view.add_item(ReplayPick(sheet["match_id"], part, options, placeholder=placeholder))
+        await send(interaction, view=view, **match_message(sheet, chart, locale))
+
+    async def on_replay(
+        self, interaction: discord.Interaction[Any], match_id: int, values: list[str], *, step: bool
+    ) -> None:
+        """A deal of a finished match of this server, trick by trick, with every hand as dealt; the
+        previous and next deals in place."""
+        locale = reader(interaction)
+        wanted = values[0] if len(values) == 1 else ""
+        sheet = await self.service.score_sheet(match_id)
+        table_id = await self.service.match_table(match_id) if sheet is not None else None
+        if sheet is None or table_id is None or sheet["guild_id"] != interaction.guild_id:
+            await send(interaction, t(locale, "error.no_match"))
+            return
+        if not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 4):
+            await send(interaction, t(locale, "error.unknown_button"))
+            return
+        table, deals = await self.service.deal_reviews(table_id)
+        found = next((deal for deal in deals if deal.deal == int(wanted)), None)
+        if found is None:
+            await send(interaction, t(locale, "error.unknown_button"))
+            return
+        embed = review_embed(table, found, locale, title_key="review.match_title")
+        view = discord.ui.View(timeout=None)
+        numbers = [deal.deal for deal in deals]
+        at = numbers.index(found.deal)
+        if at > 0:
+            view.add_item(
+                ReplayStep(
+                    match_id, numbers[at - 1], label=t(locale, "review.previous", deal=numbers[at - 1]), emoji="◀"
+                )
+            )
+        if at + 1 < len(numbers):
+            view.add_item(
+                ReplayStep(match_id, numbers[at + 1], label=t(locale, "review.next", deal=numbers[at + 1]), emoji="▶")
+            )
+        message = interaction.message
+        if step and message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await send(interaction, embed=embed, view=view)

@@ -99,4 +99,49 @@ class OpenMatch(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rk:op
         await safely(interaction, _cog(interaction).on_open_match(interaction, values))
 
 
-DYNAMIC_ITEMS = (BoardPage, HistoryPage, OpenMatch)
+class ReplayPick(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rk:deal:(?P<match>[0-9]{1,20}):(?P<part>[0-9])"
+):
+    """Pick a deal of a finished match to replay trick by trick (only the picker sees it)."""
+
+    def __init__(self, match_id: int, part: int, options: list[discord.SelectOption], *, placeholder: str) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"rk:deal:{match_id}:{part}", options=options, placeholder=placeholder
+        )
+        super().__init__(select)
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayPick:
+        return cls(id_from(match["match"]), int(match["part"]), [discord.SelectOption(label="-")], placeholder="")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = click_values(interaction)
+        await safely(interaction, _cog(interaction).on_replay(interaction, self.match_id, values, step=False))
+
+
+class ReplayStep(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rk:replay:(?P<match>[0-9]{1,20}):(?P<deal>[0-9]{1,4})"
+):
+    """The previous or next deal of a replay, in place."""
+
+    def __init__(self, match_id: int, deal: int, *, label: str = "", emoji: str | None = None) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            custom_id=f"rk:replay:{match_id}:{deal}", label=label or str(deal), emoji=emoji
+        )
+        super().__init__(button)
+        self.match_id, self.deal = match_id, deal
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayStep:
+        return cls(id_from(match["match"]), int(match["deal"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(interaction, _cog(interaction).on_replay(interaction, self.match_id, [str(self.deal)], step=True))
+
+
+DYNAMIC_ITEMS = (BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep)

@@ -47,6 +47,7 @@ from .pings import TurnPings
 from .play_commands import add_play_commands, refused_choice
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_label, seat_name
+from .review import review_embed
 
 log = logging.getLogger(__name__)
 
@@ -434,6 +435,20 @@ class Tables(commands.Cog):
             await update(interaction, content=note)
         else:
             await send(interaction, note)
+
+    async def on_review(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """The deal just scored, trick by trick, for whoever asks (only what the table showed)."""
+        locale = reader(interaction)
+        async with self.working(interaction, update=False):
+            try:
+                table, deals = await self.service.deal_reviews(table_id)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            if not deals:
+                await send(interaction, t(locale, "review.none"))
+                return
+            await send(interaction, embed=review_embed(table, deals[-1], locale))
 
     async def on_rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         try:

@@ -321,6 +321,32 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         )
 
 
+class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:review:(?P<table>[0-9]{1,20})"):
+    """The table's Last deal: the deal just scored, trick by trick, for whoever asks."""
+
+    def __init__(self, table_id: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "Last deal",
+                style=discord.ButtonStyle.secondary,
+                emoji="📜",
+                custom_id=f"{PREFIX}:review:{table_id}",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(id_from(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(
+            interaction, _on_table(interaction, self.table_id, lambda cog: cog.on_review(interaction, self.table_id))
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ComputerButton,
@@ -330,4 +356,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChooseButton,
     PickSelect,
     RematchButton,
+    ReviewButton,
 )

@@ -23,7 +23,7 @@ from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
 from ..picture import draw_table, draws_language
-from .components import HandButton, LobbyButton, RematchButton
+from .components import HandButton, LobbyButton, RematchButton, ReviewButton
 from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, table_embed, turn_line
 
@@ -97,7 +97,9 @@ class Publisher:
             view.add_item(HandButton(table.id, label=t(locale, "table.show_hand")))
         elif table.status == TableStatus.FINISHED:
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
-        else:
+        if public["last_deal"] is not None and table.status in (TableStatus.PLAYING, TableStatus.FINISHED):
+            view.add_item(ReviewButton(table.id, label=t(locale, "table.last_deal")))
+        if not view.children:
             view = None
         picture = await self._picture_wanted(table, can_attach, locale)
         kwargs: dict[str, Any] = {

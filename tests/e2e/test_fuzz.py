@@ -83,6 +83,9 @@ def custom_ids(known: list[int]) -> st.SearchStrategy[str]:
         st.builds("tt:more:{}:{}:{}".format, part, part, word),
         st.builds("tt:pick:{}:{}:{}:{}".format, part, part, word, part),
         st.builds("tt:rematch:{}".format, part),
+        st.builds("tt:review:{}".format, part),
+        st.builds("rk:deal:{}:{}".format, part, part),
+        st.builds("rk:replay:{}:{}".format, part, part),
         st.builds(
             "rk:board:{}:{}:{}:{}".format,
             st.sampled_from(["just-make", "oh-hell", "chess", "²"]),
@@ -94,7 +97,9 @@ def custom_ids(known: list[int]) -> st.SearchStrategy[str]:
         st.builds("rk:open:{}".format, part),
         st.builds(
             "st:{}".format,
-            st.one_of(st.sampled_from(["turn", "grace", "lang", "game", "thread", "home"]), word, part),
+            st.one_of(
+                st.sampled_from(["turn", "grace", "lang", "game", "thread", "home", "picture", "pings"]), word, part
+            ),
         ),
         st.builds("st:pace:{}".format, part),
         st.builds("st:val:{}:{}".format, word, word),

@@ -1,0 +1,96 @@
+"""A match's deals trick by trick, replayed from its action log through the engine contract alone.
+
+What a replay shows of a deal is what the table showed as it was played (who
+led, what each played, who took each trick) and its score sheet; the hands as
+dealt are kept too, and the service hands them out only once the match is
+over (see ``RecordReads.deal_reviews``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.games import new_game
+from bot.games.views import DealSheet, View
+
+
+@dataclass(frozen=True)
+class TrickReview:
+    """One trick: its cards in the order played (``(seat, card)``) and who took it (None: nobody)."""
+
+    cards: tuple[tuple[int, str], ...]
+    winner: int | None
+
+    @property
+    def leader(self) -> int:
+        return self.cards[0][0]
+
+
+@dataclass(frozen=True)
+class DealReview:
+    deal: int
+    tricks: tuple[TrickReview, ...]
+    sheet: DealSheet | None
+    hands: tuple[tuple[str, ...], ...] = field(default_factory=tuple)  # each seat's cards as dealt
+
+    def public(self) -> DealReview:
+        """The deal without its hands: what anyone may see while the match goes on."""
+        return replace(self, hands=())
+
+
+def _played_card(action: str) -> str | None:
+    words = action.split()
+    return words[1] if len(words) > 1 and words[0] == "play" else None
+
+
+def _last_winner(sheet: DealSheet | None, tricks: list[TrickReview], players: int) -> int | None:
+    """Who took a deal's last trick, once the deal has moved on: the seat whose sheet counts one
+    trick more than the tricks already seen (None when nobody took it)."""
+    if sheet is None:
+        return None
+    taken = [0] * max(players, 1 + max((row["seat"] for row in sheet["rows"]), default=0))
+    for trick in tricks:
+        if trick.winner is not None and trick.winner < len(taken):
+            taken[trick.winner] += 1
+    ahead = [row["seat"] for row in sheet["rows"] if row["tricks"] - taken[row["seat"]] == 1]
+    return ahead[0] if len(ahead) == 1 else None
+
+
+def review_deals(
+    game: str, players: int, options: dict[str, Any], seed: int, actions: Iterable[tuple[int, str]]
+) -> list[DealReview]:
+    """Every deal of a match (the one under way last, without a sheet), replayed from its log."""
+    state = new_game(game, players=players, options=options, seed=seed)
+    public: View = state.view(None)
+    deals: list[DealReview] = []
+    tricks: list[TrickReview] = []
+    hands = tuple(tuple(state.view(seat).get("hand") or ()) for seat in range(players))
+    seen_sheet: DealSheet | None = None
+    for seat, action in actions:
+        before = public
+        state.act(seat, action)
+        public = state.view(None)
+        card = _played_card(action)
+        sheet = public["last_deal"]
+        new_sheet = sheet if sheet is not None and sheet != seen_sheet else None
+        if new_sheet is not None:
+            seen_sheet = sheet
+        moved_on = public["deal"] != before["deal"] or state.is_over() or new_sheet is not None
+        if card is not None and (public["tricks_played"] > before["tricks_played"] or moved_on):
+            cards = (*tuple((p["seat"], p["card"]) for p in before["trick"]), (seat, card))
+            last = public["last_trick"]
+            if public["deal"] == before["deal"] and last is not None and not moved_on:
+                winner = last["winner"]
+            else:
+                winner = _last_winner(new_sheet, [*tricks, TrickReview(cards, None)], players)
+            tricks.append(TrickReview(cards, winner))
+        if moved_on and (new_sheet is not None or state.is_over()):
+            number = new_sheet["deal"] if new_sheet is not None else before["deal"]
+            deals.append(DealReview(number, tuple(tricks), new_sheet, hands))
+            tricks = []
+            hands = tuple(tuple(state.view(s).get("hand") or ()) for s in range(players))
+    if tricks and not state.is_over():
+        deals.append(DealReview(public["deal"], tuple(tricks), None, hands))
+    return deals
