@@ -317,7 +317,10 @@ def table_embed(
 
 
 def _options_short(table: TableInfo, locale: Any) -> str:
-    return clip(" · ".join(option_text(table.game, k, v, locale) for k, v in all_options(table).items()), 1500)
+    """The options this table plays that differ from the rules' defaults (the lobby lists them all)."""
+    defaults = {spec.name: spec.default for spec in GAMES[table.game].options}
+    changed = [option_text(table.game, k, v, locale) for k, v in all_options(table).items() if v != defaults.get(k)]
+    return clip(" · ".join(changed) or t(locale, "table.rules_options"), 1500)
 
 
 def rating_change(before: float | None, after: float | None, locale: Any) -> str:
