@@ -14,8 +14,8 @@ import importlib.machinery
 import json
 import os
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -66,7 +66,8 @@ if os.environ.get("TRICK_TABLE_PURE") or _compiled_copy_is_stale(os.path.dirname
 from . import five_hundred, just_make, ninety_nine, oh_hell  # noqa: E402
 from .base import GameState  # noqa: E402
 from .errors import GameError, IllegalAction, InvalidGame  # noqa: E402
-from .options import Option  # noqa: E402
+from .lengths import Length  # noqa: E402
+from .options import Option, OptionValue, resolve  # noqa: E402
 
 __all__ = [
     "GAMES",
@@ -75,6 +76,7 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "InvalidGame",
+    "Length",
     "Option",
     "compiled",
     "from_json",
@@ -84,20 +86,34 @@ __all__ = [
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a table needs to offer a game: its name, player counts and options."""
+    """What a table needs to offer a game: its name, player counts and options, its short match (the
+    options of a quick one; none if the rules have no shorter match) and how long a match lasts."""
 
     name: str
     players: tuple[int, ...]
     default_players: int
     options: tuple[Option, ...]
     state: type[GameState]
+    quick: dict[str, OptionValue] = field(default_factory=dict)
+    length: Callable[[int, dict[str, Any]], Length] | None = None
+
+    def expected_length(self, players: int, options: dict[str, Any]) -> Length:
+        """The expected length of a match with these options (the rules' defaults filled in)."""
+        resolved = resolve(self.name, self.options, options)
+        return self.length(players, resolved) if self.length is not None else Length(10, 10)
 
 
 GAMES: dict[str, GameInfo] = {
     info.name: info
     for info in (
         GameInfo(
-            "ninety-nine", ninety_nine.PLAYERS, ninety_nine.DEFAULT_PLAYERS, ninety_nine.OPTIONS, ninety_nine.NinetyNine
+            "ninety-nine",
+            ninety_nine.PLAYERS,
+            ninety_nine.DEFAULT_PLAYERS,
+            ninety_nine.OPTIONS,
+            ninety_nine.NinetyNine,
+            ninety_nine.QUICK,
+            ninety_nine.expected_length,
         ),
         GameInfo(
             "five-hundred",
@@ -105,9 +121,27 @@ GAMES: dict[str, GameInfo] = {
             five_hundred.DEFAULT_PLAYERS,
             five_hundred.OPTIONS,
             five_hundred.FiveHundred,
+            five_hundred.QUICK,
+            five_hundred.expected_length,
         ),
-        GameInfo("just-make", just_make.PLAYERS, just_make.DEFAULT_PLAYERS, just_make.OPTIONS, just_make.JustMake),
-        GameInfo("oh-hell", oh_hell.PLAYERS, oh_hell.DEFAULT_PLAYERS, oh_hell.OPTIONS, oh_hell.OhHell),
+        GameInfo(
+            "just-make",
+            just_make.PLAYERS,
+            just_make.DEFAULT_PLAYERS,
+            just_make.OPTIONS,
+            just_make.JustMake,
+            just_make.QUICK,
+            just_make.expected_length,
+        ),
+        GameInfo(
+            "oh-hell",
+            oh_hell.PLAYERS,
+            oh_hell.DEFAULT_PLAYERS,
+            oh_hell.OPTIONS,
+            oh_hell.OhHell,
+            oh_hell.QUICK,
+            oh_hell.expected_length,
+        ),
     )
 }
 

@@ -18,7 +18,8 @@ from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
-from .options import Option, resolve
+from .lengths import Length
+from .options import Option, OptionValue, resolve
 from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View
 
 OPTIONS = (
@@ -36,6 +37,14 @@ OPTIONS = (
 )
 PLAYERS = (2, 3, 4, 5, 6)
 DEFAULT_PLAYERS = 4
+QUICK: dict[str, OptionValue] = {}  # the rules have no shorter match than to 500
+HANDS = {2: 6.0, 3: 11.0, 4: 7.0, 5: 11.0, 6: 11.0}  # hands a match took to 500 or -500 (easy players)
+
+
+def expected_length(players: int, options: dict[str, Any]) -> Length:
+    """The hands a match is expected to take (ten tricks each)."""
+    return Length(HANDS.get(players, 10.0), 10)
+
 
 BID, DISCARD, CALL, PLAY, OVER = 0, 1, 2, 3, 4
 PHASE_NAMES = ("bidding", "discarding", "calling", "playing", "over")

@@ -16,7 +16,8 @@ from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
-from .options import Option, resolve
+from .lengths import Length
+from .options import Option, OptionValue, resolve
 from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
 
 OPTIONS = (
@@ -31,6 +32,13 @@ OPTIONS = (
 )
 PLAYERS = tuple(range(4, 10))
 DEFAULT_PLAYERS = 6
+QUICK: dict[str, OptionValue] = {"target": 5}  # the short match /play offers first
+DEALS_PER_POINT = 1.12  # to 3 took 3 deals, to 5 took 5, to 7 took 8, to 10 took 11.5 (easy players)
+
+
+def expected_length(players: int, options: dict[str, Any]) -> Length:
+    """The deals a match is expected to take (five tricks each)."""
+    return Length(max(1.0, DEALS_PER_POINT * int(options.get("target", 7))), 5)
 
 
 class JustMakeRow(BidRow):

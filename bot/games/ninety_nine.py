@@ -15,7 +15,8 @@ from . import cards as C
 from .base import GameState
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
-from .options import Option, resolve
+from .lengths import Length
+from .options import Option, OptionValue, resolve
 from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
 
 
@@ -100,6 +101,30 @@ OPTIONS = (
 )
 PLAYERS = (2, 3, 4)
 DEFAULT_PLAYERS = 3
+QUICK: dict[str, OptionValue] = {"format": "nine-deals"}  # the short match /play offers first
+
+# Deals a match took, by format and player count (easy players; nine-deals is nine).
+FORMAT_DEALS: dict[str, dict[int, float]] = {
+    "three-bonuses": {2: 30, 3: 36, 4: 51},
+    "rounds-per-player": {2: 15, 3: 20, 4: 29},
+    "rounds-per-player-bonus": {2: 15, 3: 20, 4: 29},
+    "first-to-three": {2: 33, 3: 36, 4: 43},
+    "oxford": {3: 16},
+}
+DEALS_PER_POINT = 0.07  # to a target: 100 points took 6 deals, 200 took 14, 400 took 28
+
+
+def expected_length(players: int, options: dict[str, Any]) -> Length:
+    """The deals a match is expected to take, and its tricks a deal."""
+    tricks = 10.0 if players == 4 else 9.0
+    match_format = str(options.get("format", "three-bonuses"))
+    if match_format == "nine-deals":
+        return Length(9, tricks)
+    if match_format == "target":
+        return Length(max(1.0, DEALS_PER_POINT * int(options.get("target", 200))), tricks)
+    by_players = FORMAT_DEALS.get(match_format, FORMAT_DEALS["three-bonuses"])
+    return Length(by_players.get(players, max(by_players.values())), tricks)
+
 
 BID, PREMIUM, PLAY, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "premium", "playing", "over")

@@ -16,7 +16,8 @@ from . import cards as C
 from .base import GameState
 from .errors import ENGLISH, IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
-from .options import Option, resolve
+from .lengths import Length
+from .options import Option, OptionValue, resolve
 from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
 
 PLAYERS = tuple(range(3, 8))
@@ -89,6 +90,15 @@ def deal_sizes(start: int, sequence: str) -> list[int]:
     if sequence == "up-down":
         return up + down[1:]
     return down
+
+
+QUICK: dict[str, OptionValue] = {"start_cards": 5}  # the short match /play offers first
+
+
+def expected_length(players: int, options: dict[str, Any]) -> Length:
+    """The deals of the sequence (a fixed number), and their tricks on average."""
+    sizes = deal_sizes(int(options.get("start_cards", MOST_START_CARDS)), str(options.get("sequence", "down")))
+    return Length(len(sizes), sum(sizes) / max(1, len(sizes)))
 
 
 def points_for(scoring: str, bid: int, tricks: int) -> int:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .cog import Tables  # the cog that opens tables; it imports this module
 
 MOST_TURN_SECONDS = 86_400
+LENGTHS = ("quick", "full")  # /play's match length: the game's quick match, or the rules' own
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
@@ -33,6 +34,8 @@ def choices_of(game: str) -> dict[str, list[app_commands.Choice[Any]]]:
     """The choices of a game's parameters that allow only some values, from the engine's own specs:
     text options named from the catalogue, whole numbers (500 or 520, a player count) as themselves."""
     out: dict[str, list[app_commands.Choice[Any]]] = {}
+    if GAMES[game].quick:
+        out["length"] = [app_commands.Choice(name=text(f"choice.length_{v}"), value=v) for v in LENGTHS]
     counts = GAMES[game].players
     if not _contiguous(counts):
         out["players"] = [app_commands.Choice(name=str(n), value=n) for n in counts]
@@ -71,7 +74,10 @@ def parameters_of(game: str) -> list[inspect.Parameter]:
     players = (
         _number(min(counts), max(counts)) if _contiguous(counts) else Optional[app_commands.Choice[int]]  # noqa: UP045
     )
-    out = [inspect.Parameter("players", KEYWORD, annotation=players, default=None)]
+    out = []
+    if info.quick:  # the match's length first: a quick match or the rules' whole one
+        out.append(inspect.Parameter("length", KEYWORD, annotation=Optional[app_commands.Choice[str]], default=None))  # noqa: UP045
+    out.append(inspect.Parameter("players", KEYWORD, annotation=players, default=None))
     out += [inspect.Parameter(o.name, KEYWORD, annotation=option_annotation(o), default=None) for o in info.options]
     out.append(inspect.Parameter("turn_seconds", KEYWORD, annotation=_number(0, MOST_TURN_SECONDS), default=None))
     out.append(inspect.Parameter("hints", KEYWORD, annotation=bool, default=False))
@@ -89,7 +95,10 @@ def play_callback(game: str) -> Callable[..., Coroutine[Any, Any, None]]:
         players = _value(given.pop("players", None))
         turn_seconds = given.pop("turn_seconds", None)
         hints = bool(given.pop("hints", False))
+        length = _value(given.pop("length", None))
         options = {name: _value(value) for name, value in given.items()}
+        if length == "quick":  # the quick match's options, unless chosen otherwise in the same command
+            options = {**GAMES[game].quick, **{k: v for k, v in options.items() if v is not None}}
         await cog.open_table(interaction, game, players, options, turn_seconds, hints=hints)
 
     name = "play_" + game.replace("-", "_")
@@ -111,6 +120,9 @@ def refused_choice(data: dict[str, Any], locale: Any) -> str | None:
         for given in sub.get("options", ()):
             spec = specs.get(str(given.get("name")))
             value = given.get("value")
+            if given.get("name") == "length" and value not in LENGTHS:
+                lengths = " · ".join(t(locale, f"choice.length_{v}") for v in LENGTHS)
+                return t(locale, "error.bad_choice", option=t(locale, "option.length"), value=value, allowed=lengths)
             if spec is None or not (spec.choices or spec.values) or spec.permits(value):
                 continue
             allowed = [t(locale, f"choice.{c}") for c in spec.choices] or [str(v) for v in spec.values]

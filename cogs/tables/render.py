@@ -123,7 +123,7 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     description = t(locale, "lobby.description", host=f"<@{table.host_id}>", players=wanted)
     embed = discord.Embed(
         title=clip(t(locale, "lobby.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
-        description=description + "\n" + hints_line(table, locale),
+        description="\n".join([description, length_line(table, locale), hints_line(table, locale)]),
         colour=COLOUR[TableStatus.LOBBY],
     )
     seated = "\n".join(
@@ -139,6 +139,19 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     if table.turn_seconds:
         embed.set_footer(text=t(locale, "lobby.timer", seconds=table.turn_seconds, grace=table.grace_seconds))
     return embed
+
+
+def length_line(table: TableInfo, locale: Any) -> str:
+    """``⏱ About 25 minutes (about 9 deals)``: how long the match is expected to take, said up front."""
+    info = GAMES[table.game]
+    count = table.players or (len(table.seats) if len(table.seats) in info.players else info.default_players)
+    length = info.expected_length(count, table.options)
+    minutes = length.minutes(count)
+    if minutes < 60:
+        time = t(locale, "lobby.minutes", minutes=minutes)
+    else:
+        time = t(locale, "lobby.hours", hours=minutes // 60, minutes=minutes % 60)
+    return t(locale, "lobby.length", time=time, deals=max(1, round(length.deals)))
 
 
 def hints_line(table: TableInfo, locale: Any) -> str:

@@ -321,7 +321,10 @@ async def test_play_offers_exactly_the_values_each_option_allows(double: Discord
     assert [subcommand["name"] for subcommand in play["options"]] == list(GAMES)  # one per game, none written out
     for game, info in GAMES.items():
         synced = {option["name"]: option for option in next(o for o in play["options"] if o["name"] == game)["options"]}
-        assert list(synced) == ["players", *(spec.name for spec in info.options), "turn_seconds", "hints"]
+        first = ["length", "players"] if info.quick else ["players"]  # the match's length up front, where it has one
+        assert list(synced) == [*first, *(spec.name for spec in info.options), "turn_seconds", "hints"]
+        if info.quick:
+            assert [c["value"] for c in synced["length"]["choices"]] == ["quick", "full"]
         players = synced["players"]
         assert (players["min_value"], players["max_value"]) == (min(info.players), max(info.players))
         for spec in info.options:
