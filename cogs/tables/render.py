@@ -30,6 +30,7 @@ FIELD_VALUE_MAX = 1024
 FIELDS_MAX = 25
 EMBED_TOTAL_MAX = 6000
 NAME_MAX = 20  # display names are cut to this in tables, so nine players always fit
+SHEET_NAME = 10  # columns of a name in a score sheet, so its lines fit a phone
 
 COLOUR = {
     TableStatus.LOBBY: 0x5865F2,
@@ -251,17 +252,30 @@ def _cell(cell: Cell) -> str:
     return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
+def narrow(text: str, width: int) -> str:
+    """``text`` cut (with …) to at most ``width`` columns of a monospace font."""
+    if shown_width(text) <= width:
+        return text
+    while text and shown_width(text) > width - 1:
+        text = text[:-1]
+    return text + "…"
+
+
 def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
-    """A deal's score sheet as a small fixed-width table: why the points moved."""
+    """A deal's score sheet as a small fixed-width table that fits a phone (names cut to ten columns,
+    no line much over 36), then each bonus or penalty with its cause, in words."""
     described = presentation_of(table.game).sheet(sheet)
     if not described.rows:  # a hand thrown in: its title says all there is
         return "—"
-    names = {seat: seat_name(table, seat, locale) for seat, _ in described.rows}
+    names = {seat: narrow(seat_name(table, seat, locale), SHEET_NAME) for seat, _ in described.rows}
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]
     for seat, cells in described.rows:
         lines.append(" ".join([pad(names[seat], width), *map(_cell, cells)]))
-    return "```\n" + "\n".join(lines) + "\n```"
+    text = "```\n" + "\n".join(lines) + "\n```"
+    if described.notes:
+        text += "\n" + "\n".join(said(table, note, locale) for note in described.notes)
+    return text
 
 
 def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:

@@ -102,6 +102,7 @@ class Sheet:
     title: Text
     head: str
     rows: tuple[tuple[int, tuple[Cell, ...]], ...]
+    notes: tuple[Text, ...] = ()  # why points moved: each bonus or penalty and its cause
 
 
 @dataclass(frozen=True)

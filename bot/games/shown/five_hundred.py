@@ -133,7 +133,15 @@ class FiveHundredPresentation:
             (row["seat"], (Cell(row["tricks"], 3), Cell(row["points"], 5, signed=True), Cell(row["total"], 5)))
             for row in cast(list[FiveHundredRow], sheet["rows"])
         )
-        return Sheet(title, "sheet.head_500", rows)
+        notes: tuple[Text, ...] = ()
+        contract, value = sheet.get("contract"), sheet.get("value")
+        if contract and value is not None and not sheet.get("thrown_in"):
+            key = "sheet.why_contract_made" if sheet.get("made") else "sheet.why_contract_failed"
+            who = _seat_or_unknown(sheet.get("contractor"))
+            notes = (say(key, value=value, bid=bid_text(contract), name=who),)
+            if "tricks" in contract:  # the defenders' tricks count; a misère's do not
+                notes += (say("sheet.why_tricks_500"),)
+        return Sheet(title, "sheet.head_500", rows, notes)
 
     def hand_notes(self, view: FiveHundredView) -> list[Text]:
         notes = []

@@ -54,7 +54,24 @@ class JustMakePresentation(OwnBids):
             )
             for row in cast(list[JustMakeRow], sheet["rows"])
         )
-        return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_jm", rows)
+        return Sheet(
+            say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_jm", rows, self._why(sheet)
+        )
+
+    @staticmethod
+    def _why(sheet: JustMakeSheet) -> tuple[Text, ...]:
+        """Who just made it and what it scored, who missed and lost points, who went past the target."""
+        notes = []
+        for row in cast(list[JustMakeRow], sheet["rows"]):
+            name, change = Seat(row["seat"]), f"{row['change']:+d}"
+            if row["bust"]:
+                notes.append(say("sheet.why_bust_jm", name=name, change=change))
+            elif row["made"]:
+                key = "sheet.why_made_doubled_jm" if row["doubled"] else "sheet.why_made_jm"
+                notes.append(say(key, name=name, bid=row["bid"], change=change))
+            elif row["change"]:
+                notes.append(say("sheet.why_missed_jm", name=name, change=change))
+        return tuple(notes)
 
     def hand_notes(self, view: JustMakeView) -> list[Text]:
         seat, bids = view.get("seat"), view.get("bids", [])

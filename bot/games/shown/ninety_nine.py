@@ -92,12 +92,32 @@ class NinetyNinePresentation(OwnBids):
                 Cell(row["bid"], 3),
                 Cell(row["tricks"], 3),
                 Cell(bool(row["made"]), 1),
-                Cell(bonus, 4),
+                Cell(bonus, 5),
                 Cell(row["points"], 4),
                 Cell(row["total"], 5),
             )
             rows.append((row["seat"], cells))
-        return Sheet(say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_99", tuple(rows))
+        return Sheet(
+            say("sheet.title", deal=sheet["deal"], made=sheet["made"]), "sheet.head_99", tuple(rows), self._why(sheet)
+        )
+
+    @staticmethod
+    def _why(sheet: NinetyNineSheet) -> tuple[Text, ...]:
+        """Each bonus and its cause: exact bids, a premium made or failed, a game won."""
+        rows = cast(list[NinetyNineRow], sheet["rows"])
+        notes = []
+        made = [row for row in rows if row["made"]]
+        if made and made[0]["bid_bonus"]:
+            notes.append(say("sheet.why_bids_99", bonus=made[0]["bid_bonus"], count=len(made)))
+        for row in rows:
+            premium = row["premium"]
+            if premium is not None:
+                value = PREMIUM_VALUE[1] if premium == "declare" else PREMIUM_VALUE[2]
+                key = "sheet.why_premium_made" if row["made"] else "sheet.why_premium_failed"
+                notes.append(say(key, value=value, name=Seat(row["seat"]), premium=say(f"sheet.premium_{premium}")))
+            if row["game_bonus"]:
+                notes.append(say("sheet.why_game_99", bonus=row["game_bonus"], name=Seat(row["seat"])))
+        return tuple(notes)
 
     def hand_notes(self, view: NinetyNineView) -> list[Text]:
         notes = []

@@ -70,7 +70,12 @@ class OhHellPresentation(OwnBids):
             for row in lines
         )
         made = sum(1 for row in lines if row["made"])
-        return Sheet(say("sheet.title", deal=sheet["deal"], made=made), "sheet.head_oh", rows)
+        notes = tuple(
+            say("sheet.why_made_oh", name=Seat(row["seat"]), bid=row["bid"], change=f"{row['points']:+d}")
+            for row in lines
+            if row["made"]
+        )
+        return Sheet(say("sheet.title", deal=sheet["deal"], made=made), "sheet.head_oh", rows, notes)
 
     def hand_notes(self, view: OhHellView) -> list[Text]:
         notes = [say("hand.trump", trump=Suit(view.get("trump")))]
