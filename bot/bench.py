@@ -152,7 +152,7 @@ def bench_chart(repeat: int = 20) -> list[str]:
         lines = running_totals(sheets, players)
         start = time.perf_counter()
         for _ in range(repeat):
-            png = totals_chart(lines)
+            png = totals_chart(lines, PICTURE_NAMES[:players], "deal", "points")
         elapsed = (time.perf_counter() - start) / repeat
         out.append(f"{game} players={players} deals={len(sheets)} ms/chart={elapsed * 1000:.1f} png_bytes={len(png)}")
     return out

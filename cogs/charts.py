@@ -1,8 +1,9 @@
 """A match's running totals as a line chart (PNG, drawn with Pillow).
 
-The chart holds no words, only numbers, so it reads the same in every
-language; who is who comes from the colour squares of ``legend`` in the
-message beside it (the squares are Discord's own emoji, in the lines' colours).
+Each line is named at its end with its final total (the names spaced so they
+never overlap, cut to fit), the axes are titled in the reader's language, and
+the colours are ones colour-blind players tell apart. Small totals (Just Make
+plays to a few points) are drawn as steps with a dot at each deal.
 """
 
 from __future__ import annotations
@@ -10,16 +11,21 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.games.views import DealSheet
 
-# One colour per seat, in the order of the emoji squares that name them.
-SQUARES = ("🟥", "🟦", "🟩", "🟨", "🟪", "🟧", "🟫", "⬛", "⬜")
-COLOURS = ("#dd2e44", "#3b88c3", "#4f9a3b", "#e0a800", "#8e6fc1", "#f4900c", "#a0522d", "#31373d", "#9aa0a6")
-BACKGROUND, GRID, AXIS = "#ffffff", "#e3e5e8", "#4e5058"
-WIDTH, HEIGHT = 800, 400
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 64, 64, 20, 36
+from .picture.fonts import drawable, fit, font
+
+# One colour per seat: the Okabe-Ito palette, which people with the common colour blindnesses tell apart,
+# then grey; each line is also named at its end, so no colour has to be matched to a key.
+COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#8a7a00", "#000000", "#999999")
+SQUARES = ("🟦", "🟧", "🟩", "🟪", "🟥", "🟦", "🟨", "⬛", "⬜")  # the nearest emoji, for a key in text
+BACKGROUND, GRID, AXIS, INK = "#ffffff", "#e3e5e8", "#4e5058", "#1e1f22"
+WIDTH, HEIGHT = 900, 440
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 78, 190, 20, 58
+LABEL_GAP = 17  # the least distance between two names at the line ends, in pixels
+SMALL_SCORES = 20  # at most this far from 0, totals are drawn as steps with a dot at every deal
 FILENAME = "totals.png"
 
 
@@ -34,7 +40,7 @@ def running_totals(sheets: Sequence[DealSheet], seats: int) -> list[list[int]]:
 
 
 def legend(names: Sequence[str]) -> str:
-    """``🟥 Alice · 🟦 Bob``: the key to the chart's colours."""
+    """``🟦 Alice · 🟧 Bob``: who is who, in colours close to the chart's lines."""
     return " · ".join(f"{SQUARES[index % len(SQUARES)]} {name}" for index, name in enumerate(names))
 
 
@@ -53,20 +59,32 @@ def _ticks(low: int, high: int, most: int) -> list[int]:
     return list(range(first, high + step, step))
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.load_default(size=size)
-    except (AttributeError, TypeError, OSError):  # a Pillow without FreeType: the small bitmap font
-        return ImageFont.load_default()
+def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[float]:
+    """Positions as near ``wanted`` (sorted) as they can be, at least ``gap`` apart, within low..high."""
+    placed: list[float] = []
+    for y in wanted:
+        placed.append(max(y, placed[-1] + gap) if placed else max(y, low))
+    overflow = placed[-1] - high if placed else 0
+    if overflow > 0:  # pushed past the bottom: shift everything up, then keep the gaps from the top
+        placed = [y - overflow for y in placed]
+        for index in range(len(placed) - 2, -1, -1):
+            placed[index] = min(placed[index], placed[index + 1] - gap)
+    return placed
 
 
-def totals_chart(lines: Sequence[Sequence[int]]) -> bytes:
-    """A PNG of every seat's running total, deal by deal (x: deals, y: points)."""
+def totals_chart(
+    lines: Sequence[Sequence[int]], names: Sequence[str] = (), x_title: str = "", y_title: str = ""
+) -> bytes:
+    """A PNG of every seat's running total, deal by deal, each line named at its end (x: deals, y: points).
+
+    Small scores (Just Make's, to a target of a few points) are drawn as steps with a dot at every deal,
+    since a total there moves by one or two at a time."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = _font(13)
+    small, label_font, title_font = font(15), font(15, bold=True), font(15)
     deals = max(len(line) for line in lines) - 1 if lines else 0
     values = [value for line in lines for value in line] or [0]
+    steps = max(abs(v) for v in values) <= SMALL_SCORES
     y_ticks = _ticks(min(values), max(values), 6)
     low, high = y_ticks[0], y_ticks[-1] if y_ticks[-1] > y_ticks[0] else y_ticks[0] + 1
     left, right, top, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
@@ -80,28 +98,52 @@ def totals_chart(lines: Sequence[Sequence[int]]) -> bytes:
     for tick in y_ticks:
         y = y_of(tick)
         draw.line([(left, y), (right, y)], fill=GRID, width=1)
-        draw.text((left - 8, y), str(tick), fill=AXIS, font=font, anchor="rm")
+        draw.text((left - 8, y), str(tick), fill=AXIS, font=small, anchor="rm")
     for deal in _ticks(0, deals, 12):
         if deal <= deals:
-            draw.text((x_of(deal), bottom + 8), str(deal), fill=AXIS, font=font, anchor="mt")
+            draw.text((x_of(deal), bottom + 8), str(deal), fill=AXIS, font=small, anchor="mt")
     if low < 0 < high:
         draw.line([(left, y_of(0)), (right, y_of(0))], fill=AXIS, width=1)
     draw.line([(left, top), (left, bottom), (right, bottom)], fill=AXIS, width=1)
+    if x_title:
+        draw.text(((left + right) / 2, HEIGHT - 8), drawable(x_title), fill=AXIS, font=title_font, anchor="md")
+    if y_title:  # written upwards beside the axis
+        text = drawable(y_title)
+        box = draw.textbbox((0, 0), text, font=title_font)
+        label = Image.new("RGBA", (int(box[2] - box[0]) + 4, int(box[3] - box[1]) + 8), (255, 255, 255, 0))
+        ImageDraw.Draw(label).text((2, -box[1] + 2), text, fill=AXIS, font=title_font)
+        turned = label.rotate(90, expand=True)
+        image.paste(turned, (6, round((top + bottom) / 2 - turned.height / 2)), turned)
 
     spread = 2.5  # lines that run together (a tie, Five Hundred partners) sit side by side, not on top
-    ends: dict[int, list[int]] = {}
+    ends: list[tuple[float, int]] = []
     for seat, line in enumerate(lines):
         colour = COLOURS[seat % len(COLOURS)]
         shift = (seat - (len(lines) - 1) / 2) * spread
         points = [(x_of(deal), y_of(value) + shift) for deal, value in enumerate(line)]
-        if colour == COLOURS[-1]:  # the pale line gets a dark edge so it shows on white
-            draw.line(points, fill=AXIS, width=5, joint="curve")
-        draw.line(points, fill=colour, width=3, joint="curve")
+        if steps:  # flat between deals, a step at each: a total of a few points reads exactly
+            stepped = [points[0]]
+            for x, y in points[1:]:
+                stepped += [(x, stepped[-1][1]), (x, y)]
+            points_drawn = stepped
+        else:
+            points_drawn = points
+        draw.line(points_drawn, fill=colour, width=3, joint="curve")
+        if steps:
+            for x, y in points:
+                draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=colour)
         end_x, end_y = points[-1]
-        draw.ellipse([end_x - 4, end_y - 4, end_x + 4, end_y + 4], fill=colour, outline=AXIS)
-        ends.setdefault(line[-1], []).append(seat + 1)
-    for value, seats in ends.items():  # one label per final total: "2,9" where two seats finished level
-        draw.text((right + 8, y_of(value)), ",".join(map(str, seats)), fill=AXIS, font=font, anchor="lm")
+        draw.ellipse([end_x - 5, end_y - 5, end_x + 5, end_y + 5], fill=colour, outline=AXIS)
+        ends.append((end_y, seat))
+    ends.sort()
+    placed = _spread([y for y, _ in ends], top + 8, bottom - 8, LABEL_GAP)
+    for (end_y, seat), y in zip(ends, placed, strict=True):
+        colour = COLOURS[seat % len(COLOURS)]
+        name = drawable(names[seat]) if seat < len(names) else str(seat + 1)
+        total = f" {lines[seat][-1]}"  # the final total always shows; a long name gives way to it
+        text = fit(name, label_font, MARGIN_RIGHT - 30 - label_font.getlength(total)) + total
+        draw.line([(right + 6, end_y), (right + 14, y)], fill=colour, width=2)
+        draw.text((right + 18, y), text, fill=colour if colour != COLOURS[-1] else INK, font=label_font, anchor="lm")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

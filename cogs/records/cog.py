@@ -19,7 +19,7 @@ from ..i18n import reader, t, text
 from ..replies import id_from, send
 from ..tables.review import review_embed
 from .components import PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
-from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, stats_embed
+from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, person, stats_embed
 
 REPLAY_OPTIONS, REPLAY_PARTS = 25, 4  # deals per select (Discord's most), selects under a match's sheet
 
@@ -182,7 +182,9 @@ class Records(commands.Cog):
             await send(interaction, t(locale, "error.no_match"))
             return
         lines = running_totals(sheet["sheets"], len(sheet["seats"]))
-        chart = await asyncio.to_thread(totals_chart, lines)
+        names = [person(seat, locale) for seat in sorted(sheet["seats"], key=lambda seat: seat["seat"])]
+        titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
+        chart = await asyncio.to_thread(totals_chart, lines, names, *titles)
         view = discord.ui.View(timeout=None)
         deals = [deal["deal"] for deal in sheet["sheets"]]
         parts = [deals[i : i + REPLAY_OPTIONS] for i in range(0, len(deals), REPLAY_OPTIONS)][:REPLAY_PARTS]

@@ -25,7 +25,7 @@ from ..picture import FILENAME as PICTURE
 from ..picture import draw_table, draws_language
 from .components import HandButton, LobbyButton, RematchButton, ReviewButton
 from .picture import table_picture
-from .render import closed_lobby_embed, lobby_embed, table_embed, turn_line
+from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, turn_line
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,9 @@ class Publisher:
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename=PICTURE, description=drawn.alt or None)]
         elif result is not None and result.get("sheets"):  # the match's running totals, deal by deal
             lines = running_totals(result["sheets"], len(result["seats"]))
-            chart = await asyncio.to_thread(totals_chart, lines)
+            names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
+            titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
+            chart = await asyncio.to_thread(totals_chart, lines, names, *titles)
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
         return kwargs
 
