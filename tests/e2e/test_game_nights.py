@@ -50,7 +50,7 @@ async def seed_rated_players(database_url: str, guild_id: int) -> list[int]:
 def png_of(message: Message) -> Image.Image:
     attachment = next(a for a in message.attachments if a["filename"] == "totals.png")
     image = Image.open(io.BytesIO(attachment["data"]))
-    assert image.format == "PNG" and image.size == (800, 400)
+    assert image.format == "PNG" and image.size == (900, 440)
     return image
 
 
