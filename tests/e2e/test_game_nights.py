@@ -104,7 +104,7 @@ async def test_stats_history_and_charts_after_a_match_of_each_game(double: Disco
     await nine.wait_finished()
     assert nine.table is not None
     png_of(nine.table)  # the final table carries the chart, and its embed shows it
-    assert "Running totals" in nine.table.text() and "🟥 Alice" in nine.table.text()
+    assert "Running totals" in nine.table.text() and "🟦 Alice" in nine.table.text()
 
     rematch = control(nine.table, "tt:rematch:")
     assert rematch is not None
