@@ -48,3 +48,29 @@ async def test_reveal_explains_itself_and_asks_again(double: DiscordDouble, bot:
     after = await logged_actions(database_url, table.table_id)
     assert after[len(before) :] == ["reveal"]
     assert double.problems == []
+
+
+async def test_the_hand_shows_what_the_bid_needs(double: DiscordDouble, bot: BotProcess) -> None:
+    """Just Make bids in order: the next bidder sees the bids already made, with each card's value on
+    its button; Five Hundred's bidder sees the highest bid so far."""
+    table = TableDriver(double, people(4), seed=5)
+    await table.open("just-make", players=4)
+    await table.seat_everyone()
+    await table.start()
+    await table.refresh_all()
+    first = next(p for p in table.players if p.hand is not None and table.choices(p.hand))
+    assert first.hand is not None
+    assert all(" = " in c["label"] for c in table.choices(first.hand)), "each bid card says its number"
+    await table.take_turn(first)
+    await table.refresh_all()
+    second = next(p for p in table.players if p.hand is not None and table.choices(p.hand))
+    assert second.hand is not None and f"Bids so far: {first.user.name}: " in second.hand.text()
+
+    auction = TableDriver(double, people(4)[::-1], seed=6)
+    await auction.open("five-hundred", players=4)
+    await auction.seat_everyone()
+    await auction.start()
+    await auction.refresh_all()
+    bidder = next(p for p in auction.players if p.hand is not None and auction.choices(p.hand))
+    assert bidder.hand is not None and "No bid yet" in bidder.hand.text()
+    assert double.problems == []
