@@ -114,13 +114,22 @@ async def set_deadline(
         await connection.execute(insert(DEADLINES).values(due_at=remind_at or act_at, **values))
 
 
-async def mark_reminded(connection: AsyncConnection, table_id: int, version: int) -> None:
+async def mark_reminded(connection: AsyncConnection, table_id: int, version: int) -> bool:
+    """Claim the reminder of the deadline set at ``version``: True for the one caller that does, so
+    processes sharing the database never both remind."""
     statement = (
         update(DEADLINES)
-        .where(DEADLINES.c.table_id == table_id, DEADLINES.c.version == version)
+        .where(DEADLINES.c.table_id == table_id, DEADLINES.c.version == version, DEADLINES.c.remind_at.is_not(None))
         .values(remind_at=None, due_at=DEADLINES.c.act_at)
     )
-    await connection.execute(statement)
+    result = await connection.execute(statement)
+    return bool(result.rowcount == 1)
+
+
+async def table_version(connection: AsyncConnection, table_id: int) -> int | None:
+    """The table's version as committed (None: no such table)."""
+    version = await connection.scalar(select(TABLES.c.version).where(TABLES.c.id == table_id))
+    return None if version is None else int(version)
 
 
 async def due_deadlines(connection: AsyncConnection, now: datetime, limit: int = 500) -> list[Row[Any]]:

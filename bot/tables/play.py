@@ -68,7 +68,33 @@ class Play(Lobby):
         that has moved on since. ``expected_turn`` (the seat's ``acted`` count when its
         choices were shown) refuses only a click from before the seat's own last action
         (or a timeout's), so others' moves meanwhile do not spoil a hand that is still right.
+
+        A refusal that may come from this process's copy being behind the database (another
+        process moved the table on) reads the table again and tries once more, so a click
+        routed to any process is answered from the table as it is.
         """
+        try:
+            return await self._act_once(table_id, user_id, action, expected_version, expected_turn)
+        except (NotAllowed, ActionRefused, StaleAction, WrongStatus):
+            if not await self._refreshed(table_id):
+                raise
+        return await self._act_once(table_id, user_id, action, expected_version, expected_turn)
+
+    async def _refreshed(self, table_id: int) -> bool:
+        """Drop the live copy if the database has moved past it (another process wrote); True if so."""
+        live = self._live.get(table_id)
+        async with self.db.engine.connect() as connection:
+            stored = await repo.table_version(connection, table_id)
+        if stored is None or (live is not None and live.version == stored):
+            return False
+        if live is not None:
+            async with live.lock:
+                self._evict(live)
+        return True
+
+    async def _act_once(
+        self, table_id: int, user_id: int, action: str, expected_version: int | None, expected_turn: int | None
+    ) -> Outcome:
         async with self._locked(table_id) as live:
             self._expect(live, expected_version)
             if live.status != PLAYING or live.state is None:
@@ -156,17 +182,21 @@ class Play(Lobby):
     async def _timer(self, row: Any, now: datetime) -> Outcome | None:
         """Handle one due deadline row (table_id, version, remind_at, act_at)."""
         table_id, version = row.table_id, row.version
+        live_now = self._live.get(table_id)
+        if live_now is not None and live_now.version < version:  # another process moved on: read it again
+            await self._refreshed(table_id)
         async with self._locked(table_id) as live:
             if live.version != version or live.status != PLAYING or live.state is None:
-                return None  # a newer action replaced this deadline, or another process moved on
+                return None  # a newer action replaced this deadline
             state = live.state
             waiting = [p for p in state.to_act() if not live.at(p).on_autopilot]
             if row.remind_at is not None and now < row.act_at:
 
-                async def remind(connection: AsyncConnection) -> None:
-                    await repo.mark_reminded(connection, table_id, version)
+                async def remind(connection: AsyncConnection) -> bool:
+                    return await repo.mark_reminded(connection, table_id, version)
 
-                await self.db.write(remind)
+                if not await self.db.write(remind):
+                    return None  # claimed by another process: it sends the reminder, once
                 live.turn_ends = row.act_at  # reminded: what is left is the grace before the computer plays
                 event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
                 return Outcome(live.info(), live.public, dict(live.views), (), (event,))

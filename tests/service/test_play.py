@@ -91,11 +91,12 @@ async def test_a_second_process_can_never_apply_a_stale_action(database: Databas
     table_id = outcome.table.id
     await second.load_open_tables()  # both processes now hold the table in memory
     action = (await first.legal(table_id, HOST))[0]
+    seen = (await second.table(table_id)).version  # what a person saw on the second process
     await first.act(table_id, HOST, action)
-    with pytest.raises(StaleAction):
-        await second.act(table_id, HOST + 1, (await second.legal(table_id, HOST + 1))[0])
+    with pytest.raises(StaleAction):  # a click on a table that has moved on since it was seen
+        await second.act(table_id, HOST + 1, (await second.legal(table_id, HOST + 1))[0], expected_version=seen)
     assert (await _log_size(database, table_id))[0] == 1
-    # The refusal made the second process reload: it sees the first's action and plays on.
+    # The refusal made the second process read the table again: it sees the first's action and plays on.
     assert (await second.public_view(table_id)) == await first.public_view(table_id)
     await second.act(table_id, HOST + 1, (await second.legal(table_id, HOST + 1))[0])
     assert (await _log_size(database, table_id))[0] == 2

@@ -1,0 +1,51 @@
+"""Two processes on one database (two services, each with its own live copies): a click routed to either
+applies, and a turn deadline due while both run reminds once."""
+
+from __future__ import annotations
+
+import random
+
+from bot.storage.database import Database
+from bot.tables import TableService
+
+from .conftest import Clock
+from .helpers import heard, make_service, seated
+
+
+async def test_moves_routed_to_either_process_all_apply(database: Database, clock: Clock) -> None:
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        info = await seated(first, "oh-hell", players=3, options={"start_cards": 3})
+        info = (await first.start(info.id, info.host_id, message_id=1)).table
+        rng = random.Random(4)
+        services: tuple[TableService, TableService] = (first, second)
+        moves = 0
+        while info.status == "playing":
+            reader, writer = services[moves % 2], services[(moves + 1) % 2]  # seen on one, clicked on the other
+            info = await reader.table(info.id)
+            seat = info.to_act[0]
+            who = info.seats[seat].user_id
+            assert who is not None
+            legal = await reader.legal(info.id, who)
+            outcome = await writer.act(info.id, who, rng.choice(legal))  # the other's copy may be behind
+            info = outcome.table
+            moves += 1
+        assert info.status == "finished" and moves == 3 * 3 + (3 + 2 + 1) * 3  # three deals: every bid and every card
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_deadline_due_in_both_processes_reminds_once(database: Database, clock: Clock) -> None:
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        info = await seated(first, "oh-hell", players=3, options={"start_cards": 3}, turn_seconds=60)
+        await first.start(info.id, info.host_id, message_id=1)
+        await second.table(info.id)  # both hold the table
+        clock.advance(61)
+        reminders = [*await first.run_timers(), *await second.run_timers()]
+        assert len(reminders) == 1 and reminders[0].kinds() == ["reminder"]
+        assert heard(first).events("reminder") == [] and heard(second).events("reminder") == []  # returned, not sent
+    finally:
+        await first.close()
+        await second.close()
