@@ -6,6 +6,7 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 from datetime import timedelta
 
 import aiohttp
@@ -97,23 +98,36 @@ class TrickBot(TableBot):
         )
         self.languages = ServerLanguages()
         self._timers: asyncio.Task[None] | None = None
+        self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         try:
             await self.database.upgrade()
-            tables = await self.service.load_open_tables()
+            await self.service.close_unshown_lobbies()
         except (TimeoutError, OSError, SQLAlchemyError) as error:
             raise DatabaseUnavailable(_reason(error)) from error
-        log.info("database %s ready; %d open tables resumed", self.database.backend, tables)
+        log.info("database %s ready", self.database.backend)
         self.languages.load(await self.service.guild_languages())
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
         self._timers = self.service.run_timers_forever(self.cog_of(Tables).on_timer)
+        # Open tables are read back in the background: the bot answers at once, a click or a timer
+        # on a table not read yet reads it then, and computers resume as their tables come back.
+        self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")
         assert self.application_id is not None
         log.info("invite link: %s", invite_link(self.application_id))
+
+    async def _resume_tables(self) -> None:
+        started = time.perf_counter()
+        try:
+            tables = await self.service.load_open_tables()
+        except Exception:
+            log.exception("resuming the open tables failed; each is read when it is next used")
+            return
+        log.info("%d open tables resumed in %.1f s", tables, time.perf_counter() - started)
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -138,6 +152,8 @@ class TrickBot(TableBot):
     async def _shut_down(self) -> None:
         if self._timers is not None:
             self._timers.cancel()
+        if self._resume is not None:
+            self._resume.cancel()
         cog = self.get_cog(Tables.__cog_name__)
         if isinstance(cog, Tables):
             await cog.publisher.flush()
