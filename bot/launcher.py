@@ -18,7 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.config import Settings
 from bot.storage.database import Database
-from bot.tables import TableService
+from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
 from cogs.client import TableBot
 from cogs.i18n import ServerLanguages, Translator
@@ -117,8 +117,13 @@ class TrickBot(TableBot):
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
         self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")
+        await self.service.follow_settings(self._settings_changed)
         assert self.application_id is not None
         log.info("invite link: %s", invite_link(self.application_id))
+
+    async def _settings_changed(self, settings: GuildSettings) -> None:
+        """Another process changed a server's settings: this one speaks its new language too."""
+        self.languages.choose(settings.guild_id, settings.language)
 
     async def _resume_tables(self) -> None:
         started = time.perf_counter()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games import GAMES, GameError, InvalidGame, new_game
 from bot.games.options import resolve
+from bot.storage import notify
 from bot.storage import repository as repo
 from bot.storage.models import (
     DEFAULT_COMPUTER_PACE_MS,
@@ -86,13 +88,38 @@ class ServerSettings(RecordReads):
             else:
                 raise BadOptions("bad_setting", setting=key, value=value, allowed="a known setting")
 
+        announced = self.db.backend == "postgresql"
+
         async def work(connection: AsyncConnection) -> None:
             await repo.update_guild(connection, guild_id, **values)
+            if announced:  # every other process hears of it at commit
+                await notify.announce(connection, guild_id)
 
         await self.db.write(work)
-        for live in self._live.values():  # open tables use the new timer settings from their next turn
-            if live.guild_id == guild_id:
-                live.guild_turn = values.get("turn_seconds", live.guild_turn)
-                live.guild_grace = values.get("grace_seconds", live.guild_grace)
-                live.guild_pace_ms = values.get("computer_pace_ms", live.guild_pace_ms)
-        return await self.guild_settings(guild_id)
+        settings = await self.guild_settings(guild_id)
+        self._apply_settings(settings)
+        return settings
+
+    def _apply_settings(self, settings: GuildSettings) -> None:
+        """Open tables of the server use its new timer settings and pace from their next turn."""
+        for live in self._live.values():
+            if live.guild_id == settings.guild_id:
+                live.guild_turn = settings.turn_seconds
+                live.guild_grace = settings.grace_seconds
+                live.guild_pace_ms = settings.computer_pace_ms
+
+    async def follow_settings(self, changed: Callable[[GuildSettings], Awaitable[None]]) -> None:
+        """Hear every other process's settings changes (PostgreSQL: LISTEN/NOTIFY): apply them to this
+        process's open tables, then pass them to ``changed`` (the bot's own copies, such as a server's
+        language). With SQLite, one process serves the database and nothing needs hearing."""
+        if self.db.backend != "postgresql" or self._settings_listener is not None:
+            return
+
+        async def heard(guild_id: int) -> None:
+            settings = await self.guild_settings(guild_id)
+            self._apply_settings(settings)
+            await changed(settings)
+
+        listener = notify.SettingsListener(self.db.url, heard)
+        await listener.start()
+        self._settings_listener = listener

@@ -22,6 +22,7 @@ from bot.storage.models import (
     PLAYING,
     utcnow,
 )
+from bot.storage.notify import SettingsListener
 
 from .computers import Drivers, Turn, next_turn, pause_left, play_turn, stand_in
 from .errors import StaleAction, TableNotFound
@@ -97,6 +98,7 @@ class ServiceCore:
         self._drivers = Drivers()
         self._listeners: list[Listener] = []
         self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
+        self._settings_listener: SettingsListener | None = None  # other processes' settings changes
 
     async def load_open_tables(self) -> int:
         """Close what a crash left half made, then load every open table (replaying its log) so play
@@ -134,6 +136,9 @@ class ServiceCore:
                 await self._timer_task
             self._timer_task = None
         await self._drivers.close()
+        if self._settings_listener is not None:
+            await self._settings_listener.close()
+            self._settings_listener = None
         for _, pending in self._hints.values():
             for future in pending.values():
                 future.cancel()

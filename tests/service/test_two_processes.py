@@ -3,10 +3,13 @@ applies, and a turn deadline due while both run reminds once."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
+import pytest
+
 from bot.storage.database import Database
-from bot.tables import TableService
+from bot.tables import GuildSettings, TableService
 
 from .conftest import Clock
 from .helpers import heard, make_service, seated
@@ -46,6 +49,32 @@ async def test_a_deadline_due_in_both_processes_reminds_once(database: Database,
         reminders = [*await first.run_timers(), *await second.run_timers()]
         assert len(reminders) == 1 and reminders[0].kinds() == ["reminder"]
         assert heard(first).events("reminder") == [] and heard(second).events("reminder") == []  # returned, not sent
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_settings_changed_in_one_process_reach_the_other(database: Database, clock: Clock) -> None:
+    if database.backend != "postgresql":
+        pytest.skip("SQLite serves one process: a change applies where it is made, nothing to hear")
+    first, second = make_service(database, clock), make_service(database, clock)
+    heard_settings: list[GuildSettings] = []
+
+    async def changed(settings: GuildSettings) -> None:
+        heard_settings.append(settings)
+
+    try:
+        info = await seated(second, "oh-hell", players=3, options={"start_cards": 3})
+        await second.start(info.id, info.host_id, message_id=1)
+        await second.follow_settings(changed)
+        await first.update_guild_settings(info.guild_id, turn_seconds=120, language="ja", computer_pace_ms=0)
+        for _ in range(100):  # the notification arrives at commit; give it a moment
+            if heard_settings:
+                break
+            await asyncio.sleep(0.05)
+        assert heard_settings and heard_settings[-1].language == "ja" and heard_settings[-1].turn_seconds == 120
+        live = second._live[info.id]  # the other process's open table times its next turn with the new setting
+        assert live.guild_turn == 120 and live.guild_pace_ms == 0
     finally:
         await first.close()
         await second.close()
