@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import bench_players
+from bot import bench_players, bench_start
 from bot.games import GAMES, compiled, new_game
 
 # The formats that keep each game's matches short and even, so a figure is deals per second.
@@ -249,6 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="each player's mean time to act, drawn from 0 to twice this (0: act at once, the saturated figures)",
     )
     sub.add_parser("chart", help="the running-totals chart of long matches: milliseconds to draw, PNG size")
+    start = sub.add_parser("start", help="a start over many open tables: seconds to ready, the first cold click")
+    start.add_argument("--tables", type=int, default=2000)
+    start.add_argument("--actions", type=int, default=30, help="moves into each table's match")
+    start.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
     image = sub.add_parser("table-image", help="the table's picture at the largest tables: milliseconds, PNG size")
     image.add_argument("--samples", type=int, default=300, help="pictures per game, at moments of random matches")
     image.add_argument("--save", type=Path, help="a folder to write two of each game's pictures to")
@@ -264,6 +268,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             computers.error(str(error))
         for line in bench_players.bench_players(config):
+            print(line)
+        return 0
+    if args.what == "start":
+        for line in asyncio.run(bench_start.bench_start(args.tables, args.actions, args.database)):
             print(line)
         return 0
     if args.what == "table-image":

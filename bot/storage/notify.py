@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy import make_url, text
+from sqlalchemy import func, make_url, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 log = logging.getLogger(__name__)
@@ -25,9 +25,7 @@ CHANNEL = "trick_table_settings"
 
 async def announce(connection: AsyncConnection, guild_id: int) -> None:
     """Tell every listening process, at commit, that ``guild_id``'s settings changed."""
-    await connection.execute(
-        text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": str(guild_id)}
-    )
+    await connection.execute(select(func.pg_notify(CHANNEL, str(guild_id))))
 
 
 class SettingsListener:
