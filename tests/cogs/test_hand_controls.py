@@ -41,9 +41,9 @@ def test_just_make_bid_cards_say_the_number_they_bid() -> None:
         assert len(cards) == len(state.view(seat)["hand"])
         for button in cards:
             label = button["label"]
-            number = int(label.rsplit("= ", 1)[1])
+            number = int(label.rsplit("= ", 1)[1].rstrip("+"))
             if "Joker" in label:
-                assert number == 4
+                assert number == 4 and label.endswith("= 4+"), label  # a joker bids four or more
             else:
                 suit = re.search("[♠♥♦♣]", label)
                 assert suit is not None and number == SUIT_VALUE[suit.group()], label
@@ -68,3 +68,22 @@ def test_ninety_nine_bid_options_say_what_each_card_counts() -> None:
                 assert option["description"] == f"= {BID_VALUE[code >> 4]}", option
             else:  # the joker counts as the turned-up card it replaces
                 assert option["description"].startswith("= "), option
+
+
+def test_declare_is_explained_only_while_it_may_still_be_chosen() -> None:
+    from bot.games.shown import presentation_of
+
+    shown = presentation_of("ninety-nine")
+    checked = 0
+    for seed in range(30):
+        state = bidding_state("ninety-nine", 3, seed)
+        rng = random.Random(seed)
+        while not state.is_over() and state.view(None)["phase"] in ("bidding", "premium"):
+            seat = state.to_act()[0]
+            view, legal = state.view(seat), state.legal(seat)
+            if view["phase"] == "premium":
+                keys = [note.key for note in shown.hand_notes(view)]
+                assert ("hand.explain_declare" in keys) == ("declare" in legal), (legal, keys)
+                checked += "declare" not in legal
+            state.act(seat, "declare" if "declare" in legal and seed % 2 else rng.choice(legal))
+    assert checked, "some seat was asked after a declare"

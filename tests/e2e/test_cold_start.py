@@ -4,7 +4,6 @@ and a click on one not read yet reads it then."""
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 from bot.storage.database import Database
@@ -59,15 +58,12 @@ async def test_the_first_click_after_a_start_with_many_open_tables_is_answered_i
 ) -> None:
     target = await seed_tables(database_url, double.guild_id, double.channel_id)
     process = BotProcess(double, database_url, tmp_path / "bot.log")
-    started = time.monotonic()
     await process.start()
     try:
-        ready = time.monotonic() - started
         button = double.plant([f"tt:hand:{target}"])
         player = User(50_000 + 10 * (OPEN_TABLES - 1), "Host")
         answer = await double.click(player, button, f"tt:hand:{target}")  # answered within 3 s, or it fails
         assert answer.original is not None and "Your hand" in answer.original.text()
-        assert ready < 30, f"connected after {ready:.1f} s"
         await double.wait_for(lambda: "open tables resumed" in process.log(), timeout=60)
         assert double.problems == []
     finally:

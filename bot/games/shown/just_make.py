@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import cast
 
 from .. import cards as C
-from ..just_make import JustMakeRow, JustMakeSheet, JustMakeView, bid_value
+from ..just_make import JOKERS, JustMakeRow, JustMakeSheet, JustMakeView, bid_value
 from . import Card, Cell, Choice, Joined, OwnBids, Seat, SeatRow, Sheet, Shown, Text, cards_choice, say
 
 
@@ -97,7 +97,10 @@ class JustMakePresentation(OwnBids):
             out.append(cards_choice(view, plays, say("hand.pick_play")))
         if bids:  # each card says the number it bids, on its button
             choice = cards_choice(view, bids, say("hand.pick_bid"))
-            notes = tuple((card, say("hand.counts", value=card_bid(card))) for card in choice.cards)
+            notes = tuple(
+                (card, say("hand.counts_or_more" if C.parse(card) in JOKERS else "hand.counts", value=card_bid(card)))
+                for card in choice.cards
+            )
             out.append(replace(choice, notes=notes))
         return out
 

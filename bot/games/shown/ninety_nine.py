@@ -140,7 +140,9 @@ class NinetyNinePresentation(OwnBids):
             notes.append(say("hand.play_for_dummy"))  # the cards below are the dummy's, not yours
         if view["phase"] == "premium" and view.get("seat") in view["to_act"]:  # what each answer risks and scores
             declare, reveal = PREMIUM_VALUE[1], PREMIUM_VALUE[2]
-            notes.append(say("hand.explain_declare", value=declare))
+            standing = {offer["offer"] for offer in view["premium_offers"]} & {"declare", "reveal"}
+            if not standing:  # after a declare (or a reveal) only a reveal or a pass is left
+                notes.append(say("hand.explain_declare", value=declare))
             if view["players"] > 2:  # two players may not reveal
                 notes.append(say("hand.explain_reveal", value=reveal))
             notes.append(say("hand.explain_pass"))
