@@ -65,6 +65,7 @@ class MatchOutcome:
     contracts: bool  # the sheets name a contractor (Five Hundred): aims are contracts, not bids
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # seconds, by role
     aims: tuple[Aims, Aims] = field(default_factory=lambda: (Aims(), Aims()))  # by role
+    points: float = 0.0  # the first level's unit's total less the other units' average, a hand played
 
 
 def units_of(state: GameState) -> list[list[int]]:
@@ -139,16 +140,25 @@ def play_match(plan: MatchPlan) -> MatchOutcome:
         state.act(seat, action)
     capped = not state.is_over()
     winners = leaders(state, units) if capped else state.result()["winners"]
+    hands = hands_played(state.sheets)
     return MatchOutcome(
         plan,
         first_share(winners, units, plan.rotation),
         capped,
-        hands_played(state.sheets),
+        hands,
         units,
         any("contractor" in sheet for sheet in state.sheets),
         times,
         tally_aims(state.sheets, role),
+        points_margin(state.scores()["total"], units, plan.rotation) / max(1, hands),
     )
+
+
+def points_margin(total: Sequence[float], units: list[list[int]], first_unit: int) -> float:
+    """The first level's unit's total less the average of the other units' totals."""
+    mine = total[units[first_unit][0]]
+    others = [total[unit[0]] for index, unit in enumerate(units) if index != first_unit]
+    return mine - sum(others) / len(others)
 
 
 @dataclass(frozen=True)
@@ -262,6 +272,8 @@ class Row:
     aims: tuple[Aims, Aims]
     hands: int
     contracts: bool  # Five Hundred: aims are contracts won at auction
+    points: float = 0.0  # the first level's points a hand over the other units' average
+    points_margin: float = math.nan  # two standard errors of it, over the deal seeds
 
     @property
     def fair(self) -> float:
@@ -284,16 +296,9 @@ def summarize(outcomes: list[MatchOutcome]) -> list[Row]:
     rows = []
     for (game, players, pairing), group in groups.items():
         units = group[0].units
-        by_seed: dict[int, list[float]] = defaultdict(list)
-        for outcome in group:
-            by_seed[outcome.plan.deal_seed].append(outcome.first_share)
-        seed_means = [sum(shares) / len(shares) for shares in by_seed.values()]
         share = sum(o.first_share for o in group) / len(group)
-        margin = math.nan
-        if len(seed_means) > 1:
-            mean = sum(seed_means) / len(seed_means)
-            variance = sum((m - mean) ** 2 for m in seed_means) / (len(seed_means) - 1)
-            margin = 2 * math.sqrt(variance / len(seed_means))
+        margin = two_errors_over_seeds(group, lambda o: o.first_share)
+        points = sum(o.points for o in group) / len(group)
         times = tuple(sorted(t for o in group for t in o.times[role]) for role in (FIRST, SECOND))
         aims = tuple(
             Aims(sum(o.aims[role].tried for o in group), sum(o.aims[role].made for o in group))
@@ -314,9 +319,25 @@ def summarize(outcomes: list[MatchOutcome]) -> list[Row]:
                 (aims[0], aims[1]),
                 sum(o.hands for o in group),
                 any(o.contracts for o in group),
+                points,
+                two_errors_over_seeds(group, lambda o: o.points),
             )
         )
     return rows
+
+
+def two_errors_over_seeds(group: list[MatchOutcome], figure: Callable[[MatchOutcome], float]) -> float:
+    """Two standard errors of a figure's mean, over the deal seeds (each seed's rotations averaged
+    first, so the luck of the cards cancels out); nan with a single seed."""
+    by_seed: dict[int, list[float]] = defaultdict(list)
+    for outcome in group:
+        by_seed[outcome.plan.deal_seed].append(figure(outcome))
+    seed_means = [sum(values) / len(values) for values in by_seed.values()]
+    if len(seed_means) < 2:
+        return math.nan
+    mean = sum(seed_means) / len(seed_means)
+    variance = sum((m - mean) ** 2 for m in seed_means) / (len(seed_means) - 1)
+    return 2 * math.sqrt(variance / len(seed_means))
 
 
 def _pct(part: float, whole: float) -> str:
@@ -339,16 +360,18 @@ def render_row(row: Row) -> str:
     share = _pct(row.win_share, 1) + ("" if math.isnan(row.margin) else f" ±{100 * row.margin:.0f}")
     made = " / ".join(_pct(a.made, a.tried) for a in row.aims)
     contractor = " / ".join(_pct(a.tried, row.hands) for a in row.aims) if row.contracts else "—"
+    points = f"{row.points:+.1f}" + ("" if math.isnan(row.points_margin) else f" ±{row.points_margin:.1f}")
     return (
         f"| {row.game} | {row.players} | {label} | {row.matches} | {share} | {_pct(row.fair, 1)} | "
-        f"{row.win_share / row.fair:.2f} | {_ms(row.times[0])} | {_ms(row.times[1])} | {made} | {contractor} |"
+        f"{row.win_share / row.fair:.2f} | {points} | {_ms(row.times[0])} | {_ms(row.times[1])} | {made} "
+        f"| {contractor} |"
     )
 
 
 HEADER = (
-    "| game | players | pairing (1st vs 2nd) | matches | 1st wins | fair | ratio to fair "
+    "| game | players | pairing (1st vs 2nd) | matches | 1st wins | fair | ratio to fair | 1st points a hand "
     "| 1st ms p50 / p99 (decisions) | 2nd ms p50 / p99 (decisions) | made 1st / 2nd | contractor 1st / 2nd |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
 )
 
 
@@ -377,7 +400,9 @@ def render(rows: list[Row], config: BenchConfig, notes: list[str], wall_s: float
     lines.append(
         "Each deal seed is replayed with the 1st level moved over every seat (Five Hundred with partners: "
         "over every side, both partners of that level). Wins: the 1st level's share of match wins, a shared "
-        "win split, ±2 standard errors over the deal seeds; fair = 1 / seats (or sides). Decision times: "
+        "win split, ±2 standard errors over the deal seeds; fair = 1 / seats (or sides). Points a hand: the "
+        "1st level's total less the other seats' (or sides') average, over the hands played, ±2 standard errors "
+        "over the deal seeds (with --deals 1, a hand-by-hand comparison on the same cards). Decision times: "
         "decisions with more than one legal action, timed in a worker process playing one decision at a time. "
         "Made: bids made exactly (Ninety-Nine, Just Make) or contracts made of those the level won at auction "
         "(Five Hundred); contractor: share of the hands played that the level won the auction."

@@ -144,6 +144,11 @@ def test_contracts_count_for_the_contractor_only_and_not_thrown_in_hands() -> No
     assert (first, second) == (Aims(2, 1), Aims(1, 0))
 
 
+def test_points_margin_is_the_first_units_total_less_the_others_average() -> None:
+    assert bench_players.points_margin([120, -40, 120, -40], [[0, 2], [1, 3]], 0) == 160
+    assert bench_players.points_margin([30, 60, 0], [[0], [1], [2]], 1) == 45
+
+
 def test_percentile_is_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert (percentile(values, 0.5), percentile(values, 0.99), percentile(values, 1.0)) == (50.0, 99.0, 100.0)
@@ -151,28 +156,35 @@ def test_percentile_is_nearest_rank() -> None:
     assert math.isnan(percentile([], 0.5))
 
 
-def outcome(seed: int, rotation: int, share: float, times: list[float], aims: Aims, hands: int = 4) -> MatchOutcome:
+def outcome(
+    seed: int, rotation: int, share: float, times: list[float], aims: Aims, hands: int = 4, points: float = 0.0
+) -> MatchOutcome:
     plan = MatchPlan("five-hundred", 4, ("strong", "easy"), seed, rotation, {}, None, 1000)
-    return MatchOutcome(plan, share, False, hands, [[0, 2], [1, 3]], True, (times, [0.0042]), (aims, Aims(1, 1)))
+    return MatchOutcome(
+        plan, share, False, hands, [[0, 2], [1, 3]], True, (times, [0.0042]), (aims, Aims(1, 1)), points
+    )
 
 
 def test_summary_figures() -> None:
     rows = summarize([
-        outcome(1, 0, 1.0, [0.3, 0.1], Aims(2, 1)),
-        outcome(1, 1, 1.0, [0.2], Aims(1, 1)),
-        outcome(2, 0, 0.5, [0.4], Aims(1, 0)),
-        outcome(2, 1, 0.0, [], Aims(0, 0)),
+        outcome(1, 0, 1.0, [0.3, 0.1], Aims(2, 1), points=50.0),
+        outcome(1, 1, 1.0, [0.2], Aims(1, 1), points=30.0),
+        outcome(2, 0, 0.5, [0.4], Aims(1, 0), points=10.0),
+        outcome(2, 1, 0.0, [], Aims(0, 0), points=-10.0),
     ])  # fmt: skip
     (row,) = rows
     assert (row.matches, row.units, row.side_size, row.fair) == (4, 2, 2, 0.5)
     assert row.win_share == 0.625
     # Two seeds with means 1.0 and 0.25: standard error 0.375, the margin twice that.
     assert row.margin == pytest.approx(0.75)
+    # Points a hand: seed means 40 and 0, standard error 20.
+    assert (row.points, row.points_margin) == (pytest.approx(20.0), pytest.approx(40.0))
     assert row.times[0] == [0.1, 0.2, 0.3, 0.4]
     assert (row.aims[0], row.aims[1], row.hands) == (Aims(4, 2), Aims(4, 4), 16)
     line = bench_players.render_row(row)
     assert line == (
-        "| five-hundred | 4 | strong (one side) vs easy | 4 | 62% ±75 | 50% | 1.25 | 200 / 400 (4) | 4.2 / 4.2 (4) "
+        "| five-hundred | 4 | strong (one side) vs easy | 4 | 62% ±75 | 50% | 1.25 | +20.0 ±40.0 | 200 / 400 (4) "
+        "| 4.2 / 4.2 (4) "
         "| 50% / 100% | 25% / 25% |"
     )
 
@@ -183,9 +195,13 @@ def test_rotations_of_random_players_replay_one_match_so_the_shares_sum_to_one()
     for game, players in (("five-hundred", 4), ("just-make", 4), ("ninety-nine", 2)):
         plans, _ = plan_matches(config(games=(game,), players=(players,), matches=players, deals=3))
         totals: dict[int, float] = defaultdict(float)
+        points: dict[int, float] = defaultdict(float)
         for plan in plans:
-            totals[plan.deal_seed] += play_match(plan).first_share
+            played = play_match(plan)
+            totals[plan.deal_seed] += played.first_share
+            points[plan.deal_seed] += played.points
         assert list(totals.values()) == pytest.approx([1.0] * len(totals))
+        assert list(points.values()) == pytest.approx([0.0] * len(points))  # one match: the margins cancel
 
 
 def test_the_pool_gives_the_same_outcomes_as_one_process() -> None:
