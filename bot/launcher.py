@@ -17,11 +17,13 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.config import Settings
+from bot.rest_budget import RestBudget
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
 from cogs.client import TableBot
 from cogs.i18n import ServerLanguages, Translator
+from cogs.rest import limit_requests
 from cogs.tables import Tables
 
 log = logging.getLogger("bot")
@@ -88,6 +90,9 @@ class TrickBot(TableBot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
+        # One budget of REST calls for the whole bot (every process, through Redis when REDIS_URL is set).
+        self.budget = RestBudget(settings.rest_per_second, settings.redis_url)
+        limit_requests(self.http, self.budget)
         self.database = Database(settings.database_url)
         # Computer players think in worker processes, so the bot keeps answering while they do.
         self.thinker = Thinker(settings.computer_workers, budget_ms=settings.computer_budget_ms)
@@ -108,6 +113,8 @@ class TrickBot(TableBot):
         except (TimeoutError, OSError, SQLAlchemyError) as error:
             raise DatabaseUnavailable(_reason(error)) from error
         log.info("database %s ready", self.database.backend)
+        assert self.budget is not None
+        await self.budget.start()
         self.languages.load(await self.service.guild_languages())
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
@@ -117,7 +124,7 @@ class TrickBot(TableBot):
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
         self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")
-        await self.service.follow_settings(self._settings_changed)
+        await self.service.follow_others(self._settings_changed)
         assert self.application_id is not None
         log.info("invite link: %s", invite_link(self.application_id))
 
@@ -171,6 +178,8 @@ class TrickBot(TableBot):
         await self.service.close()
         await self.thinker.close()
         await self.database.close()
+        if self.budget is not None:
+            await self.budget.close()
 
 
 async def run(settings: Settings) -> int:

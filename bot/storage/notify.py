@@ -1,9 +1,10 @@
-"""Settings changes pushed to every process on one PostgreSQL database (``LISTEN``/``NOTIFY``).
+"""What one process tells the others sharing a PostgreSQL database (``LISTEN``/``NOTIFY``).
 
-A change is announced in the transaction that writes it (``pg_notify`` is sent
-at commit, and not at all if the write rolls back), and every process that
-listens hears the server's id and reads its settings again. SQLite serves one
-process, which needs no message: the change is applied where it is made.
+Two things are heard: a server's settings changed (announced in the transaction
+that writes them: ``pg_notify`` is sent at commit, and not at all if the write
+rolls back), and a table was moved on by a process that does not own it (a
+click routed to another shard's process), so its owner reads it again and its
+computers play on. SQLite serves one process, which needs no message.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "trick_table_settings"
+CHANNEL = "trick_table_settings"  # payload: the server's id
+TABLES_CHANNEL = "trick_table_tables"  # payload: "<table id>:<server id>"
 
 
 async def announce(connection: AsyncConnection, guild_id: int) -> None:
@@ -28,36 +30,68 @@ async def announce(connection: AsyncConnection, guild_id: int) -> None:
     await connection.execute(select(func.pg_notify(CHANNEL, str(guild_id))))
 
 
-class SettingsListener:
-    """One connection of its own that listens for settings changes and calls ``heard(guild_id)``."""
+async def announce_table(connection: AsyncConnection, table_id: int, guild_id: int) -> None:
+    """Tell every listening process that table ``table_id`` of server ``guild_id`` moved on."""
+    await connection.execute(select(func.pg_notify(TABLES_CHANNEL, f"{table_id}:{guild_id}")))
 
-    def __init__(self, url: str, heard: Callable[[int], Awaitable[None]]) -> None:
+
+def _numbers(payload: str, count: int) -> list[int] | None:
+    parts = payload.split(":")
+    if len(parts) != count or not all(p.isascii() and p.isdigit() and len(p) <= 20 for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+class OthersListener:
+    """One connection of its own that listens for the other processes' news: ``settings(guild_id)`` when
+    a server's settings changed, ``table(table_id, guild_id)`` when a table was moved on elsewhere."""
+
+    def __init__(
+        self,
+        url: str,
+        settings: Callable[[int], Awaitable[None]],
+        table: Callable[[int, int], Awaitable[None]],
+    ) -> None:
         parsed = make_url(url).set(drivername="postgresql")
         self._dsn = parsed.render_as_string(hide_password=False)
-        self._heard = heard
+        self._settings = settings
+        self._table = table
         self._connection: Any = None
         self._pending: set[Any] = set()
 
     async def start(self) -> None:
         self._connection = await asyncpg.connect(self._dsn)
-        await self._connection.add_listener(CHANNEL, self._on_notify)
+        await self._connection.add_listener(CHANNEL, self._on_settings)
+        await self._connection.add_listener(TABLES_CHANNEL, self._on_table)
 
-    def _on_notify(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
-        if not (payload.isascii() and payload.isdigit()):
-            return
-        task = asyncio.ensure_future(self._call(int(payload)))
+    def _on_settings(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        numbers = _numbers(payload, 1)
+        if numbers is not None:
+            self._run(self._settings(*numbers), f"the new settings of server {payload}")
+
+    def _on_table(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        numbers = _numbers(payload, 2)
+        if numbers is not None:
+            self._run(self._table(*numbers), f"table {numbers[0]} moved on by another process")
+
+    def _run(self, work: Awaitable[None], what: str) -> None:
+        task = asyncio.ensure_future(self._call(work, what))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _call(self, guild_id: int) -> None:
+    @staticmethod
+    async def _call(work: Awaitable[None], what: str) -> None:
         try:
-            await self._heard(guild_id)
+            await work
         except Exception:
-            log.exception("could not apply the new settings of server %s", guild_id)
+            log.exception("could not apply %s", what)
 
     async def close(self) -> None:
+        for task in list(self._pending):
+            task.cancel()
         if self._connection is not None:
             with contextlib.suppress(Exception):
-                await self._connection.remove_listener(CHANNEL, self._on_notify)
+                await self._connection.remove_listener(CHANNEL, self._on_settings)
+                await self._connection.remove_listener(TABLES_CHANNEL, self._on_table)
                 await self._connection.close()
             self._connection = None

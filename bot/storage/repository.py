@@ -11,10 +11,26 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Integer, Row, bindparam, column, delete, func, insert, select, update, values
+from sqlalchemy import (
+    Integer,
+    Row,
+    bindparam,
+    column,
+    delete,
+    func,
+    insert,
+    literal_column,
+    select,
+    tuple_,
+    update,
+    values,
+)
 from sqlalchemy import Table as SATable
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import ColumnElement
+
+from bot.shards import Shards
 
 from .models import (
     ABANDONED,
@@ -114,16 +130,18 @@ async def set_deadline(
         await connection.execute(insert(DEADLINES).values(due_at=remind_at or act_at, **values))
 
 
-async def mark_reminded(connection: AsyncConnection, table_id: int, version: int) -> bool:
-    """Claim the reminder of the deadline set at ``version``: True for the one caller that does, so
-    processes sharing the database never both remind."""
+async def claim_reminders(connection: AsyncConnection, due: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Claim the reminders of the deadlines ``(table_id, version)`` in one statement: the pairs this
+    caller claimed, so processes sharing the database never both remind."""
+    if not due:
+        return set()
     statement = (
         update(DEADLINES)
-        .where(DEADLINES.c.table_id == table_id, DEADLINES.c.version == version, DEADLINES.c.remind_at.is_not(None))
+        .where(tuple_(DEADLINES.c.table_id, DEADLINES.c.version).in_(list(due)), DEADLINES.c.remind_at.is_not(None))
         .values(remind_at=None, due_at=DEADLINES.c.act_at)
+        .returning(DEADLINES.c.table_id, DEADLINES.c.version)
     )
-    result = await connection.execute(statement)
-    return bool(result.rowcount == 1)
+    return {(int(row.table_id), int(row.version)) for row in await connection.execute(statement)}
 
 
 async def table_version(connection: AsyncConnection, table_id: int) -> int | None:
@@ -132,8 +150,23 @@ async def table_version(connection: AsyncConnection, table_id: int) -> int | Non
     return None if version is None else int(version)
 
 
-async def due_deadlines(connection: AsyncConnection, now: datetime, limit: int = 500) -> list[Row[Any]]:
-    statement = select(DEADLINES).where(DEADLINES.c.due_at <= now).order_by(DEADLINES.c.due_at).limit(limit)
+def owned(guild_id: Any, shards: Shards | None) -> ColumnElement[bool] | None:
+    """The servers on ``shards`` (Discord's rule, computed by the database); None: every server."""
+    if shards is None or shards.all or shards.count is None:
+        return None
+    shard = guild_id.op(">>")(literal_column("22")) % literal_column(str(int(shards.count)))
+    return cast(ColumnElement[bool], shard.in_(sorted(shards.ids)))
+
+
+async def due_deadlines(
+    connection: AsyncConnection, now: datetime, limit: int = 500, shards: Shards | None = None
+) -> list[Row[Any]]:
+    """The turn deadlines due by ``now``, earliest first, of the tables of servers on ``shards``."""
+    statement = select(DEADLINES).where(DEADLINES.c.due_at <= now)
+    mine = owned(TABLES.c.guild_id, shards)
+    if mine is not None:
+        statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id).where(mine)
+    statement = statement.order_by(DEADLINES.c.due_at).limit(limit)
     return list((await connection.execute(statement)).all())
 
 
@@ -165,9 +198,13 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
     return StoredTable(table, seats, actions, names, guild, deadline)
 
 
-async def open_table_ids(connection: AsyncConnection) -> list[int]:
-    statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES)).order_by(TABLES.c.id)
-    return [row.id for row in await connection.execute(statement)]
+async def open_table_ids(connection: AsyncConnection, shards: Shards | None = None) -> list[int]:
+    """The open tables (lobbies and matches in play) of the servers on ``shards``."""
+    statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES))
+    mine = owned(TABLES.c.guild_id, shards)
+    if mine is not None:
+        statement = statement.where(mine)
+    return [row.id for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
 async def claim_channel(connection: AsyncConnection, table_id: int, channel_id: int) -> None:
@@ -175,12 +212,16 @@ async def claim_channel(connection: AsyncConnection, table_id: int, channel_id: 
     await connection.execute(update(TABLES).where(TABLES.c.id == table_id).values(channel_slot=channel_id))
 
 
-async def close_unshown_lobbies(connection: AsyncConnection, before: datetime, now: datetime) -> list[int]:
-    """Abandon the lobbies opened before ``before`` that were never shown (no message): what a crash
-    between opening a table and posting it leaves. Their ids."""
+async def close_unshown_lobbies(
+    connection: AsyncConnection, before: datetime, now: datetime, shards: Shards | None = None
+) -> list[int]:
+    """Abandon the lobbies of the servers on ``shards`` opened before ``before`` that were never shown
+    (no message): what a crash between opening a table and posting it leaves. Their ids."""
+    mine = owned(TABLES.c.guild_id, shards)
     statement = (
         update(TABLES)
         .where(TABLES.c.status == LOBBY, TABLES.c.message_id.is_(None), TABLES.c.created_at < before)
+        .where(*([] if mine is None else [mine]))
         .values(status=ABANDONED, finished_at=now, channel_slot=None, version=TABLES.c.version + 1)
         .returning(TABLES.c.id)
     )

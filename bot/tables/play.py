@@ -159,52 +159,70 @@ class Play(Lobby):
             return await self._commit(live, step, actor=None, reason="abandoned")
 
     async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
-        """Remind, or hand to the strong computer player, every seat whose turn deadline has passed.
+        """Remind, or hand to the strong computer player, every seat whose turn deadline has passed,
+        at the tables of this process's servers.
 
         Returns the reminders; the moves made for people whose time ran out reach the
-        listeners (each with a ``timeout`` event) as the computer makes them.
+        listeners (each with a ``timeout`` event) as the computer makes them. However many
+        deadlines are due (after an outage, thousands), the reminders are claimed in one
+        write per batch, and the computers' moves are group-committed as they come.
         """
         now = now or self.clock()
         for live in list(self._live.values()):
             self._wake(live)  # a driver stopped by an error (a database hiccup) starts again
         async with self.db.engine.connect() as connection:
-            due = await repo.due_deadlines(connection, now)
-        outcomes = []
+            due = await repo.due_deadlines(connection, now, shards=self.shards)
+        to_remind: list[Any] = []
         for row in due:
             try:
-                outcome = await self._timer(row, now)
+                if await self._due(row, now):
+                    to_remind.append(row)
             except (TableNotFound, StaleAction):
                 continue
-            if outcome is not None:
-                outcomes.append(outcome)
-        return outcomes
+        return await self._remind(to_remind, now)
 
-    async def _timer(self, row: Any, now: datetime) -> Outcome | None:
-        """Handle one due deadline row (table_id, version, remind_at, act_at)."""
+    async def _due(self, row: Any, now: datetime) -> bool:
+        """Handle one due deadline row (table_id, version, remind_at, act_at): True if its seats are
+        to be reminded; past the reminder, the computer is woken to play for them."""
         table_id, version = row.table_id, row.version
         live_now = self._live.get(table_id)
         if live_now is not None and live_now.version < version:  # another process moved on: read it again
             await self._refreshed(table_id)
         async with self._locked(table_id) as live:
             if live.version != version or live.status != PLAYING or live.state is None:
-                return None  # a newer action replaced this deadline
-            state = live.state
-            waiting = [p for p in state.to_act() if not live.at(p).on_autopilot]
+                return False  # a newer action replaced this deadline
             if row.remind_at is not None and now < row.act_at:
-
-                async def remind(connection: AsyncConnection) -> bool:
-                    return await repo.mark_reminded(connection, table_id, version)
-
-                if not await self.db.write(remind):
-                    return None  # claimed by another process: it sends the reminder, once
-                live.turn_ends = row.act_at  # reminded: what is left is the grace before the computer plays
-                event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
-                return Outcome(live.info(), live.public, dict(live.views), (), (event,))
+                return True
             # Nothing is written now: the deadline stays due until the computer's move replaces
             # it, so a restart meanwhile hands these turns to the computer again.
-            live.overdue.update(waiting)
+            live.overdue.update(p for p in live.state.to_act() if not live.at(p).on_autopilot)
             self._wake(live)
-            return None
+            return False
+
+    async def _remind(self, rows: list[Any], now: datetime) -> list[Outcome]:
+        """Claim the reminders of ``rows`` in one write, then describe those this process claimed."""
+        if not rows:
+            return []
+
+        async def claim(connection: AsyncConnection) -> set[tuple[int, int]]:
+            return await repo.claim_reminders(connection, [(row.table_id, row.version) for row in rows])
+
+        claimed = await self.db.write(claim)  # another process's claim means it sends them, once
+        outcomes = []
+        for row in rows:
+            if (row.table_id, row.version) not in claimed:
+                continue
+            try:
+                async with self._locked(row.table_id) as live:
+                    if live.version != row.version or live.state is None or live.status != PLAYING:
+                        continue  # moved on meanwhile: the reminder is moot
+                    live.turn_ends = row.act_at  # what is left is the grace before the computer plays
+                    waiting = [p for p in live.state.to_act() if not live.at(p).on_autopilot]
+                    event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
+                    outcomes.append(Outcome(live.info(), live.public, dict(live.views), (), (event,)))
+            except TableNotFound:
+                continue
+        return outcomes
 
     async def hint(self, table_id: int, user_id: int) -> Hint:
         """What the strong computer player would do in the person's seat, from that seat's knowledge only."""

@@ -108,18 +108,20 @@ class ServerSettings(RecordReads):
                 live.guild_grace = settings.grace_seconds
                 live.guild_pace_ms = settings.computer_pace_ms
 
-    async def follow_settings(self, changed: Callable[[GuildSettings], Awaitable[None]]) -> None:
-        """Hear every other process's settings changes (PostgreSQL: LISTEN/NOTIFY): apply them to this
-        process's open tables, then pass them to ``changed`` (the bot's own copies, such as a server's
-        language). With SQLite, one process serves the database and nothing needs hearing."""
-        if self.db.backend != "postgresql" or self._settings_listener is not None:
+    async def follow_others(self, changed: Callable[[GuildSettings], Awaitable[None]]) -> None:
+        """Hear what the other processes on the database tell (PostgreSQL: LISTEN/NOTIFY): a server's
+        new settings, applied to this process's open tables and passed to ``changed`` (the bot's own
+        copies, such as a server's language); a table of this process's servers moved on by another
+        process, read again here so its computers play on. With SQLite, one process serves the
+        database and nothing needs hearing."""
+        if self.db.backend != "postgresql" or self._others is not None:
             return
 
-        async def heard(guild_id: int) -> None:
+        async def settings_heard(guild_id: int) -> None:
             settings = await self.guild_settings(guild_id)
             self._apply_settings(settings)
             await changed(settings)
 
-        listener = notify.SettingsListener(self.db.url, heard)
+        listener = notify.OthersListener(self.db.url, settings_heard, self._moved_elsewhere)
         await listener.start()
-        self._settings_listener = listener
+        self._others = listener

@@ -12,6 +12,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.shards import Shards
+from bot.storage import notify
 from bot.storage import repository as repo
 from bot.storage.database import BatchRollback, Database
 from bot.storage.models import (
@@ -22,7 +24,7 @@ from bot.storage.models import (
     PLAYING,
     utcnow,
 )
-from bot.storage.notify import SettingsListener
+from bot.storage.notify import OthersListener
 
 from .computers import Drivers, Turn, next_turn, pause_left, play_turn, stand_in
 from .errors import StaleAction, TableNotFound
@@ -85,8 +87,12 @@ class ServiceCore:
         thinker: Thinker | None = None,
         sleep: Sleep = asyncio.sleep,
         lobby_grace: timedelta = UNSHOWN_LOBBY_GRACE,
+        shards: Shards | None = None,
     ) -> None:
         self.db = database
+        # The servers whose tables this process loads at start and whose turn timers it runs
+        # (a click on another server's table is still served: every write checks the version).
+        self.shards = shards or Shards.everything()
         self.lobby_grace = lobby_grace
         self.clock = clock
         self.sleep = sleep
@@ -98,14 +104,15 @@ class ServiceCore:
         self._drivers = Drivers()
         self._listeners: list[Listener] = []
         self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
-        self._settings_listener: SettingsListener | None = None  # other processes' settings changes
+        self._others: OthersListener | None = None  # what other processes tell: settings, tables moved on
+        self._announcing: set[asyncio.Task[None]] = set()
 
     async def load_open_tables(self) -> int:
-        """Close what a crash left half made, then load every open table (replaying its log) so play
-        resumes at once; return how many."""
+        """Close what a crash left half made, then load every open table of this process's servers
+        (replaying its log) so play resumes at once; return how many."""
         await self.close_unshown_lobbies()
         async with self.db.engine.connect() as connection:
-            ids = await repo.open_table_ids(connection)
+            ids = await repo.open_table_ids(connection, self.shards)
         for table_id in ids:
             await self._get(table_id)
         return len(ids)
@@ -118,7 +125,7 @@ class ServiceCore:
         older_than = self.lobby_grace if older_than is None else older_than
 
         async def work(connection: AsyncConnection) -> list[int]:
-            return await repo.close_unshown_lobbies(connection, now - older_than, now)
+            return await repo.close_unshown_lobbies(connection, now - older_than, now, self.shards)
 
         closed = await self.db.write(work)
         for table_id in closed:
@@ -136,9 +143,11 @@ class ServiceCore:
                 await self._timer_task
             self._timer_task = None
         await self._drivers.close()
-        if self._settings_listener is not None:
-            await self._settings_listener.close()
-            self._settings_listener = None
+        if self._others is not None:
+            await self._others.close()
+            self._others = None
+        for task in list(self._announcing):
+            task.cancel()
         for _, pending in self._hints.values():
             for future in pending.values():
                 future.cancel()
@@ -167,7 +176,9 @@ class ServiceCore:
     async def _get(self, table_id: int) -> LiveTable:
         live = self._live.get(table_id)
         if live is not None:
-            return live
+            if self.shards.owns(live.guild_id) or await self._up_to_date(live):
+                return live
+            self._evict(live)  # another shard's table, moved on by its owner: read it again
         if not 1 <= table_id <= MAX_ROW_ID:  # no such row can exist, and PostgreSQL would refuse the number
             raise TableNotFound("table_not_found", table=table_id)
         async with self._loading:
@@ -226,6 +237,41 @@ class ServiceCore:
         self._wake(live)  # after a restart, a computer that was thinking thinks again
         return live
 
+    async def _up_to_date(self, live: LiveTable) -> bool:
+        """True if the database holds the same version as this copy (another process may have written)."""
+        async with self.db.engine.connect() as connection:
+            return await repo.table_version(connection, live.id) == live.version
+
+    async def _moved_elsewhere(self, table_id: int, guild_id: int) -> None:
+        """Another process moved on a table of this process's servers (a click routed to it): read the
+        table again, so the copy here is current and its computers play on."""
+        if not self.shards.owns(guild_id):
+            return
+        live = self._live.get(table_id)
+        if live is not None and not await self._up_to_date(live):
+            async with live.lock:
+                self._evict(live)
+        with contextlib.suppress(TableNotFound):  # gone meanwhile: nothing to play on
+            await self._get(table_id)
+
+    def _tell_owner(self, live: LiveTable) -> None:
+        """This process moved on another shard's table: tell its owner (PostgreSQL), after the commit."""
+        if self.db.backend != "postgresql" or self.shards.owns(live.guild_id):
+            return
+
+        async def work(connection: AsyncConnection) -> None:
+            await notify.announce_table(connection, live.id, live.guild_id)
+
+        async def tell() -> None:
+            try:
+                await self.db.write(work)
+            except Exception:
+                log.exception("could not tell the owner of table %s that it moved on", live.id)
+
+        task = asyncio.create_task(tell(), name=f"tell-owner-{live.id}")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
     @contextlib.asynccontextmanager
     async def _locked(self, table_id: int) -> AsyncIterator[LiveTable]:
         """The live table, with its lock held: one call at a time per table."""
@@ -268,6 +314,7 @@ class ServiceCore:
             self._evict(live)  # memory may be ahead of the database: replay it next time
             raise
         live.version += 1
+        self._tell_owner(live)
         return result
 
     async def _commit(
@@ -355,8 +402,9 @@ class ServiceCore:
         return self._thinker
 
     def _wake(self, live: LiveTable) -> None:
-        """Start the table's driver if a computer player is to act there and none is running."""
-        if not live.evicted and next_turn(live) is not None:
+        """Start the table's driver if a computer player is to act there and none is running (only at
+        the tables of this process's servers: another shard's owner drives its own)."""
+        if not live.evicted and self.shards.owns(live.guild_id) and next_turn(live) is not None:
             self._drivers.start(live.id, lambda: self._drive(live.id))
 
     async def _drive(self, table_id: int) -> None:

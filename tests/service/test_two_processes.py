@@ -66,7 +66,7 @@ async def test_settings_changed_in_one_process_reach_the_other(database: Databas
     try:
         info = await seated(second, "oh-hell", players=3, options={"start_cards": 3})
         await second.start(info.id, info.host_id, message_id=1)
-        await second.follow_settings(changed)
+        await second.follow_others(changed)
         await first.update_guild_settings(info.guild_id, turn_seconds=120, language="ja", computer_pace_ms=0)
         for _ in range(100):  # the notification arrives at commit; give it a moment
             if heard_settings:
