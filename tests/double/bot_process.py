@@ -8,6 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
+from bot.shards import parse_ids
+
 from .server import DiscordDouble
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,13 +33,14 @@ class BotProcess:
             "LOG_LEVEL": "INFO",
             **self.env,
         }
-        self.double.expect_connection()
+        shards = self.shards()
+        self.double.expect_connection(shards)
         log = self.log_path.open("ab")
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
         )
         log.close()
-        waiting = asyncio.ensure_future(self.double.wait_connected(timeout))
+        waiting = asyncio.ensure_future(self.double.wait_connected(timeout, shards))
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
         if exited in done:
@@ -45,6 +48,11 @@ class BotProcess:
             raise RuntimeError(f"the bot exited with {self.process.returncode}:\n{self.log()}")
         exited.cancel()
         waiting.result()
+
+    def shards(self) -> list[int] | None:
+        """The shards this process runs (its SHARD_IDS), or None: all of them."""
+        ids = self.env.get("SHARD_IDS")
+        return None if not ids else parse_ids(ids)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

@@ -52,6 +52,7 @@ class TableDriver:
     players: list[Player] = field(init=False)
     table: Message | None = None
     actions: int = 0
+    channel_id: int | None = None  # where /play is used (default: the double's first channel)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -69,7 +70,7 @@ class TableDriver:
         return int(found["custom_id"].split(":")[-1])
 
     async def open(self, game: str, **options: Any) -> Interaction:
-        answer = await self.double.command(self.host, "play", game, **options)
+        answer = await self.double.command(self.host, "play", game, channel_id=self.channel_id, **options)
         assert answer.original is not None and answer.original.ephemeral_for is None, "the lobby is public"
         self.table = answer.original
         return answer
