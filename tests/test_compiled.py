@@ -76,3 +76,15 @@ def test_a_new_engine_not_yet_compiled_makes_the_compiled_copy_stale(tmp_path: P
 def test_a_pure_build_is_never_stale(tmp_path: Path) -> None:
     (tmp_path / "cards.py").write_text("")
     assert not bot.games._compiled_copy_is_stale(str(tmp_path))
+
+
+def test_engine_errors_cross_process_boundaries() -> None:
+    """A worker process's error (the computer players think in a pool) reaches the bot with its key."""
+    import pickle
+
+    from bot.games import IllegalAction
+
+    error = IllegalAction("not_your_turn", seat=2)
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is IllegalAction and copy.key == "not_your_turn" and copy.params == {"seat": 2}
+    assert str(copy) == str(error)

@@ -44,6 +44,15 @@ class GameError(ValueError):
         self.params = params
         super().__init__(ENGLISH[key].format(**params))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its key and params (the default would pass the English text as the key), so an
+        # error raised in a worker process (the computer players' pool) reaches the bot intact.
+        return _rebuild, (type(self), self.key, self.params)
+
+
+def _rebuild(kind: type[GameError], key: str, params: dict[str, Any]) -> GameError:
+    return kind(key, **params)
+
 
 class IllegalAction(GameError):
     """An action that the rules do not allow now; the state is unchanged."""
