@@ -25,7 +25,7 @@ from .errors import BadOptions, ChannelBusy, NotAllowed, TableError, TooMany, Wr
 from .live import LiveSeat, LiveTable, Step
 from .records import GuildSettings, Outcome, TableInfo
 from .server_settings import ServerSettings, checked_options
-from .service_core import UNSET, nothing_more, stale
+from .service_core import UNSET, nothing_more, read_again_if_behind, stale
 
 
 def within_limits(
@@ -151,6 +151,7 @@ class Lobby(ServerSettings):
     def _max_seats(self, live: LiveTable) -> int:
         return live.players or max(GAMES[live.game].players)
 
+    @read_again_if_behind
     async def join(self, table_id: int, user_id: int, name: str) -> TableInfo:
         async with self._locked(table_id) as live:
             self._lobby(live)
@@ -168,6 +169,7 @@ class Lobby(ServerSettings):
             live.seats.append(LiveSeat(seat_id, user_id, name))
             return live.info()
 
+    @read_again_if_behind
     async def add_computer(self, table_id: int, by_user: int, level: str = STRONG) -> TableInfo:
         """The host seats a computer player of ``level`` ("easy" or "strong"). Computers are not rated."""
         if level not in LEVELS:
@@ -186,6 +188,7 @@ class Lobby(ServerSettings):
             live.seats.append(LiveSeat(seat_id, None, "", level=level))
             return live.info()
 
+    @read_again_if_behind
     async def set_hints(self, table_id: int, by_user: int, on: bool) -> TableInfo:
         """The host allows hints (the match will not be rated) or not, before the match starts."""
         async with self._locked(table_id) as live:
@@ -201,6 +204,7 @@ class Lobby(ServerSettings):
         if user_id != live.host_id:
             raise NotAllowed("not_host")
 
+    @read_again_if_behind
     async def leave(self, table_id: int, user_id: int) -> TableInfo:
         """Leave a lobby. A host who leaves hands the table to the next person; the last one closes it."""
         async with self._locked(table_id) as live:
@@ -210,6 +214,7 @@ class Lobby(ServerSettings):
                 raise NotAllowed("not_seated")
             return await self._unseat(live, seat)
 
+    @read_again_if_behind
     async def remove_seat(self, table_id: int, by_user: int, index: int) -> TableInfo:
         """The host removes the seat at ``index`` (join order) from the lobby."""
         async with self._locked(table_id) as live:
@@ -245,6 +250,7 @@ class Lobby(ServerSettings):
             live.status, live.finished_at = ABANDONED, now
         return live.info()
 
+    @read_again_if_behind
     async def set_options(
         self, table_id: int, by_user: int, options: dict[str, Any] | None = None, players: int | None = UNSET
     ) -> TableInfo:
@@ -261,6 +267,7 @@ class Lobby(ServerSettings):
             live.options, live.players = merged, count
             return live.info()
 
+    @read_again_if_behind
     async def start(self, table_id: int, by_user: int, *, message_id: int | None = None) -> Outcome:
         """The host starts the match with the seats as they are (in join order).
 

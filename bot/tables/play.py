@@ -21,7 +21,7 @@ from .errors import ActionRefused, NotAllowed, StaleAction, TableNotFound, Wrong
 from .live import LiveSeat, LiveTable, Step, sides_of
 from .lobby import Lobby
 from .records import Hint, Outcome
-from .service_core import Listener, log, retrieved, stale
+from .service_core import Listener, log, read_again_if_behind, retrieved, stale
 from .thinking import decision_seed
 
 LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are looked for while running
@@ -53,6 +53,7 @@ class Play(Lobby):
         self._timer_task = asyncio.create_task(loop(), name="turn-timers")
         return self._timer_task
 
+    @read_again_if_behind
     async def act(
         self,
         table_id: int,
@@ -73,24 +74,7 @@ class Play(Lobby):
         process moved the table on) reads the table again and tries once more, so a click
         routed to any process is answered from the table as it is.
         """
-        try:
-            return await self._act_once(table_id, user_id, action, expected_version, expected_turn)
-        except (NotAllowed, ActionRefused, StaleAction, WrongStatus):
-            if not await self._refreshed(table_id):
-                raise
         return await self._act_once(table_id, user_id, action, expected_version, expected_turn)
-
-    async def _refreshed(self, table_id: int) -> bool:
-        """Drop the live copy if the database has moved past it (another process wrote); True if so."""
-        live = self._live.get(table_id)
-        async with self.db.engine.connect() as connection:
-            stored = await repo.table_version(connection, table_id)
-        if stored is None or (live is not None and live.version == stored):
-            return False
-        if live is not None:
-            async with live.lock:
-                self._evict(live)
-        return True
 
     async def _act_once(
         self, table_id: int, user_id: int, action: str, expected_version: int | None, expected_turn: int | None
@@ -127,6 +111,7 @@ class Play(Lobby):
             raise NotAllowed("resigned")
         return seat
 
+    @read_again_if_behind
     async def resign(self, table_id: int, user_id: int) -> Outcome:
         """Give up the match: a loss. The strong computer plays the seat on, unless one side of people is left."""
         async with self._locked(table_id) as live:
@@ -147,6 +132,7 @@ class Play(Lobby):
                 return await self._commit(live, step, actor=seat.position, ended={"winners": winners})
             return await self._commit(live, step, actor=seat.position)
 
+    @read_again_if_behind
     async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
         """End a table without rating it: its host, or someone who can manage the server."""
         async with self._locked(table_id) as live:
@@ -224,6 +210,7 @@ class Play(Lobby):
                 continue
         return outcomes
 
+    @read_again_if_behind
     async def hint(self, table_id: int, user_id: int) -> Hint:
         """What the strong computer player would do in the person's seat, from that seat's knowledge only."""
         async with self._locked(table_id) as live:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -27,7 +28,7 @@ from bot.storage.models import (
 from bot.storage.notify import OthersListener
 
 from .computers import Drivers, Turn, next_turn, pause_left, play_turn, stand_in
-from .errors import StaleAction, TableNotFound
+from .errors import StaleAction, TableError, TableNotFound
 from .live import LiveSeat, LiveTable, Step
 from .records import HandSnapshot, Outcome
 from .results import match_record
@@ -60,6 +61,32 @@ def stale() -> StaleAction:
 def retrieved(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
+
+
+CallParams = ParamSpec("CallParams")
+Result = TypeVar("Result")
+Service = TypeVar("Service", bound="ServiceCore")
+
+
+def read_again_if_behind(
+    call: Callable[Concatenate[Service, int, CallParams], Awaitable[Result]],
+) -> Callable[Concatenate[Service, int, CallParams], Awaitable[Result]]:
+    """A call on a table (its id first) that, refused, reads the table again if this process's copy is
+    behind the database (another process wrote) and tries once more: a click routed to any process is
+    answered from the table as it is. A refusal writes nothing, so trying again is safe."""
+
+    @functools.wraps(call)
+    async def again(self: Service, table_id: int, /, *args: CallParams.args, **kwargs: CallParams.kwargs) -> Result:
+        try:
+            return await call(self, table_id, *args, **kwargs)
+        except TableNotFound:
+            raise
+        except TableError:
+            if not await self._refreshed(table_id):
+                raise
+        return await call(self, table_id, *args, **kwargs)
+
+    return again
 
 
 class MovedOn(Exception):
@@ -236,6 +263,18 @@ class ServiceCore:
             self._live[table_id] = live
         self._wake(live)  # after a restart, a computer that was thinking thinks again
         return live
+
+    async def _refreshed(self, table_id: int) -> bool:
+        """Drop the live copy if the database has moved past it (another process wrote); True if so."""
+        live = self._live.get(table_id)
+        async with self.db.engine.connect() as connection:
+            stored = await repo.table_version(connection, table_id)
+        if stored is None or (live is not None and live.version == stored):
+            return False
+        if live is not None:
+            async with live.lock:
+                self._evict(live)
+        return True
 
     async def _up_to_date(self, live: LiveTable) -> bool:
         """True if the database holds the same version as this copy (another process may have written)."""

@@ -163,3 +163,19 @@ async def test_due_reminders_after_an_outage_are_claimed_together_and_once(datab
         database.write = real_write  # type: ignore[method-assign]
         await owner.close()
         await again.close()
+
+
+async def test_lobby_clicks_on_either_process_see_each_other(database: Database, clock: Clock) -> None:
+    first, second = await _two(database, clock)
+    try:
+        info = await seated(first, "oh-hell", 2, {"start_cards": 3}, guild=EVEN_GUILD)
+        await first.table(info.id)  # the owner holds the lobby in memory
+        await second.join(info.id, 777, "Late")  # a Join routed to the other process
+        info = await first.leave(info.id, 777)  # the owner's copy is behind: it reads the table again
+        assert [seat.user_id for seat in info.seats] == [100, 101]
+        await second.add_computer(info.id, info.host_id, "easy")
+        outcome = await first.start(info.id, info.host_id, message_id=1)  # three seats, as the database has
+        assert len(outcome.table.seats) == 3 and outcome.table.status == "playing"
+    finally:
+        await first.close()
+        await second.close()
