@@ -159,14 +159,21 @@ def owned(guild_id: Any, shards: Shards | None) -> ColumnElement[bool] | None:
 
 
 async def due_deadlines(
-    connection: AsyncConnection, now: datetime, limit: int = 500, shards: Shards | None = None
+    connection: AsyncConnection,
+    now: datetime,
+    limit: int = 500,
+    shards: Shards | None = None,
+    after: tuple[datetime, int] | None = None,
 ) -> list[Row[Any]]:
-    """The turn deadlines due by ``now``, earliest first, of the tables of servers on ``shards``."""
+    """The turn deadlines due by ``now`` of the tables of servers on ``shards``, earliest first (then by
+    table), a page of ``limit`` at most; ``after`` is the (due_at, table_id) of the previous page's last."""
     statement = select(DEADLINES).where(DEADLINES.c.due_at <= now)
     mine = owned(TABLES.c.guild_id, shards)
     if mine is not None:
         statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id).where(mine)
-    statement = statement.order_by(DEADLINES.c.due_at).limit(limit)
+    if after is not None:
+        statement = statement.where(tuple_(DEADLINES.c.due_at, DEADLINES.c.table_id) > tuple_(*after))
+    statement = statement.order_by(DEADLINES.c.due_at, DEADLINES.c.table_id).limit(limit)
     return list((await connection.execute(statement)).all())
 
 

@@ -24,6 +24,7 @@ from .records import Hint, Outcome
 from .service_core import Listener, log, read_again_if_behind, retrieved, stale
 from .thinking import decision_seed
 
+DUE_PAGE = 500  # due deadlines read, and reminders claimed in one write, at a time
 LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are looked for while running
 
 
@@ -156,16 +157,22 @@ class Play(Lobby):
         now = now or self.clock()
         for live in list(self._live.values()):
             self._wake(live)  # a driver stopped by an error (a database hiccup) starts again
-        async with self.db.engine.connect() as connection:
-            due = await repo.due_deadlines(connection, now, shards=self.shards)
-        to_remind: list[Any] = []
-        for row in due:
-            try:
-                if await self._due(row, now):
-                    to_remind.append(row)
-            except (TableNotFound, StaleAction):
-                continue
-        return await self._remind(to_remind, now)
+        outcomes: list[Outcome] = []
+        after: tuple[datetime, int] | None = None
+        while True:  # page by page: a timeout's row stays due until its move, so pages move on by key
+            async with self.db.engine.connect() as connection:
+                due = await repo.due_deadlines(connection, now, DUE_PAGE, shards=self.shards, after=after)
+            to_remind: list[Any] = []
+            for row in due:
+                try:
+                    if await self._due(row, now):
+                        to_remind.append(row)
+                except (TableNotFound, StaleAction):
+                    continue
+            outcomes.extend(await self._remind(to_remind, now))
+            if len(due) < DUE_PAGE:
+                return outcomes
+            after = (due[-1].due_at, due[-1].table_id)
 
     async def _due(self, row: Any, now: datetime) -> bool:
         """Handle one due deadline row (table_id, version, remind_at, act_at): True if its seats are

@@ -9,7 +9,7 @@ import pytest
 
 from bot.shards import Shards, ShardSpecError, describe, parse_ids, shard_of
 from bot.storage.database import Database
-from bot.tables import TableService
+from bot.tables import TableService, play
 
 from .conftest import Clock
 from .helpers import heard, make_service, seated
@@ -130,14 +130,22 @@ async def _ignore(_settings: object) -> None:
     return None
 
 
-async def test_due_reminders_after_an_outage_are_claimed_together_and_once(database: Database, clock: Clock) -> None:
+async def test_due_reminders_after_an_outage_are_claimed_together_and_once(
+    database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(play, "DUE_PAGE", 5)  # 12 tables: three pages of deadlines
     opener = make_service(database, clock)
     tables = []
     try:
         await opener.update_guild_settings(EVEN_GUILD, turn_seconds=60, grace_seconds=600)
         for number in range(12):
             info = await seated(
-                opener, "oh-hell", 3, {"start_cards": 2}, guild=EVEN_GUILD, channel=100 + number,
+                opener,
+                "oh-hell",
+                3,
+                {"start_cards": 2},
+                guild=EVEN_GUILD,
+                channel=100 + number,
                 first_user=1_000 + 10 * number,
             )
             tables.append((await opener.start(info.id, info.host_id, message_id=info.id)).table.id)
@@ -157,7 +165,7 @@ async def test_due_reminders_after_an_outage_are_claimed_together_and_once(datab
         first, second = await asyncio.gather(owner.run_timers(), again.run_timers())
         reminded = sorted(o.table.id for o in [*first, *second])
         assert reminded == sorted(tables)  # each table reminded, by exactly one process
-        assert len(writes) <= 2  # one claim per process, not one commit per table
+        assert len(writes) <= 2 * 3  # one claim per page and process, not one commit per table
         assert await owner.run_timers() == [] and await again.run_timers() == []
     finally:
         database.write = real_write  # type: ignore[method-assign]
@@ -179,3 +187,21 @@ async def test_lobby_clicks_on_either_process_see_each_other(database: Database,
     finally:
         await first.close()
         await second.close()
+
+
+async def test_every_overdue_turn_is_played_however_many_pages_they_fill(
+    service: TableService, database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(play, "DUE_PAGE", 4)  # a timeout's deadline stays due until its move: pages move on by key
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    tables = []
+    for number in range(10):
+        info = await seated(
+            service, "oh-hell", 3, {"start_cards": 2}, channel=300 + number, first_user=5_000 + 10 * number
+        )
+        tables.append((await service.start(info.id, info.host_id, message_id=info.id)).table.id)
+    clock.advance(120)  # past the reminder and the grace everywhere
+    assert await service.run_timers() == []
+    await service.settle()
+    timed_out = {o.table.id for o in heard(service).take() if "timeout" in o.kinds()}
+    assert timed_out == set(tables)
