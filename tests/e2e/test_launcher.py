@@ -66,6 +66,16 @@ async def test_an_unknown_log_level(tmp_path: Path) -> None:
     assert "Traceback" not in output
 
 
+async def test_shard_settings_that_do_not_fit(tmp_path: Path) -> None:
+    for env, said in (
+        ({"SHARD_IDS": "1"}, "SHARD_IDS needs SHARD_COUNT too"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0-5"}, "SHARD_COUNT=2 with SHARD_IDS=0-5: shard ids run from 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS: 'one' is not a shard id or a range such as 0-3"),
+    ):
+        code, output = await run_bot({"DISCORD_TOKEN": "x", **env}, tmp_path)
+        assert code == 2 and said in output and "Traceback" not in output, output
+
+
 async def test_an_unsupported_database(tmp_path: Path) -> None:
     code, output = await run_bot({"DISCORD_TOKEN": "x", "DATABASE_URL": "mysql://me:secret@db/bot"}, tmp_path)
     assert code == 2 and "DATABASE_URL" in output and "a mysql database" in output
