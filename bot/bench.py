@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import queue
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -67,53 +69,169 @@ async def _play_table(service: Any, table_id: int, think: float, seed: int, late
     return actions
 
 
-async def bench_tables(tables: int, url: str | None, think_ms: float, players: int) -> str:
-    """Open ``tables`` Ninety-Nine tables and play them all at once through the service."""
-    from bot.storage.database import Database
+TABLES_PER_SERVER = 20  # within a server's default limit of open tables (25)
+
+
+def guild_for(number: int, tables: int, processes: int) -> int:
+    """The server of table ``number``: at most 20 tables a server, and the servers spread evenly over
+    ``processes`` shards by Discord's rule, ``(guild_id >> 22) % processes``."""
+    servers = -(-tables // TABLES_PER_SERVER)
+    servers = -(-servers // processes) * processes
+    return ((number % servers) + 1) << 22
+
+
+async def _open_tables(database: Any, tables: int, players: int, processes: int) -> list[tuple[int, int]]:
+    """``tables`` Ninety-Nine matches started through the service: each table's id and server."""
     from bot.tables import TableService
 
-    with tempfile.TemporaryDirectory() as folder:
-        schema = None
-        if url is None:
-            database = Database(f"sqlite:///{Path(folder) / 'bench.db'}")
-        else:
-            schema = f"bench_{os.getpid()}"
-            database = await _postgres_schema(url, schema)
-        try:
-            await database.upgrade()
-            service = TableService(database)
-            ids = []
-            for number in range(tables):
-                host = 1_000_000 + number * 10
-                info = await service.open_table(
-                    1, 10_000 + number, host, f"p{host}", "ninety-nine", BENCH_OPTIONS["ninety-nine"]
-                )
-                for other in range(1, players):
-                    await service.join(info.id, host + other, f"p{host + other}")
-                await service.start(info.id, host, message_id=LOBBY_MESSAGE)
-                ids.append(info.id)
-            latencies: list[float] = []
-            start = time.perf_counter()
-            counts = await asyncio.gather(
-                *(_play_table(service, table_id, think_ms / 1000, table_id, latencies) for table_id in ids)
-            )
-            elapsed = time.perf_counter() - start
-            await service.close()
-        finally:
-            await database.close()
-            if schema is not None and url is not None:
-                await _drop_schema(url, schema)
-    latencies.sort()
-    actions = sum(counts)
+    service = TableService(database)
+    opened = []
+    for number in range(tables):
+        host, guild = 1_000_000 + number * 10, guild_for(number, tables, processes)
+        info = await service.open_table(
+            guild, 10_000 + number, host, f"p{host}", "ninety-nine", BENCH_OPTIONS["ninety-nine"]
+        )
+        for other in range(1, players):
+            await service.join(info.id, host + other, f"p{host + other}")
+        await service.start(info.id, host, message_id=LOBBY_MESSAGE)
+        opened.append((info.id, guild))
+    await service.close()
+    return opened
 
-    def percentile(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
 
-    return (
-        f"tables={tables} actions={actions} seconds={elapsed:.1f} actions/s={actions / elapsed:.0f} "
-        f"p50_ms={percentile(0.50):.1f} p99_ms={percentile(0.99):.1f} max_ms={latencies[-1] * 1000:.1f} "
-        f"think_ms={think_ms:g} backend={database.backend}"
-    )
+def _bench_database(url: str, schema: str | None) -> Any:
+    from bot.storage.database import Database
+
+    if schema is None:
+        return Database(url)
+    return Database(url, connect_args={"server_settings": {"search_path": schema}})
+
+
+def _table_worker(
+    url: str, schema: str | None, count: int, shard: int, ids: list[int], think_ms: float, ready: Any, results: Any
+) -> None:
+    """One process of the bot: its own service over the shared database, owning shard ``shard`` of
+    ``count``; it plays its shard's tables (``ids``) all at once and reports its latencies."""
+    results.put(asyncio.run(_play_shard(url, schema, count, shard, ids, think_ms, ready)))
+
+
+async def _play_shard(
+    url: str, schema: str | None, count: int, shard: int, ids: list[int], think_ms: float, ready: Any
+) -> tuple[int, float, float, list[float]]:
+    from bot.shards import Shards
+    from bot.tables import TableService
+
+    database = _bench_database(url, schema)
+    try:
+        service = TableService(database, shards=Shards.of(count, [shard]))
+        await service.load_open_tables()  # as the bot does at start: its shard's tables come back
+        await asyncio.to_thread(ready.wait, 600)  # every process starts playing at once
+        latencies: list[float] = []
+        start = time.time()
+        counts = await asyncio.gather(
+            *(_play_table(service, table_id, think_ms / 1000, table_id, latencies) for table_id in ids)
+        )
+        end = time.time()
+        await service.close()
+    finally:
+        await database.close()
+    return sum(counts), start, end, latencies
+
+
+def _run_processes(
+    url: str, schema: str | None, processes: int, opened: list[tuple[int, int]], think_ms: float
+) -> tuple[int, float, list[float]]:
+    """Play the tables in ``processes`` worker processes, one shard each: actions, seconds, latencies."""
+    import multiprocessing
+
+    from bot.shards import shard_of
+
+    context = multiprocessing.get_context("spawn")
+    ready, results = context.Barrier(processes), context.Queue()
+    workers = [
+        context.Process(
+            target=_table_worker,
+            args=(
+                url,
+                schema,
+                processes,
+                shard,
+                [table_id for table_id, guild in opened if shard_of(guild, processes) == shard],
+                think_ms,
+                ready,
+                results,
+            ),
+            name=f"bench-tables-{shard}",
+        )
+        for shard in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    reports: list[tuple[int, float, float, list[float]]] = []
+    try:
+        while len(reports) < len(workers):
+            try:
+                reports.append(results.get(timeout=1))
+            except queue.Empty:
+                if any(worker.exitcode not in (None, 0) for worker in workers):
+                    raise RuntimeError("a bench process failed (its error is above)") from None
+    finally:
+        for worker in workers:
+            worker.join(timeout=60 if len(reports) == len(workers) else 0)
+            if worker.is_alive():
+                worker.terminate()
+    actions = sum(report[0] for report in reports)
+    elapsed = max(report[2] for report in reports) - min(report[1] for report in reports)
+    return actions, elapsed, sorted(latency for report in reports for latency in report[3])
+
+
+def bench_tables(tables: int, url: str | None, think_ms: float, players: int, processes: int = 1) -> list[str]:
+    """Open ``tables`` Ninety-Nine tables and play them all at once through the service, in one process
+    (one shard) and, with ``processes`` > 1, again on a fresh schema in that many (a shard each)."""
+    lines = []
+    for count in sorted({1, processes}):
+        with tempfile.TemporaryDirectory() as folder:
+            schema = None
+            if url is None:
+                target = f"sqlite:///{Path(folder) / 'bench.db'}"
+            else:
+                target, schema = url, f"bench_{os.getpid()}_{count}"
+            database = asyncio.run(_fresh(target, schema))
+            backend = database.backend
+            try:
+                opened = asyncio.run(_opened(target, schema, tables, players, processes))
+                actions, elapsed, latencies = _run_processes(target, schema, count, opened, think_ms)
+            finally:
+                if schema is not None:
+                    asyncio.run(_drop_schema(target, schema))
+
+        def percentile(p: float, latencies: list[float] = latencies) -> float:
+            return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+        lines.append(
+            f"processes={count} tables={tables} actions={actions} seconds={elapsed:.1f} "
+            f"actions/s={actions / elapsed:.0f} p50_ms={percentile(0.50):.1f} p99_ms={percentile(0.99):.1f} "
+            f"max_ms={latencies[-1] * 1000:.1f} think_ms={think_ms:g} backend={backend}"
+        )
+    return lines
+
+
+async def _fresh(url: str, schema: str | None) -> Any:
+    """A fresh database (an empty schema on PostgreSQL), migrated; its engine closed again."""
+    database = await _postgres_schema(url, schema) if schema is not None else _bench_database(url, None)
+    try:
+        await database.upgrade()
+    finally:
+        await database.close()
+    return database
+
+
+async def _opened(url: str, schema: str | None, tables: int, players: int, processes: int) -> list[tuple[int, int]]:
+    database = _bench_database(url, schema)
+    try:
+        return await _open_tables(database, tables, players, processes)
+    finally:
+        await database.close()
 
 
 async def _postgres_schema(url: str, schema: str) -> Any:
@@ -243,6 +361,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
     tables.add_argument("--database", help="a database URL (default: a fresh SQLite file)")
     tables.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        choices=range(1, 17),
+        metavar="P",
+        help="also play the tables in P processes side by side, a shard each (PostgreSQL only); "
+        "prints the 1-process figures and the P-process ones",
+    )
+    tables.add_argument(
         "--think-ms",
         type=float,
         default=100.0,
@@ -283,7 +410,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(line)
         return 0
     if args.what == "tables":
-        print(asyncio.run(bench_tables(args.tables, args.database, args.think_ms, args.players)))
+        if args.processes > 1 and not (args.database or "").startswith(("postgresql", "postgres")):
+            print(
+                f"bench tables: {args.processes} processes need a PostgreSQL --database; "
+                "SQLite serves one process, so run it with --processes 1 (the default).",
+                file=sys.stderr,
+            )
+            return 2
+        for line in bench_tables(args.tables, args.database, args.think_ms, args.players, args.processes):
+            print(line)
         return 0
     if args.what == "engine":
         print(f"engines: {'compiled by mypyc' if compiled() else 'pure Python'}")
