@@ -10,8 +10,14 @@ USAGE = """usage:
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
   python -m bot db backup PATH                               a consistent copy of the SQLite database, while it runs
   python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
-  python -m bot bench tables [--tables N] [--database URL]   speed of the table service and database
+  python -m bot bench tables [--tables N] [--database URL] [--think-ms MS] [--processes P]
+                                                             speed of the table service and database
+                                                             (--processes 2: one and two processes, PostgreSQL)
+  python -m bot bench start [--tables N] [--actions A] [--database URL]
+                                                             a start over many open tables: ready, the first
+                                                             cold click, the due timers, the resume, memory
   python -m bot bench chart                                  time to draw the end-of-match chart
+  python -m bot bench table-image [--samples N] [--save DIR] time to draw the table's picture
   python -m bot bench players [--game NAME] [--players N] [--matches M] [--budget-ms B] [--deals D]
                                                              computer players: decision times and strength"""
 

@@ -1,4 +1,5 @@
-"""Benchmarks: ``python -m bot bench engine|tables|chart|players`` print figures, tests never time anything."""
+"""Benchmarks: ``python -m bot bench engine|tables|start|chart|table-image|players`` print figures;
+tests never time anything."""
 
 from __future__ import annotations
 
@@ -377,8 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub.add_parser("chart", help="the running-totals chart of long matches: milliseconds to draw, PNG size")
     start = sub.add_parser("start", help="a start over many open tables: seconds to ready, the first cold click")
-    start.add_argument("--tables", type=int, default=2000)
-    start.add_argument("--actions", type=int, default=30, help="moves into each table's match")
+    start.add_argument("--tables", type=int, default=10_000)
+    start.add_argument("--actions", type=int, default=100, help="moves into each table's match")
     start.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
     image = sub.add_parser("table-image", help="the table's picture at the largest tables: milliseconds, PNG size")
     image.add_argument("--samples", type=int, default=300, help="pictures per game, at moments of random matches")

@@ -10,7 +10,7 @@ memory a live table takes.
 Seeding goes around the service: each match is played in memory by the engine (random legal moves)
 and its rows (guild, players, table, seats, the action log, the turn deadline) are inserted many
 tables at a time, so 10,000 tables take minutes, not the hours one action at a time through the
-service would. ``tests/test_bench_start.py`` checks the rows are those the service writes.
+service would. ``tests/service/test_bench_seed.py`` checks the rows are those the service writes.
 """
 
 from __future__ import annotations
