@@ -7,6 +7,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from bot.rest_budget import DEFAULT_PER_SECOND, LEAST_PER_SECOND
 from bot.storage.database import DEFAULT_URL
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -32,6 +33,15 @@ class Settings(BaseSettings):
         le=3600,
         description="a lobby opened but never posted (the process died in between) is closed after this",
     )
+    rest_per_second: float = Field(
+        default=DEFAULT_PER_SECOND,
+        ge=LEAST_PER_SECOND,
+        le=10_000,
+        description="the most REST calls the whole bot makes in any one second (Discord's global limit is 50)",
+    )
+    redis_url: str | None = Field(
+        default=None, description="redis://host:6379/0: one REST budget shared by every process (unset: in memory)"
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 
@@ -41,6 +51,15 @@ class Settings(BaseSettings):
         if value.upper() not in LOG_LEVELS:
             raise ValueError(f"{value!r} is not a log level; use one of {', '.join(LOG_LEVELS)}")
         return value.upper()
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(  # the URL itself is not repeated: it may hold a password
+                "it is not a Redis URL; use redis://host:6379/0 (rediss:// for TLS, unix:///path/to/redis.sock)"
+            )
+        return value
 
     @field_validator("database_url")
     @classmethod

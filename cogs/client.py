@@ -12,6 +12,7 @@ from typing import TypeVar
 import discord
 from discord.ext import commands
 
+from bot.rest_budget import RestBudget
 from bot.tables import TableService
 
 from .i18n import ServerLanguages
@@ -24,6 +25,7 @@ class TableBot(commands.Bot):
 
     service: TableService
     languages: ServerLanguages
+    budget: RestBudget | None = None  # the REST budget every counted call takes a token from (see cogs/rest.py)
 
     def cog_of(self, kind: type[CogT]) -> CogT:
         """The loaded cog of this class (a cog is loaded before any click can reach it)."""

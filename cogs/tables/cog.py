@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.rest_budget import Priority, rest_priority
 from bot.tables import (
     ChannelBusy,
     HandSnapshot,
@@ -131,8 +132,10 @@ class Tables(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.service = bot.service
-        self.publisher = Publisher(bot, bot.service, self.guild_locale, pictures_wanted=self._pictures_wanted)
-        self.pings = TurnPings(bot, self._pings_wanted)
+        self.publisher = Publisher(
+            bot, bot.service, self.guild_locale, pictures_wanted=self._pictures_wanted, budget=bot.budget
+        )
+        self.pings = TurnPings(bot, self._pings_wanted, budget=bot.budget)
         self.hands: dict[tuple[int, int], HandMessage] = {}
         self._hand_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -714,17 +717,19 @@ class Tables(commands.Cog):
                 self.hands.pop((table_id, user_id), None)
 
     async def _announce(self, table: TableInfo, locale: Any, key: str, *, seats: list[int], **params: Any) -> None:
-        """A short message in the table's thread (or channel) that pings the people concerned."""
+        """A short message in the table's thread (or channel) that pings the people concerned (a reminder, a
+        timeout): it goes before table edits in the REST budget."""
         users = [s.user_id for s in table.seats if s.index in seats and s.user_id is not None]
         if not users:
             return
         mentions = " ".join(f"<@{user}>" for user in users)
         channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.send(
-                t(locale, key, who=mentions, **params),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            )
+            with rest_priority(Priority.PING):
+                await channel.send(
+                    t(locale, key, who=mentions, **params),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+                )
         except discord.HTTPException:
             log.warning("could not post to the channel of table %s", table.id)
 

@@ -5,6 +5,11 @@ a person's turn comes (after a computer's or another person's move, at a new
 deal, once for everyone at simultaneous bids) a line mentioning them is posted
 in the table's thread or channel, and the table's previous line is deleted: the
 channel holds at most one per table. A server can turn them off in /settings.
+
+Pings take their tokens from the REST budget ahead of table edits. The decision
+is made again once the token is in hand: a moment the table has already moved
+past (the people pinged have played) is not announced, the later one pings
+whoever is on turn then.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.rest_budget import Priority, RestBudget, rest_priority
 from bot.tables import TableInfo, TableStatus
 
 from ..i18n import t
@@ -38,18 +44,26 @@ def people_on_turn(table: TableInfo) -> frozenset[int]:
 class TurnPings:
     """What each table last pinged, and the line that did it."""
 
-    def __init__(self, bot: discord.Client, enabled: Callable[[int], Awaitable[bool]]) -> None:
+    def __init__(
+        self, bot: discord.Client, enabled: Callable[[int], Awaitable[bool]], budget: RestBudget | None = None
+    ) -> None:
         self.bot = bot
         self.enabled = enabled  # whether a server wants them
+        self.budget = budget  # the bot's REST budget: a ping waits for its token before it decides what to say
+        self.newest: dict[int, int] = {}  # table -> the latest action count an update was asked for
+        self.owed: dict[int, frozenset[int]] = {}  # table -> people whose turn came and who were not pinged yet
         self.waiting: dict[int, frozenset[int]] = {}  # table -> the people on turn when last seen
         self.seen: dict[int, int] = {}  # table -> the action count last seen (outcomes may come out of order)
         self.lines: dict[int, discord.PartialMessage] = {}  # table -> its ping line
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def update(self, table: TableInfo, locale: Any) -> None:
-        """Ping the people whose turn has come since the table was last seen; forget a closed table."""
+        """Ping the people whose turn has come since the table was last seen; forget a closed table.
+        The line and the removal of the last one go before table edits in the REST budget."""
+        self.newest[table.id] = max(self.newest.get(table.id, 0), table.actions)
         try:
-            await self._update(table, locale)
+            with rest_priority(Priority.PING):
+                await self._update(table, locale)
         except Exception:  # a ping is a courtesy: never let it break what shows the table
             log.exception("could not ping the turn at table %s", table.id)
 
@@ -61,27 +75,45 @@ class TurnPings:
             people = people_on_turn(table)
             new = people - self.waiting.get(table.id, frozenset())
             self.waiting[table.id] = people
+            # Owed a ping: whose turn came at this moment or at one not announced yet, and is still on turn.
+            owed = (self.owed.get(table.id, frozenset()) & people) | new
+            self.owed[table.id] = owed
             if not table.is_open:
                 await self._delete(table.id)
-                self.waiting.pop(table.id, None)
-                self.seen.pop(table.id, None)
-                self._locks.pop(table.id, None)
+                for kept in (self.waiting, self.seen, self.newest, self.owed, self._locks):
+                    kept.pop(table.id, None)
                 return
-            if not new or not await self.enabled(table.guild_id):
+            if not owed or self._outrun(table):
+                return  # nobody to ping, or a later moment will
+            if not await self.enabled(table.guild_id):
+                self.owed.pop(table.id, None)  # the server wants no pings: none is owed
                 return
-            order = [seat.user_id for seat in table.seats if seat.user_id in new]
+            order = [seat.user_id for seat in table.seats if seat.user_id in owed]
             mentions = " ".join(f"<@{user}>" for user in order)
             channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
-            try:
-                message = await channel.send(
-                    t(locale, "turn.ping", who=mentions),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in order]),
-                )
-            except discord.HTTPException:
-                log.warning("could not ping the turn at table %s", table.id)
-                return
+            async with self._token():
+                if self._outrun(table):
+                    return  # the table moved on while this waited for the budget: the later moment pings
+                self.owed.pop(table.id, None)
+                try:
+                    message = await channel.send(
+                        t(locale, "turn.ping", who=mentions),
+                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in order]),
+                    )
+                except discord.HTTPException:
+                    log.warning("could not ping the turn at table %s", table.id)
+                    return
             await self._delete(table.id)
             self.lines[table.id] = channel.get_partial_message(message.id)
+
+    def _outrun(self, table: TableInfo) -> bool:
+        """A later moment of the table is queued behind this one: it will ping whoever is owed one then."""
+        return table.actions < self.newest.get(table.id, 0)
+
+    def _token(self) -> contextlib.AbstractAsyncContextManager[None]:
+        if self.budget is None:
+            return contextlib.nullcontext()
+        return self.budget.reserved(Priority.PING)
 
     async def _delete(self, table_id: int) -> None:
         line = self.lines.pop(table_id, None)

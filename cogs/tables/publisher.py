@@ -3,6 +3,14 @@
 A touch marks a table dirty; one task per table renders the table as it is *at
 the time of the edit* (never an older state), so a burst of moves becomes one
 edit and the final state is always the one left on screen.
+
+Each edit takes its token from the REST budget (``bot/rest_budget.py``) at the
+lowest priority *before* the table is rendered: however long the wait, what is
+sent is the table as it is when the call goes out. Tables waiting for a token
+are served first come, first served, and a table that has just edited waits
+its interval and then queues behind the others, so under pressure every
+table's edits are spaced further apart, fairly, and each still ends showing
+its last state.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from typing import Any
 
 import discord
 
+from bot.rest_budget import Priority, RestBudget, rest_priority
 from bot.tables import TableInfo, TableService, TableStatus
 
 from ..charts import FILENAME, running_totals, totals_chart
@@ -58,6 +67,7 @@ class Publisher:
         locale_of: Callable[[int], Awaitable[str]],
         interval: float = 1.0,
         pictures_wanted: Callable[[int], Awaitable[bool]] | None = None,
+        budget: RestBudget | None = None,
     ) -> None:
         self.client = client
         self.service = service
@@ -65,6 +75,7 @@ class Publisher:
         self.interval = interval
         self.pictures_wanted = pictures_wanted  # a guild's setting: the table drawn, or text only
         self.text_only: set[int] = set()  # tables where the bot may not attach files: told once, then text
+        self.budget = budget  # the bot's REST budget: an edit takes its token before the table is rendered
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
@@ -133,16 +144,24 @@ class Publisher:
         self._last[table_id] = time.monotonic()
 
     async def _run(self, table_id: int) -> None:
-        while table_id in self._dirty:
-            wait = self._last.get(table_id, 0.0) + self.interval - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._dirty.discard(table_id)
-            try:
-                await self.edit(table_id)
-            except Exception:
-                log.exception("could not update the message of table %s", table_id)
-            self._last[table_id] = time.monotonic()
+        with rest_priority(Priority.EDIT):
+            while table_id in self._dirty:
+                wait = self._last.get(table_id, 0.0) + self.interval - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                # The token first (behind every table already waiting), then the table as it is by then.
+                async with self._token():
+                    self._dirty.discard(table_id)
+                    try:
+                        await self.edit(table_id)
+                    except Exception:
+                        log.exception("could not update the message of table %s", table_id)
+                self._last[table_id] = time.monotonic()
+
+    def _token(self) -> contextlib.AbstractAsyncContextManager[None]:
+        if self.budget is None:
+            return contextlib.nullcontext()
+        return self.budget.reserved(Priority.EDIT)
 
     async def edit(self, table_id: int) -> None:
         async with self.lock(table_id):

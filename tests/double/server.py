@@ -17,6 +17,7 @@ import itertools
 import json
 import time
 import unicodedata
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,6 +230,12 @@ class DiscordDouble:
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
         self.attachments_forbidden = False  # the bot may not attach files (no Attach Files permission)
         self.permissions_withheld = 0  # permission bits the bot lacks in every channel (its app_permissions)
+        # Discord's global limit: at most this many counted REST calls in any one second (None: no limit).
+        # Interaction answers and the interaction's webhook are not counted; a call over it gets a 429.
+        self.global_limit_per_second: int | None = None
+        self.counted_calls: deque[float] = deque()  # when the counted calls of the last second came
+        self.global_429s = 0
+        self.busiest_second = 0  # the most counted calls seen in one second
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._ready = asyncio.Event()
@@ -243,7 +250,7 @@ class DiscordDouble:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._notify])
+        app = web.Application(middlewares=[self._notify, self._global_limit])
         app.router.add_get("/gateway", self._gateway)
         r = app.router
         r.add_get(API + "/users/@me", self._me)
@@ -273,6 +280,40 @@ class DiscordDouble:
             await self._ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+
+    @staticmethod
+    def counted(path: str) -> bool:
+        """Whether Discord counts a REST call in the bot's global limit (interaction answers it does not)."""
+        if not path.startswith(API + "/"):
+            return False  # the gateway's websocket
+        route = path.removeprefix(API).split("/")
+        if route[1] == "interactions":
+            return False
+        return not (route[1] == "webhooks" and len(route) > 3)  # /webhooks/{application}/{interaction token}...
+
+    @web.middleware
+    async def _global_limit(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if self.global_limit_per_second is None or not self.counted(request.path):
+            return await handler(request)
+        now = time.monotonic()
+        while self.counted_calls and self.counted_calls[0] <= now - 1.0:
+            self.counted_calls.popleft()
+        if len(self.counted_calls) >= self.global_limit_per_second:
+            retry_after = round(self.counted_calls[0] + 1.0 - now, 3)
+            self.global_429s += 1
+            self.problems.append(
+                f"429: {request.method} {request.path} over the global limit of {self.global_limit_per_second} a second"
+            )
+            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": True}
+            response = reply(body, status=429)
+            response.headers["X-RateLimit-Global"] = "true"
+            response.headers["X-RateLimit-Scope"] = "global"
+            response.headers["Retry-After"] = str(max(1, round(retry_after + 0.5)))
+            response.headers["Via"] = "1.1 google"  # as Discord's come (discord.py takes a 429 without it for a ban)
+            return response
+        self.counted_calls.append(now)
+        self.busiest_second = max(self.busiest_second, len(self.counted_calls))
+        return await handler(request)
 
     @web.middleware
     async def _notify(self, request: web.Request, handler: Any) -> web.StreamResponse:

@@ -1,0 +1,435 @@
+"""One budget of REST calls for the whole bot: a token bucket with priorities, in memory or shared through Redis.
+
+Discord lets a bot make 50 REST calls a second, counted across all its
+processes (interaction answers are not counted; channel posts and edits are).
+Every counted call takes a token from one bucket first. The bucket is shaped so
+that no second ever holds more than ``per_second`` calls: it holds at most
+``capacity`` tokens and refills at ``per_second - capacity`` a second, and a
+second can spend at most what the bucket held plus what it refilled.
+
+Priorities are reserves: a call of lower priority takes a token only while
+more than its floor remains, so the tokens under it are kept for calls that
+matter more.
+
+- ``URGENT`` (a person waits on it: posting a lobby, opening its thread,
+  anything not marked otherwise) takes the last token;
+- ``PING`` (turn pings, reminders, timeouts) leaves a quarter of the bucket;
+- ``EDIT`` (the public table edited in place) leaves half of it.
+
+So under a flood of table edits the bucket hovers at the edits' floor, and a
+ping or an answer still finds a token at once. Within a process the waiters
+are served most urgent first, then first come, first served: a table that has
+just edited waits behind every table already waiting, so under pressure each
+table's edits are spaced further apart, fairly. Pings never stop the edits
+altogether: while edits wait, every fourth token below the answers goes to
+the oldest of them, so a table's latest state always lands.
+
+Two backends: in memory (one process), and Redis (``REDIS_URL``), where one
+Lua script refills and takes atomically on Redis's own clock (``TIME``), so
+every process draws on the same bucket. If Redis cannot be reached the budget
+says so once and carries on in memory with this process's share (the budget
+divided by the processes that were sharing it), and goes back to Redis when
+it answers again.
+
+Nothing here imports discord: the bot's HTTP client calls :meth:`RestBudget.spend`
+before each counted call (``cogs/rest.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+import uuid
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+DISCORD_GLOBAL_LIMIT = 50  # REST calls a second for a bot, across all its processes
+DEFAULT_PER_SECOND = 45.0  # below it, for the clocks of Discord and of the bot not agreeing to the millisecond
+LEAST_PER_SECOND = 3.0  # a bucket of two tokens needs at least one more a second to refill
+PROCESS_SEEN_FOR = 15.0  # seconds: a process that drew on the shared bucket this recently shares it
+PROBE_EVERY = 5.0  # seconds between attempts to reach Redis again
+REPORT_EVERY = 60.0  # seconds between reports of a budget under pressure
+PINGS_BEFORE_AN_EDIT = 3  # while edits wait, at most this many pings in a row go before the oldest edit
+
+
+class Priority(IntEnum):
+    """Who waits on a call; lower is served first and may dig deeper into the bucket."""
+
+    URGENT = 0  # a person waits on it (and every call nobody marked)
+    PING = 1  # turn pings, reminders, timeouts
+    EDIT = 2  # the table edited in place
+
+
+_priority: ContextVar[Priority] = ContextVar("rest_priority", default=Priority.URGENT)
+
+
+@dataclass
+class _Prepaid:
+    left: int
+
+
+_prepaid: ContextVar[_Prepaid | None] = ContextVar("rest_prepaid", default=None)
+
+
+@contextlib.contextmanager
+def rest_priority(priority: Priority) -> Iterator[None]:
+    """REST calls made inside (by this task, and tasks it starts) take tokens at ``priority``."""
+    token = _priority.set(priority)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+def current_priority() -> Priority:
+    return _priority.get()
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A bucket that never lets more than ``per_second`` calls into any one second."""
+
+    per_second: float
+
+    def __post_init__(self) -> None:
+        if self.per_second < LEAST_PER_SECOND:
+            raise ValueError(f"a REST budget needs at least {LEAST_PER_SECOND:g} calls a second")
+
+    @property
+    def capacity(self) -> float:
+        return max(2.0, self.per_second / 10)
+
+    @property
+    def rate(self) -> float:
+        return self.per_second - self.capacity
+
+    def floor(self, priority: Priority) -> float:
+        """The tokens a call of this priority must leave in the bucket."""
+        return self.capacity * (0.0, 0.25, 0.5)[priority]
+
+
+class Bucket(Protocol):
+    async def take(self, floor: float) -> float:
+        """Take a token if more than ``floor`` would be left: 0.0; else the seconds until there may be."""
+        ...
+
+
+class MemoryBucket:
+    """The bucket of one process."""
+
+    def __init__(self, shape: Shape, clock: Callable[[], float] = time.monotonic) -> None:
+        self.shape = shape
+        self.clock = clock
+        self.tokens = shape.capacity
+        self.stamp = clock()
+
+    def level(self) -> float:
+        now = self.clock()
+        if now > self.stamp:
+            self.tokens = min(self.shape.capacity, self.tokens + (now - self.stamp) * self.shape.rate)
+        self.stamp = now
+        return self.tokens
+
+    async def take(self, floor: float) -> float:
+        need = 1.0 + floor
+        tokens = self.level()
+        if tokens >= need:
+            self.tokens = tokens - 1.0
+            return 0.0
+        return (need - tokens) / self.shape.rate
+
+
+# KEYS: the bucket, the processes drawing on it. ARGV: rate, capacity, floor, this process.
+# Returns {taken (0/1), seconds to wait (text: Lua numbers reach Redis as integers), processes}.
+TAKE = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local rate = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local need = 1 + tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(state[1])
+local stamp = tonumber(state[2])
+if tokens == nil or stamp == nil then
+  tokens = capacity
+  stamp = now
+end
+if now > stamp then
+  tokens = tokens + (now - stamp) * rate
+end
+if tokens > capacity then
+  tokens = capacity
+end
+local taken = 0
+local wait = 0
+if tokens >= need then
+  tokens = tokens - 1
+  taken = 1
+else
+  wait = (need - tokens) / rate
+end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'stamp', string.format('%.17g', now))
+redis.call('PEXPIRE', KEYS[1], 60000)
+redis.call('ZADD', KEYS[2], now, ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[5]))
+redis.call('PEXPIRE', KEYS[2], 60000)
+return {taken, string.format('%.6f', wait), redis.call('ZCARD', KEYS[2])}
+"""
+
+
+class RedisBucket:
+    """The bucket every process shares, kept in Redis and changed only by one atomic script."""
+
+    def __init__(self, shape: Shape, url: str, key: str = "trick-table:rest", timeout: float = 1.0) -> None:
+        import redis.asyncio  # only a bot that shares its budget needs Redis
+
+        self.shape = shape
+        self.client = redis.asyncio.Redis.from_url(
+            url, socket_connect_timeout=timeout, socket_timeout=timeout, decode_responses=True
+        )
+        self.script = self.client.register_script(TAKE)
+        # One hash slot for both keys (Redis Cluster runs a script only over keys of one slot).
+        self.keys = [f"{{{key}}}", f"{{{key}}}:processes"]
+        self.member = uuid.uuid4().hex
+        self.processes = 0  # how many processes drew on the bucket lately, as of the last call
+
+    async def take(self, floor: float) -> float:
+        args = [repr(self.shape.rate), repr(self.shape.capacity), repr(floor), self.member, repr(PROCESS_SEEN_FOR)]
+        taken, wait, processes = await self.script(keys=self.keys, args=args)
+        self.processes = int(processes)
+        return 0.0 if int(taken) else float(wait)
+
+    async def ping(self) -> None:
+        await self.client.ping()
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
+class RestBudget:
+    """Take a token before each counted REST call: at once when the bucket allows, else after a wait that
+    never blocks the event loop. Most urgent first; first come, first served within a priority."""
+
+    def __init__(
+        self,
+        per_second: float = DEFAULT_PER_SECOND,
+        redis_url: str | None = None,
+        *,
+        key: str = "trick-table:rest",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.shape = Shape(per_second)
+        self.clock = clock
+        self.shared: RedisBucket | None = RedisBucket(self.shape, redis_url, key) if redis_url else None
+        self.local: Bucket = MemoryBucket(self.shape, clock)  # the whole budget, or this process's share
+        self.degraded = False  # Redis is configured but out of reach: the local share is used
+        self._waiting: dict[Priority, deque[asyncio.Future[None]]] = {p: deque() for p in Priority}
+        self._pings_in_a_row = 0  # pings served while edits waited, since the last edit
+        self._serving: Priority | None = None  # the priority of the waiter being served now
+        self._server: asyncio.Task[None] | None = None
+        self._arrived = asyncio.Event()
+        self._probe: asyncio.Task[None] | None = None
+        self.taken: Counter[Priority] = Counter()
+        self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds spent waiting, over all calls
+        self._reported = clock()
+        self._report_taken: Counter[Priority] = Counter()
+        self._report_waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)
+
+    @property
+    def backend(self) -> str:
+        if self.shared is None:
+            return "memory"
+        return "memory (Redis out of reach)" if self.degraded else "redis"
+
+    async def start(self) -> None:
+        """Say which budget the bot runs on; with Redis, reach it now (and say so if it cannot be)."""
+        if self.shared is not None:
+            try:
+                await self.shared.ping()
+            except Exception as error:
+                self._degrade(error)
+                return
+        log.info("REST budget: at most %g calls a second, %s", self.shape.per_second, self._where())
+
+    def _where(self) -> str:
+        if self.shared is None:
+            return "in this process (no REDIS_URL)"
+        return "shared through Redis by every process" if not self.degraded else "in this process (Redis out of reach)"
+
+    # ------------------------------------------------------------------ taking tokens
+
+    async def take(self, priority: Priority | None = None) -> None:
+        """Wait for a token (at the priority of the calling context unless given)."""
+        priority = current_priority() if priority is None else priority
+        started = self.clock()
+        if not any(self._waiting.values()) and await self._try(priority) == 0.0:  # nobody queued: no queue needed
+            self._granted(priority, 0.0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[priority].append(future)
+        if self._serving is not None and priority < self._serving:
+            self._arrived.set()  # more urgent than the one being served: look again at once
+        if self._server is None or self._server.done():
+            self._server = asyncio.create_task(self._serve(), name="rest-budget")
+        await future
+        self._granted(priority, self.clock() - started)
+
+    async def spend(self) -> None:
+        """One counted call is about to be made: use a token taken ahead for it (see :meth:`reserved`), or take one."""
+        prepaid = _prepaid.get()
+        if prepaid is not None and prepaid.left > 0:
+            prepaid.left -= 1
+            return
+        await self.take()
+
+    @contextlib.asynccontextmanager
+    async def reserved(self, priority: Priority | None = None) -> AsyncIterator[None]:
+        """Take a token now for the next call made inside: work done after the wait (rendering a table) sees
+        the latest state, and the call then goes out without waiting again."""
+        await self.take(priority)
+        token = _prepaid.set(_Prepaid(1))
+        try:
+            yield
+        finally:
+            _prepaid.reset(token)
+
+    def _next(self) -> tuple[Priority, Priority] | None:
+        """Whom to serve next (the queue) and at which floor: answers first, then pings, then edits; but after
+        PINGS_BEFORE_AN_EDIT pings in a row while edits wait, the oldest edit goes next at the pings' floor, so a
+        flood of pings never stops the tables from showing their latest state."""
+        for queue in self._waiting.values():
+            while queue and queue[0].done():  # its caller gave up (a task cancelled while it waited)
+                queue.popleft()
+        if self._waiting[Priority.URGENT]:
+            return Priority.URGENT, Priority.URGENT
+        if self._waiting[Priority.PING]:
+            if self._waiting[Priority.EDIT] and self._pings_in_a_row >= PINGS_BEFORE_AN_EDIT:
+                return Priority.EDIT, Priority.PING
+            return Priority.PING, Priority.PING
+        if self._waiting[Priority.EDIT]:
+            return Priority.EDIT, Priority.EDIT
+        return None
+
+    async def _serve(self) -> None:
+        """Hand out tokens to the waiters, one at a time; first come, first served within a priority."""
+        try:
+            while (chosen := self._next()) is not None:
+                queue, floor = chosen
+                self._serving = floor
+                self._arrived.clear()
+                wait = await self._try(floor)
+                if wait == 0.0:
+                    waiter = self._waiting[queue].popleft() if self._waiting[queue] else None
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result(None)
+                    if queue == Priority.EDIT:
+                        self._pings_in_a_row = 0
+                    elif queue == Priority.PING and self._waiting[Priority.EDIT]:
+                        self._pings_in_a_row += 1
+                    continue
+                await self._pause(wait)
+        finally:
+            self._serving = None
+
+    async def _pause(self, wait: float) -> None:
+        """Wait until the bucket may allow the call being served, or until a more urgent one arrives."""
+        if self.shared is not None and not self.degraded:
+            wait *= 1 + random.random() / 10  # processes that were refused together do not all ask again together
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._arrived.wait(), max(wait, 0.001))
+
+    async def _try(self, priority: Priority) -> float:
+        floor = self.shape.floor(priority)
+        if self.shared is None or self.degraded:
+            return await self.local.take(floor)
+        try:
+            return await self.shared.take(floor)
+        except Exception as error:  # out of reach, timed out, refused: the bot goes on without it
+            self._degrade(error)
+        return await self.local.take(floor)
+
+    def _granted(self, priority: Priority, waited: float) -> None:
+        self.taken[priority] += 1
+        self.waited[priority] += waited
+        self._report_taken[priority] += 1
+        self._report_waited[priority] += waited
+        now = self.clock()
+        if now - self._reported >= REPORT_EVERY:
+            if sum(self._report_waited.values()) > 0:
+                log.info(
+                    "REST budget (%s, %g a second): %d calls in the last %.0f s (%s); waited on average %s",
+                    self.backend,
+                    self.shape.per_second,
+                    sum(self._report_taken.values()),
+                    now - self._reported,
+                    ", ".join(f"{p.name.lower()} {self._report_taken[p]}" for p in Priority),
+                    ", ".join(
+                        f"{p.name.lower()} {self._report_waited[p] / self._report_taken[p]:.2f} s"
+                        for p in Priority
+                        if self._report_taken[p]
+                    ),
+                )
+            self._reported = now
+            self._report_taken.clear()
+            self._report_waited = dict.fromkeys(Priority, 0.0)
+
+    # ------------------------------------------------------------------ Redis out of reach
+
+    def _degrade(self, error: BaseException) -> None:
+        """Carry on in memory with this process's share of the budget, and keep trying Redis."""
+        assert self.shared is not None
+        processes = self.shared.processes or 4  # never reached: assume a few processes share the budget
+        share = max(LEAST_PER_SECOND, self.shape.per_second / processes)
+        self.local = MemoryBucket(Shape(share), self.clock)
+        self.degraded = True
+        log.warning(
+            "Redis is out of reach (%s): the REST budget goes on in this process alone, at %g calls a second "
+            "(its share of %g among %d processes), until Redis answers again",
+            _reason(error),
+            share,
+            self.shape.per_second,
+            processes,
+        )
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.create_task(self._reach_again(), name="rest-budget-redis")
+
+    async def _reach_again(self) -> None:
+        assert self.shared is not None
+        while True:
+            await asyncio.sleep(PROBE_EVERY)
+            try:
+                await self.shared.ping()
+            except Exception:
+                continue
+            self.local = MemoryBucket(self.shape, self.clock)
+            self.degraded = False
+            log.warning("Redis answers again: the REST budget is shared by every process once more")
+            return
+
+    async def close(self) -> None:
+        for task in (self._server, self._probe):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for queue in self._waiting.values():
+            for waiter in queue:
+                waiter.cancel()
+            queue.clear()
+        if self.shared is not None:
+            with contextlib.suppress(Exception):
+                await self.shared.close()
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else type(error).__name__

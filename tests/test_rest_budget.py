@@ -1,0 +1,320 @@
+"""The REST budget (``bot/rest_budget.py``): the bucket's shape, priorities by reserve, waits, fairness between
+tables, tokens taken ahead, and the shared bucket in Redis (two processes never over the budget together; Redis
+out of reach and back).
+
+The Redis tests use ``TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``) and are skipped, with the reason,
+when nothing answers there. Each uses keys of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot import rest_budget
+from bot.rest_budget import MemoryBucket, Priority, RestBudget, Shape, current_priority, rest_priority
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def most_in_a_second(times: list[float]) -> int:
+    """The most calls in any window of one second (a window starts at a call)."""
+    times = sorted(times)
+    most, start = 0, 0
+    for end, moment in enumerate(times):
+        while moment - times[start] >= 1.0:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
+# ---------------------------------------------------------------------- the bucket's shape
+
+
+def test_the_shape_never_lets_more_than_the_budget_into_a_second() -> None:
+    assert Shape(45).capacity == 4.5 and Shape(45).rate == 40.5  # what a second can hold: the bucket and its refill
+    assert Shape(5).capacity == 2 and Shape(5).rate == 3
+    assert [Shape(45).floor(p) for p in Priority] == [0, 1.125, 2.25]  # answers, pings, edits
+    with pytest.raises(ValueError, match="at least 3"):
+        Shape(2)
+
+
+@pytest.mark.parametrize("per_second", [3, 5, 12, 45])
+async def test_a_flood_of_calls_in_memory_stays_within_the_budget_in_every_second(per_second: float) -> None:
+    clock = Clock()
+    bucket = MemoryBucket(Shape(per_second), clock)
+    granted: list[float] = []
+    priorities = [Priority.URGENT, Priority.PING, Priority.EDIT]
+    for step in range(2000):  # callers ask as often as they may, at every priority
+        wait = await bucket.take(Shape(per_second).floor(priorities[step % 3]))
+        if wait == 0.0:
+            granted.append(clock.now)
+        else:
+            assert wait > 0
+            clock.now += min(wait, 0.013)  # the callers come back at any moment, some before their wait is up
+    assert most_in_a_second(granted) <= per_second
+    seconds = granted[-1] - granted[0]
+    assert len(granted) >= Shape(per_second).rate * seconds - 1  # and the budget is used, not wasted
+
+
+async def test_each_priority_leaves_its_reserve_and_learns_how_long_to_wait() -> None:
+    clock = Clock()
+    shape = Shape(10)  # a bucket of 2 tokens, refilled at 8 a second
+    bucket = MemoryBucket(shape, clock)
+    assert await bucket.take(shape.floor(Priority.EDIT)) == 0.0  # 2 → 1
+    wait = await bucket.take(shape.floor(Priority.EDIT))  # an edit must leave 1: it needs 2
+    assert wait == pytest.approx(1 / 8)
+    assert await bucket.take(shape.floor(Priority.PING)) == pytest.approx(0.5 / 8)  # a ping must leave 0.5
+    assert await bucket.take(shape.floor(Priority.URGENT)) == 0.0  # an answer takes the last token
+    assert await bucket.take(shape.floor(Priority.URGENT)) == pytest.approx(1 / 8)
+    clock.now += 1 / 8
+    assert await bucket.take(shape.floor(Priority.URGENT)) == 0.0
+    clock.now += 10  # a long quiet: the bucket is full again, never more
+    assert bucket.level() == 2
+
+
+def test_the_settings_refuse_a_budget_too_small_and_a_url_that_is_not_redis() -> None:
+    from pydantic import ValidationError
+
+    from bot.config import Settings
+
+    assert Settings(rest_per_second=45, redis_url="redis://cache:6379/0").redis_url == "redis://cache:6379/0"
+    assert Settings.model_fields["rest_per_second"].default == 45 and Settings.model_fields["redis_url"].default is None
+    with pytest.raises(ValidationError, match="greater than or equal to 3"):
+        Settings(rest_per_second=1)
+    with pytest.raises(ValidationError, match="not a Redis URL") as refused:
+        Settings(redis_url="postgresql://user:secret@host/db")
+    assert all("secret" not in error["msg"] for error in refused.value.errors())  # what the launcher prints
+
+
+# ---------------------------------------------------------------------- the budget: waiting, order, fairness
+
+
+def test_the_priority_comes_from_the_callers_context() -> None:
+    assert current_priority() is Priority.URGENT  # a call nobody marked: someone may be waiting on it
+    with rest_priority(Priority.EDIT):
+        assert current_priority() is Priority.EDIT
+        with rest_priority(Priority.PING):
+            assert current_priority() is Priority.PING
+        assert current_priority() is Priority.EDIT
+    assert current_priority() is Priority.URGENT
+
+
+async def drain(budget: RestBudget) -> None:
+    """Take what the bucket holds, so the next callers must wait."""
+    while await budget.local.take(0.0) == 0.0:
+        pass
+
+
+async def test_answers_and_pings_go_before_the_table_edits_already_waiting() -> None:
+    budget = RestBudget(50)
+    await drain(budget)
+    order: list[str] = []
+
+    async def call(name: str, priority: Priority) -> None:
+        with rest_priority(priority):
+            await budget.take()
+        order.append(name)
+
+    edits = [asyncio.create_task(call(f"edit {n}", Priority.EDIT)) for n in range(8)]
+    await asyncio.sleep(0)  # the edits are queued (the bucket is empty)
+    assert order == []
+    others = [asyncio.create_task(call("ping", Priority.PING)), asyncio.create_task(call("answer", Priority.URGENT))]
+    await asyncio.gather(*edits, *others)
+    assert order[:2] == ["answer", "ping"], order
+    assert order[2:] == [f"edit {n}" for n in range(8)]  # the edits in the order they came
+    assert budget.taken == {Priority.URGENT: 1, Priority.PING: 1, Priority.EDIT: 8}
+    await budget.close()
+
+
+async def test_a_flood_of_pings_leaves_the_edits_a_share() -> None:
+    """Pings go first, but while edits wait, every fourth token below the answers goes to the oldest edit."""
+    budget = RestBudget(30)
+    await drain(budget)
+    order: list[str] = []
+
+    async def call(name: str, priority: Priority) -> None:
+        await budget.take(priority)
+        order.append(name)
+
+    calls = [asyncio.create_task(call("edit", Priority.EDIT)) for _ in range(3)]
+    calls += [asyncio.create_task(call("ping", Priority.PING)) for _ in range(12)]
+    await asyncio.gather(*calls)
+    assert order == ["ping", "ping", "ping", "edit"] * 3 + ["ping"] * 3
+    await budget.close()
+
+
+async def test_under_pressure_tables_take_turns() -> None:
+    """Each table edits, then queues again behind the others: round robin, none served twice before another once."""
+    budget = RestBudget(30)
+    await drain(budget)
+    served: list[int] = []
+
+    async def table(number: int) -> None:
+        with rest_priority(Priority.EDIT):
+            for _ in range(4):
+                await budget.take()
+                served.append(number)
+
+    await asyncio.gather(*(table(n) for n in range(3)))
+    assert served == [0, 1, 2] * 4
+    await budget.close()
+
+
+async def test_a_token_taken_ahead_pays_for_the_next_call_only() -> None:
+    budget = RestBudget(50)
+    async with budget.reserved(Priority.EDIT):
+        await budget.spend()  # the edit itself: already paid for
+        assert budget.taken == {Priority.EDIT: 1}
+        await budget.spend()  # a second call in the same block takes its own token (here at the context's priority)
+    assert budget.taken == {Priority.EDIT: 1, Priority.URGENT: 1}
+    await budget.close()
+
+
+async def test_a_caller_that_gives_up_does_not_hold_up_the_others() -> None:
+    budget = RestBudget(5)
+    await drain(budget)
+    quitter = asyncio.create_task(budget.take(Priority.URGENT))
+    patient = asyncio.create_task(budget.take(Priority.URGENT))
+    await asyncio.sleep(0)
+    quitter.cancel()
+    await asyncio.wait_for(patient, 5)
+    assert budget.taken[Priority.URGENT] == 1
+    await budget.close()
+
+
+async def test_many_callers_at_once_stay_within_the_budget() -> None:
+    budget = RestBudget(30)
+    granted: list[float] = []
+
+    async def caller(priority: Priority) -> None:
+        for _ in range(5):
+            await budget.take(priority)
+            granted.append(time.monotonic())
+
+    await asyncio.gather(*(caller(Priority(n % 3)) for n in range(15)))  # 75 calls: over two seconds' worth
+    assert len(granted) == 75
+    assert most_in_a_second(granted) <= 30
+    await budget.close()
+
+
+# ---------------------------------------------------------------------- shared through Redis
+
+
+async def redis_answers() -> bool:
+    import redis.asyncio
+
+    client = redis.asyncio.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
+    try:
+        return bool(await client.ping())
+    except Exception:
+        return False
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+async def redis_key() -> AsyncIterator[str]:
+    if not await redis_answers():
+        pytest.skip(f"Redis: nothing answers at {REDIS_URL} (set TEST_REDIS_URL)")
+    key = f"test:rest:{uuid.uuid4().hex}"
+    yield key
+    import redis.asyncio
+
+    client = redis.asyncio.Redis.from_url(REDIS_URL)
+    await client.delete(f"{{{key}}}", f"{{{key}}}:processes")
+    await client.aclose()
+
+
+async def test_redis_keeps_the_same_reserves(redis_key: str) -> None:
+    budget = RestBudget(10, REDIS_URL, key=redis_key)  # capacity 2, refilled at 8 a second
+    assert budget.shared is not None
+    shared = budget.shared
+    assert await shared.take(budget.shape.floor(Priority.EDIT)) == 0.0
+    wait = await shared.take(budget.shape.floor(Priority.EDIT))
+    assert 0 < wait <= 1 / 8
+    assert await shared.take(budget.shape.floor(Priority.URGENT)) == 0.0
+    assert await shared.take(budget.shape.floor(Priority.URGENT)) > 0
+    assert shared.processes == 1
+    await budget.close()
+
+
+async def test_two_processes_sharing_redis_never_go_over_the_budget_together(redis_key: str) -> None:
+    """Two budgets with their own connections (two processes) on one bucket: every second holds at most the
+    budget, and both are served."""
+    per_second = 20
+    first, second = (RestBudget(per_second, REDIS_URL, key=redis_key) for _ in range(2))
+    granted: dict[str, list[float]] = {"first": [], "second": []}
+
+    async def process(name: str, budget: RestBudget) -> None:
+        async def caller(priority: Priority) -> None:
+            for _ in range(8):
+                await budget.take(priority)
+                granted[name].append(time.monotonic())
+
+        await asyncio.gather(*(caller(Priority(n % 3)) for n in range(3)))  # 24 calls each
+
+    await asyncio.gather(process("first", first), process("second", second))
+    every = granted["first"] + granted["second"]
+    assert len(every) == 48  # over two seconds' worth
+    assert most_in_a_second(every) <= per_second
+    assert first.shared is not None and first.shared.processes == 2  # each knows the bucket is shared
+    assert not first.degraded and not second.degraded
+    await first.close()
+    await second.close()
+
+
+async def test_redis_out_of_reach_the_bot_goes_on_with_its_share_and_says_so_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    budget = RestBudget(40, "redis://127.0.0.1:1/0")  # nothing listens there
+    with caplog.at_level(logging.WARNING, logger="bot.rest_budget"):
+        await budget.start()
+        for _ in range(5):
+            await asyncio.wait_for(budget.take(Priority.URGENT), 5)
+    assert budget.degraded and budget.backend == "memory (Redis out of reach)"
+    warnings = [r.getMessage() for r in caplog.records if "out of reach" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert "at 10 calls a second" in warnings[0]  # never reached: a quarter of the budget
+    await budget.close()
+
+
+async def test_redis_lost_then_back(redis_key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rest_budget, "PROBE_EVERY", 0.05)
+    first, second = (RestBudget(20, REDIS_URL, key=redis_key) for _ in range(2))
+    await second.take(Priority.URGENT)
+    await first.take(Priority.URGENT)  # two processes share the bucket, as the first has seen
+    assert first.shared is not None
+    shared_take = first.shared.take
+
+    async def lost(floor: float) -> float:
+        raise ConnectionError("Connection refused")
+
+    monkeypatch.setattr(first.shared, "take", lost)
+    await first.take(Priority.URGENT)  # served all the same, from memory
+    assert first.degraded
+    assert isinstance(first.local, MemoryBucket) and first.local.shape.per_second == 10  # its half of the budget
+    monkeypatch.setattr(first.shared, "take", shared_take)  # Redis answers again (the probe pings it)
+    for _ in range(100):
+        if not first.degraded:
+            break
+        await asyncio.sleep(0.02)
+    assert not first.degraded and first.backend == "redis"
+    await first.take(Priority.URGENT)
+    assert first.taken[Priority.URGENT] == 3
+    await first.close()
+    await second.close()
