@@ -46,6 +46,7 @@ def test_bench_start_prints_ready_click_timers_resume_and_memory(
     assert 1 <= int(started["reminders_first_pass"]) <= 30 and int(started["timer_passes"]) >= 1
     assert resumed["resumed"] == "30"
     number(resumed["background_resume_s"])
+    number(resumed["click_during_resume_ms"])
     assert number(resumed["kB_per_live_table"]) > 0
 
 
