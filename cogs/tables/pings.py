@@ -32,12 +32,29 @@ log = logging.getLogger(__name__)
 
 def people_on_turn(table: TableInfo) -> frozenset[int]:
     """The people (not computers, not resigned seats) the table waits for now."""
+    return frozenset(turns(table))
+
+
+def turns(table: TableInfo) -> dict[int, tuple[int, int]]:
+    """Each person on turn now, with what marks their turn: the moves their seat has made, and the others'."""
     if table.status != TableStatus.PLAYING:
-        return frozenset()
-    return frozenset(
-        seat.user_id
+        return {}
+    return {
+        seat.user_id: (seat.acted, table.actions - seat.acted)
         for seat in table.seats
         if seat.index in table.to_act and seat.user_id is not None and not seat.resigned
+    }
+
+
+def turns_come(before: dict[int, tuple[int, int]], now: dict[int, tuple[int, int]]) -> frozenset[int]:
+    """The people whose turn has come since ``before``: not on turn then, or on turn again since, having moved
+    and others having moved after them (a moment in between may never have been seen: outcomes can arrive out
+    of order). Moving twice in a row (a kitty's discard, then a call) or others bidding at the same time is
+    the same turn going on."""
+    return frozenset(
+        user
+        for user, (acted, others) in now.items()
+        if user not in before or (before[user][0] != acted and before[user][1] != others)
     )
 
 
@@ -52,7 +69,7 @@ class TurnPings:
         self.budget = budget  # the bot's REST budget: a ping waits for its token before it decides what to say
         self.newest: dict[int, int] = {}  # table -> the latest action count an update was asked for
         self.owed: dict[int, frozenset[int]] = {}  # table -> people whose turn came and who were not pinged yet
-        self.waiting: dict[int, frozenset[int]] = {}  # table -> the people on turn when last seen
+        self.waiting: dict[int, dict[int, tuple[int, int]]] = {}  # table -> who was on turn when last seen
         self.seen: dict[int, int] = {}  # table -> the action count last seen (outcomes may come out of order)
         self.lines: dict[int, discord.PartialMessage] = {}  # table -> its ping line
         self._locks: dict[int, asyncio.Lock] = {}
@@ -72,9 +89,10 @@ class TurnPings:
             if table.actions < self.seen.get(table.id, 0):
                 return  # an older moment of the table than one already handled
             self.seen[table.id] = table.actions
-            people = people_on_turn(table)
-            new = people - self.waiting.get(table.id, frozenset())
-            self.waiting[table.id] = people
+            on_turn = turns(table)
+            people = frozenset(on_turn)
+            new = turns_come(self.waiting.get(table.id, {}), on_turn)
+            self.waiting[table.id] = on_turn
             # Owed a ping: whose turn came at this moment or at one not announced yet, and is still on turn.
             owed = (self.owed.get(table.id, frozenset()) & people) | new
             self.owed[table.id] = owed

@@ -161,7 +161,7 @@ async def test_a_tiny_budget_many_tables_no_429_every_table_at_its_last_state_an
     assert len(said(double, idle.table.thread_id, "time ran out")) == len(timed_out)
 
     # The budget was used to the full, and Discord never refused a call.
-    assert double.busiest_second >= BUDGET - 2
+    assert double.busiest_second >= BUDGET - 3
     assert double.global_429s == 0
     assert double.problems == []
     assert all(control(table.table, "tt:rematch:") for table in playing if table.table is not None)

@@ -1,0 +1,119 @@
+"""Turn pings under the REST budget (``cogs/tables/pings.py``): whose turn has come, moments seen out of order or
+never, and a ping the table outran while it waited for its token left unsaid."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.rest_budget import Priority, RestBudget
+from bot.tables import TableInfo, TableStatus
+from bot.tables.records import SeatInfo
+from cogs.tables.pings import TurnPings, turns, turns_come
+
+ALICE, BOB = 11, 12
+_ids = itertools.count(1)
+
+
+def moment(actions: int, to_act: tuple[int, ...], acted: tuple[int, int, int], status: str = "playing") -> TableInfo:
+    """A table of Alice (seat 0), Bob (seat 1) and a computer (seat 2) after ``actions`` moves."""
+    seats = (
+        SeatInfo(0, ALICE, "Alice", acted=acted[0]),
+        SeatInfo(1, BOB, "Bob", acted=acted[1]),
+        SeatInfo(2, None, "Computer", acted=acted[2], level="easy"),
+    )
+    return TableInfo(
+        id=1,
+        guild_id=5,
+        channel_id=6,
+        thread_id=7,
+        message_id=8,
+        game="just-make",
+        options={},
+        players=3,
+        status=TableStatus(status),
+        host_id=ALICE,
+        version=actions,
+        seats=seats,
+        turn_seconds=0,
+        grace_seconds=0,
+        created_at=datetime.now(UTC),
+        started_at=datetime.now(UTC),
+        finished_at=None,
+        to_act=to_act,
+        actions=actions,
+    )
+
+
+def test_a_turn_comes_when_others_have_moved_since() -> None:
+    start = turns(moment(0, (0,), (0, 0, 0)))
+    assert turns_come({}, start) == {ALICE}
+    # Alice moved, then Bob and the computer: her turn again, though the moments between were never seen.
+    again = turns(moment(3, (0,), (1, 1, 1)))
+    assert turns_come(start, again) == {ALICE}
+    # Alice moves twice in a row (a discard, then a call): the same turn going on.
+    assert turns_come(again, turns(moment(4, (0,), (2, 1, 1)))) == frozenset()
+    # Both on turn at once (simultaneous bids): Bob's bid does not make Alice's turn come again.
+    both = turns(moment(4, (0, 1), (1, 1, 2)))
+    assert turns_come({}, both) == {ALICE, BOB}
+    assert turns_come(both, turns(moment(5, (0,), (1, 2, 2)))) == frozenset()
+    assert turns(moment(5, (0,), (1, 2, 2), status="finished")) == {}
+
+
+class Channel:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.deleted: list[int] = []
+
+    async def send(self, content: str, **kwargs: Any) -> Any:
+        self.sent.append(content)
+        return Line(next(_ids), self)
+
+    def get_partial_message(self, message_id: int) -> Any:
+        return Line(message_id, self)
+
+
+class Line:
+    def __init__(self, id: int, channel: Channel) -> None:
+        self.id, self.channel = id, channel
+
+    async def delete(self) -> None:
+        self.channel.deleted.append(self.id)
+
+
+class Bot:
+    def __init__(self) -> None:
+        self.channel = Channel()
+
+    def get_partial_messageable(self, channel_id: int, *, guild_id: int | None = None) -> Channel:
+        return self.channel
+
+
+async def wanted(guild_id: int) -> bool:
+    return True
+
+
+async def test_a_ping_the_table_outran_while_it_waited_is_not_sent() -> None:
+    bot, budget = Bot(), RestBudget(30)
+    while await budget.local.take(0.0) == 0.0:  # the budget is spent: the next ping waits for its token
+        pass
+    pings = TurnPings(bot, wanted, budget=budget)  # type: ignore[arg-type]
+    first = asyncio.create_task(pings.update(moment(3, (0,), (1, 1, 1)), "en-US"))  # Alice's turn...
+    await asyncio.sleep(0)
+    # ...but before the bot could say so, she moved and it is Bob's turn.
+    second = asyncio.create_task(pings.update(moment(4, (1,), (2, 1, 1)), "en-US"))
+    await asyncio.gather(first, second)
+    assert bot.channel.sent == [f"🔔 <@{BOB}>, your turn."]
+    assert budget.taken[Priority.PING] == 2  # the one taken for nothing, and Bob's
+    # A moment queued behind others that saw Alice's turn come pings her with the latest.
+    updates = [
+        pings.update(moment(5, (2,), (2, 2, 1)), "en-US"),
+        pings.update(moment(6, (0,), (2, 2, 2)), "en-US"),
+        pings.update(moment(6, (0,), (2, 2, 2)), "en-US"),  # the same moment again (a reminder's outcome)
+    ]
+    await asyncio.gather(*updates)
+    assert bot.channel.sent[-1] == f"🔔 <@{ALICE}>, your turn." and len(bot.channel.sent) == 2
+    assert len(bot.channel.deleted) == 1  # the channel keeps one line per table
+    await budget.close()
