@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.config import Settings
-from bot.rest_budget import RestBudget
+from bot.rest_budget import RestBudget, bucket_key
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
@@ -91,7 +91,8 @@ class TrickBot(TableBot):
         )
         self.settings = settings
         # One budget of REST calls for the whole bot (every process, through Redis when REDIS_URL is set).
-        self.budget = RestBudget(settings.rest_per_second, settings.redis_url)
+        token = settings.discord_token.get_secret_value().strip() if settings.discord_token else None
+        self.budget = RestBudget(settings.rest_per_second, settings.redis_url, key=bucket_key(token))
         limit_requests(self.http, self.budget)
         self.database = Database(settings.database_url)
         # Computer players think in worker processes, so the bot keeps answering while they do.

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import time
@@ -59,6 +60,14 @@ PROCESS_SEEN_FOR = 15.0  # seconds: a process that drew on the shared bucket thi
 PROBE_EVERY = 5.0  # seconds between attempts to reach Redis again
 REPORT_EVERY = 60.0  # seconds between reports of a budget under pressure
 PINGS_BEFORE_AN_EDIT = 3  # while edits wait, at most this many pings in a row go before the oldest edit
+
+
+def bucket_key(token: str | None) -> str:
+    """The Redis key of a bot's bucket: Discord counts per bot, so each bot's is its own (named by a digest of its
+    token, which says nothing of the token), and several bots may share one Redis."""
+    if not token:
+        return "trick-table:rest"
+    return "trick-table:rest:" + hashlib.sha256(token.encode()).hexdigest()[:16]
 
 
 class Priority(IntEnum):

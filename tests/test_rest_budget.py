@@ -101,6 +101,13 @@ def test_the_settings_refuse_a_budget_too_small_and_a_url_that_is_not_redis() ->
     assert all("secret" not in error["msg"] for error in refused.value.errors())  # what the launcher prints
 
 
+def test_each_bot_has_its_own_bucket_in_redis() -> None:
+    first, second = rest_budget.bucket_key("token-one.abc"), rest_budget.bucket_key("token-two.def")
+    assert first != second and first.startswith("trick-table:rest:")
+    assert "token" not in first and "abc" not in first  # a digest: nothing of the token
+    assert rest_budget.bucket_key("token-one.abc") == first  # every process of one bot shares it
+
+
 # ---------------------------------------------------------------------- the budget: waiting, order, fairness
 
 
