@@ -9,7 +9,7 @@ import pytest
 
 from bot.games import cards as C
 from bot.games import new_game
-from bot.games.five_hundred import DECKS, PLAY, FiveHundred
+from bot.games.five_hundred import BID, DECKS, PLAY, FiveHundred
 from bot.players import ComputerPlayer
 from bot.players.five_hundred import KNOWLEDGE
 from bot.players.five_hundred.sight import order_for, rollout_sight, sight_of
@@ -229,3 +229,22 @@ def test_the_contractor_counts_the_trumps_out(computer: ComputerPlayer) -> None:
     state = position(2, TRUMPS_OUT, ["bid 8S", "pass", "discard 10D 9D 10C 9C 9H", "play JK"])
     state.act(1, "play QS")  # the last trump out
     assert computer.choose(state, 0) in ("play AH", "play AD", "play AC")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_strong_bids_the_calibrated_bid_and_never_overbids_it(players: int) -> None:
+    """The search of the auction overrated its own contracts: strong bids what easy's calibrated
+    estimate says the side can make (or passes), never more, whatever its budget."""
+    checked = 0
+    for seed in range(6):
+        state = new_match(players, {}, seed=seed)
+        while state.phase == BID and not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal(seat)
+            easy = ComputerPlayer("easy", seed=seed).choose(state, seat)
+            strong = ComputerPlayer("strong", seed=seed, samples=8).decide(state, seat)
+            assert strong.action == easy
+            if len(legal) > 1:
+                checked += 1
+            state.act(seat, strong.action)
+    assert checked >= 6

@@ -11,7 +11,8 @@ play no one can make, and searched worse than the rule-based player itself.
 - :mod:`.bidding`: what a hand should take at each trump and at no trumps,
   calibrated on played-out deals, and the auction read for a partner's
   strength and the opponents' suits; the most valuable contract the side
-  expects to make, or a pass. Misère only with a hand that cannot be forced to
+  expects to make, or a pass (the strong player's bid too: searching the
+  auction measured worse). Misère only with a hand that cannot be forced to
   win a trick, open misère only with one that cannot be beaten face up. The
   kitty's discards keep trumps and winners and make voids; the five-player
   call names the ace (or the king to an ace) that best completes the hand.
@@ -30,7 +31,7 @@ from bot.games import cards as C
 from bot.games.five_hundred import BID, CALL, DISCARD, OVER, PLAY, PLAY_TEXT, FiveHundred, bid_rank, bid_text
 
 from ..knowledge import CONTRACT, DEFENCE
-from .bidding import bid_candidates, bid_choice, call_choices, discard_plans
+from .bidding import bid_choice, call_choices, discard_plans
 from .play import needless, play_choice
 from .sight import NOTHING, order_for, rollout_sight, sight_of
 
@@ -59,9 +60,9 @@ class FiveHundredKnowledge:
     def _choices(self, world: FiveHundred, seat: int, legal: list[str]) -> list[str]:
         """The rule-based choice first, then the others worth comparing."""
         if world.phase == BID:
+            # One bid, the calibrated one: a search of the auction chose worse (see bid_choice).
             allowed = [rank for rank in map(bid_rank, (a[4:] for a in legal if a != "pass")) if rank is not None]
-            easy = bid_choice(world, seat, allowed)
-            return [_bid_action(rank) for rank in bid_candidates(world, seat, allowed, easy)]
+            return [_bid_action(bid_choice(world, seat, allowed))]
         if world.phase == DISCARD:
             return [_discard_action(plan) for plan in discard_plans(world, seat)]
         if world.phase == CALL:

@@ -12,7 +12,6 @@ from .sight import NOTHING, Order, order_for, order_of
 
 MISERES = (MISERE, OPEN_MISERE, OPEN_MISERE_HIGHEST)
 NO_TRUMPS = 4  # the bid suit index of no trumps (♠ ♣ ♦ ♥ NT)
-MOST_BIDS = 5  # bids a search compares
 MOST_CALLS = 6  # calls a search compares
 
 # The tricks a contractor's side takes, from its hand's own count (``hand_tricks``):
@@ -224,6 +223,11 @@ def bid_choice(world: FiveHundred, seat: int, allowed: list[int]) -> int:
     Taking a partner's contract away needs half a trick more; misère needs a
     hand that cannot be forced (after laying aside its worst cards), open
     misère one that cannot be forced as it is.
+
+    The strong player bids this too: a search comparing it with passing and
+    the contracts a trick either side chose worse, measured hand by hand
+    (its sampled deals ignore the auction, and the likeliest-looking of a few
+    noisy candidates is more often a lucky one: it made fewer contracts).
     """
     if not allowed:
         return NOTHING
@@ -243,27 +247,6 @@ def bid_choice(world: FiveHundred, seat: int, allowed: list[int]) -> int:
             if rank in allowed_set and danger <= limit and (contract_value(rank, world), -rank) > best_key:
                 best, best_key = rank, (contract_value(rank, world), -rank)
     return best
-
-
-def bid_candidates(world: FiveHundred, seat: int, allowed: list[int], easy: int) -> list[int]:
-    """Bids worth comparing in a search, ``easy`` and pass first, then a few contracts the side
-    could just make, and misère when the hand is close to one. Few: a search has little time
-    at the auction, and the more candidates, the likelier a lucky one looks best."""
-    estimate = estimates(world, seat)
-    allowed_set = set(allowed)
-    scored: list[tuple[float, int]] = []
-    for b in range(5):
-        for level in range(6, 11):
-            rank = suit_bid(level, b)
-            if rank in allowed_set and level <= estimate[b] + 0.75:
-                scored.append((abs(estimate[b] - level), rank))
-    danger = misere_danger(world.hands[seat], world.players)
-    for rank in MISERES:
-        if rank in allowed_set and danger <= (2.0 if rank == MISERE else 1.0):
-            scored.append((danger / 2, rank))
-    out = [easy, NOTHING] if easy != NOTHING else [NOTHING]
-    out += [rank for _, rank in sorted(scored) if rank != easy]
-    return out[:MOST_BIDS]
 
 
 # The kitty ---------------------------------------------------------------------------
