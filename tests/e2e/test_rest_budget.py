@@ -7,18 +7,25 @@ computers at the instant pace (their table edits and turn pings far beyond the
 budget), and one whose person never plays, so the turn timer runs out again and
 again (reminders and timeouts to post). No call is refused, every table's
 message ends showing its last state, and every timeout is announced.
+
+On SQLite the bot keeps its budget in memory; on PostgreSQL (the production
+set-up) it shares it through Redis when Redis answers at ``TEST_REDIS_URL``
+(its database 3 here, away from other tests' buckets).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 
+from bot.rest_budget import bucket_key
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
@@ -28,18 +35,36 @@ from .leaks import _stored
 GLOBAL_LIMIT = 8  # the double's: counted calls in any one second
 BUDGET = 7  # the bot's, just under it
 MOVE = re.compile(r"move (\d+)")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/3"
+
+
+async def fresh_redis() -> bool:
+    """Whether Redis answers; if so, the bot's bucket starts full (none left from an earlier run)."""
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+    try:
+        key = bucket_key("double-token")
+        await client.delete(f"{{{key}}}", f"{{{key}}}:processes")
+        return True
+    except Exception:
+        return False
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture
 async def tight_bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[BotProcess]:
     double.global_limit_per_second = GLOBAL_LIMIT
-    process = BotProcess(
-        double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="300", REST_PER_SECOND=str(BUDGET)
-    )
+    env = {"COMPUTER_BUDGET_MS": "300", "REST_PER_SECOND": str(BUDGET)}
+    shared = database_url.startswith("postgresql") and await fresh_redis()
+    if shared:
+        env["REDIS_URL"] = REDIS_URL
+    process = BotProcess(double, database_url, tmp_path / "bot.log", **env)
     await process.start()
     yield process
     await process.stop()
     log = process.log()
+    where = "shared through Redis by every process" if shared else "in this process (no REDIS_URL)"
+    assert f"REST budget: at most {BUDGET} calls a second, {where}" in log
     assert "Traceback" not in log, log[-5000:]
     assert "rate limited" not in log.lower(), [line for line in log.splitlines() if "rate limited" in line.lower()]
 
