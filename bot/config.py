@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.rest_budget import DEFAULT_PER_SECOND, LEAST_PER_SECOND
+from bot.shards import MAX_SHARDS, Shards, ShardSpecError, parse_ids
 from bot.storage.database import DEFAULT_URL
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -42,6 +43,15 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="redis://host:6379/0: one REST budget shared by every process (unset: in memory)"
     )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SHARDS,
+        description="shards of the whole bot, for several processes (unset: Discord's recommended count, all here)",
+    )
+    shard_ids: str | None = Field(
+        default=None, description="the shards this process runs, such as 0-3 or 0,2 (unset: every shard)"
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 
@@ -60,6 +70,29 @@ class Settings(BaseSettings):
                 "it is not a Redis URL; use redis://host:6379/0 (rediss:// for TLS, unix:///path/to/redis.sock)"
             )
         return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_ids(value)  # ShardSpecError is a ValueError: its message says how to write them
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        try:
+            self.shards()
+        except ShardSpecError as why:
+            raise ValueError(f"SHARD_COUNT={self.shard_count} with SHARD_IDS={self.shard_ids}: {why}") from None
+        return self
+
+    def shards(self) -> Shards:
+        """The shards this process runs (every shard, when neither setting is given)."""
+        if self.shard_ids is None:
+            return Shards.everything() if self.shard_count is None else Shards.of(self.shard_count)
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT too: how many shards the whole bot runs")
+        return Shards.of(self.shard_count, parse_ids(self.shard_ids))
 
     @field_validator("database_url")
     @classmethod

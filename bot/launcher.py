@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 from datetime import timedelta
+from typing import Any
 
 import aiohttp
 import discord
@@ -80,6 +81,10 @@ def use_api_base(base: str) -> None:
 
 class TrickBot(TableBot):
     def __init__(self, settings: Settings) -> None:
+        shards = settings.shards()
+        sharding: dict[str, Any] = {"shard_count": settings.shard_count}
+        if shards.count is not None and not shards.all:
+            sharding["shard_ids"] = sorted(shards.ids)
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; interactions carry everything else
         super().__init__(
@@ -88,8 +93,11 @@ class TrickBot(TableBot):
             help_command=None,
             chunk_guilds_at_startup=False,
             allowed_mentions=discord.AllowedMentions.none(),
+            # Every shard of the bot, or this process's range of them (several processes, one database).
+            **sharding,
         )
         self.settings = settings
+        self.own_shards = shards  # (AutoShardedBot.shards is discord.py's own: the live connections)
         # One budget of REST calls for the whole bot (every process, through Redis when REDIS_URL is set).
         token = settings.discord_token.get_secret_value().strip() if settings.discord_token else None
         self.budget = RestBudget(settings.rest_per_second, settings.redis_url, key=bucket_key(token))
@@ -101,6 +109,7 @@ class TrickBot(TableBot):
             self.database,
             thinker=self.thinker,
             lobby_grace=timedelta(seconds=settings.lobby_post_grace_seconds),
+            shards=shards,  # this process loads, times and drives the tables of its shards' servers
         )
         self.languages = ServerLanguages()
         self._timers: asyncio.Task[None] | None = None
@@ -120,7 +129,9 @@ class TrickBot(TableBot):
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands()
+        log.info("running %s", self.own_shards)
+        if self.own_shards.all or 0 in self.own_shards.ids:  # one process syncs the commands for the whole bot
+            await self.sync_commands()
         self._timers = self.service.run_timers_forever(self.cog_of(Tables).on_timer)
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
@@ -175,6 +186,8 @@ class TrickBot(TableBot):
         ready = getattr(self._connection, "_ready_task", None)
         if ready is not None:
             ready.cancel()
+        for shard_ready in list(getattr(self._connection, "_ready_tasks", {}).values()):
+            shard_ready.cancel()
         await super().close()
         await self.service.close()
         await self.thinker.close()
@@ -222,11 +235,17 @@ def _reason(error: BaseException) -> str:
     return text[0][:200] if text else type(error).__name__
 
 
+def _problem(where: tuple[int | str, ...], message: str) -> str:
+    """One setting's problem as a person reads it: ``SHARD_IDS: …`` (a check of several settings names none)."""
+    message = message.removeprefix("Value error, ")
+    return f"{'.'.join(map(str, where)).upper()}: {message}" if where else message
+
+
 def main() -> int:
     try:
         settings = Settings()
     except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
+        problems = "; ".join(_problem(e["loc"], e["msg"]) for e in error.errors())
         print(f"The configuration (environment or .env) is not valid: {problems}. See .env.example.", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -20,8 +20,9 @@ from .i18n import ServerLanguages
 CogT = TypeVar("CogT", bound=commands.Cog)
 
 
-class TableBot(commands.Bot):
-    """A bot with a table service (``service``) and each server's language (``languages``)."""
+class TableBot(commands.AutoShardedBot):
+    """A bot with a table service (``service``) and each server's language (``languages``); sharded
+    (RoboDanny's ``AutoShardedBot``): every shard of the bot, or this process's range of them."""
 
     service: TableService
     languages: ServerLanguages

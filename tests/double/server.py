@@ -236,9 +236,15 @@ class DiscordDouble:
         self.counted_calls: deque[float] = deque()  # when the counted calls of the last second came
         self.global_429s = 0
         self.busiest_second = 0  # the most counted calls seen in one second
-        self._ws: web.WebSocketResponse | None = None
+        # Shards: a connection per shard, each IDENTIFYing with [shard id, shard count]; a server's events
+        # (its GUILD_CREATE, its interactions) go to its shard's connection, by Discord's rule.
+        self.shard_count = 1  # what /gateway/bot recommends, and what every IDENTIFY must say
+        self.guild_ids = [guild_id]  # the servers the bot is in
+        self.identified: list[list[int]] = []  # the shard of every IDENTIFY, in order
+        self.route_to: int | None = None  # a shard every interaction is sent to, whatever its server (misrouting)
+        self._sockets: dict[int, web.WebSocketResponse] = {}
         self._seq = 0
-        self._ready = asyncio.Event()
+        self._shard_ready: dict[int, asyncio.Event] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.changed = asyncio.Condition()
@@ -276,8 +282,8 @@ class DiscordDouble:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        for ws in list(self._sockets.values()):
+            await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -343,11 +349,16 @@ class DiscordDouble:
 
     # ------------------------------------------------------------------ gateway
 
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.shard_count
+
+    def _ready_event(self, shard: int) -> asyncio.Event:
+        return self._shard_ready.setdefault(shard, asyncio.Event())
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._ws = ws
-        self._ready.clear()
+        shard: int | None = None
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
         async for message in ws:
             if message.type != WSMsgType.TEXT:
@@ -357,29 +368,45 @@ class DiscordDouble:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op in (2, 6):
+                if op == 2:
+                    shard_id, count = data["d"].get("shard") or [0, 1]
+                    self.identified.append([shard_id, count])
+                    if count != self.shard_count or not 0 <= shard_id < count:
+                        wanted = self.shard_count
+                        self.problems.append(f"IDENTIFY as shard {shard_id} of {count}; Discord wants {wanted}")
+                        await ws.close(code=4010, message=b"Invalid shard")
+                        break
+                else:  # RESUME: the session names its shard
+                    shard_id = int(str(data["d"].get("session_id", "")).rpartition("-")[2] or 0)
+                shard = shard_id
+                self._sockets[shard] = ws
+                guilds = [g for g in self.guild_ids if self.shard_of(g) == shard]
                 await self._dispatch(
                     "READY",
                     {
                         "v": 10,
                         "user": self.bot_user,
-                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                        "session_id": "double-session",
+                        "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                        "session_id": f"double-session-{shard}",
                         "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
                         "application": {"id": str(self.app_id), "flags": 0},
                         "private_channels": [],
                         "relationships": [],
+                        "shard": [shard, self.shard_count],
                     },
+                    shard=shard,
                 )
-                await self._dispatch("GUILD_CREATE", self._guild_payload())
-                self._ready.set()
-        if self._ws is ws:
-            self._ws = None
-            self._ready.clear()
+                for guild in guilds:
+                    await self._dispatch("GUILD_CREATE", self._guild_payload(guild), shard=shard)
+                self._ready_event(shard).set()
+        if shard is not None and self._sockets.get(shard) is ws:
+            del self._sockets[shard]
+            self._ready_event(shard).clear()
         return ws
 
-    def _guild_payload(self) -> dict[str, Any]:
+    def _guild_payload(self, guild_id: int) -> dict[str, Any]:
         everyone = {
-            "id": str(self.guild_id),
+            "id": str(guild_id),
             "name": "@everyone",
             "permissions": MEMBER_PERMISSIONS,
             "position": 0,
@@ -390,12 +417,12 @@ class DiscordDouble:
             "flags": 0,
         }
         return {
-            "id": str(self.guild_id),
+            "id": str(guild_id),
             "name": "Card Club",
             "icon": None,
             "owner_id": "1",
             "roles": [everyone],
-            "channels": [dict(c) for c in self.channels.values() if c["type"] == 0],
+            "channels": [dict(c) for c in self.channels.values() if c["type"] == 0 and c["guild_id"] == str(guild_id)],
             "threads": [],
             "members": [],
             "member_count": 10,
@@ -420,22 +447,34 @@ class DiscordDouble:
             "guild_scheduled_events": [],
         }
 
-    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        if self._ws is None:
-            raise RuntimeError("the bot is not connected")
+    async def _dispatch(self, event: str, data: dict[str, Any], *, shard: int | None = None) -> None:
+        """Send an event on ``shard``'s connection (default: the shard of the first server)."""
+        ws = self._sockets.get(self.shard_of(self.guild_id) if shard is None else shard)
+        if ws is None:
+            raise RuntimeError(f"the bot is not connected (shard {shard})")
         self._seq += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
 
-    def expect_connection(self) -> None:
-        """A bot is about to (re)connect: wait_connected waits for it, not an earlier one."""
-        self._ready.clear()
-        self.commands = []
+    def expect_connection(self, shards: list[int] | None = None) -> None:
+        """A bot is about to (re)connect ``shards`` (default: all): wait_connected waits for it, not an
+        earlier one. The commands are synced again by the process that runs shard 0."""
+        for shard in range(self.shard_count) if shards is None else shards:
+            self._ready_event(shard).clear()
+        if shards is None or 0 in shards:
+            self.commands = []
 
-    async def wait_connected(self, timeout: float = 30.0) -> None:
-        await asyncio.wait_for(self._ready.wait(), timeout)
+    async def wait_connected(self, timeout: float = 30.0, shards: list[int] | None = None) -> None:
+        chosen = list(range(self.shard_count)) if shards is None else shards
+        await asyncio.wait_for(asyncio.gather(*(self._ready_event(shard).wait() for shard in chosen)), timeout)
         deadline = time.monotonic() + timeout
-        while not self.commands and time.monotonic() < deadline:  # commands are synced before the gateway
+        while 0 in chosen and not self.commands and time.monotonic() < deadline:  # synced before the gateway
             await asyncio.sleep(0.05)
+
+    def add_server(self, guild_id: int, channel_id: int) -> int:
+        """Another server the bot is in, with a text channel (its shard's connection hears of it)."""
+        self.another_server(guild_id, channel_id)
+        self.guild_ids.append(guild_id)
+        return channel_id
 
     # ------------------------------------------------------------------ REST
 
@@ -468,7 +507,7 @@ class DiscordDouble:
         return reply(
             {
                 "url": f"ws://127.0.0.1:{self.port}/gateway",
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
             }
         )
@@ -726,7 +765,7 @@ class DiscordDouble:
         thread = {
             "id": str(thread_id),
             "type": 11,
-            "guild_id": str(self.guild_id),
+            "guild_id": self.channels[parent]["guild_id"] if parent in self.channels else str(self.guild_id),
             "parent_id": str(parent),
             "name": body.get("name", ""),
             "owner_id": str(self.app_id),
@@ -793,7 +832,8 @@ class DiscordDouble:
         if message is not None:
             payload["message"] = message.payload(self.bot_user)
         interaction.sent_at = time.monotonic()
-        await self._dispatch("INTERACTION_CREATE", payload)
+        shard = self.shard_of(guild_id) if self.route_to is None else self.route_to
+        await self._dispatch("INTERACTION_CREATE", payload, shard=shard)
         try:
             await asyncio.wait_for(asyncio.shield(interaction.answered), timeout)
         except TimeoutError:
