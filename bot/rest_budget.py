@@ -127,8 +127,9 @@ class Shape:
 
 
 class Bucket(Protocol):
-    async def take(self, floor: float) -> float:
-        """Take a token if more than ``floor`` would be left: 0.0; else the seconds until there may be."""
+    async def take(self, priority: Priority) -> float:
+        """Take a token if the priority's floor would be left in the bucket: 0.0; else the seconds until there
+        may be enough."""
         ...
 
 
@@ -148,8 +149,8 @@ class MemoryBucket:
         self.stamp = now
         return self.tokens
 
-    async def take(self, floor: float) -> float:
-        need = 1.0 + floor
+    async def take(self, priority: Priority) -> float:
+        need = 1.0 + self.shape.floor(priority)
         tokens = self.level()
         if tokens >= need:
             self.tokens = tokens - 1.0
@@ -211,7 +212,8 @@ class RedisBucket:
         self.member = uuid.uuid4().hex
         self.processes = 0  # how many processes drew on the bucket lately, as of the last call
 
-    async def take(self, floor: float) -> float:
+    async def take(self, priority: Priority) -> float:
+        floor = self.shape.floor(priority)
         args = [repr(self.shape.rate), repr(self.shape.capacity), repr(floor), self.member, repr(PROCESS_SEEN_FOR)]
         taken, wait, processes = await self.script(keys=self.keys, args=args)
         self.processes = int(processes)
@@ -357,14 +359,13 @@ class RestBudget:
             await asyncio.wait_for(self._arrived.wait(), max(wait, 0.001))
 
     async def _try(self, priority: Priority) -> float:
-        floor = self.shape.floor(priority)
         if self.shared is None or self.degraded:
-            return await self.local.take(floor)
+            return await self.local.take(priority)
         try:
-            return await self.shared.take(floor)
+            return await self.shared.take(priority)
         except Exception as error:  # out of reach, timed out, refused: the bot goes on without it
             self._degrade(error)
-        return await self.local.take(floor)
+        return await self.local.take(priority)
 
     def _granted(self, priority: Priority, waited: float) -> None:
         self.taken[priority] += 1
@@ -396,6 +397,8 @@ class RestBudget:
     def _degrade(self, error: BaseException) -> None:
         """Carry on in memory with this process's share of the budget, and keep trying Redis."""
         assert self.shared is not None
+        if self.degraded:  # calls that were on their way to Redis together: said once
+            return
         processes = self.shared.processes or 4  # never reached: assume a few processes share the budget
         share = max(LEAST_PER_SECOND, self.shape.per_second / processes)
         self.local = MemoryBucket(Shape(share), self.clock)

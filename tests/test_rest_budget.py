@@ -60,7 +60,7 @@ async def test_a_flood_of_calls_in_memory_stays_within_the_budget_in_every_secon
     granted: list[float] = []
     priorities = [Priority.URGENT, Priority.PING, Priority.EDIT]
     for step in range(2000):  # callers ask as often as they may, at every priority
-        wait = await bucket.take(Shape(per_second).floor(priorities[step % 3]))
+        wait = await bucket.take(priorities[step % 3])
         if wait == 0.0:
             granted.append(clock.now)
         else:
@@ -75,14 +75,14 @@ async def test_each_priority_leaves_its_reserve_and_learns_how_long_to_wait() ->
     clock = Clock()
     shape = Shape(10)  # a bucket of 2 tokens, refilled at 8 a second
     bucket = MemoryBucket(shape, clock)
-    assert await bucket.take(shape.floor(Priority.EDIT)) == 0.0  # 2 → 1
-    wait = await bucket.take(shape.floor(Priority.EDIT))  # an edit must leave 1: it needs 2
+    assert await bucket.take(Priority.EDIT) == 0.0  # 2 → 1
+    wait = await bucket.take(Priority.EDIT)  # an edit must leave 1: it needs 2
     assert wait == pytest.approx(1 / 8)
-    assert await bucket.take(shape.floor(Priority.PING)) == pytest.approx(0.5 / 8)  # a ping must leave 0.5
-    assert await bucket.take(shape.floor(Priority.URGENT)) == 0.0  # an answer takes the last token
-    assert await bucket.take(shape.floor(Priority.URGENT)) == pytest.approx(1 / 8)
+    assert await bucket.take(Priority.PING) == pytest.approx(0.5 / 8)  # a ping must leave 0.5
+    assert await bucket.take(Priority.URGENT) == 0.0  # an answer takes the last token
+    assert await bucket.take(Priority.URGENT) == pytest.approx(1 / 8)
     clock.now += 1 / 8
-    assert await bucket.take(shape.floor(Priority.URGENT)) == 0.0
+    assert await bucket.take(Priority.URGENT) == 0.0
     clock.now += 10  # a long quiet: the bucket is full again, never more
     assert bucket.level() == 2
 
@@ -123,7 +123,7 @@ def test_the_priority_comes_from_the_callers_context() -> None:
 
 async def drain(budget: RestBudget) -> None:
     """Take what the bucket holds, so the next callers must wait."""
-    while await budget.local.take(0.0) == 0.0:
+    while await budget.local.take(Priority.URGENT) == 0.0:
         pass
 
 
@@ -251,11 +251,11 @@ async def test_redis_keeps_the_same_reserves(redis_key: str) -> None:
     budget = RestBudget(10, REDIS_URL, key=redis_key)  # capacity 2, refilled at 8 a second
     assert budget.shared is not None
     shared = budget.shared
-    assert await shared.take(budget.shape.floor(Priority.EDIT)) == 0.0
-    wait = await shared.take(budget.shape.floor(Priority.EDIT))
+    assert await shared.take(Priority.EDIT) == 0.0
+    wait = await shared.take(Priority.EDIT)
     assert 0 < wait <= 1 / 8
-    assert await shared.take(budget.shape.floor(Priority.URGENT)) == 0.0
-    assert await shared.take(budget.shape.floor(Priority.URGENT)) > 0
+    assert await shared.take(Priority.URGENT) == 0.0
+    assert await shared.take(Priority.URGENT) > 0
     assert shared.processes == 1
     await budget.close()
 
@@ -290,10 +290,12 @@ async def test_redis_out_of_reach_the_bot_goes_on_with_its_share_and_says_so_onc
 ) -> None:
     budget = RestBudget(40, "redis://127.0.0.1:1/0")  # nothing listens there
     with caplog.at_level(logging.WARNING, logger="bot.rest_budget"):
+        await asyncio.wait_for(asyncio.gather(*(budget.take(p) for p in Priority)), 5)  # all on their way at once
         await budget.start()
         for _ in range(5):
             await asyncio.wait_for(budget.take(Priority.URGENT), 5)
     assert budget.degraded and budget.backend == "memory (Redis out of reach)"
+    assert budget.taken == {Priority.URGENT: 6, Priority.PING: 1, Priority.EDIT: 1}
     warnings = [r.getMessage() for r in caplog.records if "out of reach" in r.getMessage()]
     assert len(warnings) == 1, warnings
     assert "at 10 calls a second" in warnings[0]  # never reached: a quarter of the budget
@@ -308,7 +310,7 @@ async def test_redis_lost_then_back(redis_key: str, monkeypatch: pytest.MonkeyPa
     assert first.shared is not None
     shared_take = first.shared.take
 
-    async def lost(floor: float) -> float:
+    async def lost(priority: Priority) -> float:
         raise ConnectionError("Connection refused")
 
     monkeypatch.setattr(first.shared, "take", lost)

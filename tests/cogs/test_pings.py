@@ -97,7 +97,7 @@ async def wanted(guild_id: int) -> bool:
 
 async def test_a_ping_the_table_outran_while_it_waited_is_not_sent() -> None:
     bot, budget = Bot(), RestBudget(30)
-    while await budget.local.take(0.0) == 0.0:  # the budget is spent: the next ping waits for its token
+    while await budget.local.take(Priority.URGENT) == 0.0:  # the budget is spent: the next ping waits for its token
         pass
     pings = TurnPings(bot, wanted, budget=budget)  # type: ignore[arg-type]
     first = asyncio.create_task(pings.update(moment(3, (0,), (1, 1, 1)), "en-US"))  # Alice's turn...
