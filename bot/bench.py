@@ -118,7 +118,8 @@ def _table_worker(
 
 async def _play_shard(
     url: str, schema: str | None, count: int, shard: int, ids: list[int], think_ms: float, ready: Any
-) -> tuple[int, float, float, list[float]]:
+) -> tuple[int, float, float, float, list[float]]:
+    """The shard's actions, when its play began and ended (wall clock), its CPU seconds, its latencies."""
     from bot.shards import Shards
     from bot.tables import TableService
 
@@ -128,21 +129,22 @@ async def _play_shard(
         await service.load_open_tables()  # as the bot does at start: its shard's tables come back
         await asyncio.to_thread(ready.wait, 600)  # every process starts playing at once
         latencies: list[float] = []
-        start = time.time()
+        start, cpu = time.time(), time.process_time()
         counts = await asyncio.gather(
             *(_play_table(service, table_id, think_ms / 1000, table_id, latencies) for table_id in ids)
         )
-        end = time.time()
+        end, cpu = time.time(), time.process_time() - cpu
         await service.close()
     finally:
         await database.close()
-    return sum(counts), start, end, latencies
+    return sum(counts), start, end, cpu, latencies
 
 
 def _run_processes(
     url: str, schema: str | None, processes: int, opened: list[tuple[int, int]], think_ms: float
-) -> tuple[int, float, list[float]]:
-    """Play the tables in ``processes`` worker processes, one shard each: actions, seconds, latencies."""
+) -> tuple[int, float, float, list[float]]:
+    """Play the tables in ``processes`` worker processes, one shard each: actions, seconds, the workers'
+    CPU seconds, latencies."""
     import multiprocessing
 
     from bot.shards import shard_of
@@ -168,7 +170,7 @@ def _run_processes(
     ]
     for worker in workers:
         worker.start()
-    reports: list[tuple[int, float, float, list[float]]] = []
+    reports: list[tuple[int, float, float, float, list[float]]] = []
     try:
         while len(reports) < len(workers):
             try:
@@ -183,7 +185,8 @@ def _run_processes(
                 worker.terminate()
     actions = sum(report[0] for report in reports)
     elapsed = max(report[2] for report in reports) - min(report[1] for report in reports)
-    return actions, elapsed, sorted(latency for report in reports for latency in report[3])
+    cpu = sum(report[3] for report in reports)
+    return actions, elapsed, cpu, sorted(latency for report in reports for latency in report[4])
 
 
 def bench_tables(tables: int, url: str | None, think_ms: float, players: int, processes: int = 1) -> list[str]:
@@ -201,7 +204,7 @@ def bench_tables(tables: int, url: str | None, think_ms: float, players: int, pr
             backend = database.backend
             try:
                 opened = asyncio.run(_opened(target, schema, tables, players, processes))
-                actions, elapsed, latencies = _run_processes(target, schema, count, opened, think_ms)
+                actions, elapsed, cpu, latencies = _run_processes(target, schema, count, opened, think_ms)
             finally:
                 if schema is not None:
                     asyncio.run(_drop_schema(target, schema))
@@ -212,7 +215,8 @@ def bench_tables(tables: int, url: str | None, think_ms: float, players: int, pr
         lines.append(
             f"processes={count} tables={tables} actions={actions} seconds={elapsed:.1f} "
             f"actions/s={actions / elapsed:.0f} p50_ms={percentile(0.50):.1f} p99_ms={percentile(0.99):.1f} "
-            f"max_ms={latencies[-1] * 1000:.1f} think_ms={think_ms:g} backend={backend}"
+            f"max_ms={latencies[-1] * 1000:.1f} cpu_ms/action={cpu * 1000 / actions:.2f} "
+            f"think_ms={think_ms:g} backend={backend}"
         )
     return lines
 

@@ -61,6 +61,7 @@ def check_tables_line(line: str, processes: int, tables: int, backend: str) -> N
         "p50_ms",
         "p99_ms",
         "max_ms",
+        "cpu_ms/action",
         "think_ms",
         "backend",
     ]
@@ -74,6 +75,7 @@ def check_tables_line(line: str, processes: int, tables: int, backend: str) -> N
     assert number(values["p50_ms"]) <= number(values["p99_ms"]) <= number(values["max_ms"])
     number(values["seconds"])
     number(values["actions/s"])
+    number(values["cpu_ms/action"])  # the bot processes' CPU per action (not the database's)
 
 
 def test_bench_tables_in_one_process_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
