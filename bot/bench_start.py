@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import shutil
 import tempfile
 import time
 import tracemalloc
@@ -283,6 +284,7 @@ async def bench_start(tables: int, actions: int, url: str | None) -> list[str]:
         await database.close()
         if schema is not None and url is not None:
             await _drop_schema(url, schema)
+        shutil.rmtree(folder, ignore_errors=True)
     moves = sum(entry.actions for entry in seated)
     return [
         f"tables={tables} actions_each={actions} actions={moves} backend={backend} seeded_in_s={seeded:.1f}",
