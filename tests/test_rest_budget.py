@@ -127,8 +127,28 @@ async def drain(budget: RestBudget) -> None:
         pass
 
 
+class Paused:
+    """The budget's clock: real time, stopped while the callers line up, so that no token comes back meanwhile
+    however slow the machine is; then it goes on from where it stopped."""
+
+    def __init__(self) -> None:
+        self.stopped_at: float | None = time.monotonic()
+        self.lost = 0.0
+
+    def __call__(self) -> float:
+        return self.stopped_at if self.stopped_at is not None else time.monotonic() - self.lost
+
+    async def go(self) -> None:
+        for _ in range(5):  # every caller created so far has asked and queued
+            await asyncio.sleep(0)
+        assert self.stopped_at is not None
+        self.lost = time.monotonic() - self.stopped_at
+        self.stopped_at = None
+
+
 async def test_answers_and_pings_go_before_the_table_edits_already_waiting() -> None:
-    budget = RestBudget(50)
+    clock = Paused()
+    budget = RestBudget(50, clock=clock)
     await drain(budget)
     order: list[str] = []
 
@@ -138,9 +158,11 @@ async def test_answers_and_pings_go_before_the_table_edits_already_waiting() -> 
         order.append(name)
 
     edits = [asyncio.create_task(call(f"edit {n}", Priority.EDIT)) for n in range(8)]
-    await asyncio.sleep(0)  # the edits are queued (the bucket is empty)
-    assert order == []
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert order == []  # the edits are queued (the bucket is empty)
     others = [asyncio.create_task(call("ping", Priority.PING)), asyncio.create_task(call("answer", Priority.URGENT))]
+    await clock.go()
     await asyncio.gather(*edits, *others)
     assert order[:2] == ["answer", "ping"], order
     assert order[2:] == [f"edit {n}" for n in range(8)]  # the edits in the order they came
@@ -150,7 +172,8 @@ async def test_answers_and_pings_go_before_the_table_edits_already_waiting() -> 
 
 async def test_a_flood_of_pings_leaves_the_edits_a_share() -> None:
     """Pings go first, but while edits wait, every fourth token below the answers goes to the oldest edit."""
-    budget = RestBudget(30)
+    clock = Paused()
+    budget = RestBudget(30, clock=clock)
     await drain(budget)
     order: list[str] = []
 
@@ -160,6 +183,7 @@ async def test_a_flood_of_pings_leaves_the_edits_a_share() -> None:
 
     calls = [asyncio.create_task(call("edit", Priority.EDIT)) for _ in range(3)]
     calls += [asyncio.create_task(call("ping", Priority.PING)) for _ in range(12)]
+    await clock.go()
     await asyncio.gather(*calls)
     assert order == ["ping", "ping", "ping", "edit"] * 3 + ["ping"] * 3
     await budget.close()
@@ -167,7 +191,8 @@ async def test_a_flood_of_pings_leaves_the_edits_a_share() -> None:
 
 async def test_under_pressure_tables_take_turns() -> None:
     """Each table edits, then queues again behind the others: round robin, none served twice before another once."""
-    budget = RestBudget(30)
+    clock = Paused()
+    budget = RestBudget(30, clock=clock)
     await drain(budget)
     served: list[int] = []
 
@@ -177,7 +202,9 @@ async def test_under_pressure_tables_take_turns() -> None:
                 await budget.take()
                 served.append(number)
 
-    await asyncio.gather(*(table(n) for n in range(3)))
+    tables = [asyncio.create_task(table(n)) for n in range(3)]
+    await clock.go()
+    await asyncio.gather(*tables)
     assert served == [0, 1, 2] * 4
     await budget.close()
 

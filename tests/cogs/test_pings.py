@@ -12,6 +12,7 @@ from bot.rest_budget import Priority, RestBudget
 from bot.tables import TableInfo, TableStatus
 from bot.tables.records import SeatInfo
 from cogs.tables.pings import TurnPings, turns, turns_come
+from tests.test_rest_budget import Paused
 
 ALICE, BOB = 11, 12
 _ids = itertools.count(1)
@@ -96,14 +97,17 @@ async def wanted(guild_id: int) -> bool:
 
 
 async def test_a_ping_the_table_outran_while_it_waited_is_not_sent() -> None:
-    bot, budget = Bot(), RestBudget(30)
+    clock = Paused()
+    bot, budget = Bot(), RestBudget(30, clock=clock)
     while await budget.local.take(Priority.URGENT) == 0.0:  # the budget is spent: the next ping waits for its token
         pass
     pings = TurnPings(bot, wanted, budget=budget)  # type: ignore[arg-type]
     first = asyncio.create_task(pings.update(moment(3, (0,), (1, 1, 1)), "en-US"))  # Alice's turn...
-    await asyncio.sleep(0)
+    for _ in range(5):
+        await asyncio.sleep(0)
     # ...but before the bot could say so, she moved and it is Bob's turn.
     second = asyncio.create_task(pings.update(moment(4, (1,), (2, 1, 1)), "en-US"))
+    await clock.go()
     await asyncio.gather(first, second)
     assert bot.channel.sent == [f"🔔 <@{BOB}>, your turn."]
     assert budget.taken[Priority.PING] == 2  # the one taken for nothing, and Bob's
