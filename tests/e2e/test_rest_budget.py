@@ -33,7 +33,9 @@ from .driver import MANAGER, TableDriver, control, set_computer_pace
 from .leaks import _stored
 
 GLOBAL_LIMIT = 8  # the double's: counted calls in any one second
-BUDGET = 7  # the bot's, just under it
+# The bot's, under it by the margin its default keeps under Discord's 50: room for the time between a token and
+# the call reaching the double (a table's picture is drawn in between), on a machine as busy as CI's.
+BUDGET = 6
 MOVE = re.compile(r"move (\d+)")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/3"
 
