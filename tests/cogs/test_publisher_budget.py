@@ -1,0 +1,54 @@
+"""The publisher under a tiny REST budget (``cogs/tables/publisher.py``): many tables changing all the time, each
+edit paid for before the table is rendered; every table ends showing its last state, the tables share the budget
+fairly, and no second holds more edits than the budget."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+
+from bot.rest_budget import Priority, RestBudget, current_priority
+from cogs.tables.publisher import Publisher
+from tests.test_rest_budget import most_in_a_second
+
+
+class Recording(Publisher):
+    """A publisher whose edit renders a table's state (its version now) and makes one counted call."""
+
+    def __init__(self, budget: RestBudget, versions: dict[int, int]) -> None:
+        super().__init__(None, None, None, interval=0.05, budget=budget)  # type: ignore[arg-type]
+        self.versions = versions
+        self.shown: dict[int, int] = {}
+        self.edits: Counter[int] = Counter()
+        self.sent_at: list[float] = []
+
+    async def edit(self, table_id: int) -> None:
+        rendered = self.versions[table_id]  # the table as it is now, after the wait for a token
+        await asyncio.sleep(0.001)  # rendering
+        assert self.budget is not None and current_priority() is Priority.EDIT
+        await self.budget.spend()  # the call itself: paid for already
+        self.shown[table_id] = rendered
+        self.edits[table_id] += 1
+        self.sent_at.append(time.monotonic())
+
+
+async def test_many_tables_on_a_tiny_budget_end_at_their_last_state_and_share_it_fairly() -> None:
+    budget = RestBudget(12)  # 10 edits a second once the bucket is spent, for 30 tables that want 20 each
+    versions = dict.fromkeys(range(30), 0)
+    publisher = Recording(budget, versions)
+    rng = random.Random(5)
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:  # people and computers move at every table, all the time
+        for table_id in rng.sample(sorted(versions), 10):
+            versions[table_id] += 1
+            publisher.touch(table_id)
+        await asyncio.sleep(0.01)
+    await publisher.flush()
+    assert publisher.shown == versions  # every table shows its last state
+    assert budget.taken == {Priority.EDIT: sum(publisher.edits.values())}  # one token an edit, never two
+    assert most_in_a_second(publisher.sent_at) <= 12
+    counts = [publisher.edits[table_id] for table_id in versions]
+    assert max(counts) - min(counts) <= 1, counts  # each table in its turn: none edited twice before another once
+    await budget.close()
