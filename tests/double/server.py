@@ -6,7 +6,9 @@ slash command, a button click, a select) as different users, and read back
 what each person can see: the channel's messages with every edit, and each
 person's own ephemeral messages. The double also checks Discord's rules as
 it goes: every interaction answered once within 3 seconds, component and
-embed limits, custom_id lengths; a breach is recorded in ``problems``.
+embed limits, custom_id lengths, and (with ``global_limit_per_second`` set)
+Discord's global REST limit, answered with a 429 as Discord does; a breach
+is recorded in ``problems``.
 """
 
 from __future__ import annotations
