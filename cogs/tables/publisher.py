@@ -190,8 +190,16 @@ class Publisher:
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
             )
 
-    async def flush(self) -> None:
-        """Wait for every pending edit (used when shutting down)."""
+    async def flush(self, timeout: float = 10.0) -> None:
+        """Wait for every pending edit (used when shutting down), ``timeout`` seconds at most: under a
+        tight REST budget edits queue for long, and a stop must not wait for them all (the database
+        is the truth, and the next move at a table draws its message again)."""
         tasks = [task for task in self._tasks.values() if not task.done()]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        if not tasks:
+            return
+        _, late = await asyncio.wait(tasks, timeout=timeout)
+        for task in late:
+            task.cancel()
+        if late:
+            log.warning("stopped with %d table edits not sent (the budget had them waiting)", len(late))
+            await asyncio.gather(*late, return_exceptions=True)

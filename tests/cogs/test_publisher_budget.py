@@ -52,3 +52,15 @@ async def test_many_tables_on_a_tiny_budget_end_at_their_last_state_and_share_it
     counts = [publisher.edits[table_id] for table_id in versions]
     assert max(counts) - min(counts) <= 1, counts  # each table in its turn: none edited twice before another once
     await budget.close()
+
+
+async def test_a_stop_waits_for_queued_edits_only_so_long() -> None:
+    budget = RestBudget(4)  # edits queue for seconds behind one another
+    versions = dict.fromkeys(range(40), 1)
+    publisher = Recording(budget, versions)
+    for table_id in versions:
+        publisher.touch(table_id)
+    await publisher.flush(timeout=0.3)  # forty edits at four a second would take ten
+    assert 0 < len(publisher.shown) < len(versions)  # some were sent; the rest were given up, not left running
+    assert all(task.done() for task in publisher._tasks.values())
+    await budget.close()
