@@ -30,6 +30,7 @@ ENGLISH: dict[str, str] = {
     "resigned": "You have resigned from this match.",
     "not_allowed_abandon": "Only the host or someone who can manage the server can abandon a table.",
     "not_a_seat": "There is no such seat at this table.",
+    "not_a_computer": "That computer player is no longer at this table.",
     "host_stays": "The host cannot be removed; the host can leave instead.",
     "bad_setting": "{setting} cannot be {value!r}: {allowed}.",
     "bad_level": "There is no computer level {level!r}: {allowed}.",

@@ -132,6 +132,7 @@ class LiveTable:
                 resigned=seat.resigned,
                 acted=seat.acted,
                 level=seat.level,
+                key=seat.id,
             )
             for order, seat in enumerate(self.seats)
         ]

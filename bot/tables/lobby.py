@@ -199,6 +199,17 @@ class Lobby(ServerSettings):
                 live.hints = on
             return live.info()
 
+    @read_again_if_behind
+    async def remove_computer(self, table_id: int, by_user: int, key: int) -> TableInfo:
+        """The host takes the computer player of seat ``key`` (its ``SeatInfo.key``) out of the lobby."""
+        async with self._locked(table_id) as live:
+            self._lobby(live)
+            self._host_only(live, by_user)
+            seat = next((seat for seat in live.seats if seat.id == key and seat.user_id is None), None)
+            if seat is None:
+                raise NotAllowed("not_a_computer")
+            return await self._unseat(live, seat)
+
     @staticmethod
     def _host_only(live: LiveTable, user_id: int) -> None:
         if user_id != live.host_id:

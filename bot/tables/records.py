@@ -27,6 +27,7 @@ class SeatInfo:
     resigned: bool = False
     acted: int = 0  # actions this seat has made so far: a button's "turn" (see TableService.act)
     level: str | None = None  # a computer's level ("easy", "strong"); None for a person
+    key: int = 0  # the seat's own id, which no other seat ever takes (a lobby's order shifts as people leave)
 
     @property
     def computer(self) -> bool:

@@ -430,6 +430,25 @@ class Tables(commands.Cog):
                 await send(interaction, **kwargs)
         self.publisher.touch(table_id)
 
+    async def on_remove_computer(self, interaction: discord.Interaction[Any], table_id: int, key: int) -> None:
+        """Take a computer out of the lobby; the host's choice is redrawn with the seats as they are now."""
+        locale = reader(interaction)
+        async with self.working(interaction, update=True):
+            try:
+                before = await self.service.table(table_id)
+                gone = next((s for s in before.seats if s.key == key and s.computer), None)
+                table = await self.service.remove_computer(table_id, interaction.user.id, key)
+            except TableError as error:
+                await self.show_note(interaction, "⚠️ " + error_text(error, locale))
+                return
+            name = seat_label(before, gone.index, locale) if gone is not None else ""
+            kwargs = computer_choice(table, locale, note=t(locale, "lobby.computer_removed", name=name))
+            if interaction.message is not None and interaction.message.flags.ephemeral:
+                await update(interaction, content=None, **kwargs)
+            else:  # a choice on a public message (forged): never write the host's choice over it
+                await send(interaction, **kwargs)
+        self.publisher.touch(table_id)
+
     @staticmethod
     async def show_note(interaction: discord.Interaction[Any], note: str) -> None:
         """A short note on the clicker's own ephemeral message (in place), else as a new one."""

@@ -107,6 +107,39 @@ class ComputerButton(
         )
 
 
+class RemoveComputerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:uncpu:(?P<table>[0-9]{1,20}):(?P<key>[0-9]{1,20})",
+):
+    """Take one computer player out of the lobby (on the host's own choice of levels); ``key`` is its seat's
+    own id, so a click means that computer whatever joined or left meanwhile."""
+
+    def __init__(self, table_id: int, key: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                emoji="✖",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:uncpu:{table_id}:{key}",
+            )
+        )
+        self.table_id, self.key = table_id, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RemoveComputerButton:
+        return cls(id_from(match["table"]), id_from(match["key"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(
+            interaction,
+            _on_table(
+                interaction, self.table_id, lambda cog: cog.on_remove_computer(interaction, self.table_id, self.key)
+            ),
+        )
+
+
 class HintButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tt:hint:(?P<table>[0-9]{1,20}):(?P<turn>[0-9]{1,6})",
@@ -350,6 +383,7 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ComputerButton,
+    RemoveComputerButton,
     HintButton,
     HandButton,
     ActButton,

@@ -10,8 +10,10 @@ from bot.players import LEVELS
 from bot.tables import TableInfo, TableStatus
 
 from ..i18n import t
-from .components import ComputerButton
-from .render import COLOUR, clip, game_name
+from .components import ComputerButton, RemoveComputerButton
+from .render import COLOUR, clip, game_name, seat_label
+
+ROW = 5  # buttons a row holds
 
 
 def computer_choice(table: TableInfo, locale: Any, note: str | None = None) -> dict[str, Any]:
@@ -31,4 +33,10 @@ def computer_choice(table: TableInfo, locale: Any, note: str | None = None) -> d
     view = discord.ui.View(timeout=None)
     for level in LEVELS:
         view.add_item(ComputerButton(table.id, level, label=t(locale, f"level.{level}")))
+    seated = [seat for seat in table.seats if seat.computer]  # each can be taken out again, a row of its own
+    for row, seat in enumerate(seated[: ROW * 4]):
+        label = clip(t(locale, "lobby.remove_computer", name=seat_label(table, seat.index, locale)), 80)
+        button = RemoveComputerButton(table.id, seat.key, label=label)
+        button.row = 1 + row // ROW
+        view.add_item(button)
     return {"embed": embed, "view": view}

@@ -270,3 +270,28 @@ async def test_hints_in_five_hundred_name_the_contract(
     await table.wait_finished()
     assert "💡 Hints were on, so this match was not rated." in table.table.text()  # type: ignore[union-attr]
     assert double.problems == []
+
+
+async def test_the_host_takes_a_computer_out_of_the_lobby(double: DiscordDouble, bot: BotProcess) -> None:
+    alice, bob = people(2)
+    table = TableDriver(double, [alice, bob], seed=3)
+    await table.open("just-make", players=4)
+    await table.seat_everyone()
+    choice = await table.computer_choice()
+    await table.add_computer(choice, "easy")
+    await table.add_computer(choice, "strong")
+    assert "Computer 4 · Strong has taken a seat." in choice.text()
+    remove = [c for c in choice.controls() if c.get("custom_id", "").startswith("tt:uncpu:")]
+    assert [c["label"] for c in remove] == ["Remove 🤖 Computer 3 · Easy", "Remove 🤖 Computer 4 · Strong"]
+    forged = double.plant([remove[0]["custom_id"]], channel_id=table.table.channel_id)  # type: ignore[union-attr]
+    refused = await double.click(bob, forged, remove[0]["custom_id"])
+    assert refused.original is not None and "Only the host" in refused.original.text()
+    await double.click(alice, choice, remove[0]["custom_id"])
+    assert "Computer 3 · Easy has left the table." in choice.text()
+    assert [c["label"] for c in choice.controls() if c.get("custom_id", "").startswith("tt:uncpu:")] == [
+        "Remove 🤖 Computer 3 · Strong"  # the strong one moved up a seat, and keeps its button
+    ]
+    lobby = table.table
+    assert lobby is not None
+    await double.wait_for(lambda: "Computer 3 · Strong" in lobby.text() and "Easy" not in lobby.text(), timeout=5)
+    assert double.problems == []

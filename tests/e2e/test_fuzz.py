@@ -76,6 +76,7 @@ def custom_ids(known: list[int]) -> st.SearchStrategy[str]:
     shapes = [
         st.builds("tt:lobby:{}:{}".format, word, part),
         st.builds("tt:cpu:{}:{}".format, part, st.sampled_from(["easy", "strong", "grandmaster", "²"])),
+        st.builds("tt:uncpu:{}:{}".format, part, part),
         st.builds("tt:hint:{}:{}".format, part, part),
         st.builds("tt:hand:{}".format, part),
         st.builds("tt:hand:{}:r".format, part),

@@ -130,6 +130,31 @@ async def test_computer_players_fill_seats_and_play_by_themselves(service: Table
     assert sorted(e["seat"] for e in moves) == [1, 2] and {e["source"] for e in moves} == {"computer"}
 
 
+async def test_the_host_takes_a_computer_out_by_its_seat_whatever_moved_meanwhile(service: TableService) -> None:
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "just-make", {})
+    await service.add_computer(info.id, HOST, "easy")
+    info = await service.join(info.id, HOST + 1, "Bea")
+    info = await service.add_computer(info.id, HOST, "strong")
+    easy, bea, strong = info.seats[1], info.seats[2], info.seats[3]
+    assert len({seat.key for seat in info.seats}) == 4  # every seat its own key
+    with pytest.raises(NotAllowed, match="Only the host"):
+        await service.remove_computer(info.id, HOST + 1, easy.key)
+    with pytest.raises(NotAllowed) as refused:
+        await service.remove_computer(info.id, HOST, bea.key)  # a person is not a computer
+    assert refused.value.key == "not_a_computer"
+    await service.leave(info.id, HOST + 1)  # the order shifts: the strong computer's key still names it
+    info = await service.remove_computer(info.id, HOST, strong.key)
+    assert [(s.computer, s.level) for s in info.seats] == [(False, None), (True, "easy")]
+    with pytest.raises(NotAllowed) as again:
+        await service.remove_computer(info.id, HOST, strong.key)  # a second click on the same button
+    assert again.value.key == "not_a_computer"
+    await service.join(info.id, HOST + 2, "Cy")
+    await service.join(info.id, HOST + 3, "Di")
+    await service.start(info.id, HOST, message_id=LOBBY_MESSAGE)
+    with pytest.raises(WrongStatus):
+        await service.remove_computer(info.id, HOST, easy.key)
+
+
 async def test_where_the_table_lives_is_remembered(service: TableService, database: Database) -> None:
     info = await seated(service, players=2)
     await service.set_location(info.id, message_id=777, thread_id=888)
