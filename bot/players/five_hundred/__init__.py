@@ -31,7 +31,7 @@ from bot.games import cards as C
 from bot.games.five_hundred import BID, CALL, DISCARD, OVER, PLAY, PLAY_TEXT, FiveHundred, bid_rank, bid_text
 
 from ..knowledge import CONTRACT, DEFENCE
-from .bidding import bid_choice, call_choices, discard_plans
+from .bidding import bid_candidates, bid_choice, call_choices, discard_plans, winning_bid
 from .play import needless, play_choice
 from .sight import NOTHING, order_for, rollout_sight, sight_of
 
@@ -39,6 +39,8 @@ __all__ = ["KNOWLEDGE", "FiveHundredKnowledge"]
 
 WIN_VALUE = 500.0  # a match win, in points: as much as a big contract
 MOST_CANDIDATES = 12
+SEARCHED_AUCTIONS = frozenset({2, 3, 5})  # player counts (each for itself) at which strong searches every auction
+NEAR_THE_END = 250  # a side's total (either sign) from which strong searches the auction
 
 
 class FiveHundredKnowledge:
@@ -46,23 +48,27 @@ class FiveHundredKnowledge:
 
     def easy(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> str:
         assert isinstance(world, FiveHundred)
-        return self._choices(world, seat, legal)[0]
+        return self._choices(world, seat, legal, strong=False)[0]
 
     def shortlist(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> list[str]:
         assert isinstance(world, FiveHundred)
-        choices = self._choices(world, seat, legal)
+        choices = self._choices(world, seat, legal, strong=True)
         if len(choices) > MOST_CANDIDATES:
             # Leading the joker at no trumps with a full hand: its easy naming, and one other.
             namings = [a for a in choices[1:] if a.startswith("play JK ")]
             choices = [a for a in choices if a not in namings[1:]]
         return choices[:MOST_CANDIDATES]
 
-    def _choices(self, world: FiveHundred, seat: int, legal: list[str]) -> list[str]:
-        """The rule-based choice first, then the others worth comparing."""
+    def _choices(self, world: FiveHundred, seat: int, legal: list[str], strong: bool) -> list[str]:
+        """The rule-based choice first, then the others worth comparing (for the search: ``strong``)."""
         if world.phase == BID:
-            # One bid, the calibrated one: a search of the auction chose worse (see bid_choice).
             allowed = [rank for rank in map(bid_rank, (a[4:] for a in legal if a != "pass")) if rank is not None]
-            return [_bid_action(bid_choice(world, seat, allowed))]
+            if not strong:
+                return [_bid_action(bid_choice(world, seat, allowed))]
+            bid = winning_bid(world, seat, allowed)
+            if not searches_auction(world):
+                return [_bid_action(bid)]  # the calibrated bid: a search chose worse here
+            return [_bid_action(rank) for rank in bid_candidates(world, seat, allowed, bid)]
         if world.phase == DISCARD:
             return [_discard_action(plan) for plan in discard_plans(world, seat)]
         if world.phase == CALL:
@@ -110,6 +116,13 @@ class FiveHundredKnowledge:
         if seat in sheet["contract_side"]:
             return CONTRACT, bool(sheet["made"])
         return DEFENCE, not sheet["made"]
+
+
+def searches_auction(world: FiveHundred) -> bool:
+    """Whether the strong player's search compares bids here, where it measured better than the
+    calibrated bid alone: at the player counts in SEARCHED_AUCTIONS, and wherever a side is near
+    enough the target (or the floor) for this hand to decide the match."""
+    return world.players in SEARCHED_AUCTIONS or any(abs(total) >= NEAR_THE_END for total in world.totals)
 
 
 def _bid_action(rank: int) -> str:

@@ -12,7 +12,9 @@ from .sight import NOTHING, Order, order_for, order_of
 
 MISERES = (MISERE, OPEN_MISERE, OPEN_MISERE_HIGHEST)
 NO_TRUMPS = 4  # the bid suit index of no trumps (♠ ♣ ♦ ♥ NT)
+MOST_BIDS = 5  # bids a search compares
 MOST_CALLS = 6  # calls a search compares
+TARGET = 500  # the score that ends the match
 
 # The tricks a contractor's side takes, from its hand's own count (``hand_tricks``):
 # ``intercept + slope * count``, by (players, partners) and suit or no trumps, fitted
@@ -247,6 +249,51 @@ def bid_choice(world: FiveHundred, seat: int, allowed: list[int]) -> int:
             if rank in allowed_set and danger <= limit and (contract_value(rank, world), -rank) > best_key:
                 best, best_key = rank, (contract_value(rank, world), -rank)
     return best
+
+
+def winning_bid(world: FiveHundred, seat: int, allowed: list[int]) -> int:
+    """:func:`bid_choice`, reading the score: when a contract made would win the match (the side
+    reaches the target), the contract it expects to make by the most tricks among those that
+    would, rather than the most valuable. Never more than :func:`bid_choice` bids."""
+    best = bid_choice(world, seat, allowed)
+    if best < 0 or best in MISERES:
+        return best
+    need = TARGET - world.totals[seat]
+    if contract_value(best, world) < need:
+        return best
+    estimate = estimates(world, seat)
+    margin = 0.5 if world.high_bidder in partners_of(world, seat) else 0.0
+    allowed_set = set(allowed)
+    choice, choice_key = best, (-1e9, 0)
+    for b in range(5):
+        for level in range(6, min(int(estimate[b] - margin), 10) + 1):
+            rank = suit_bid(level, b)
+            if rank in allowed_set and contract_value(rank, world) >= need:
+                key = (estimate[b] - margin - level, -rank)
+                if key > choice_key:
+                    choice, choice_key = rank, key
+    return choice
+
+
+def bid_candidates(world: FiveHundred, seat: int, allowed: list[int], easy: int) -> list[int]:
+    """Bids worth comparing in a search, ``easy`` and pass first, then a few contracts the side
+    could just make, and misère when the hand is close to one. Few: a search has little time
+    at the auction, and the more candidates, the likelier a lucky one looks best."""
+    estimate = estimates(world, seat)
+    allowed_set = set(allowed)
+    scored: list[tuple[float, int]] = []
+    for b in range(5):
+        for level in range(6, 11):
+            rank = suit_bid(level, b)
+            if rank in allowed_set and level <= estimate[b] + 0.75:
+                scored.append((abs(estimate[b] - level), rank))
+    danger = misere_danger(world.hands[seat], world.players)
+    for rank in MISERES:
+        if rank in allowed_set and danger <= (2.0 if rank == MISERE else 1.0):
+            scored.append((danger / 2, rank))
+    out = [easy, NOTHING] if easy != NOTHING else [NOTHING]
+    out += [rank for _, rank in sorted(scored) if rank != easy]
+    return out[:MOST_BIDS]
 
 
 # The kitty ---------------------------------------------------------------------------
