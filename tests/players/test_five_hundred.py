@@ -233,11 +233,11 @@ def test_the_contractor_counts_the_trumps_out(computer: ComputerPlayer) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_with_partners_strong_bids_the_calibrated_bid_and_never_overbids_it(players: int) -> None:
-    """With partners (four and six players) the search of the auction overrated its own contracts:
-    strong bids what easy's calibrated estimate says the side can make (or passes), never more,
-    whatever its budget (here far from the target, where reading the score changes nothing).
-    Each for itself the search measured better: the calibrated bid is its first candidate."""
+def test_with_four_players_strong_bids_the_calibrated_bid_and_never_overbids_it(players: int) -> None:
+    """With four players the search of the auction overrated its own contracts: strong bids what
+    easy's calibrated estimate says the side can make (or passes), never more, whatever its
+    budget (here far from the target, where reading the score changes nothing). At the other
+    counts the search measured better: the calibrated bid is its first candidate."""
     checked = 0
     for seed in range(6):
         state = new_match(players, {}, seed=seed)
@@ -248,7 +248,7 @@ def test_with_partners_strong_bids_the_calibrated_bid_and_never_overbids_it(play
             strong = ComputerPlayer("strong", seed=seed, samples=8).decide(state, seat)
             shortlist = KNOWLEDGE.shortlist(state, seat, legal, Random(1))
             assert shortlist[0] == easy
-            if players in (4, 6):
+            if players == 4:
                 assert strong.action == easy and shortlist == [easy]
             else:
                 assert strong.action in shortlist and len(shortlist) <= 5

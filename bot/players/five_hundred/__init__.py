@@ -11,8 +11,8 @@ play no one can make, and searched worse than the rule-based player itself.
 - :mod:`.bidding`: what a hand should take at each trump and at no trumps,
   calibrated on played-out deals, and the auction read for a partner's
   strength and the opponents' suits; the most valuable contract the side
-  expects to make, or a pass (the strong player's bid too: searching the
-  auction measured worse). Misère only with a hand that cannot be forced to
+  expects to make, or a pass (with four players the strong player's bid too,
+  away from the target: searching that auction measured worse). Misère only with a hand that cannot be forced to
   win a trick, open misère only with one that cannot be beaten face up. The
   kitty's discards keep trumps and winners and make voids; the five-player
   call names the ace (or the king to an ace) that best completes the hand.
@@ -39,7 +39,7 @@ __all__ = ["KNOWLEDGE", "FiveHundredKnowledge"]
 
 WIN_VALUE = 500.0  # a match win, in points: as much as a big contract
 MOST_CANDIDATES = 12
-SEARCHED_AUCTIONS = frozenset({2, 3, 5})  # player counts (each for itself) at which strong searches every auction
+SEARCHED_AUCTIONS = frozenset({2, 3, 5, 6})  # player counts at which strong searches every auction
 NEAR_THE_END = 250  # a side's total (either sign) from which strong searches the auction
 
 
