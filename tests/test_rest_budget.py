@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -19,8 +18,7 @@ import pytest
 
 from bot import rest_budget
 from bot.rest_budget import MemoryBucket, Priority, RestBudget, Shape, current_priority, rest_priority
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+from tests.redis_service import REDIS_URL, redis_answers
 
 
 class Clock:
@@ -247,18 +245,6 @@ async def test_many_callers_at_once_stay_within_the_budget() -> None:
 
 
 # ---------------------------------------------------------------------- shared through Redis
-
-
-async def redis_answers() -> bool:
-    import redis.asyncio
-
-    client = redis.asyncio.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
-    try:
-        return bool(await client.ping())
-    except Exception:
-        return False
-    finally:
-        await client.aclose()
 
 
 @pytest.fixture

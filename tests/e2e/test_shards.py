@@ -9,33 +9,21 @@ process killed mid-match is started again with nothing lost.
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import pytest
 
 from bot.shards import shard_of
 from tests.double import BotProcess, DiscordDouble, Message, User
+from tests.redis_service import redis_answers, redis_database
 
 from .conftest import people
 from .driver import MANAGER, TableDriver, control
 from .leaks import logged_actions
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = redis_database(4)  # a database of its own: the REST budget's e2e test uses another
 OTHER_GUILD = 900_000_000_000_000_001 + (1 << 22)  # the double's first server is on one shard, this on the other
 OTHER_CHANNEL = 900_000_000_000_000_102
-
-
-async def redis_reachable() -> bool:
-    from redis.asyncio import Redis
-
-    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1)
-    try:
-        return bool(await client.ping())
-    except Exception:
-        return False
-    finally:
-        await client.aclose()
 
 
 async def settings_panel(double: DiscordDouble, channel_id: int) -> Message:
@@ -51,7 +39,7 @@ def lines(double: DiscordDouble, text: str, channel_id: int | None) -> list[Mess
 async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: str, tmp_path: Path) -> None:
     if not database_url.startswith("postgresql"):
         pytest.skip("several processes share PostgreSQL; SQLite serves one process")
-    if not await redis_reachable():
+    if not await redis_answers(REDIS_URL):
         pytest.skip(f"Redis is not reachable at {REDIS_URL} (TEST_REDIS_URL)")
     double.shard_count = 2
     double.add_server(OTHER_GUILD, OTHER_CHANNEL)
