@@ -286,10 +286,7 @@ class ServiceCore:
         table again, so the copy here is current and its computers play on."""
         if not self.shards.owns(guild_id):
             return
-        live = self._live.get(table_id)
-        if live is not None and not await self._up_to_date(live):
-            async with live.lock:
-                self._evict(live)
+        await self._refreshed(table_id)
         with contextlib.suppress(TableNotFound):  # gone meanwhile: nothing to play on
             await self._get(table_id)
 
