@@ -112,6 +112,9 @@ class TurnPings:
             async with self._token():
                 if self._outrun(table):
                     return  # the table moved on while this waited for the budget: the later moment pings
+                if not await self.enabled(table.guild_id):  # turned off while this waited for the budget
+                    self.owed.pop(table.id, None)
+                    return
                 self.owed.pop(table.id, None)
                 try:
                     message = await channel.send(

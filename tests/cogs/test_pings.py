@@ -121,3 +121,24 @@ async def test_a_ping_the_table_outran_while_it_waited_is_not_sent() -> None:
     assert bot.channel.sent[-1] == f"🔔 <@{ALICE}>, your turn." and len(bot.channel.sent) == 2
     assert len(bot.channel.deleted) == 1  # the channel keeps one line per table
     await budget.close()
+
+
+async def test_a_ping_waiting_for_its_token_when_pings_are_turned_off_is_not_sent() -> None:
+    clock = Paused()
+    bot, budget = Bot(), RestBudget(30, clock=clock)
+    while await budget.local.take(Priority.URGENT) == 0.0:  # the budget is spent: the ping waits for its token
+        pass
+    setting = {"on": True}
+
+    async def server_wants(guild_id: int) -> bool:
+        return setting["on"]
+
+    pings = TurnPings(bot, server_wants, budget=budget)  # type: ignore[arg-type]
+    waiting = asyncio.create_task(pings.update(moment(3, (0,), (1, 1, 1)), "en-US"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    setting["on"] = False  # a manager turns pings off meanwhile
+    await clock.go()
+    await waiting
+    assert bot.channel.sent == []
+    await budget.close()

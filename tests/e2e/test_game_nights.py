@@ -404,6 +404,9 @@ async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
             if not await table.take_turn(mover):
                 break
     assert posted == 10
+    await table.refresh_all()  # the last move's ping lands before pings are turned off
+    on_turn = {p.user.id for p in table.players if p.hand is not None and table.choices(p.hand)}
+    await double.wait_for(lambda: len(pings()) == 1 and mentioned(pings()[0]) == on_turn)
     hands = [str(v["embeds"]) for p in table.players for m in double.ephemerals(p.user) for v in m.versions]
     assert any("Last trick:" in text and ("won by" in text or "taken by nobody" in text) for text in hands)
 
