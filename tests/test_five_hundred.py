@@ -1,4 +1,4 @@
-"""Five Hundred, rule by rule (../shared/rules/five-hundred.md)."""
+"""Five Hundred, rule by rule (docs/rules/five-hundred.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Just Make, rule by rule (../shared/rules/just-make.md)."""
+"""Just Make, rule by rule (docs/rules/just-make.md)."""
 
 from __future__ import annotations
 

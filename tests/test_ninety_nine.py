@@ -1,4 +1,4 @@
-"""Ninety-Nine, rule by rule, on stacked decks (../shared/rules/ninety-nine.md)."""
+"""Ninety-Nine, rule by rule, on stacked decks (docs/rules/ninety-nine.md)."""
 
 from __future__ import annotations
 

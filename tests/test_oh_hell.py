@@ -1,4 +1,4 @@
-"""Oh Hell, rule by rule (../shared/rules/oh-hell.md)."""
+"""Oh Hell, rule by rule (docs/rules/oh-hell.md)."""
 
 from __future__ import annotations
 

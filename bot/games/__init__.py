@@ -4,7 +4,7 @@
     state = new_game("ninety-nine", players=3, options={}, seed=7)
     state.to_act(); state.legal(seat); state.act(seat, "play AS"); state.view(seat)
 
-See ../shared/design.md for the whole contract.
+See docs/engines.md for the whole contract.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Five Hundred, Australian rules, as ../shared/rules/five-hundred.md lays it down.
+"""Five Hundred, Australian rules, as docs/rules/five-hundred.md lays it down.
 
 Bids are ranked on one scale: ``2 * ((tricks - 6) * 5 + suit)`` with suits
 ♠ ♣ ♦ ♥ NT = 0…4, so misère (19) sits between 7NT (18) and 8♠ (20) and open

@@ -1,4 +1,4 @@
-"""Just Make, as ../shared/rules/just-make.md lays it down.
+"""Just Make, as docs/rules/just-make.md lays it down.
 
 Every player bids with one face-up card (♦ 0, ♠ 1, ♥ 2, ♣ 3, joker 4 or
 more), one at a time in seat order, then plays five tricks in which suits do

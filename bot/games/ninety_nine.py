@@ -1,4 +1,4 @@
-"""Ninety-Nine, as ../shared/rules/ninety-nine.md lays it down.
+"""Ninety-Nine, as docs/rules/ninety-nine.md lays it down.
 
 Hands are indexed like seats; with two players the dummy is hand 2. Every
 hand is a bitmask of card codes (see ``cards``). In ``turn-up`` the joker

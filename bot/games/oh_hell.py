@@ -1,4 +1,4 @@
-"""Oh Hell, as ../shared/rules/oh-hell.md lays it down.
+"""Oh Hell, as docs/rules/oh-hell.md lays it down.
 
 A fixed sequence of deals of *n* cards each; the next card of the pack is
 turned up for trumps (none left: no trumps). Each player in turn from the

@@ -6,7 +6,7 @@
 
 A computer decides only from what its seat may know: it reads the state
 through ``legal(seat)`` and ``determinize(seat, rng)`` alone (see
-``../shared/design.md``), so it cannot peek by construction.
+``docs/engines.md``), so it cannot peek by construction.
 
 - ``easy``: each game's rule-based player (:mod:`bot.players.knowledge`), on
   one deal of the unseen cards.

@@ -1,4 +1,4 @@
-"""What a computer player knows of Just Make (../shared/rules/just-make.md).
+"""What a computer player knows of Just Make (docs/rules/just-make.md).
 
 The policy rests on one model of a trick: the cards still to come are drawn
 from the cards the seat has not seen, so each rank turns up among them about

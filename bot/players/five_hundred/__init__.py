@@ -1,4 +1,4 @@
-"""What a computer player knows of Five Hundred (../shared/rules/five-hundred.md).
+"""What a computer player knows of Five Hundred (docs/rules/five-hundred.md).
 
 The rule-based player reads a seat's *sight* (:mod:`.sight`): for every seat,
 the cards it could hold. For the seat itself and an exposed open-misère hand
