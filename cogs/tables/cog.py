@@ -47,7 +47,7 @@ from .lobby import computer_choice
 from .pings import TurnPings
 from .play_commands import add_play_commands, refused_choice
 from .publisher import Publisher, lobby_controls
-from .render import game_name, lobby_embed, seat_label, seat_name
+from .render import game_name, lobby_embed, seat_name
 from .review import review_embed
 
 log = logging.getLogger(__name__)
@@ -422,7 +422,7 @@ class Tables(commands.Cog):
             except TableError as error:
                 await self.show_note(interaction, "⚠️ " + error_text(error, locale))
                 return
-            added = t(locale, "lobby.computer_added", name=seat_label(table, table.seats[-1].index, locale))
+            added = t(locale, "lobby.computer_added", name=seat_name(table, table.seats[-1].index, locale))
             kwargs = computer_choice(table, locale, note=added)
             if interaction.message is not None and interaction.message.flags.ephemeral:
                 await update(interaction, content=None, **kwargs)  # no earlier warning left above it
@@ -441,7 +441,7 @@ class Tables(commands.Cog):
             except TableError as error:
                 await self.show_note(interaction, "⚠️ " + error_text(error, locale))
                 return
-            name = seat_label(before, gone.index, locale) if gone is not None else ""
+            name = seat_name(before, gone.index, locale) if gone is not None else ""
             kwargs = computer_choice(table, locale, note=t(locale, "lobby.computer_removed", name=name))
             if interaction.message is not None and interaction.message.flags.ephemeral:
                 await update(interaction, content=None, **kwargs)

@@ -21,6 +21,7 @@ from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
+from ..picture import distinct
 
 # Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_MAX = 256
@@ -30,7 +31,7 @@ FIELD_VALUE_MAX = 1024
 FIELDS_MAX = 25
 EMBED_TOTAL_MAX = 6000
 NAME_MAX = 20  # display names are cut to this in tables, so nine players always fit
-SHEET_NAME = 10  # columns of a name in a score sheet, so its lines fit a phone
+SHEET_NAME = 12  # columns of a name in a score sheet, so its lines fit a phone
 
 COLOUR = {
     TableStatus.LOBBY: 0x5865F2,
@@ -59,27 +60,28 @@ def pad(text: str, width: int) -> str:
 
 
 def computer_name(number: int, level: str | None, locale: Any) -> str:
-    """``🤖 Computer 2 · Strong``: how a computer is listed where its level matters (lobby, seats, standings)."""
-    name = t(locale, "seat.computer", number=number)
-    return name if level is None else t(locale, "seat.computer_level", name=name, level=t(locale, f"level.{level}"))
+    """``🤖 Strong 2``: a computer by its level and seat number, short and told apart from the others
+    (``🤖 Computer 2`` where its level is not known: a stored match keeps none)."""
+    if level is None:
+        return t(locale, "seat.computer", number=number)
+    return t(locale, f"seat.computer.{level}", number=number)
+
+
+def seat_names(table: TableInfo, locale: Any) -> dict[int, str]:
+    """Every seat's display name: a person's (cut short, and told apart from the others where two are
+    cut alike or the same), a computer's (``🤖 Strong 2``)."""
+    people = [info for info in table.seats if not info.computer]
+    shown = distinct([info.name or str(info.user_id) for info in people], lambda _, name: len(name) <= NAME_MAX)
+    names = {info.index: name for info, name in zip(people, shown, strict=True)}
+    for info in table.seats:
+        if info.computer:
+            names[info.index] = computer_name(info.index + 1, info.level, locale)
+    return names
 
 
 def seat_name(table: TableInfo, seat: int, locale: Any) -> str:
-    """A seat's display name (cut short), a computer's number (``🤖 Computer 2``), or the Ninety-Nine dummy."""
-    for info in table.seats:
-        if info.index == seat:
-            if info.computer:
-                return t(locale, "seat.computer", number=seat + 1)
-            return clip(info.name or str(info.user_id), NAME_MAX)
-    return t(locale, "seat.dummy")
-
-
-def seat_label(table: TableInfo, seat: int, locale: Any) -> str:
-    """A seat's name, with a computer's level: where each seat is listed once."""
-    info = next((info for info in table.seats if info.index == seat), None)
-    if info is not None and info.computer:
-        return computer_name(seat + 1, info.level, locale)
-    return seat_name(table, seat, locale)
+    """A seat's display name (see :func:`seat_names`), or the Ninety-Nine dummy."""
+    return seat_names(table, locale).get(seat) or t(locale, "seat.dummy")
 
 
 def mention(table: TableInfo, seat: int) -> str | None:
@@ -128,7 +130,7 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
         colour=COLOUR[TableStatus.LOBBY],
     )
     seated = "\n".join(
-        f"{index + 1}. " + (seat_label(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
+        f"{index + 1}. " + (seat_name(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
         for index, seat in enumerate(table.seats)
     )
     embed.add_field(
@@ -232,7 +234,7 @@ def _header(table: TableInfo, public: View, locale: Any) -> list[str]:
 def _seat_rows(table: TableInfo, public: View, locale: Any) -> list[str]:
     rows = []
     for row in presentation_of(table.game).seat_rows(public):
-        name = ("▶ " if row.acting else "") + f"**{seat_label(table, row.seat, locale)}**"
+        name = ("▶ " if row.acting else "") + f"**{seat_name(table, row.seat, locale)}**"
         rows.append(" · ".join([name, *(said(table, part, locale) for part in row.parts)]))
     return rows
 
@@ -252,22 +254,15 @@ def _cell(cell: Cell) -> str:
     return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
-def narrow(text: str, width: int) -> str:
-    """``text`` cut (with …) to at most ``width`` columns of a monospace font."""
-    if shown_width(text) <= width:
-        return text
-    while text and shown_width(text) > width - 1:
-        text = text[:-1]
-    return text + "…"
-
-
 def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     """A deal's score sheet as a small fixed-width table that fits a phone (names cut to ten columns,
     no line much over 36), then each bonus or penalty with its cause, in words."""
     described = presentation_of(table.game).sheet(sheet)
     if not described.rows:  # a hand thrown in: its title says all there is
         return "—"
-    names = {seat: narrow(seat_name(table, seat, locale), SHEET_NAME) for seat, _ in described.rows}
+    seats = [seat for seat, _ in described.rows]
+    cut = distinct([seat_name(table, seat, locale) for seat in seats], lambda _, name: shown_width(name) <= SHEET_NAME)
+    names = dict(zip(seats, cut, strict=True))
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]
     for seat, cells in described.rows:
@@ -375,7 +370,7 @@ def standings_text(table: TableInfo, public: View, result: MatchSheet | None, lo
     order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
     lines = []
     for seat in order:
-        name = seat_label(table, seat, locale)
+        name = seat_name(table, seat, locale)
         place = placement.get(seat)
         line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
         line += rating_change(*ratings.get(seat, (None, None)), locale)
