@@ -18,9 +18,10 @@ from bot.games.views import DealSheet
 from .picture.fonts import drawable, fit, fit_apart, font, undrawn
 
 # One colour per seat: the Okabe-Ito palette, which people with the common colour blindnesses tell apart,
-# then grey; each line is also named at its end, so no colour has to be matched to a key.
-COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#8a7a00", "#000000", "#999999")
-SQUARES = ("🟦", "🟧", "🟩", "🟪", "🟥", "🟦", "🟨", "⬛", "⬜")  # the nearest emoji, for a key in text
+# then brown, black and grey; each line is also named at its end, so no colour has to be matched to a key.
+# Nine seats at most, nine colours, each with its own coloured square for the key in text.
+COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#8a7a00", "#7b4a12", "#000000", "#999999")
+SQUARES = ("🟦", "🟧", "🟩", "🟪", "🟥", "🟨", "🟫", "⬛", "⬜")  # the nearest emoji, for a key in text
 BACKGROUND, GRID, AXIS, INK = "#ffffff", "#e3e5e8", "#4e5058", "#1e1f22"
 WIDTH, HEIGHT = 900, 440
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 78, 190, 20, 58

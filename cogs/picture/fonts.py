@@ -11,10 +11,10 @@ Pillow's own font, for Latin letters on a machine with neither.
 A text one font draws whole is drawn in that font (a Japanese line in Noto
 Sans JP, digits included); otherwise each character in the first font that
 has it. Noto Sans JP comes in one weight, so its bold is drawn with a
-one-pixel outline. Suits never need a font (:mod:`.faces` draws them), and
-emoji are left out of the picture (the text beside it still has them). A
-character that no font here has is left out too: it is logged once, and
-:func:`undrawn` tells the picture, which says so.
+one-pixel outline (in large letters only). Suits never need a font
+(:mod:`.faces` draws them), and emoji are left out of the picture (the text
+beside it still has them). A character that no font here has is left out
+too: it is logged once, and :func:`undrawn` tells the picture, which says so.
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ SYSTEM: dict[bool, tuple[str, ...]] = {
 }
 SHIPPED = ("pylopdf_fonts_jp", "NotoSansJP-Regular.otf")  # the package that carries it, and the file
 ASCII = frozenset(range(0x20, 0x7F))  # what Pillow's own font is sure to draw
+MIXED = 3  # a text the first font lacks a third of its characters of is drawn in one font that has them all
+BOLD_OUTLINE = 18  # from this size up, a one-weight font's bold is drawn with an outline (smaller, it smudges)
 
 # Emoji and pictographs (no font here has them), and the joiners and selectors that build them.
 UNDRAWABLE = re.compile("[\U0001f000-\U0001faff\u2600-\u265f\u2668-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u200d\u20e3]")
@@ -102,7 +104,7 @@ class Face:
         for path in chain_paths(bold):
             self.fonts.append(ImageFont.truetype(path, size))
             self.covers.append(coverage(path))
-            self.strokes.append(1 if bold and path not in SYSTEM[True] else 0)
+            self.strokes.append(1 if bold and size >= BOLD_OUTLINE and path not in SYSTEM[True] else 0)
         try:
             default: Font = ImageFont.load_default(size=size)
         except (AttributeError, TypeError, OSError):  # a Pillow without FreeType: the small bitmap font
@@ -117,11 +119,13 @@ class Face:
 
     def runs(self, text: str) -> list[tuple[int, str]]:
         """``text`` as (font, characters) runs: one font for it all where one has every character
-        (spaces and suit symbols aside), else each character in the first that has it. What none
+        (spaces and suit symbols aside) and the first font lacks many of them (a Japanese line), else
+        each character in the first that has it (an English line with a Japanese name). What none
         has is left out."""
-        needed = {ord(char) for char in text if char not in SPARED}
-        whole = next((index for index, cover in enumerate(self.covers) if needed <= cover), None)
-        if whole is not None:
+        needed = [ord(char) for char in text if char not in SPARED]
+        lacking = sum(1 for code in needed if code not in self.covers[0])
+        whole = next((index for index, cover in enumerate(self.covers) if cover.issuperset(needed)), None)
+        if whole is not None and (whole == 0 or lacking * MIXED > len(needed)):
             return [(whole, text)] if text else []
         runs: list[tuple[int, str]] = []
         for char in text:
@@ -274,9 +278,9 @@ def _number_end(text: str) -> int:
 
 
 def _telling_end(text: str, alike: list[str]) -> int:
-    """How many last characters of ``text`` tell it from the others (its last word at least, if short)."""
-    last = text.rsplit(" ", 1)[-1]
-    keep = len(last) if len(last) <= 6 else 1
+    """How many last characters of ``text`` tell it from the others: its last word at least, where it
+    has more than one."""
+    keep = len(text.rsplit(" ", 1)[-1]) if " " in text.strip() else 1
     while keep < len(text) and any(other != text and other.endswith(text[-keep:]) for other in alike):
         keep += 1
     return keep

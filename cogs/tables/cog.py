@@ -38,7 +38,7 @@ from bot.tables import (
 )
 
 from ..client import TableBot
-from ..i18n import reader, t, text
+from ..i18n import duration, reader, t, text
 from ..replies import handled, send, update
 from .components import data_of
 from .hand import confirmation, hand_message, matching
@@ -62,6 +62,8 @@ def error_text(error: TableError, locale: Any) -> str:
     params = {key: value for key, value in error.params.items()}
     if "game" in params and params["game"] in GAMES:
         params["game"] = game_name(params["game"], locale)
+    if isinstance(params.get("seconds"), int):  # a wait, said as every length of time is
+        params["seconds"] = duration(params["seconds"], locale)
     text = t(locale, f"error.{error.key}", **params)
     return text if text != f"error.{error.key}" else str(error)
 

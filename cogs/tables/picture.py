@@ -46,4 +46,5 @@ def table_picture(table: TableInfo, public: View, locale: Any) -> TablePicture:
     for face_up in shown.face_up(public):
         cards.append(CardRow(said(table, face_up.title, locale), face_up.cards.names))
     alt = " · ".join([*header, trick_text(table, public["trick"], locale)] if public["trick"] else header)
-    return TablePicture(header, seats, trick, public["trump"], tuple(cards), alt[:ALT_MAX])
+    note = t(locale, "picture.undrawn")  # said on the picture only if no font here draws some letters
+    return TablePicture(header, seats, trick, public["trump"], tuple(cards), alt[:ALT_MAX], note)

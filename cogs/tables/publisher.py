@@ -126,7 +126,7 @@ class Publisher:
             lines = running_totals(result["sheets"], len(result["seats"]))
             names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
             titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
-            chart = await asyncio.to_thread(totals_chart, lines, names, *titles)
+            chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
         return kwargs
 

@@ -19,7 +19,7 @@ from bot.tables import MatchSheet, TableInfo, TableStatus
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
-from ..i18n import t
+from ..i18n import duration, t
 from ..picture import FILENAME as PICTURE
 from ..picture import distinct
 
@@ -102,8 +102,12 @@ def option_text(game: str, name: str, value: Any, locale: Any) -> str:
 
 
 def all_options(table: TableInfo) -> dict[str, Any]:
-    """The table's options with the rules' defaults filled in, so everything in play is shown."""
-    return resolve(table.game, GAMES[table.game].options, table.options)
+    """The table's options with the rules' defaults filled in, so everything in play is shown: those that
+    change a game of its player count (Five Hundred's six-player sides only at six)."""
+    specs = GAMES[table.game].options
+    count = table.players or (len(table.seats) if table.status != TableStatus.LOBBY else None)
+    applying = {spec.name for spec in specs if spec.applies(count)}
+    return {name: value for name, value in resolve(table.game, specs, table.options).items() if name in applying}
 
 
 def options_block(table: TableInfo, locale: Any) -> str:
@@ -140,7 +144,8 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     )
     embed.add_field(name=t(locale, "lobby.options"), value=clip(options_block(table, locale), FIELD_VALUE_MAX))
     if table.turn_seconds:
-        embed.set_footer(text=t(locale, "lobby.timer", seconds=table.turn_seconds, grace=table.grace_seconds))
+        turn, grace = duration(table.turn_seconds, locale), duration(table.grace_seconds, locale)
+        embed.set_footer(text=t(locale, "lobby.timer", turn=turn, grace=grace))
     return embed
 
 
