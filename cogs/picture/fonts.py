@@ -161,7 +161,7 @@ class Face:
         draw: ImageDraw.ImageDraw,
         xy: tuple[float, float],
         text: str,
-        fill: tuple[int, ...] | str,
+        fill: int | tuple[int, ...] | str,
         anchor: str = "la",
     ) -> None:
         """``text`` at ``xy``, placed as Pillow's ``anchor`` places it (for the first font's height)."""
