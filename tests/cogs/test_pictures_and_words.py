@@ -340,3 +340,29 @@ def test_the_settings_panel_is_in_the_language_the_server_chose() -> None:
     assert server_reader(interaction(1, "en-US")) == "ja"  # a Japanese server: Japanese, whoever opens it
     assert server_reader(interaction(2, "ja")) == "ja"  # a server that chose none: the reader's
     assert server_reader(interaction(2, "en-US")) == "en"
+
+
+@pytest.fixture
+def no_fonts_of_its_own(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A machine with no font at all (a slim container): the pictures have only what the install brings."""
+    from cogs.picture import fonts
+
+    monkeypatch.setattr(fonts, "SYSTEM", {True: (), False: ()})
+    for cached in (fonts.system_path, fonts.font, fonts.drawn_anywhere):
+        cached.cache_clear()
+    yield
+    monkeypatch.undo()
+    for cached in (fonts.system_path, fonts.font, fonts.drawn_anywhere):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+def test_a_machine_with_no_font_draws_every_name_in_the_shipped_one(no_fonts_of_its_own: Any, locale: str) -> None:
+    names = ENGLISH[:3] if locale == "en-US" else JAPANESE[:3]
+    state = mid_deal("oh-hell", 4, seed=2)
+    drawn = table_picture(table_of("oh-hell", names, ("strong",)), state.view(None), locale)
+    assert undrawn(drawn.texts()) == ""
+    face = font(24, bold=True)
+    assert [face.runs(name) for name in names] == [[(0, name)] for name in names]  # Noto Sans JP, first now
+    with Image.open(io.BytesIO(draw_table(drawn))) as image:
+        assert image.height == 16 + 31 * len(drawn.header) + 480 + round(44 * 1.4 + 62) + 16  # no note of letters
