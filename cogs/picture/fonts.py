@@ -98,38 +98,45 @@ class Face:
 
     def __init__(self, size: int, bold: bool) -> None:
         self.size, self.bold = size, bold
+        self.paths = chain_paths(bold)
         self.fonts: list[Font] = []
-        self.covers: list[frozenset[int]] = []
         self.strokes: list[int] = []  # an outline drawn around a one-weight font's letters, for bold
-        for path in chain_paths(bold):
+        for path in self.paths:
             self.fonts.append(ImageFont.truetype(path, size))
-            self.covers.append(coverage(path))
             self.strokes.append(1 if bold and size >= BOLD_OUTLINE and path not in SYSTEM[True] else 0)
         try:
             default: Font = ImageFont.load_default(size=size)
         except (AttributeError, TypeError, OSError):  # a Pillow without FreeType: the small bitmap font
             default = ImageFont.load_default()
         self.fonts.append(default)
-        self.covers.append(ASCII)
         self.strokes.append(0)
 
-    def _of(self, char: str) -> int | None:
+    @property
+    def covers(self) -> list[frozenset[int]]:
+        """What each font of the chain draws (read from the files the first time a text needs it)."""
+        return [*(coverage(path) for path in self.paths), ASCII]
+
+    @staticmethod
+    def _of(char: str, covers: list[frozenset[int]]) -> int | None:
         code = ord(char)
-        return next((index for index, cover in enumerate(self.covers) if code in cover), None)
+        return next((index for index, cover in enumerate(covers) if code in cover), None)
 
     def runs(self, text: str) -> list[tuple[int, str]]:
         """``text`` as (font, characters) runs: one font for it all where one has every character
         (spaces and suit symbols aside) and the first font lacks many of them (a Japanese line), else
         each character in the first that has it (an English line with a Japanese name). What none
         has is left out."""
+        if _latin(text):  # every font here draws Latin-1: no need to ask which
+            return [(0, text)] if text else []
         needed = [ord(char) for char in text if char not in SPARED]
-        lacking = sum(1 for code in needed if code not in self.covers[0])
-        whole = next((index for index, cover in enumerate(self.covers) if cover.issuperset(needed)), None)
+        covers = self.covers
+        lacking = sum(1 for code in needed if code not in covers[0])
+        whole = next((index for index, cover in enumerate(covers) if cover.issuperset(needed)), None)
         if whole is not None and (whole == 0 or lacking * MIXED > len(needed)):
             return [(whole, text)] if text else []
         runs: list[tuple[int, str]] = []
         for char in text:
-            index = self._of(char) if char not in SPARED else (runs[-1][0] if runs else 0)
+            index = self._of(char, covers) if char not in SPARED else (runs[-1][0] if runs else 0)
             if index is None:
                 continue
             if runs and runs[-1][0] == index:
@@ -207,17 +214,27 @@ def drawn_anywhere() -> frozenset[int]:
 
 
 _told: set[str] = set()
+LATIN_1 = 0x100  # the machine's fonts and Noto Sans JP all draw every character below this
+
+
+def _latin(text: str) -> bool:
+    return all(ord(char) < LATIN_1 or char in SPARED for char in text)
+
+
+def warm() -> None:
+    """Read the fonts and what they draw before the first picture needs them (it takes a moment)."""
+    drawn_anywhere()
+    for size, bold in ((24, True), (20, True), (19, False), (16, True), (15, False), (15, True), (17, False)):
+        font(size, bold=bold).getlength("あ")
 
 
 def undrawn(texts: Iterable[str]) -> str:
     """The characters of ``texts`` that no font here draws (emoji aside: they are left out on purpose),
     each once; each is logged the first time it is met."""
-    covered = drawn_anywhere()
+    rare = [char for text in texts if not _latin(text) for char in UNDRAWABLE.sub("", text) if ord(char) >= LATIN_1]
+    covered = drawn_anywhere() if rare else frozenset()
     missing = dict.fromkeys(
-        char
-        for text in texts
-        for char in UNDRAWABLE.sub("", text)
-        if ord(char) not in covered and char not in SPARED and char.isprintable()
+        char for char in rare if ord(char) not in covered and char not in SPARED and char.isprintable()
     )
     new = [char for char in missing if char not in _told]
     if new:
@@ -230,8 +247,9 @@ def drawable(text: str) -> str:
     """``text`` without what no font here draws (emoji, and letters no font has), and without doubled
     spaces left behind."""
     text = UNDRAWABLE.sub("", text)
-    covered = drawn_anywhere()
-    text = "".join(char for char in text if ord(char) in covered or char in SPARED)
+    if not _latin(text):
+        covered = drawn_anywhere()
+        text = "".join(char for char in text if ord(char) in covered or char in SPARED)
     return " ".join(text.split()).replace("( ", "(")
 
 

@@ -39,6 +39,7 @@ from bot.tables import (
 
 from ..client import TableBot
 from ..i18n import duration, reader, t, text
+from ..picture.fonts import warm as warm_fonts
 from ..replies import handled, send, update
 from .components import data_of
 from .hand import confirmation, hand_message, matching
@@ -156,6 +157,8 @@ class Tables(commands.Cog):
     async def cog_load(self) -> None:
         # Computer moves, reminders and timeouts happen without a click: the service tells us here.
         self.service.listen(self.on_service_outcome)
+        # The pictures' fonts are read now, beside the event loop, not when the first table starts.
+        self._in_background(asyncio.to_thread(warm_fonts))
 
     async def cog_unload(self) -> None:
         """When the bot stops: let work under way finish (a lobby being posted, a hand being redrawn) while

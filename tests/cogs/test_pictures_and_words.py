@@ -31,7 +31,7 @@ from cogs.i18n import (
     server_reader,
     t,
 )
-from cogs.picture import SeatPlate, TablePicture, draw_table, picture_inputs
+from cogs.picture import SeatPlate, TablePicture, draw_table, fonts, picture_inputs
 from cogs.picture.fonts import SPARED, UNDRAWABLE, coverage, drawable, font, shipped_path, undrawn
 from cogs.tables.picture import table_picture
 from cogs.tables.publisher import Publisher
@@ -94,6 +94,27 @@ def pixels(png: bytes) -> bytes:
 # ---------------------------------------------------------------------- the font
 
 
+DEJAVU = tuple(path for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",) if Path(path).is_file())
+DEJAVU_BOLD = tuple(path for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",) if Path(path).is_file())
+
+
+def machine_fonts(monkeypatch: pytest.MonkeyPatch, regular: tuple[str, ...], bold: tuple[str, ...] = ()) -> None:
+    """The pictures as drawn on a machine whose own fonts are these (none: a slim container)."""
+    monkeypatch.setattr(fonts, "SYSTEM", {True: bold, False: regular})
+    for cached in (fonts.system_path, fonts.font, fonts.drawn_anywhere):
+        cached.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def no_cjk_font_of_its_own(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The normal case: a machine with DejaVu Sans at most, no CJK font (whatever this one has)."""
+    machine_fonts(monkeypatch, DEJAVU, DEJAVU_BOLD)
+    yield
+    monkeypatch.undo()
+    for cached in (fonts.system_path, fonts.font, fonts.drawn_anywhere):
+        cached.cache_clear()
+
+
 def test_the_install_brings_a_small_japanese_font() -> None:
     path = shipped_path()
     assert path is not None, "pip install pylopdf-fonts-jp (a dependency in pyproject.toml)"
@@ -132,7 +153,7 @@ def test_a_japanese_table_is_drawn_with_every_name(game: str, count: int) -> Non
     png = draw_table(drawn)
     seats = picture_inputs(png)["seats"]
     assert isinstance(seats, list)
-    assert [seat["name"] for seat in seats] == [*JAPANESE[: count - 1], "🤖 やさしいCPU" + str(count)]
+    assert [seat["name"] for seat in seats] == [*JAPANESE[: count - 1], "🤖 やさしい" + str(count)]
     assert any("\u3040" <= char <= "\u30ff" for line in drawn.header for char in line)  # the header in kana
     # The names are drawn: other Japanese names give another picture, and so do the names left out.
     others = table_of(game, tuple(name[::-1] + "x" for name in JAPANESE[: count - 1]), ("easy",))
@@ -149,6 +170,7 @@ def test_a_japanese_table_is_drawn_with_every_name(game: str, count: int) -> Non
         assert box is not None and box[2] - box[0] >= 0.8 * face.getlength(name) - 4
 
 
+@pytest.mark.skipif(not DEJAVU_BOLD, reason="a machine without DejaVu Sans draws English in the shipped font too")
 def test_a_japanese_name_on_an_english_table_is_drawn_in_the_japanese_font() -> None:
     face = font(20, bold=True)
     runs = face.runs("Last trick · won by 山田太郎")
@@ -219,8 +241,9 @@ def test_every_seat_has_a_short_name_of_its_own_in_the_picture_and_the_score_she
     assert last is not None
     sheet = sheet_text(table, last, locale)
     head, *rows = sheet.split("```")[1].strip("\n").splitlines()
-    width = len(head) - len(head.lstrip(" "))  # the names' column and the space after it, blank in the head
-    assert 0 < width <= SHEET_NAME + 1
+    after = t(locale, "sheet.head_jm", name="")
+    width = len(head) - len(head.lstrip(" ")) - (len(after) - len(after.lstrip(" ")))  # the names' column
+    assert 0 < width <= SHEET_NAME
 
     def name_column(row: str) -> str:
         end = next(i for i in range(len(row) + 1) if shown_width(row[:i]) >= width)
@@ -342,22 +365,11 @@ def test_the_settings_panel_is_in_the_language_the_server_chose() -> None:
     assert server_reader(interaction(2, "en-US")) == "en"
 
 
-@pytest.fixture
-def no_fonts_of_its_own(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A machine with no font at all (a slim container): the pictures have only what the install brings."""
-    from cogs.picture import fonts
-
-    monkeypatch.setattr(fonts, "SYSTEM", {True: (), False: ()})
-    for cached in (fonts.system_path, fonts.font, fonts.drawn_anywhere):
-        cached.cache_clear()
-    yield
-    monkeypatch.undo()
-    for cached in (fonts.system_path, fonts.font, fonts.drawn_anywhere):
-        cached.cache_clear()
-
-
 @pytest.mark.parametrize("locale", ["en-US", "ja"])
-def test_a_machine_with_no_font_draws_every_name_in_the_shipped_one(no_fonts_of_its_own: Any, locale: str) -> None:
+def test_a_machine_with_no_font_draws_every_name_in_the_shipped_one(
+    monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
+    machine_fonts(monkeypatch, ())
     names = ENGLISH[:3] if locale == "en-US" else JAPANESE[:3]
     state = mid_deal("oh-hell", 4, seed=2)
     drawn = table_picture(table_of("oh-hell", names, ("strong",)), state.view(None), locale)
