@@ -7,6 +7,7 @@ so the channel cannot leak a card by construction.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -71,12 +72,18 @@ def seat_names(table: TableInfo, locale: Any) -> dict[int, str]:
     """Every seat's display name: a person's (cut short, and told apart from the others where two are
     cut alike or the same), a computer's (``🤖 Strong 2``)."""
     people = [info for info in table.seats if not info.computer]
-    shown = distinct([info.name or str(info.user_id) for info in people], lambda _, name: len(name) <= NAME_MAX)
+    shown = _apart(tuple(info.name or str(info.user_id) for info in people))
     names = {info.index: name for info, name in zip(people, shown, strict=True)}
     for info in table.seats:
         if info.computer:
             names[info.index] = computer_name(info.index + 1, info.level, locale)
     return names
+
+
+@lru_cache(maxsize=1024)
+def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
+    """People's names cut to ``NAME_MAX`` and told apart (asked for at every mention of a seat: kept)."""
+    return tuple(distinct(list(names), lambda _, name: len(name) <= NAME_MAX))
 
 
 def seat_name(table: TableInfo, seat: int, locale: Any) -> str:
