@@ -15,12 +15,13 @@ from PIL import Image, ImageDraw
 
 from bot.games.views import DealSheet
 
-from .picture.fonts import drawable, fit, font
+from .picture.fonts import drawable, fit, fit_apart, font, undrawn
 
 # One colour per seat: the Okabe-Ito palette, which people with the common colour blindnesses tell apart,
-# then grey; each line is also named at its end, so no colour has to be matched to a key.
-COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#8a7a00", "#000000", "#999999")
-SQUARES = ("🟦", "🟧", "🟩", "🟪", "🟥", "🟦", "🟨", "⬛", "⬜")  # the nearest emoji, for a key in text
+# then brown, black and grey; each line is also named at its end, so no colour has to be matched to a key.
+# Nine seats at most, nine colours, each with its own coloured square for the key in text.
+COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#8a7a00", "#7b4a12", "#000000", "#999999")
+SQUARES = ("🟦", "🟧", "🟩", "🟪", "🟥", "🟨", "🟫", "⬛", "⬜")  # the nearest emoji, for a key in text
 BACKGROUND, GRID, AXIS, INK = "#ffffff", "#e3e5e8", "#4e5058", "#1e1f22"
 WIDTH, HEIGHT = 900, 440
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 78, 190, 20, 58
@@ -73,12 +74,17 @@ def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[fl
 
 
 def totals_chart(
-    lines: Sequence[Sequence[int]], names: Sequence[str] = (), x_title: str = "", y_title: str = ""
+    lines: Sequence[Sequence[int]],
+    names: Sequence[str] = (),
+    x_title: str = "",
+    y_title: str = "",
+    undrawn_note: str = "",
 ) -> bytes:
     """A PNG of every seat's running total, deal by deal, each line named at its end (x: deals, y: points).
 
     Small scores (Just Make's, to a target of a few points) are drawn as steps with a dot at every deal,
-    since a total there moves by one or two at a time."""
+    since a total there moves by one or two at a time. Where no font here draws some letters of the
+    names or titles, ``undrawn_note`` (``{letters}``: which) is written in the top left corner."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small, label_font, title_font = font(15), font(15, bold=True), font(15)
@@ -98,20 +104,20 @@ def totals_chart(
     for tick in y_ticks:
         y = y_of(tick)
         draw.line([(left, y), (right, y)], fill=GRID, width=1)
-        draw.text((left - 8, y), str(tick), fill=AXIS, font=small, anchor="rm")
+        small.draw(draw, (left - 8, y), str(tick), AXIS, anchor="rm")
     for deal in _ticks(0, deals, 12):
         if deal <= deals:
-            draw.text((x_of(deal), bottom + 8), str(deal), fill=AXIS, font=small, anchor="mt")
+            small.draw(draw, (x_of(deal), bottom + 8), str(deal), AXIS, anchor="mt")
     if low < 0 < high:
         draw.line([(left, y_of(0)), (right, y_of(0))], fill=AXIS, width=1)
     draw.line([(left, top), (left, bottom), (right, bottom)], fill=AXIS, width=1)
     if x_title:
-        draw.text(((left + right) / 2, HEIGHT - 8), drawable(x_title), fill=AXIS, font=title_font, anchor="md")
+        title_font.draw(draw, ((left + right) / 2, HEIGHT - 8), drawable(x_title), AXIS, anchor="md")
     if y_title:  # written upwards beside the axis
         text = drawable(y_title)
-        box = draw.textbbox((0, 0), text, font=title_font)
-        label = Image.new("RGBA", (int(box[2] - box[0]) + 4, int(box[3] - box[1]) + 8), (255, 255, 255, 0))
-        ImageDraw.Draw(label).text((2, -box[1] + 2), text, fill=AXIS, font=title_font)
+        ascent, descent = title_font.metrics()
+        label = Image.new("RGBA", (round(title_font.getlength(text)) + 6, ascent + descent + 6), (255, 255, 255, 0))
+        title_font.draw(ImageDraw.Draw(label), (3, 3), text, AXIS)
         turned = label.rotate(90, expand=True)
         image.paste(turned, (6, round((top + bottom) / 2 - turned.height / 2)), turned)
 
@@ -137,13 +143,22 @@ def totals_chart(
         ends.append((end_y, seat))
     ends.sort()
     placed = _spread([y for y, _ in ends], top + 8, bottom - 8, LABEL_GAP)
+    # The final total always shows; a long name gives way to it, and names cut alike keep their ends.
+    totals = [f" {line[-1]}" for line in lines]
+    labels = fit_apart(
+        [drawable(names[seat]) if seat < len(names) else str(seat + 1) for seat in range(len(lines))],
+        label_font,
+        [MARGIN_RIGHT - 30 - label_font.getlength(total) for total in totals],
+    )
     for (end_y, seat), y in zip(ends, placed, strict=True):
         colour = COLOURS[seat % len(COLOURS)]
-        name = drawable(names[seat]) if seat < len(names) else str(seat + 1)
-        total = f" {lines[seat][-1]}"  # the final total always shows; a long name gives way to it
-        text = fit(name, label_font, MARGIN_RIGHT - 30 - label_font.getlength(total)) + total
         draw.line([(right + 6, end_y), (right + 14, y)], fill=colour, width=2)
-        draw.text((right + 18, y), text, fill=colour if colour != COLOURS[-1] else INK, font=label_font, anchor="lm")
+        ink = colour if colour != COLOURS[-1] else INK
+        label_font.draw(draw, (right + 18, y), labels[seat] + totals[seat], ink, anchor="lm")
+    letters = undrawn([*names, x_title, y_title])  # logged once; said in the corner
+    if letters and undrawn_note:
+        note = undrawn_note.format(letters=" ".join(f"U+{ord(c):04X}" for c in letters))
+        small.draw(draw, (left + 6, 4), fit(drawable(note), small, right - left - 12), "#c03030")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

@@ -4,12 +4,18 @@ Catalogues are gettext ``.po`` files in ``cogs/locales/`` read with Babel; a
 message id is a dotted key (``lobby.join``) and its text uses ``str.format``
 placeholders. A text missing from a language falls back to English.
 
+A text that names a number of things has plural forms (``1 pt``, ``2 pts``;
+Japanese has one form): its ``msgid_plural`` is the placeholder whose number
+picks the form (``"{score}"``), and the form is picked by gettext's
+``ngettext`` with the catalogue's own plural rule (Babel compiles it).
+
 Whom a reply is for decides its language: the person's Discord language when
 we have it, else their server's chosen language, else English (``reader``).
 """
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Mapping
 from functools import cache
@@ -17,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.support import Translations
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
@@ -28,14 +37,53 @@ DEFAULT = "en"
 
 
 @cache
-def catalogue(language: str) -> dict[str, str]:
-    """The texts of one language, by key (empty when there is no such catalogue)."""
+def _read(language: str) -> Catalog | None:
     path = LOCALES_DIR / f"{language}.po"
     if not path.exists():
-        return {}
+        return None
     with path.open("rb") as handle:
-        po = read_po(handle, locale=language)
-    return {str(message.id): str(message.string) for message in po if message.id and message.string}
+        return read_po(handle, locale=language)
+
+
+@cache
+def catalogue(language: str) -> dict[str, str]:
+    """The texts of one language, by key (empty when there is no such catalogue); a text with plural
+    forms by its last form (see :func:`plural_forms`)."""
+    po = _read(language)
+    texts: dict[str, str] = {}
+    for message in po or ():
+        if isinstance(message.id, tuple):
+            forms = _forms(message.string)
+            if message.id[0] and any(forms):
+                texts[str(message.id[0])] = forms[-1]
+        elif message.id and message.string:
+            texts[str(message.id)] = str(message.string)
+    return texts
+
+
+@cache
+def plural_forms(language: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The texts of one language that have plural forms: key → (the placeholder that counts, the forms)."""
+    po = _read(language)
+    return {
+        str(message.id[0]): (str(message.id[1]).strip("{}"), _forms(message.string))
+        for message in po or ()
+        if isinstance(message.id, tuple) and any(_forms(message.string))
+    }
+
+
+def _forms(string: object) -> tuple[str, ...]:
+    return tuple(str(form) for form in string) if isinstance(string, tuple | list) else (str(string or ""),)
+
+
+@cache
+def translations(language: str) -> Translations:
+    """The catalogue as gettext translations (compiled by Babel, with the catalogue's plural rule)."""
+    po = _read(language)
+    compiled = io.BytesIO()
+    write_mo(compiled, po if po is not None else Catalog(locale=DEFAULT))
+    compiled.seek(0)
+    return Translations(compiled)
 
 
 @cache
@@ -61,6 +109,11 @@ class ServerLanguages:
         """The server's language, English when it chose none (or for a direct message)."""
         return language_of(self._chosen.get(guild_id or 0, DEFAULT))
 
+    def chosen(self, guild_id: int | None) -> str | None:
+        """The language the server chose, None when it chose none."""
+        language = self._chosen.get(guild_id or 0)
+        return language_of(language) if language else None
+
     def choose(self, guild_id: int, language: str | None) -> None:
         """A server's new choice (None: back to the default)."""
         if language is None:
@@ -79,10 +132,28 @@ def reader(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale, server)
 
 
+def server_reader(interaction: discord.Interaction[Any]) -> str:
+    """The language a server's own settings are shown in: the one it chose for its tables (so a change
+    of language shows at once), else the reader's."""
+    languages = getattr(interaction.client, "languages", None)
+    chosen = languages.chosen(interaction.guild_id) if isinstance(languages, ServerLanguages) else None
+    return chosen or reader(interaction)
+
+
+def _counted(language: str, key: str, params: Mapping[str, Any]) -> str | None:
+    """The plural form of ``key`` for the number it counts in ``params`` (None: not a plural text)."""
+    for tongue in dict.fromkeys((language, DEFAULT)):
+        plural = plural_forms(tongue).get(key)
+        if plural is not None and isinstance(params.get(plural[0]), int):
+            return str(translations(tongue).ngettext(key, "{" + plural[0] + "}", params[plural[0]]))
+    return None
+
+
 def t(locale: Any, key: str, /, **params: Any) -> str:
-    """The text for ``key`` in the reader's language, with ``params`` filled in."""
+    """The text for ``key`` in the reader's language, with ``params`` filled in (in the plural form
+    for the number it counts, where it has plural forms)."""
     language = language_of(locale)
-    text = catalogue(language).get(key) or catalogue(DEFAULT).get(key)
+    text = _counted(language, key, params) or catalogue(language).get(key) or catalogue(DEFAULT).get(key)
     if text is None:
         log.error("no text for %r", key)
         return key
@@ -112,3 +183,29 @@ class Translator(app_commands.Translator):
         if key is None and context.location in (Where.command_name, Where.group_name, Where.parameter_name):
             key = f"name.{string.message}"
         return None if key is None else catalogue(language).get(key)
+
+
+def duration(seconds: int, locale: Any) -> str:
+    """A length of time as people say it, the same everywhere (lobby, /settings, refusals): ``45 s``,
+    ``5 min``, ``1 min 30 s``, ``2 h``, ``1 h 30 min``, ``1 d`` (Japanese ``1分30秒``); two units at most,
+    the smaller one dropped past a day. ``off`` for none."""
+    if seconds <= 0:
+        return t(locale, "duration.off")
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return t(locale, "duration.days", count=days)
+    if hours:
+        return (
+            t(locale, "duration.hours_minutes", hours=hours, minutes=minutes)
+            if minutes
+            else (t(locale, "duration.hours", count=hours))
+        )
+    if minutes:
+        return (
+            t(locale, "duration.minutes_seconds", minutes=minutes, seconds=secs)
+            if secs
+            else (t(locale, "duration.minutes", count=minutes))
+        )
+    return t(locale, "duration.seconds", count=secs)

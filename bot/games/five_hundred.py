@@ -23,13 +23,13 @@ from .options import Option, OptionValue, resolve
 from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View
 
 OPTIONS = (
-    Option("six_sides", "three-twos", choices=("three-twos", "two-threes")),
+    Option("six_sides", "three-twos", choices=("three-twos", "two-threes"), players=(6,)),
     Option("misere_after_seven", False),
     Option("open_misere_highest", False),
     Option("passed_may_rebid", False),
     Option("all_pass", "redeal", choices=("redeal", "play-no-trumps", "move-after-two")),
     Option("open_misere_spread", "before-first-lead", choices=("before-first-lead", "after-first-trick")),
-    Option("called_partner", "secret", choices=("secret", "announce")),
+    Option("called_partner", "secret", choices=("secret", "announce"), players=(5,)),
     Option("joker_lead_any_suit", False),
     Option("misere_tricks_score", False),
     Option("open_misere_value", 500, low=500, high=520, values=(500, 520)),

@@ -25,6 +25,11 @@ class Option:
     low: int = 0  # for whole numbers in a range
     high: int = 0
     values: tuple[int, ...] = ()  # for whole numbers that may be only these (low and high: the least and most)
+    players: tuple[int, ...] = ()  # the player counts whose game it changes (empty: every count)
+
+    def applies(self, players: int | None) -> bool:
+        """Whether the option changes a game of ``players`` (None: not known yet, so it may)."""
+        return not self.players or players is None or players in self.players
 
     def allowed(self) -> str:
         if isinstance(self.default, bool):

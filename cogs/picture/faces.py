@@ -116,7 +116,7 @@ def card_face(card: str, width: int) -> Image.Image:
     rank = "JK" if joker else card[:-1]
     corner = font(round(big_w * (0.30 if len(rank) < 2 else 0.26)), bold=True)
     pad = big_w * 0.08
-    draw.text((pad, pad * 0.6), rank, font=corner, fill=(*colour, 255))
+    corner.draw(draw, (pad, pad * 0.6), rank, (*colour, 255))
     pip = big_w * 0.22
     if joker:
         _star(draw, (pad + pip / 2, pad * 0.8 + big_w * 0.42), pip / 2, (*colour, 255))

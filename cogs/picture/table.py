@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from PIL import Image, ImageDraw, PngImagePlugin
 
 from .faces import card_face, suit_sign
-from .fonts import Font, drawable, fit, font
+from .fonts import Face, drawable, fit, fit_apart, font, undrawn
 
 FILENAME = "table.png"
 WIDTH = 960
@@ -56,6 +56,13 @@ class TablePicture:
     trump: str | None = None  # a suit letter, drawn large on the felt
     rows: tuple[CardRow, ...] = field(default_factory=tuple)
     alt: str = ""  # the picture described in words, for screen readers
+    undrawn_note: str = ""  # said below the picture where no font here draws some letters ({letters}: which)
+
+    def texts(self) -> list[str]:
+        """Every text the picture draws."""
+        seats = [text for seat in self.seats for text in (seat.name, *seat.lines)]
+        rows = [text for row in self.rows for text in (row.title, *row.under)]
+        return [*self.header, *seats, *rows]
 
     def inputs(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -69,7 +76,7 @@ SIGN = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
 def rich_text(
-    image: Image.Image, xy: tuple[float, float], text: str, face: Font, colour: tuple[int, int, int]
+    image: Image.Image, xy: tuple[float, float], text: str, face: Face, colour: tuple[int, int, int]
 ) -> float:
     """Draw ``text`` with its suit symbols as drawn signs (red ones light red); return where it ends."""
     draw = ImageDraw.Draw(image)
@@ -79,7 +86,7 @@ def rich_text(
     for char in text + "\0":
         if char in SIGN or char == "\0":
             if run:
-                draw.text((x, y), run, font=face, fill=colour)
+                face.draw(draw, (x, y), run, colour)
                 x += face.getlength(run)
                 run = ""
             if char in SIGN:
@@ -92,7 +99,7 @@ def rich_text(
     return x
 
 
-def _plate(image: Image.Image, centre: tuple[float, float], seat: SeatPlate, number: int) -> None:
+def _plate(image: Image.Image, centre: tuple[float, float], seat: SeatPlate, name: str) -> None:
     draw = ImageDraw.Draw(image)
     left, top = centre[0] - PLATE_W / 2, centre[1] - PLATE_H / 2
     box = [left, top, left + PLATE_W, top + PLATE_H]
@@ -104,18 +111,17 @@ def _plate(image: Image.Image, centre: tuple[float, float], seat: SeatPlate, num
         width=4 if seat.acting else 2,
     )
     name_font, line_font = font(24, bold=True), font(19)
-    name = fit(drawable(seat.name) or f"#{number + 1}", name_font, PLATE_W - (58 if seat.dealer else 24))
-    draw.text((left + 12, top + 8), name, font=name_font, fill=GOLD if seat.acting else INK)
+    name_font.draw(draw, (left + 12, top + 8), name, GOLD if seat.acting else INK)
     if seat.dealer:  # the dealer button
         cx, cy = left + PLATE_W - 22, top + 22
         draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=INK, outline=RIM, width=2)
-        draw.text((cx, cy), "D", font=font(16, bold=True), fill=ROOM, anchor="mm")
+        font(16, bold=True).draw(draw, (cx, cy), "D", ROOM, anchor="mm")
     parts = [drawable(line) for line in seat.lines if drawable(line)]
     for index, part in enumerate(_wrap(parts, line_font, PLATE_W - 24)):
         rich_text(image, (left + 12, top + 40 + index * 22), part, line_font, MUTED)
 
 
-def _wrap(parts: list[str], face: Font, width: float, most: int = 2) -> list[str]:
+def _wrap(parts: list[str], face: Face, width: float, most: int = 2) -> list[str]:
     """Parts joined by `` · `` on at most ``most`` lines of ``width`` (a part never split; the last
     line cut with … if need be)."""
     lines: list[str] = []
@@ -146,7 +152,9 @@ def draw_table(picture: TablePicture) -> bytes:
     header_h = 16 + 31 * len(picture.header)
     felt_h = 480 if len(picture.seats) <= 6 else 530
     rows_h = sum(SMALL * 1.4 + (62 if row.under else 42) for row in picture.rows)
-    height = round(header_h + felt_h + rows_h + 16)
+    letters = undrawn(picture.texts())  # logged once; the picture says so at its foot
+    note = picture.undrawn_note.format(letters=" ".join(f"U+{ord(c):04X}" for c in letters)) if letters else ""
+    height = round(header_h + felt_h + rows_h + 16 + (30 if note else 0))
     image = Image.new("RGB", (WIDTH, height), ROOM)
     draw = ImageDraw.Draw(image)
     for index, line in enumerate(picture.header):
@@ -168,24 +176,31 @@ def draw_table(picture: TablePicture) -> bytes:
             face = card_face(card, CARD)
             cx, cy = centre[0] + (x - centre[0]) * TRICK_REACH[0], centre[1] + (y - centre[1]) * TRICK_REACH[1]
             image.paste(face, (round(cx - face.width / 2), round(cy - face.height / 2)), face)
-    for number, (plate, place) in enumerate(zip(picture.seats, places, strict=True)):
-        _plate(image, place, plate, number)
+    names = fit_apart(
+        [drawable(plate.name) or f"#{number + 1}" for number, plate in enumerate(picture.seats)],
+        font(24, bold=True),
+        [PLATE_W - (58 if plate.dealer else 24) for plate in picture.seats],
+    )
+    for plate, place, name in zip(picture.seats, places, names, strict=True):
+        _plate(image, place, plate, name)
 
     y = top + felt_h
     for row in picture.rows:
         rich_text(image, (20, y), fit(drawable(row.title), row_font, WIDTH - 40), row_font, INK)
         x, step = 20, SMALL + (40 if row.under else 4)
         under_font = font(15)
+        under = fit_apart([drawable(word) for word in row.under], under_font, step - 6)
         for index, card in enumerate(row.cards):
             face = card_face(card, SMALL)
             if x + face.width > WIDTH - 10:
                 break
             image.paste(face, (x, round(y + 28)), face)
-            if index < len(row.under):
-                word = fit(drawable(row.under[index]), under_font, step - 6)
-                draw.text((x + face.width / 2, y + 32 + face.height), word, font=under_font, fill=MUTED, anchor="mt")
+            if index < len(under):
+                under_font.draw(draw, (x + face.width / 2, y + 32 + face.height), under[index], MUTED, anchor="mt")
             x += step
         y += round(SMALL * 1.4 + (62 if row.under else 42))
+    if note:
+        font(17).draw(draw, (20, y + 2), fit(drawable(note), font(17), WIDTH - 40), LIGHT_RED)
 
     info = PngImagePlugin.PngInfo()
     info.add_itxt("trick-table", picture.inputs())

@@ -2,6 +2,8 @@
 
 Only people who can manage the server may open or change them; every change
 is saved through the service at once and the message shows the saved state.
+The panel is in the language the server chose for its tables (so a change
+of language shows at once), else the reader's; a refusal is in the reader's.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from bot.games import GAMES, Option
 from bot.tables import GuildSettings, TableError, TableStatus
 
 from ..client import TableBot, table_bot
-from ..i18n import languages, reader, t, text
+from ..i18n import duration, languages, reader, server_reader, t, text
 from ..replies import click_values, safely, send
 from ..tables.cog import error_text
 from ..tables.render import COLOUR, clip, game_name, option_text
@@ -38,15 +40,6 @@ LIMIT_NAMES = {
     "cooldown": "settings.limit_cooldown",
 }
 COUNTED = {"tables": "settings.limit_tables_value", "lobbies": "settings.limit_lobbies_value"}
-
-
-def duration(seconds: int, locale: Any) -> str:
-    if seconds == 0:
-        return t(locale, "duration.off")
-    for size, key in ((86_400, "duration.days"), (3600, "duration.hours"), (60, "duration.minutes")):
-        if seconds % size == 0:
-            return t(locale, key, count=seconds // size)
-    return t(locale, "duration.seconds", count=seconds)
 
 
 def pace_text(pace_ms: int, locale: Any) -> str:
@@ -328,7 +321,7 @@ class Settings(commands.Cog):
         if not await self._allowed(interaction):
             return
         settings = await self.service.guild_settings(interaction.guild_id or 0)
-        await send(interaction, **home_message(settings, reader(interaction)))
+        await send(interaction, **home_message(settings, server_reader(interaction)))
 
     @staticmethod
     async def _allowed(interaction: discord.Interaction[Any]) -> bool:
@@ -343,6 +336,7 @@ class Settings(commands.Cog):
             return
         guild_id = interaction.guild_id or 0
         settings = await self.service.guild_settings(guild_id)
+        panel = server_reader(interaction)  # the home panel below reads it again: the language may change
         kind, _, rest = what.partition(":")
         value = values[0] if values else ""
         try:
@@ -360,35 +354,35 @@ class Settings(commands.Cog):
                 )
             elif kind == "picture":
                 settings = await self.service.update_guild_settings(guild_id, table_picture=not settings.table_picture)
-                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                await interaction.response.edit_message(**limits_message(settings, panel))
                 return
             elif kind == "pings":
                 settings = await self.service.update_guild_settings(guild_id, turn_pings=not settings.turn_pings)
-                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                await interaction.response.edit_message(**limits_message(settings, panel))
                 return
             elif kind == "game" and value == "limits":
-                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                await interaction.response.edit_message(**limits_message(settings, panel))
                 return
             elif kind == "limit" and rest in LIMITS and value.isascii() and value.isdigit() and len(value) < 10:
                 field = LIMITS[rest][0]
                 settings = await self.service.update_guild_settings(guild_id, **{field: int(value)})
-                await interaction.response.edit_message(**limits_message(settings, reader(interaction)))
+                await interaction.response.edit_message(**limits_message(settings, panel))
                 return
             elif kind == "game" and value in GAMES:
-                await interaction.response.edit_message(**game_message(settings, value, reader(interaction)))
+                await interaction.response.edit_message(**game_message(settings, value, panel))
                 return
             elif kind == "opt" and rest in GAMES:
-                await interaction.response.edit_message(**game_message(settings, rest, reader(interaction), value))
+                await interaction.response.edit_message(**game_message(settings, rest, panel, value))
                 return
             elif kind == "val" and rest.partition(":")[0] in GAMES and value:
                 game, _, option = rest.partition(":")
                 settings = await self._set_default(settings, game, option, decode(value))
-                await interaction.response.edit_message(**game_message(settings, game, reader(interaction), option))
+                await interaction.response.edit_message(**game_message(settings, game, panel, option))
                 return
             elif kind == "reset" and rest in GAMES:
                 defaults = {g: o for g, o in settings.default_options.items() if g != rest}
                 settings = await self.service.update_guild_settings(guild_id, default_options=defaults)
-                await interaction.response.edit_message(**game_message(settings, rest, reader(interaction)))
+                await interaction.response.edit_message(**game_message(settings, rest, panel))
                 return
             elif kind != "home":
                 await send(interaction, t(reader(interaction), "error.unknown_button"))
@@ -396,7 +390,7 @@ class Settings(commands.Cog):
         except TableError as error:
             await send(interaction, error_text(error, reader(interaction)))
             return
-        await interaction.response.edit_message(**home_message(settings, reader(interaction)))
+        await interaction.response.edit_message(**home_message(settings, server_reader(interaction)))
 
     async def _set_default(self, settings: GuildSettings, game: str, option: str, value: Any) -> GuildSettings:
         """Save one game's default for one option (the rules' own default is simply forgotten)."""

@@ -38,7 +38,8 @@ from bot.tables import (
 )
 
 from ..client import TableBot
-from ..i18n import reader, t, text
+from ..i18n import duration, reader, t, text
+from ..picture.fonts import warm as warm_fonts
 from ..replies import handled, send, update
 from .components import data_of
 from .hand import confirmation, hand_message, matching
@@ -47,7 +48,7 @@ from .lobby import computer_choice
 from .pings import TurnPings
 from .play_commands import add_play_commands, refused_choice
 from .publisher import Publisher, lobby_controls
-from .render import game_name, lobby_embed, seat_label, seat_name
+from .render import game_name, lobby_embed, seat_name
 from .review import review_embed
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ def error_text(error: TableError, locale: Any) -> str:
     params = {key: value for key, value in error.params.items()}
     if "game" in params and params["game"] in GAMES:
         params["game"] = game_name(params["game"], locale)
+    if isinstance(params.get("seconds"), int):  # a wait, said as every length of time is
+        params["seconds"] = duration(params["seconds"], locale)
     text = t(locale, f"error.{error.key}", **params)
     return text if text != f"error.{error.key}" else str(error)
 
@@ -154,6 +157,8 @@ class Tables(commands.Cog):
     async def cog_load(self) -> None:
         # Computer moves, reminders and timeouts happen without a click: the service tells us here.
         self.service.listen(self.on_service_outcome)
+        # The pictures' fonts are read now, beside the event loop, not when the first table starts.
+        self._in_background(asyncio.to_thread(warm_fonts))
 
     async def cog_unload(self) -> None:
         """When the bot stops: let work under way finish (a lobby being posted, a hand being redrawn) while
@@ -422,7 +427,7 @@ class Tables(commands.Cog):
             except TableError as error:
                 await self.show_note(interaction, "⚠️ " + error_text(error, locale))
                 return
-            added = t(locale, "lobby.computer_added", name=seat_label(table, table.seats[-1].index, locale))
+            added = t(locale, "lobby.computer_added", name=seat_name(table, table.seats[-1].index, locale))
             kwargs = computer_choice(table, locale, note=added)
             if interaction.message is not None and interaction.message.flags.ephemeral:
                 await update(interaction, content=None, **kwargs)  # no earlier warning left above it
@@ -441,7 +446,7 @@ class Tables(commands.Cog):
             except TableError as error:
                 await self.show_note(interaction, "⚠️ " + error_text(error, locale))
                 return
-            name = seat_label(before, gone.index, locale) if gone is not None else ""
+            name = seat_name(before, gone.index, locale) if gone is not None else ""
             kwargs = computer_choice(table, locale, note=t(locale, "lobby.computer_removed", name=name))
             if interaction.message is not None and interaction.message.flags.ephemeral:
                 await update(interaction, content=None, **kwargs)

@@ -41,9 +41,10 @@ def table_picture(table: TableInfo, public: View, locale: Any) -> TablePicture:
         title = t(locale, "table.last_trick")
         if last["winner"] is not None:
             title += " · " + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale))
-        played_by = tuple(seat_name(table, played["seat"], locale).split(" ")[0] for played in last["cards"])
+        played_by = tuple(seat_name(table, played["seat"], locale) for played in last["cards"])
         cards.append(CardRow(title, tuple(played["card"] for played in last["cards"]), played_by))
     for face_up in shown.face_up(public):
         cards.append(CardRow(said(table, face_up.title, locale), face_up.cards.names))
     alt = " · ".join([*header, trick_text(table, public["trick"], locale)] if public["trick"] else header)
-    return TablePicture(header, seats, trick, public["trump"], tuple(cards), alt[:ALT_MAX])
+    note = t(locale, "picture.undrawn")  # said on the picture only if no font here draws some letters
+    return TablePicture(header, seats, trick, public["trump"], tuple(cards), alt[:ALT_MAX], note)

@@ -31,7 +31,7 @@ from bot.tables import TableInfo, TableService, TableStatus
 from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
-from ..picture import draw_table, draws_language
+from ..picture import draw_table
 from .components import HandButton, LobbyButton, RematchButton, ReviewButton
 from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, turn_line
@@ -87,8 +87,6 @@ class Publisher:
     async def _picture_wanted(self, table: TableInfo, can_attach: bool, locale: str) -> bool:
         if table.status != TableStatus.PLAYING or not can_attach or table.id in self.text_only:
             return False
-        if not draws_language(locale):  # no font here for the server's language: text alone reads better
-            return False
         return self.pictures_wanted is None or await self.pictures_wanted(table.guild_id)
 
     async def message(self, table_id: int, *, can_attach: bool = True) -> dict[str, Any]:
@@ -128,7 +126,7 @@ class Publisher:
             lines = running_totals(result["sheets"], len(result["seats"]))
             names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
             titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
-            chart = await asyncio.to_thread(totals_chart, lines, names, *titles)
+            chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
         return kwargs
 

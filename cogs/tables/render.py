@@ -7,6 +7,7 @@ so the channel cannot leak a card by construction.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -19,8 +20,9 @@ from bot.tables import MatchSheet, TableInfo, TableStatus
 
 from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
-from ..i18n import t
+from ..i18n import duration, t
 from ..picture import FILENAME as PICTURE
+from ..picture import distinct
 
 # Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_MAX = 256
@@ -30,7 +32,7 @@ FIELD_VALUE_MAX = 1024
 FIELDS_MAX = 25
 EMBED_TOTAL_MAX = 6000
 NAME_MAX = 20  # display names are cut to this in tables, so nine players always fit
-SHEET_NAME = 10  # columns of a name in a score sheet, so its lines fit a phone
+SHEET_NAME = 12  # columns of a name in a score sheet, so its lines fit a phone
 
 COLOUR = {
     TableStatus.LOBBY: 0x5865F2,
@@ -59,27 +61,34 @@ def pad(text: str, width: int) -> str:
 
 
 def computer_name(number: int, level: str | None, locale: Any) -> str:
-    """``🤖 Computer 2 · Strong``: how a computer is listed where its level matters (lobby, seats, standings)."""
-    name = t(locale, "seat.computer", number=number)
-    return name if level is None else t(locale, "seat.computer_level", name=name, level=t(locale, f"level.{level}"))
+    """``🤖 Strong 2``: a computer by its level and seat number, short and told apart from the others
+    (``🤖 Computer 2`` where its level is not known: a stored match keeps none)."""
+    if level is None:
+        return t(locale, "seat.computer", number=number)
+    return t(locale, f"seat.computer.{level}", number=number)
+
+
+def seat_names(table: TableInfo, locale: Any) -> dict[int, str]:
+    """Every seat's display name: a person's (cut short, and told apart from the others where two are
+    cut alike or the same), a computer's (``🤖 Strong 2``)."""
+    people = [info for info in table.seats if not info.computer]
+    shown = _apart(tuple(info.name or str(info.user_id) for info in people))
+    names = {info.index: name for info, name in zip(people, shown, strict=True)}
+    for info in table.seats:
+        if info.computer:
+            names[info.index] = computer_name(info.index + 1, info.level, locale)
+    return names
+
+
+@lru_cache(maxsize=1024)
+def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
+    """People's names cut to ``NAME_MAX`` and told apart (asked for at every mention of a seat: kept)."""
+    return tuple(distinct(list(names), lambda _, name: len(name) <= NAME_MAX))
 
 
 def seat_name(table: TableInfo, seat: int, locale: Any) -> str:
-    """A seat's display name (cut short), a computer's number (``🤖 Computer 2``), or the Ninety-Nine dummy."""
-    for info in table.seats:
-        if info.index == seat:
-            if info.computer:
-                return t(locale, "seat.computer", number=seat + 1)
-            return clip(info.name or str(info.user_id), NAME_MAX)
-    return t(locale, "seat.dummy")
-
-
-def seat_label(table: TableInfo, seat: int, locale: Any) -> str:
-    """A seat's name, with a computer's level: where each seat is listed once."""
-    info = next((info for info in table.seats if info.index == seat), None)
-    if info is not None and info.computer:
-        return computer_name(seat + 1, info.level, locale)
-    return seat_name(table, seat, locale)
+    """A seat's display name (see :func:`seat_names`), or the Ninety-Nine dummy."""
+    return seat_names(table, locale).get(seat) or t(locale, "seat.dummy")
 
 
 def mention(table: TableInfo, seat: int) -> str | None:
@@ -100,8 +109,12 @@ def option_text(game: str, name: str, value: Any, locale: Any) -> str:
 
 
 def all_options(table: TableInfo) -> dict[str, Any]:
-    """The table's options with the rules' defaults filled in, so everything in play is shown."""
-    return resolve(table.game, GAMES[table.game].options, table.options)
+    """The table's options with the rules' defaults filled in, so everything in play is shown: those that
+    change a game of its player count (Five Hundred's six-player sides only at six)."""
+    specs = GAMES[table.game].options
+    count = table.players or (len(table.seats) if table.status != TableStatus.LOBBY else None)
+    applying = {spec.name for spec in specs if spec.applies(count)}
+    return {name: value for name, value in resolve(table.game, specs, table.options).items() if name in applying}
 
 
 def options_block(table: TableInfo, locale: Any) -> str:
@@ -128,7 +141,7 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
         colour=COLOUR[TableStatus.LOBBY],
     )
     seated = "\n".join(
-        f"{index + 1}. " + (seat_label(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
+        f"{index + 1}. " + (seat_name(table, seat.index, locale) if seat.computer else f"<@{seat.user_id}>")
         for index, seat in enumerate(table.seats)
     )
     embed.add_field(
@@ -138,7 +151,8 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
     )
     embed.add_field(name=t(locale, "lobby.options"), value=clip(options_block(table, locale), FIELD_VALUE_MAX))
     if table.turn_seconds:
-        embed.set_footer(text=t(locale, "lobby.timer", seconds=table.turn_seconds, grace=table.grace_seconds))
+        turn, grace = duration(table.turn_seconds, locale), duration(table.grace_seconds, locale)
+        embed.set_footer(text=t(locale, "lobby.timer", turn=turn, grace=grace))
     return embed
 
 
@@ -232,7 +246,7 @@ def _header(table: TableInfo, public: View, locale: Any) -> list[str]:
 def _seat_rows(table: TableInfo, public: View, locale: Any) -> list[str]:
     rows = []
     for row in presentation_of(table.game).seat_rows(public):
-        name = ("▶ " if row.acting else "") + f"**{seat_label(table, row.seat, locale)}**"
+        name = ("▶ " if row.acting else "") + f"**{seat_name(table, row.seat, locale)}**"
         rows.append(" · ".join([name, *(said(table, part, locale) for part in row.parts)]))
     return rows
 
@@ -252,22 +266,15 @@ def _cell(cell: Cell) -> str:
     return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
-def narrow(text: str, width: int) -> str:
-    """``text`` cut (with …) to at most ``width`` columns of a monospace font."""
-    if shown_width(text) <= width:
-        return text
-    while text and shown_width(text) > width - 1:
-        text = text[:-1]
-    return text + "…"
-
-
 def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     """A deal's score sheet as a small fixed-width table that fits a phone (names cut to ten columns,
     no line much over 36), then each bonus or penalty with its cause, in words."""
     described = presentation_of(table.game).sheet(sheet)
     if not described.rows:  # a hand thrown in: its title says all there is
         return "—"
-    names = {seat: narrow(seat_name(table, seat, locale), SHEET_NAME) for seat, _ in described.rows}
+    seats = [seat for seat, _ in described.rows]
+    cut = distinct([seat_name(table, seat, locale) for seat in seats], lambda _, name: shown_width(name) <= SHEET_NAME)
+    names = dict(zip(seats, cut, strict=True))
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]
     for seat, cells in described.rows:
@@ -375,7 +382,7 @@ def standings_text(table: TableInfo, public: View, result: MatchSheet | None, lo
     order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
     lines = []
     for seat in order:
-        name = seat_label(table, seat, locale)
+        name = seat_name(table, seat, locale)
         place = placement.get(seat)
         line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
         line += rating_change(*ratings.get(seat, (None, None)), locale)

@@ -57,11 +57,11 @@ async def test_computers_of_each_level_take_seats_and_play_by_themselves(
     text = choice.text()
     assert "**Easy** plays by simple rules of thumb" in text and "**Strong** tries each choice" in text
     await table.add_computer(choice, "easy")
-    assert "🤖 Computer 3 · Easy has taken a seat." in choice.text()
+    assert "🤖 Easy 3 has taken a seat." in choice.text()
     await table.add_computer(choice, "strong")
-    assert "🤖 Computer 4 · Strong has taken a seat." in choice.text()
-    await double.wait_for(lambda: "4. 🤖 Computer 4 · Strong" in table.table.text(), timeout=5)  # type: ignore[union-attr]
-    assert "3. 🤖 Computer 3 · Easy" in table.table.text()
+    assert "🤖 Strong 4 has taken a seat." in choice.text()
+    await double.wait_for(lambda: "4. 🤖 Strong 4" in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    assert "3. 🤖 Easy 3" in table.table.text()
     await table.add_computer(choice, "easy")  # a fifth seat at a table of four
     assert "This table is full" in choice.text()
 
@@ -81,7 +81,7 @@ async def test_computers_of_each_level_take_seats_and_play_by_themselves(
     await table.play(refresh=False)
     await table.wait_finished()
     final = table.table.text()
-    assert "🤖 Computer 3 · Easy" in final and "🤖 Computer 4 · Strong" in final and "Final standings" in final
+    assert "🤖 Easy 3" in final and "🤖 Strong 4" in final and "Final standings" in final
     assert "rating 0.0 →" in final  # hints were off: people are rated
 
     stored = await logged_actions(database_url, table.table_id)
@@ -280,18 +280,18 @@ async def test_the_host_takes_a_computer_out_of_the_lobby(double: DiscordDouble,
     choice = await table.computer_choice()
     await table.add_computer(choice, "easy")
     await table.add_computer(choice, "strong")
-    assert "Computer 4 · Strong has taken a seat." in choice.text()
+    assert "🤖 Strong 4 has taken a seat." in choice.text()
     remove = [c for c in choice.controls() if c.get("custom_id", "").startswith("tt:uncpu:")]
-    assert [c["label"] for c in remove] == ["Remove 🤖 Computer 3 · Easy", "Remove 🤖 Computer 4 · Strong"]
+    assert [c["label"] for c in remove] == ["Remove 🤖 Easy 3", "Remove 🤖 Strong 4"]
     forged = double.plant([remove[0]["custom_id"]], channel_id=table.table.channel_id)  # type: ignore[union-attr]
     refused = await double.click(bob, forged, remove[0]["custom_id"])
     assert refused.original is not None and "Only the host" in refused.original.text()
     await double.click(alice, choice, remove[0]["custom_id"])
-    assert "Computer 3 · Easy has left the table." in choice.text()
+    assert "🤖 Easy 3 has left the table." in choice.text()
     assert [c["label"] for c in choice.controls() if c.get("custom_id", "").startswith("tt:uncpu:")] == [
-        "Remove 🤖 Computer 3 · Strong"  # the strong one moved up a seat, and keeps its button
+        "Remove 🤖 Strong 3"  # the strong one moved up a seat, and keeps its button
     ]
     lobby = table.table
     assert lobby is not None
-    await double.wait_for(lambda: "Computer 3 · Strong" in lobby.text() and "Easy" not in lobby.text(), timeout=5)
+    await double.wait_for(lambda: "🤖 Strong 3" in lobby.text() and "Easy" not in lobby.text(), timeout=5)
     assert double.problems == []

@@ -215,7 +215,7 @@ async def test_settings_are_for_managers_and_are_saved(double: DiscordDouble, bo
     table = TableDriver(double, [member])
     await table.open("just-make")
     assert table.table is not None
-    assert "Target: 5" in table.table.text() and "Turn timer: 60 s, then 15 s" in table.table.text()
+    assert "Target: 5" in table.table.text() and "Turn timer: 1 min, then 15 s" in table.table.text()
     assert table.table.thread_id is None  # threads were turned off
     assert double.problems == []
 
