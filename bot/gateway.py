@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import logging
 import random
+import socket
 import time
 from collections.abc import Callable
 
+import aiohttp
 import discord
 import discord.shard
 
@@ -99,6 +101,44 @@ class QuietOutages(logging.Filter):
         record.exc_info = None
         record.exc_text = None
         record.stack_info = None
+
+
+# What a service out of reach raises (Discord, the database, Redis): a connection refused or reset, a timeout,
+# a name that does not resolve.
+OUT_OF_REACH: tuple[type[BaseException], ...] = (
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
+    aiohttp.ClientConnectionError,
+)
+
+
+def out_of_reach(error: BaseException | None) -> BaseException | None:
+    """The connection error behind ``error`` (itself, or its cause, or the cause's ...), if there is one."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, OUT_OF_REACH):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
+
+
+class OneLineOutages(logging.Filter):
+    """On the log's handlers: an error whose cause is a service out of reach (a connection refused or reset, a
+    timeout) is one WARNING line with that cause, not a traceback: during an outage every retry says so, and
+    a page of traceback each time hides what matters. Other errors keep their traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and record.exc_info and record.exc_info[1] is not None:
+            cause = out_of_reach(record.exc_info[1])
+            if cause is not None:
+                record.msg = f"{record.getMessage()} ({_reason(cause)})"
+                record.args = ()
+                record.levelno, record.levelname = logging.WARNING, "WARNING"
+                record.exc_info = None
+                record.exc_text = None
+        return True
 
 
 def quiet_discord_logs() -> None:

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.config import Settings
-from bot.gateway import quiet_discord_logs, use_backoff
+from bot.gateway import OneLineOutages, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
@@ -366,4 +366,6 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level.upper())))
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # a line per plugin at every start
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(OneLineOutages())
     return asyncio.run(run(settings))

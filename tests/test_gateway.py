@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.gateway import RECONNECT, Backoff, QuietOutages, quiet_discord_logs, use_backoff
+from bot.gateway import RECONNECT, Backoff, OneLineOutages, QuietOutages, quiet_discord_logs, use_backoff
 
 
 class Clock:
@@ -108,3 +108,25 @@ def test_no_word_of_voice_support_at_start(caplog: pytest.LogCaptureFixture) -> 
     with caplog.at_level(logging.WARNING, logger="discord"):
         discord.Client(intents=discord.Intents.none())
     assert not [r for r in caplog.records if "voice" in r.getMessage()]
+
+
+def test_an_error_for_want_of_a_connection_is_one_line_with_its_cause() -> None:
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+        except ConnectionRefusedError as refused:
+            raise RuntimeError("the pool could not connect") from refused
+    except RuntimeError as wrapped:
+        error = wrapped
+    line = record("bot.tables.service_core", logging.ERROR, "turn timers failed; retrying", (), error)
+    assert OneLineOutages().filter(line)
+    assert line.levelname == "WARNING" and line.exc_info is None
+    assert line.getMessage() == (
+        "turn timers failed; retrying (ConnectionRefusedError: [Errno 111] Connect call failed ('127.0.0.1', 5432))"
+    )
+    try:
+        raise KeyError("a bug")
+    except KeyError as bug:
+        other = record("cogs.replies", logging.ERROR, "a click failed: %s", ("tt:x",), bug)
+    assert OneLineOutages().filter(other)
+    assert other.levelname == "ERROR" and other.exc_info is not None  # a bug keeps its traceback
