@@ -52,6 +52,18 @@ class Settings(BaseSettings):
     shard_ids: str | None = Field(
         default=None, description="the shards this process runs, such as 0-3 or 0,2 (unset: every shard)"
     )
+    reconnect_first_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=600,
+        description="after losing Discord's gateway, the wait before the first attempt to reach it again",
+    )
+    reconnect_longest_seconds: float = Field(
+        default=120.0,
+        gt=0,
+        le=3600,
+        description="the longest wait between attempts (each wait doubles up to this)",
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 
@@ -77,6 +89,15 @@ class Settings(BaseSettings):
         if value is not None:
             parse_ids(value)  # ShardSpecError is a ValueError: its message says how to write them
         return value
+
+    @model_validator(mode="after")
+    def _backoff_fits(self) -> Settings:
+        if self.reconnect_first_seconds > self.reconnect_longest_seconds:
+            raise ValueError(
+                f"RECONNECT_FIRST_SECONDS={self.reconnect_first_seconds:g} is longer than "
+                f"RECONNECT_LONGEST_SECONDS={self.reconnect_longest_seconds:g}: the first wait cannot be the longest"
+            )
+        return self
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import signal
 import sys
+import threading
 import time
+from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.config import Settings
+from bot.gateway import OneLineOutages, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
@@ -30,6 +35,11 @@ from cogs.tables import Tables
 log = logging.getLogger("bot")
 
 EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.settings", "cogs.rules")
+# A stop (SIGTERM, SIGINT) closes everything within this many seconds, whatever the bot was doing; each
+# part is given what is left of it, and one that takes longer is left behind (see TrickBot.close).
+STOP_WITHIN = 8.0
+# The last resort: a stop still not done after this long (a thread stuck in a library) ends the process.
+STOP_AT_THE_LATEST = 9.5
 
 NO_TOKEN = """\
 The bot needs a token to connect to Discord, and {problem}. Create an application at \
@@ -115,6 +125,7 @@ class TrickBot(TableBot):
         self._timers: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
+        self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
 
     async def setup_hook(self) -> None:
         try:
@@ -167,6 +178,44 @@ class TrickBot(TableBot):
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._away.setdefault(shard_id, time.monotonic())
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self._back(shard_id, "a new session")
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._back(shard_id, "its session resumed")
+
+    def _back(self, shard_id: int, how: str) -> None:
+        """One line when a shard reaches the gateway: the first time, or back after an outage (how long)."""
+        since = self._away.pop(shard_id, None)
+        if since is None:
+            log.info("shard %s connected to Discord's gateway", shard_id)
+        else:
+            away = time.monotonic() - since
+            log.info("Discord's gateway is back for shard %s after %.1f s away (%s)", shard_id, away, how)
+
+    async def serve(self, token: str, stop: asyncio.Event) -> None:
+        """Run until ``stop`` is set (a signal), then close; or until discord.py gives up (its error is raised).
+
+        Whatever discord.py is doing when asked to stop (connected, waiting minutes in its back-off
+        before reconnecting, still starting), its task is cancelled rather than waited for.
+        """
+        running = asyncio.create_task(self.start(token), name="discord")
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        try:
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if running.done():
+            running.result()  # discord.py stopped by itself: an error is raised here, for run() to explain
+        else:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+        await self.close()
+
     async def close(self) -> None:
         """Shut down once, however many times asked (a signal, then leaving ``async with``), to the end."""
         if self._shutdown is None:
@@ -174,13 +223,26 @@ class TrickBot(TableBot):
         await asyncio.shield(self._shutdown)
 
     async def _shut_down(self) -> None:
+        """Close in order, each part within what is left of :data:`STOP_WITHIN`: the timers; the commands and
+        clicks being answered (their answers and writes); the table service and the computer players (a move
+        half thought is thought again at the next start: nothing of it was written); the table edits still
+        to send; Discord; the database (a transaction under way is rolled back whole: the action log is
+        written a move at a time); and the REST budget."""
+        started = time.monotonic()
+        deadline = started + STOP_WITHIN
         if self._timers is not None:
             self._timers.cancel()
         if self._resume is not None:
             self._resume.cancel()
+        answering = _answering()
+        if answering:  # a command or click under way: its answer and its write are let through
+            await self._within("the answers under way", _all_of(answering), deadline, 3.0)
+        await self._within("the table service", self.service.close(), deadline, 3.0)
+        await self._within("the computer players' workers", self.thinker.close(), deadline, 3.0)
         cog = self.get_cog(Tables.__cog_name__)
         if isinstance(cog, Tables):
-            await cog.publisher.flush()
+            flush = cog.publisher.flush(timeout=max(0.1, min(2.0, deadline - time.monotonic() - 4.0)))
+            await self._within("the table edits", flush, deadline, 3.0)
         # Stopped within seconds of connecting, discord.py's pending "ready" would fire after the client
         # has let go of its loop (a traceback at exit): cancel it first.
         ready = getattr(self._connection, "_ready_task", None)
@@ -188,12 +250,22 @@ class TrickBot(TableBot):
             ready.cancel()
         for shard_ready in list(getattr(self._connection, "_ready_tasks", {}).values()):
             shard_ready.cancel()
-        await super().close()
-        await self.service.close()
-        await self.thinker.close()
-        await self.database.close()
+        await self._within("the connection to Discord", super().close(), deadline, 3.0)
+        await self._within("the database", self.database.close(), deadline, 3.0)
         if self.budget is not None:
-            await self.budget.close()
+            await self._within("the REST budget", self.budget.close(), deadline, 1.0)
+        log.info("stopped in %.1f s", time.monotonic() - started)
+
+    @staticmethod
+    async def _within(what: str, step: Awaitable[None], deadline: float, longest: float) -> None:
+        """Await ``step`` for ``longest`` seconds at most, and never past ``deadline``: then leave it behind."""
+        seconds = max(0.1, min(longest, deadline - time.monotonic()))
+        try:
+            await asyncio.wait_for(step, seconds)
+        except TimeoutError:
+            log.warning("stopping: %s did not close within %.1f s and was left behind", what, seconds)
+        except Exception as error:
+            log.warning("stopping: closing %s failed (%s)", what, _reason(error))
 
 
 async def run(settings: Settings) -> int:
@@ -203,14 +275,23 @@ async def run(settings: Settings) -> int:
         return 2
     if settings.discord_api_base:
         use_api_base(settings.discord_api_base)
+    quiet_discord_logs()
+    use_backoff(settings.reconnect_first_seconds, settings.reconnect_longest_seconds)
     bot = TrickBot(settings)
     loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def asked(signum: int) -> None:
+        if not stop.is_set():
+            log.info("%s: stopping", signal.Signals(signum).name)
+            _end_at_the_latest(STOP_AT_THE_LATEST)
+        stop.set()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(signum, asked, signum)
     try:
         async with bot:
-            await bot.start(token)
-        await bot.close()  # a signal's shutdown may still be closing the database: let it finish
+            await bot.serve(token, stop)
     except DatabaseUnavailable as error:
         print(NO_DATABASE.format(reason=error), file=sys.stderr)
         return 2
@@ -227,6 +308,40 @@ async def run(settings: Settings) -> int:
         )
         return 2
     return 0
+
+
+# discord.py runs each slash command and each click in a task of its own, named so (discord/app_commands/tree.py,
+# discord/ui/view.py).
+ANSWER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-")
+
+
+def _answering() -> list[asyncio.Task[Any]]:
+    """The commands and clicks being answered right now."""
+    current = asyncio.current_task()
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(ANSWER_TASKS)
+    ]
+
+
+async def _all_of(tasks: list[asyncio.Task[Any]]) -> None:
+    """Wait for ``tasks`` to end (their errors are theirs: each handler reports its own)."""
+    await asyncio.wait(tasks)
+
+
+def _end_at_the_latest(seconds: float) -> None:
+    """End the process ``seconds`` from now if it has not ended by itself: a stop must not hang on a thread
+    stuck in a library. The database is consistent at any instant (each write is one transaction)."""
+
+    def end() -> None:
+        log.warning("the stop took longer than %.1f s: ending the process now", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, end)
+    timer.daemon = True
+    timer.start()
 
 
 def _reason(error: BaseException) -> str:
@@ -250,4 +365,7 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level.upper())))
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # a line per plugin at every start
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(OneLineOutages())
     return asyncio.run(run(settings))

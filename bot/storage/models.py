@@ -52,7 +52,9 @@ class TableStatus(StrEnum):
 
 LOBBY, PLAYING, FINISHED, ABANDONED = TableStatus  # as each status is written in the service
 OPEN_STATUSES = (LOBBY, PLAYING)
-DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 300, 120
+# A server's turn timer until it sets its own (/settings): a reminder after a minute, then 30 s of grace before the
+# strong computer plays for whoever is away, so a casual table waits 90 s for someone who left, then 30 s a turn.
+DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 60, 30
 MAX_ROW_ID = 2**31 - 1  # our own ids (tables, matches) are 32-bit integers on PostgreSQL
 DEFAULT_COMPUTER_PACE_MS = 1000  # between consecutive computer moves (half as long again after a trick)
 # Limits against abuse, per server: open tables (lobbies and matches in play), lobbies one person

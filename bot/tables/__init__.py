@@ -1,6 +1,6 @@
 """The table service: lobbies, play, computer players, durable logs, timers and the leaderboard (no discord)."""
 
-from bot.storage.models import TableStatus
+from bot.storage.models import DEFAULT_GRACE_SECONDS, DEFAULT_TURN_SECONDS, TableStatus
 from bot.storage.record_rows import (
     BestDeal,
     BoardRow,
@@ -29,6 +29,8 @@ from .review import DealReview, TrickReview
 from .service import TableService
 
 __all__ = [
+    "DEFAULT_GRACE_SECONDS",
+    "DEFAULT_TURN_SECONDS",
     "ActionRefused",
     "BadOptions",
     "BestDeal",

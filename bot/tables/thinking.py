@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -63,6 +64,25 @@ def decision_seed(table_seed: int, action_count: int) -> int:
     return random.Random(f"{table_seed}:{action_count}").getrandbits(62)
 
 
+def _ignore_interrupts() -> None:
+    """In each worker: Ctrl-C reaches every process of the terminal's group, and the bot stops its workers
+    itself (a KeyboardInterrupt in each would only print a traceback and break the pool under a decision)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's worker processes now, a decision under way or not (``terminate_workers`` from Python
+    3.14; before it, the same through the pool's own table of its processes)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
+
+
 def _context() -> multiprocessing.context.BaseContext:
     # Forking a process that runs an event loop and database threads can copy a held lock
     # into the child; a fork server (or a fresh interpreter) starts workers clean. The fork
@@ -95,18 +115,23 @@ class Thinker:
         self.budget_ms = budget_ms
         self.samples = samples
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     async def decide(self, state: str, seat: int, level: str, seed: int) -> Choice:
         """``level``'s choice for ``seat`` in ``state`` (a ``GameState.to_json()`` text)."""
         return await self._run(Job(state, seat, level, seed, self.budget_ms, self.samples))
 
     async def _run(self, job: Job) -> Choice:
-        loop = asyncio.get_running_loop()
         for attempt in range(2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, think, job)
+                # Submitted from a thread: the first submission starts a worker, which waits for the fork
+                # server to import the engines (seconds on a busy machine), and the bot must answer meanwhile.
+                future = await asyncio.to_thread(pool.submit, think, job)
+                return await asyncio.wrap_future(future)
             except BrokenProcessPool:
+                if self._closed:
+                    raise  # stopped on purpose (close): no fresh pool
                 # A worker died (killed, out of memory): start a fresh pool and try once more.
                 log.warning("a computer player's worker process died; restarting the pool")
                 if self._pool is pool:
@@ -118,13 +143,18 @@ class Thinker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
+            self._closed = False  # used again after close: a fresh pool
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=_ignore_interrupts)
         return self._pool
 
     async def close(self) -> None:
-        """Stop the workers: decisions not started are dropped, one under way is waited for."""
+        """Stop the workers at once: decisions not started are dropped, and one under way is abandoned with
+        its worker (a decision writes nothing: the table's next start thinks again). A strong player may
+        think for up to 30 s a move (``COMPUTER_BUDGET_MS``), longer than a stop may take."""
+        self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
+            _stop_workers(pool)
             await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(pool.shutdown, wait=True, cancel_futures=True)
             )

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
-from bot.tables import GuildSettings, TableError, TableStatus
+from bot.tables import DEFAULT_GRACE_SECONDS, DEFAULT_TURN_SECONDS, GuildSettings, TableError, TableStatus
 
 from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
@@ -155,6 +155,13 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
             "settings.turn_value",
             turn=duration(settings.turn_seconds, locale),
             grace=duration(settings.grace_seconds, locale),
+        )
+        + "\n"
+        + t(
+            locale,
+            "settings.turn_default",
+            turn=duration(DEFAULT_TURN_SECONDS, locale),
+            grace=duration(DEFAULT_GRACE_SECONDS, locale),
         ),
         inline=False,
     )

@@ -244,6 +244,9 @@ class DiscordDouble:
         self.guild_ids = [guild_id]  # the servers the bot is in
         self.identified: list[list[int]] = []  # the shard of every IDENTIFY, in order
         self.route_to: int | None = None  # a shard every interaction is sent to, whatever its server (misrouting)
+        # Every counted REST call answered 429 with this retry_after (seconds), a bot held back (None: off).
+        self.rate_limit_everything: float | None = None
+        self.held_back = 0  # the calls so answered
         self._sockets: dict[int, web.WebSocketResponse] = {}
         self._seq = 0
         self._shard_ready: dict[int, asyncio.Event] = {}
@@ -258,7 +261,7 @@ class DiscordDouble:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._notify, self._global_limit])
+        app = web.Application(middlewares=[self._notify, self._global_limit, self._held_back])
         app.router.add_get("/gateway", self._gateway)
         r = app.router
         r.add_get(API + "/users/@me", self._me)
@@ -322,6 +325,38 @@ class DiscordDouble:
         self.counted_calls.append(now)
         self.busiest_second = max(self.busiest_second, len(self.counted_calls))
         return await handler(request)
+
+    @web.middleware
+    async def _held_back(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if self.rate_limit_everything is None or not self.counted(request.path):
+            return await handler(request)
+        self.held_back += 1
+        retry_after = self.rate_limit_everything
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+        response = reply(body, status=429)
+        response.headers["X-RateLimit-Limit"] = "5"
+        response.headers["X-RateLimit-Remaining"] = "0"
+        response.headers["X-RateLimit-Reset-After"] = str(retry_after)
+        response.headers["X-RateLimit-Bucket"] = "double-held-back"
+        response.headers["X-RateLimit-Scope"] = "user"
+        response.headers["Retry-After"] = str(max(1, round(retry_after + 0.5)))
+        response.headers["Via"] = "1.1 google"
+        return response
+
+    async def take_away(self) -> None:
+        """Discord out of reach, as in a network outage: every open connection (the gateway's websockets, the
+        bot's pooled REST connections) cut without a word, and new ones refused, until :meth:`bring_back`."""
+        assert self._runner is not None and self._runner.server is not None
+        for site in list(self._runner.sites):
+            await site.stop()
+        for handler in self._runner.server.connections:
+            handler.force_close()
+
+    async def bring_back(self) -> None:
+        """Discord reachable again, at the same address."""
+        assert self._runner is not None
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
+        await site.start()
 
     @web.middleware
     async def _notify(self, request: web.Request, handler: Any) -> web.StreamResponse:

@@ -37,6 +37,10 @@ def control(message: Message, marker: str) -> dict[str, Any] | None:
     return next((c for c in message.controls() if marker in c.get("custom_id", "")), None)
 
 
+class Refused(AssertionError):
+    """The bot refused a step (its answer, seen only by the one who asked, is the message)."""
+
+
 @dataclass
 class Player:
     user: User
@@ -71,7 +75,10 @@ class TableDriver:
 
     async def open(self, game: str, **options: Any) -> Interaction:
         answer = await self.double.command(self.host, "play", game, channel_id=self.channel_id, **options)
-        assert answer.original is not None and answer.original.ephemeral_for is None, "the lobby is public"
+        assert answer.original is not None, "/play is answered"
+        if answer.original.ephemeral_for == self.host.id:  # the bot said no, to the host alone
+            raise Refused(answer.original.text())
+        assert answer.original.ephemeral_for is None, "the lobby is public"
         self.table = answer.original
         return answer
 

@@ -23,7 +23,9 @@ async def seed_tables(database_url: str, guild_id: int, channel_id: int) -> int:
     rng = random.Random(1)
     try:
         await relax_limits(service, guild_id)
-        await service.update_guild_settings(guild_id, max_open_tables=200)
+        # Turn timers of 5 minutes: seeding takes a while on a busy machine, and no reminder is to fall due
+        # before the click (the seeded tables' messages do not exist in the double).
+        await service.update_guild_settings(guild_id, max_open_tables=200, turn_seconds=300, grace_seconds=120)
         last = 0
         for number in range(OPEN_TABLES):
             host = 50_000 + 10 * number

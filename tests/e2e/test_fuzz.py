@@ -115,7 +115,8 @@ async def test_forged_components_get_one_polite_answer_and_change_nothing(
     loop = asyncio.get_running_loop()
     players = people(4)
     table = TableDriver(double, players, seed=11)
-    await table.open("just-make", players=4, target=3)
+    # A turn timer of 5 minutes: no reminder nor timeout is to change the table while the clicks are sent.
+    await table.open("just-make", players=4, target=3, turn_seconds=300)
     await table.seat_everyone()
     await table.start()
     here = table.table_id

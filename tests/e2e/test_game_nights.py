@@ -185,7 +185,8 @@ async def test_settings_are_for_managers_and_are_saved(double: DiscordDouble, bo
 
     panel = (await double.command(manager, "settings")).original
     assert panel is not None and panel.ephemeral_for == manager.id
-    assert "A reminder after 5 min, then 2 min of grace" in panel.text()  # the defaults
+    assert "A reminder after 1 min, then 30 s of grace" in panel.text()  # the defaults
+    assert "Short by default (1 min, then 30 s)" in panel.text()  # and why
     await double.choose(manager, panel, "st:turn", ["60"])
     await double.choose(manager, panel, "st:grace", ["15"])
     assert "A reminder after 1 min, then 15 s of grace" in panel.text()

@@ -8,6 +8,9 @@ the channel and each player saw, message by message, every edit included, with
 the files attached to each (``--pictures DIR`` writes them there to look at).
 ``--locale ja`` plays it in Japanese: the players' Discord language and the
 server's language for the public messages.
+
+A table the bot refuses (``--players 9`` of a game for 2 to 4, say) prints the
+bot's own answer and exits with 2, as a bad argument does.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES
+from bot.players import LEVELS
 from tests.double import BotProcess, DiscordDouble, Message, User
-from tests.e2e.driver import MANAGER, TableDriver, set_computer_pace
+from tests.e2e.driver import MANAGER, Refused, TableDriver, set_computer_pace
 
 # A short match of each game (every game of the registry; the rest play as their defaults), and its table size.
 QUICK: dict[str, dict[str, Any]] = {
@@ -117,13 +121,20 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     options = {} if args.full else QUICK.get(args.game, {})
     computers = [level for level in args.computers.split(",") if level]
-    players = args.players or PLAYERS.get(args.game, GAMES[args.game].default_players)
+    unknown = [level for level in computers if level not in LEVELS]
+    if unknown:
+        parser.error(f"--computers: no computer level {', '.join(unknown)}; the levels are {', '.join(LEVELS)}")
+    players = PLAYERS.get(args.game, GAMES[args.game].default_players) if args.players is None else args.players
     if len(computers) >= players:
         parser.error("at least one person plays: fewer computers than players")
     transcript = play(
         args.game, players, args.seed, options, computers, args.pace, args.hints, args.locale, args.pictures
     )
-    print(asyncio.run(transcript))
+    try:
+        print(asyncio.run(transcript))
+    except Refused as refusal:
+        print(f"The bot refused the table: {refusal}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -124,7 +124,7 @@ async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: 
 
 async def test_guild_settings_are_checked_and_saved(service: TableService) -> None:
     settings = await service.guild_settings(5)
-    assert settings.turn_seconds == 300 and settings.thread_per_table
+    assert (settings.turn_seconds, settings.grace_seconds) == (60, 30) and settings.thread_per_table  # the defaults
     changed = await service.update_guild_settings(5, turn_seconds=90, thread_per_table=False, language="ja")
     assert (changed.turn_seconds, changed.thread_per_table, changed.language) == (90, False, "ja")
     for bad in ({"turn_seconds": -1}, {"grace_seconds": "soon"}, {"colour": "red"}, {"thread_per_table": 1}):

@@ -1,0 +1,132 @@
+"""Reaching Discord's gateway again: the back-off's waits, and an outage's log lines (bot/gateway.py)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import discord.shard
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Settings
+from bot.gateway import RECONNECT, Backoff, OneLineOutages, QuietOutages, quiet_discord_logs, use_backoff
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_waits_double_from_the_first_up_to_the_longest() -> None:
+    clock = Clock()
+    backoff = Backoff(1.0, 60.0, clock=clock)
+    ceilings = [1, 2, 4, 8, 16, 32, 60, 60, 60, 60]
+    for ceiling in ceilings:
+        delay = backoff.delay()
+        assert ceiling / 2 <= delay <= ceiling
+        clock.now += delay  # the attempt fails at once: the next wait follows this one
+    assert backoff.delay() <= 60.0
+
+
+def test_after_a_quiet_spell_an_outage_starts_from_the_first_wait() -> None:
+    clock = Clock()
+    backoff = Backoff(2.0, 30.0, clock=clock)
+    for _ in range(8):
+        clock.now += backoff.delay()
+    assert backoff.delay() >= 15.0  # at the longest
+    clock.now += 61.0  # connected for more than twice the longest wait
+    assert backoff.delay() <= 2.0
+
+
+def test_a_backoff_needs_a_first_wait_no_longer_than_the_longest() -> None:
+    with pytest.raises(ValueError):
+        Backoff(10.0, 5.0)
+    with pytest.raises(ValueError):
+        Backoff(0.0, 5.0)
+    with pytest.raises(ValidationError, match="RECONNECT_FIRST_SECONDS=30 is longer than RECONNECT_LONGEST_SECONDS=10"):
+        Settings(reconnect_first_seconds=30, reconnect_longest_seconds=10)
+    assert Settings.model_fields["reconnect_longest_seconds"].default == 120.0
+
+
+def test_every_shard_waits_by_the_bot_s_backoff() -> None:
+    original = getattr(discord.shard, "ExponentialBackoff")  # noqa: B009
+    try:
+        use_backoff(0.5, 4.0)
+        made = getattr(discord.shard, "ExponentialBackoff")()  # noqa: B009 - what Shard.__init__ calls
+        assert isinstance(made, Backoff) and (made.first, made.longest) == (0.5, 4.0)
+    finally:
+        setattr(discord.shard, "ExponentialBackoff", original)  # noqa: B010
+
+
+def record(
+    name: str, level: int, message: str, args: tuple[object, ...], error: BaseException | None
+) -> logging.LogRecord:
+    exc_info = (type(error), error, error.__traceback__) if error is not None else None
+    return logging.LogRecord(name, level, "shard.py", 1, message, args, exc_info)
+
+
+def test_a_reconnect_is_one_warning_line_with_the_reason_and_the_next_wait() -> None:
+    try:
+        raise ConnectionRefusedError(111, "Connect call failed ('10.0.0.1', 443)")
+    except ConnectionRefusedError as refused:
+        error = refused
+    line = record("discord.shard", logging.ERROR, RECONNECT, (0, 37.25), error)
+    assert QuietOutages().filter(line)
+    assert line.levelno == logging.WARNING and line.levelname == "WARNING"
+    assert line.exc_info is None and line.exc_text is None
+    assert line.getMessage() == (
+        "Discord's gateway is out of reach (ConnectionRefusedError: [Errno 111] Connect call failed "
+        "('10.0.0.1', 443)); shard 0 tries again in 37.2 s"
+    )
+    formatted = logging.Formatter("%(levelname)s %(name)s: %(message)s").format(line)
+    assert "Traceback" not in formatted and "\n" not in formatted
+
+
+def test_discord_s_connected_lines_are_left_to_the_bot_s_own() -> None:
+    logger = logging.getLogger("discord.gateway")
+    level = logger.level
+    try:
+        logger.setLevel(logging.INFO)
+        line = record(
+            "discord.gateway", logging.INFO, "Shard ID %s has successfully RESUMED session %s.", (0, "x"), None
+        )
+        assert not QuietOutages().filter(line)  # at INFO, not printed: the bot says it is back, once
+        other = record("discord.gateway", logging.WARNING, "Unknown OP code %s.", (99,), None)
+        assert QuietOutages().filter(other) and other.levelno == logging.WARNING  # the rest untouched
+    finally:
+        logger.setLevel(level)
+
+
+def test_no_word_of_voice_support_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    quiet_discord_logs()
+    quiet_discord_logs()  # once is enough, twice does no harm
+    assert sum(isinstance(f, QuietOutages) for f in logging.getLogger("discord.shard").filters) == 1
+    with caplog.at_level(logging.WARNING, logger="discord"):
+        discord.Client(intents=discord.Intents.none())
+    assert not [r for r in caplog.records if "voice" in r.getMessage()]
+
+
+def test_an_error_for_want_of_a_connection_is_one_line_with_its_cause() -> None:
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+        except ConnectionRefusedError as refused:
+            raise RuntimeError("the pool could not connect") from refused
+    except RuntimeError as wrapped:
+        error = wrapped
+    line = record("bot.tables.service_core", logging.ERROR, "turn timers failed; retrying", (), error)
+    assert OneLineOutages().filter(line)
+    assert line.levelname == "WARNING" and line.exc_info is None
+    assert line.getMessage() == (
+        "turn timers failed; retrying (ConnectionRefusedError: [Errno 111] Connect call failed ('127.0.0.1', 5432))"
+    )
+    try:
+        raise KeyError("a bug")
+    except KeyError as bug:
+        other = record("cogs.replies", logging.ERROR, "a click failed: %s", ("tt:x",), bug)
+    assert OneLineOutages().filter(other)
+    assert other.levelname == "ERROR" and other.exc_info is not None  # a bug keeps its traceback
