@@ -18,7 +18,7 @@ from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.redis_service import redis_answers, redis_database
 
 from .conftest import people
-from .driver import MANAGER, TableDriver, control
+from .driver import MANAGER, WAIT, TableDriver, control
 from .leaks import logged_actions
 
 REDIS_URL = redis_database(4)  # a database of its own: the REST budget's e2e test uses another
@@ -76,7 +76,7 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
         await here.play(stop_after=here.actions + 3)
         await double.wait_for(
             lambda: len(lines(double, "の番です", here.table.thread_id)) > pings_before,  # type: ignore[union-attr]
-            timeout=10,
+            timeout=WAIT,
         )
         double.route_to = None
 
@@ -96,7 +96,7 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
         await late.seat_everyone(["easy", "easy", "easy"])
         await late.start()
         thread = late.table.thread_id  # type: ignore[union-attr]
-        timed_out = await double.wait_for(lambda: lines(double, "time ran out", thread), timeout=30)
+        timed_out = await double.wait_for(lambda: lines(double, "time ran out", thread), timeout=WAIT)
         assert len(timed_out) == 1 and len(lines(double, "it is your turn at this table", thread)) == 1
         sources = await _sources(database_url, late.table_id)
         assert sources.count("timeout") == 1
