@@ -1,8 +1,8 @@
 """Slash commands and the handlers of every button and select at a table.
 
 Each handler loads the table from the service, acts through the service, and
-answers the interaction at once (deferring if the work takes longer than two
-seconds). Refusals come back from the service as typed errors and are shown
+answers the interaction at once (deferring if the work takes longer than a
+second). Refusals come back from the service as typed errors and are shown
 only to the person who clicked, in their language.
 """
 
@@ -52,7 +52,7 @@ from .review import review_embed
 
 log = logging.getLogger(__name__)
 
-DEFER_AFTER = 2.0  # Discord wants an answer within 3 seconds
+DEFER_AFTER = 1.0  # Discord wants an answer within 3 seconds: two to spare on a busy host
 SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish when the bot stops
 TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minutes; keep a margin
 
@@ -105,7 +105,7 @@ def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
 async def answering(
     interaction: discord.Interaction[Any], *, update: bool, public: bool = False
 ) -> AsyncIterator[None]:
-    """Defer the interaction if the work inside has not answered it within two seconds: as an update, or
+    """Defer the interaction if the work inside has not answered it within a second: as an update, or
     as "thinking" (only the clicker sees it, or with ``public`` everyone: a public answer is coming).
 
     The deferral and the work's own answer take turns (``answer_lock``): whichever comes second sees the

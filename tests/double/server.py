@@ -9,6 +9,14 @@ it goes: every interaction answered once within 3 seconds, component and
 embed limits, custom_id lengths, and (with ``global_limit_per_second`` set)
 Discord's global REST limit, answered with a 429 as Discord does; a breach
 is recorded in ``problems``.
+
+A person's click or command returns once they see its answer: at once when the
+bot answers with a message or an update, and when it deferred (as a busy bot
+does), once it has followed the deferral up (edited or deleted the original
+response, or sent a follow-up; the first follow-up after a "thinking" deferral
+takes its place, as on Discord). So a test reads a click's answer right after
+the click however slow the machine is; what the bot does after its answer (the
+public table after a move, a ping) is waited for with ``wait_for``.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ async def fresh_redis() -> bool:
 @pytest.fixture
 async def tight_bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[BotProcess]:
     double.global_limit_per_second = GLOBAL_LIMIT
-    env = {"COMPUTER_BUDGET_MS": "300", "REST_PER_SECOND": str(BUDGET)}
+    env = {"COMPUTER_BUDGET_MS": "100", "REST_PER_SECOND": str(BUDGET)}
     shared = database_url.startswith("postgresql") and await fresh_redis()
     if shared:
         env["REDIS_URL"] = REDIS_URL

@@ -45,7 +45,7 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
     double.add_server(OTHER_GUILD, OTHER_CHANNEL)
     first_shard, other_shard = shard_of(double.guild_id, 2), shard_of(OTHER_GUILD, 2)
     assert first_shard != other_shard
-    env = {"SHARD_COUNT": "2", "REDIS_URL": REDIS_URL, "COMPUTER_BUDGET_MS": "300"}
+    env = {"SHARD_COUNT": "2", "REDIS_URL": REDIS_URL, "COMPUTER_BUDGET_MS": "100"}
     processes = {
         shard: BotProcess(double, database_url, tmp_path / f"shard{shard}.log", SHARD_IDS=str(shard), **env)
         for shard in (0, 1)
