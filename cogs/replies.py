@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
@@ -12,6 +13,17 @@ import discord
 from .i18n import reader, t
 
 log = logging.getLogger(__name__)
+
+
+# Keys of ``interaction.extras`` that a deferral (see cogs.tables.cog.answering) leaves for the answers here.
+ANSWERING = "answering"  # an asyncio.Lock: the interaction's first answer is decided and sent under it
+PUBLIC_LOADING = "public_loading"  # deferred as a public "thinking…", which nothing has resolved yet
+
+
+def answer_lock(interaction: discord.Interaction[Any]) -> contextlib.AbstractAsyncContextManager[Any]:
+    """Held while an answer is chosen by ``is_done()`` and sent, so a deferral in flight is never answered twice."""
+    lock = interaction.extras.get(ANSWERING)
+    return lock if isinstance(lock, asyncio.Lock) else contextlib.nullcontext()
 
 
 MAX_ID = 2**63 - 1  # Discord's snowflakes and our own ids are signed 64-bit integers
@@ -26,18 +38,22 @@ def id_from(digits: str) -> int:
 
 async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    async with answer_lock(interaction):
+        if interaction.response.is_done():
+            if interaction.extras.pop(PUBLIC_LOADING, False):  # its first follow-up would be public: clear it
+                await interaction.delete_original_response()
+            await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
 async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Edit the message the component is on (in place), whether or not the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.response.edit_message(**kwargs)
+    async with answer_lock(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
 
 
 async def safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:

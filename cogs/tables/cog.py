@@ -1,8 +1,8 @@
 """Slash commands and the handlers of every button and select at a table.
 
 Each handler loads the table from the service, acts through the service, and
-answers the interaction at once (deferring if the work takes longer than two
-seconds). Refusals come back from the service as typed errors and are shown
+answers the interaction at once (deferring if the work takes longer than a
+second). Refusals come back from the service as typed errors and are shown
 only to the person who clicked, in their language.
 """
 
@@ -40,7 +40,7 @@ from bot.tables import (
 from ..client import TableBot
 from ..i18n import duration, reader, t, text
 from ..picture.fonts import warm as warm_fonts
-from ..replies import handled, send, update
+from ..replies import ANSWERING, PUBLIC_LOADING, answer_lock, handled, send, update
 from .components import data_of
 from .hand import confirmation, hand_message, matching
 from .hints import hint_text
@@ -53,7 +53,7 @@ from .review import review_embed
 
 log = logging.getLogger(__name__)
 
-DEFER_AFTER = 2.0  # Discord wants an answer within 3 seconds
+DEFER_AFTER = 1.0  # Discord wants an answer within 3 seconds: two to spare on a busy host
 SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish when the bot stops
 TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minutes; keep a margin
 
@@ -105,15 +105,27 @@ def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
 
 
 @contextlib.asynccontextmanager
-async def answering(interaction: discord.Interaction[Any], *, update: bool) -> AsyncIterator[None]:
-    """Defer the interaction if the work inside has not answered it within two seconds."""
+async def answering(
+    interaction: discord.Interaction[Any], *, update: bool, public: bool = False
+) -> AsyncIterator[None]:
+    """Defer the interaction if the work inside has not answered it within a second: as an update, or
+    as "thinking" (only the clicker sees it, or with ``public`` everyone: a public answer is coming).
+
+    The deferral and the work's own answer take turns (``answer_lock``): whichever comes second sees the
+    first done, so a slow answer is never sent on top of a deferral, nor a deferral on top of an answer."""
+    lock = interaction.extras.setdefault(ANSWERING, asyncio.Lock())
 
     async def defer_later() -> None:
         await asyncio.sleep(DEFER_AFTER)
-        if not interaction.response.is_done():
+        async with lock:
+            if interaction.response.is_done():
+                return
             with contextlib.suppress(discord.HTTPException):
                 if update:
                     await interaction.response.defer()
+                elif public:
+                    await interaction.response.defer(thinking=True)
+                    interaction.extras[PUBLIC_LOADING] = True
                 else:
                     await interaction.response.defer(ephemeral=True, thinking=True)
 
@@ -169,13 +181,15 @@ class Tables(commands.Cog):
         await self.publisher.flush()
 
     @contextlib.asynccontextmanager
-    async def working(self, interaction: discord.Interaction[Any], *, update: bool) -> AsyncIterator[None]:
+    async def working(
+        self, interaction: discord.Interaction[Any], *, update: bool, public: bool = False
+    ) -> AsyncIterator[None]:
         """A handler's work: answered in time (see ``answering``), and waited for if the bot stops meanwhile."""
         task = asyncio.current_task()
         assert task is not None  # a handler always runs in a task
         self._in_flight.add(task)
         try:
-            async with answering(interaction, update=update):
+            async with answering(interaction, update=update, public=public):
                 yield
         finally:
             self._in_flight.discard(task)
@@ -230,7 +244,8 @@ class Tables(commands.Cog):
             names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
             await send(interaction, t(locale, "play.missing_permissions", permissions=names))
             return
-        async with self.working(interaction, update=False):
+        # A deferral is a public "thinking…": the lobby, everyone's to see, takes its place.
+        async with self.working(interaction, update=False, public=True):
             settings = await self.service.guild_settings(guild_id)
             options = {**settings.default_options.get(game, {}), **{k: v for k, v in chosen.items() if v is not None}}
             own_thread = self._wants_thread(interaction, settings.thread_per_table)
@@ -266,11 +281,13 @@ class Tables(commands.Cog):
             embed, view = lobby_embed(table, public_locale), lobby_controls(table, public_locale)
             message: discord.Message
             try:
-                if interaction.response.is_done():
-                    message = await interaction.followup.send(embed=embed, view=view, wait=True)
-                else:
-                    await interaction.response.send_message(embed=embed, view=view)
-                    message = await interaction.original_response()
+                async with answer_lock(interaction):
+                    if interaction.response.is_done():  # the lobby resolves the public "thinking…"
+                        interaction.extras.pop(PUBLIC_LOADING, None)
+                        await interaction.edit_original_response(embed=embed, view=view)
+                    else:
+                        await interaction.response.send_message(embed=embed, view=view)
+                message = await interaction.original_response()
             except (discord.HTTPException, aiohttp.ClientError):  # all or nothing: no lobby nobody can see
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table.id, interaction.user.id, can_manage=True)

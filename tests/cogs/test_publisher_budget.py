@@ -60,7 +60,7 @@ async def test_a_stop_waits_for_queued_edits_only_so_long() -> None:
     publisher = Recording(budget, versions)
     for table_id in versions:
         publisher.touch(table_id)
-    await publisher.flush(timeout=0.3)  # forty edits at four a second would take ten
+    await publisher.flush(timeout=1.0)  # forty edits at four a second would take ten
     assert 0 < len(publisher.shown) < len(versions)  # some were sent; the rest were given up, not left running
     assert all(task.done() for task in publisher._tasks.values())
     await budget.close()

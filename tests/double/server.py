@@ -9,6 +9,14 @@ it goes: every interaction answered once within 3 seconds, component and
 embed limits, custom_id lengths, and (with ``global_limit_per_second`` set)
 Discord's global REST limit, answered with a 429 as Discord does; a breach
 is recorded in ``problems``.
+
+A person's click or command returns once they see its answer: at once when the
+bot answers with a message or an update, and when it deferred (as a busy bot
+does), once it has followed the deferral up (edited or deleted the original
+response, or sent a follow-up; the first follow-up after a "thinking" deferral
+takes its place, as on Discord). So a test reads a click's answer right after
+the click however slow the machine is; what the bot does after its answer (the
+public table after a move, a ping) is waited for with ``wait_for``.
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ from aiohttp import WSMsgType, web
 API = "/api/v10"
 EPHEMERAL = 64
 ANSWER_WITHIN = 3.0
+# How long a person waits for a deferred answer to be followed up before calling it lost. Only a bot that never
+# follows up waits this long; a busy one follows up in a few seconds (Discord allows 15 minutes).
+FOLLOW_UP_WITHIN = 120.0
 BOT_PERMISSIONS = str(
     (1 << 10)  # view channel
     | (1 << 11)  # send messages
@@ -190,8 +201,17 @@ class Interaction:
     channel_id: int
     message: Message | None = None  # the message a component is on
     answered: asyncio.Future[int] | None = None  # the response type, once answered
-    original: Message | None = None  # the message "@original" names
+    at_original: Message | None = None  # the message "@original" names
     sent_at: float = 0.0
+    followed_up: bool = False  # a deferred answer was followed up: its original edited or deleted, or a follow-up
+    loading: bool = False  # answered "thinking" (deferred), and not resolved yet
+    answer: Message | None = None  # a follow-up that answered a deferral in place of its original
+
+    @property
+    def original(self) -> Message | None:
+        """What the person sees as the answer: the message "@original" names (a reply, the message a
+        component is on, a resolved "thinking"), or the follow-up that answered a deferral instead."""
+        return self.answer or self.at_original
 
 
 class DiscordDouble:
@@ -665,31 +685,32 @@ class DiscordDouble:
             self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s")
         ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
         if kind == 4:
-            interaction.original = self._new_message(
+            interaction.at_original = self._new_message(
                 interaction.channel_id,
                 data,
                 ephemeral_for=interaction.user.id if ephemeral else None,
                 interaction=interaction.id,
             )
         elif kind == 5:
-            interaction.original = self._new_message(
+            interaction.at_original = self._new_message(
                 interaction.channel_id,
                 {"content": THINKING},
                 ephemeral_for=interaction.user.id if ephemeral else None,
                 interaction=interaction.id,
             )
+            interaction.loading = True
         elif kind in (6, 7):
             if interaction.message is None:
                 self.problems.append(f"interaction {interaction.id}: an update of no message")
             else:
-                interaction.original = interaction.message
+                interaction.at_original = interaction.message
                 if kind == 7:
                     self._check_message(data, "update")
                     self._apply(interaction.message, data)
         interaction.answered.set_result(int(kind or 0))
         if request.query.get("with_response") not in ("true", "True", "1"):
             return web.Response(status=204)
-        original = interaction.original
+        original = interaction.at_original
         callback: dict[str, Any] = {
             "interaction": {
                 "id": str(interaction.id),
@@ -712,10 +733,25 @@ class DiscordDouble:
         if interaction is None:
             return reply({"message": "Unknown Webhook", "code": 10015}, status=404)
         body = await self._body(request)
+        loading = interaction.at_original
+        if loading is not None and interaction.loading:
+            # Discord: the first follow-up after a "thinking" deferral resolves that loading message: it edits
+            # it in place, and keeps the deferral's visibility whatever the follow-up's flags say.
+            self._check_message(body, "follow-up")
+            self._apply(loading, body)
+            interaction.loading = False
+            interaction.followed_up = True
+            return reply(loading.payload(self.bot_user))
         ephemeral = bool(body.get("flags", 0) & EPHEMERAL)
         message = self._new_message(
             interaction.channel_id, body, ephemeral_for=interaction.user.id if ephemeral else None
         )
+        answered = interaction.answered
+        deferred_update = answered is not None and answered.done() and answered.result() == 6
+        deleted = loading is not None and loading.id not in self.messages
+        if interaction.answer is None and ((deferred_update and not interaction.followed_up) or deleted):
+            interaction.answer = message  # a deferred update's, or a deleted "thinking"'s: this answers the person
+        interaction.followed_up = True
         return reply(message.payload(self.bot_user))
 
     def _webhook_message(self, request: web.Request) -> Message | None:
@@ -724,8 +760,16 @@ class DiscordDouble:
             return None
         which = request.match_info["message"]
         if which == "@original":
-            return interaction.original
+            return interaction.at_original
         return self.messages.get(int(which))
+
+    def _followed_up(self, request: web.Request) -> None:
+        """The bot wrote through the interaction's webhook: a deferred answer is followed up."""
+        interaction = self._interaction_of(request)
+        if interaction is not None:
+            interaction.followed_up = True
+            if request.match_info["message"] == "@original":
+                interaction.loading = False
 
     async def _webhook_get(self, request: web.Request) -> web.Response:
         message = self._webhook_message(request)
@@ -740,12 +784,14 @@ class DiscordDouble:
         body = await self._body(request)
         self._check_message(body, "webhook edit")
         self._apply(message, body)
+        self._followed_up(request)
         return reply(message.payload(self.bot_user))
 
     async def _webhook_delete(self, request: web.Request) -> web.Response:
         message = self._webhook_message(request)
         if message is not None:
             self.messages.pop(message.id, None)
+        self._followed_up(request)
         return web.Response(status=204)
 
     async def _channel_send(self, request: web.Request) -> web.Response:
@@ -876,6 +922,13 @@ class DiscordDouble:
         except TimeoutError:
             self.problems.append(f"interaction {data.get('name') or data.get('custom_id')} was never answered")
             raise AssertionError(f"This interaction failed: no answer to {data} within {timeout} s") from None
+        if interaction.answered.result() in (5, 6):  # deferred: the person waits for what follows
+            try:
+                await self.wait_for(lambda: interaction.followed_up, FOLLOW_UP_WITHIN)
+            except AssertionError:
+                what = data.get("name") or data.get("custom_id")
+                self.problems.append(f"interaction {what} was deferred and never followed up")
+                raise AssertionError(f"{what}: deferred, and not followed up within {FOLLOW_UP_WITHIN} s") from None
         return interaction
 
     async def command(
@@ -947,8 +1000,11 @@ class DiscordDouble:
         mine = self.ephemerals(user)
         return mine[-1] if mine else None
 
-    async def wait_for(self, check: Any, timeout: float = 10.0) -> Any:
-        """Wait until ``check()`` returns something truthy (re-checked after every request the bot makes)."""
+    async def wait_for(self, check: Any, timeout: float = 10.0, what: str = "") -> Any:
+        """Wait until ``check()`` returns something truthy (re-checked after every request the bot makes).
+
+        ``timeout`` only matters when the bot never does it: keep it generous (a loaded machine is slow);
+        ``what`` says what was awaited, for the failure."""
         deadline = time.monotonic() + timeout
         while True:
             result = check()
@@ -956,7 +1012,7 @@ class DiscordDouble:
                 return result
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError("timed out waiting for the bot")
+                raise AssertionError(f"timed out waiting for the bot{': ' + what if what else ''} ({timeout} s)")
             async with self.changed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), min(left, 0.25))

@@ -47,8 +47,8 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
 
 @pytest.fixture
 async def bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    # The strong computer thinks 300 ms a move here (a second by default): real searches, quicker matches.
-    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="300")
+    # The strong computer thinks 100 ms a move here (a second by default): real searches, quicker matches.
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="100")
     await process.start()
     yield process
     await process.stop()

@@ -6,9 +6,11 @@ messages and their own ephemeral hand) and only clicks enabled controls.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,9 @@ SUIT_CODE = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 MOVE = re.compile(r"move (\d+)")
 JOKER, JOKER2 = "🃏 Joker", "🃏 Joker 2"  # as the English catalogue writes them
 RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"}
+# How long a person waits for something the bot is sure to do (an edit, a ping, a line). Only a failure waits
+# this long: every wait returns the moment the thing happens, however busy the machine is.
+WAIT = 60.0
 
 
 def cards_named(text: str) -> set[str]:
@@ -31,6 +36,12 @@ def cards_named(text: str) -> set[str]:
     if JOKER in text.replace(JOKER2, ""):
         found.add("JK")
     return found
+
+
+def shown_move(message: Message) -> int | None:
+    """The move the table message shows now (its footer)."""
+    found = [MOVE.search((embed.get("footer") or {}).get("text", "")) for embed in message.embeds]
+    return next((int(match.group(1)) for match in found if match), None)
 
 
 def control(message: Message, marker: str) -> dict[str, Any] | None:
@@ -94,7 +105,11 @@ class TableDriver:
             for level in computers:
                 await self.add_computer(choice, level)
             last_seat = re.compile(rf"(?m)^{len(self.users) + len(computers)}\. ")  # the lobby's numbered seats
-            await self.double.wait_for(lambda: last_seat.search(self.table.text()), timeout=5)  # type: ignore[union-attr]
+            await self.double.wait_for(
+                lambda: last_seat.search(self.table.text()),  # type: ignore[union-attr]
+                WAIT,
+                "the lobby shows every seat taken",
+            )
 
     async def computer_choice(self) -> Message:
         """The host presses Add computer: their own message with a button for each level."""
@@ -115,11 +130,17 @@ class TableDriver:
         start = control(self.table, ":start:")
         assert start is not None
         await self.double.click(self.host, self.table, start["custom_id"])
-        assert control(self.table, "tt:hand:") is not None, "the table shows Show my hand once started"
+        # The lobby becomes the table with the click's answer; a busy bot defers it and edits the table later.
+        shown = await self.double.wait_for(
+            lambda: control(self.table, "tt:hand:"),  # type: ignore[arg-type]
+            WAIT,
+            "the table shows Show my hand once started",
+        )
+        assert shown is not None, "the table shows Show my hand once started"
 
     async def show_hand(self, player: Player) -> Message:
         assert self.table is not None
-        button = await self.double.wait_for(lambda: control(self.table, "tt:hand:"), timeout=5)  # type: ignore[arg-type]
+        button = await self.double.wait_for(lambda: control(self.table, "tt:hand:"), WAIT, "Show my hand")  # type: ignore[arg-type]
         answer = await self.double.click(player.user, self.table, button["custom_id"])
         assert answer.original is not None and answer.original.ephemeral_for == player.user.id
         player.hand = answer.original
@@ -168,7 +189,7 @@ class TableDriver:
         return any(player.hand is not None and self.choices(player.hand) for player in self.players)
 
     async def play(
-        self, max_choices: int = 20_000, stop_after: int | None = None, *, refresh: bool = True, patience: float = 10.0
+        self, max_choices: int = 20_000, stop_after: int | None = None, *, refresh: bool = True, patience: float = 30.0
     ) -> None:
         """Everyone plays until the match is over (or ``stop_after`` actions).
 
@@ -201,8 +222,21 @@ class TableDriver:
             await self.refresh_all()
         raise AssertionError("the match did not end")
 
-    async def wait_finished(self, timeout: float = 10.0) -> None:
-        await self.double.wait_for(self.finished, timeout)
+    async def wait_finished(self, timeout: float = WAIT) -> None:
+        await self.double.wait_for(self.finished, timeout, "the table shows the match is over")
+
+
+async def eventually(check: Callable[[], Awaitable[Any]], timeout: float = WAIT, what: str = "") -> Any:
+    """Wait until the async ``check()`` returns something truthy (what the bot stored or logged, which the
+    double does not see): checked again every 50 ms, for at most ``timeout`` seconds (only a failure waits)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = await check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or 'the bot'} ({timeout} s)")
+        await asyncio.sleep(0.05)
 
 
 MANAGER = User(1900, "Morgan", manager=True)

@@ -19,7 +19,7 @@ from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.double.server import THINKING
 
 from .conftest import people
-from .driver import MANAGER, Player, TableDriver, cards_named, control, set_computer_pace
+from .driver import MANAGER, WAIT, Player, TableDriver, cards_named, control, set_computer_pace
 from .leaks import check_public_messages, logged_actions, seat_at_move
 
 HINT = re.compile(r"^💡 (.+?)(?:: .+ in \d{1,3}% of the \d+ deals I tried)?\.$")
@@ -60,7 +60,7 @@ async def test_computers_of_each_level_take_seats_and_play_by_themselves(
     assert "🤖 Easy 3 has taken a seat." in choice.text()
     await table.add_computer(choice, "strong")
     assert "🤖 Strong 4 has taken a seat." in choice.text()
-    await double.wait_for(lambda: "4. 🤖 Strong 4" in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "4. 🤖 Strong 4" in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     assert "3. 🤖 Easy 3" in table.table.text()
     await table.add_computer(choice, "easy")  # a fifth seat at a table of four
     assert "This table is full" in choice.text()
@@ -68,14 +68,14 @@ async def test_computers_of_each_level_take_seats_and_play_by_themselves(
     await table.start()
     for player in table.players:
         await table.show_hand(player)
-    await double.wait_for(table.someone_can_act, timeout=20)
+    await double.wait_for(table.someone_can_act, timeout=WAIT)
     on_turn = next(p for p in table.players if table.choices(p.hand))  # type: ignore[arg-type]
     assert on_turn.hand is not None and hint_button(on_turn.hand) is None  # hints are off: no 💡
     turn = str(table.choices(on_turn.hand)[0]["custom_id"]).split(":")[3]
     forged = double.plant([f"tt:hint:{table.table_id}:{turn}"])  # asked for anyway: refused
     answer = await double.click(on_turn.user, forged, f"tt:hint:{table.table_id}:{turn}")
     assert answer.original is not None and answer.original.ephemeral_for == on_turn.user.id
-    await double.wait_for(lambda: "Hints are off at this table." in answer.original.text(), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "Hints are off at this table." in answer.original.text(), timeout=WAIT)  # type: ignore[union-attr]
 
     # From here nobody presses Refresh: every hand shows its turn by itself, after the computers' moves too.
     await table.play(refresh=False)
@@ -104,7 +104,7 @@ async def follow_a_hint(
     answer = await double.click(player.user, player.hand, str(button["custom_id"]))
     message = answer.original
     assert message is not None and message.ephemeral_for == player.user.id and message is not player.hand
-    await double.wait_for(lambda: THINKING not in message.text(), timeout=10)
+    await double.wait_for(lambda: THINKING not in message.text(), timeout=WAIT)
     text = message.text()
     found = HINT.match(text)
     assert found is not None, text
@@ -145,21 +145,21 @@ async def test_hints_for_the_player_on_turn_and_an_unrated_match(
 
     await table.seat_everyone(["easy", "easy"])
     await table.start()
-    await double.wait_for(lambda: "💡 Hints are on: this match is not rated." in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "💡 Hints are on: this match is not rated." in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     for player in table.players:
         await table.show_hand(player)
-    await double.wait_for(table.someone_can_act, timeout=10)
+    await double.wait_for(table.someone_can_act, timeout=WAIT)
     on_turn = next(p for p in table.players if table.choices(p.hand))  # type: ignore[arg-type]
     waiting = next(p for p in table.players if p is not on_turn)
     assert waiting.hand is not None and hint_button(waiting.hand) is None  # only the player on turn
     forged = double.plant([f"tt:hint:{table.table_id}:0"])
     answer = await double.click(waiting.user, forged, f"tt:hint:{table.table_id}:0")
     assert answer.original is not None
-    await double.wait_for(lambda: "not your turn" in answer.original.text(), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "not your turn" in answer.original.text(), timeout=WAIT)  # type: ignore[union-attr]
 
     hints: list[str] = []
     while len(hints) < 6 and not table.finished():  # each person follows a few hints, then plays on at random
-        await double.wait_for(lambda: table.finished() or table.someone_can_act(), timeout=20)
+        await double.wait_for(lambda: table.finished() or table.someone_can_act(), timeout=WAIT)
         for player in table.players:
             if player.hand is not None and table.choices(player.hand) and not table.finished():
                 text, followed = await follow_a_hint(double, table, player, database_url)
@@ -225,20 +225,20 @@ async def test_when_time_runs_out_the_strong_computer_plays_and_the_hand_follows
     await table.start()
     player = table.players[0]
     hand = await table.show_hand(player)
-    await double.wait_for(table.someone_can_act, timeout=20)
+    await double.wait_for(table.someone_can_act, timeout=WAIT)
     offered = [c["custom_id"] for c in table.choices(hand)]
     move = len(await logged_actions(database_url, table.table_id))
 
     def notice() -> Message | None:
         return next((m for m in double.public_messages() if "time ran out" in m.text()), None)
 
-    found = await double.wait_for(notice, timeout=10)
+    found = await double.wait_for(notice, timeout=WAIT)
     assert found.text() == f"<@{alice.id}>: time ran out, so the strong computer played for Alice."
     assert found.channel_id == table.table.thread_id  # type: ignore[union-attr]
-    await double.wait_for(lambda: [c["custom_id"] for c in table.choices(hand)] != offered, timeout=10)
+    await double.wait_for(lambda: [c["custom_id"] for c in table.choices(hand)] != offered, timeout=WAIT)
     assert len(await logged_actions(database_url, table.table_id)) > move  # played for her, and her hand shows it
     # Nobody played a whole deal: the table is abandoned, as the service's rule says.
-    await double.wait_for(lambda: "This table was abandoned" in table.table.text(), timeout=30)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "This table was abandoned" in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     assert double.problems == []
 
 
@@ -254,7 +254,7 @@ async def test_hints_in_five_hundred_name_the_contract(
         await table.show_hand(player)
     hints: list[str] = []
     while len(hints) < 12 and not table.finished():
-        await double.wait_for(lambda: table.finished() or table.someone_can_act(), timeout=20)
+        await double.wait_for(lambda: table.finished() or table.someone_can_act(), timeout=WAIT)
         for player in table.players:
             if player.hand is None or not table.choices(player.hand) or table.finished():
                 continue
@@ -293,5 +293,5 @@ async def test_the_host_takes_a_computer_out_of_the_lobby(double: DiscordDouble,
     ]
     lobby = table.table
     assert lobby is not None
-    await double.wait_for(lambda: "🤖 Strong 3" in lobby.text() and "Easy" not in lobby.text(), timeout=5)
+    await double.wait_for(lambda: "🤖 Strong 3" in lobby.text() and "Easy" not in lobby.text(), timeout=WAIT)
     assert double.problems == []

@@ -15,7 +15,7 @@ from bot.storage.models import Seat, Table
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Interaction, Message, User
 
-from .driver import TableDriver, control
+from .driver import WAIT, TableDriver, control
 
 ROUNDS = 12
 OPEN = ("lobby", "playing")
@@ -162,7 +162,7 @@ async def test_a_kill_at_any_moment_of_a_lobby_leaves_nothing_half_made(
         life = asyncio.ensure_future(live_a_lobby(double, lobby_of, finished.table if rematch else None))
         # The kill comes while one of the steps is under way: a random step, a random moment in it.
         step = rng.randrange(2 if rematch else 2 + len(guests))
-        await double.wait_for(lambda: life.done() or len(double.interactions) > sent + step, timeout=20)  # noqa: B023
+        await double.wait_for(lambda: life.done() or len(double.interactions) > sent + step, timeout=WAIT)  # noqa: B023
         await asyncio.sleep(rng.uniform(0.0, 0.06))
         await process.stop(kill=True)
         life.cancel()

@@ -22,7 +22,8 @@ from tests.double import BotProcess, DiscordDouble, User
 from tests.double.server import Interaction
 
 from .conftest import people
-from .driver import TableDriver
+from .driver import WAIT, TableDriver, control, eventually
+from .leaks import stored_location
 
 INTERNAL = "went wrong"
 OTHER_GUILD, OTHER_CHANNEL, FRESH_CHANNEL = 910_000_000_000_000_501, 910_000_000_000_000_502, 910_000_000_000_000_503
@@ -123,8 +124,16 @@ async def test_forged_components_get_one_polite_answer_and_change_nothing(
     where = table.table.thread_id if table.table and table.table.thread_id else double.channel_id
     elsewhere = double.another_server(OTHER_GUILD, OTHER_CHANNEL)
     other = await double.command(User(5000, "Olga"), "play", "oh-hell", channel_id=elsewhere)
-    assert other.original is not None
-    await asyncio.sleep(0.3)
+    lobby = other.original
+    assert lobby is not None
+    # The bot records where the lobby and its thread are just after posting them: the snapshot comes after.
+    thread = await double.wait_for(lambda: lobby.thread_id, WAIT, "the other lobby's thread")
+    other_id = int(str(control(lobby, "tt:")["custom_id"]).split(":")[-1])  # type: ignore[index]
+
+    async def recorded() -> bool:
+        return await stored_location(database_url, other_id) == (lobby.id, thread)
+
+    await eventually(recorded, what="the other lobby's place recorded")
     before = await dump(database_url)
     watcher, stranger = User(2000, "Walter"), User(5001, "Mallory")
     known = [here, here + 1, here + 2, watcher.id, stranger.id, players[0].id, double.guild_id, OTHER_GUILD]
@@ -132,7 +141,7 @@ async def test_forged_components_get_one_polite_answer_and_change_nothing(
     problems: list[str] = []
 
     def run(work: Coroutine[Any, Any, Interaction]) -> Interaction:
-        return asyncio.run_coroutine_threadsafe(work, loop).result(timeout=30)
+        return asyncio.run_coroutine_threadsafe(work, loop).result(timeout=WAIT)
 
     def answered_politely(who: User, interaction: Interaction, what: str) -> None:
         seen = interaction.original.text() if interaction.original is not None else ""
@@ -208,7 +217,7 @@ async def test_impossible_command_options_are_refused_naming_what_is_allowed(
         game, option = data.draw(st.sampled_from(cases))
         value = data.draw(bad_values(option))
         work = double.command(alice, "play", game, channel_id=fresh, **{option["name"]: value})
-        interaction = asyncio.run_coroutine_threadsafe(work, loop).result(timeout=30)
+        interaction = asyncio.run_coroutine_threadsafe(work, loop).result(timeout=WAIT)
         text = interaction.original.text() if interaction.original is not None else ""
         if INTERNAL in text or not text:
             problems.append(f"/play {game} {option['name']}:{value!r}: {text!r}")

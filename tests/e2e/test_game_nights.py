@@ -20,7 +20,8 @@ from tests.double.server import THINKING
 from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .conftest import people
-from .driver import TableDriver, control
+from .driver import WAIT, TableDriver, control, eventually, shown_move
+from .leaks import logged_actions, stored_location
 
 SEEDED = 27  # three pages of ten
 
@@ -148,7 +149,9 @@ async def test_stats_history_and_charts_after_a_match_of_each_game(double: Disco
     assert double.problems == []
 
 
-async def test_rules_summarise_the_game_and_the_table_here(double: DiscordDouble, bot: BotProcess) -> None:
+async def test_rules_summarise_the_game_and_the_table_here(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
     alice = people(1)[0]
     which = (await double.command(alice, "rules")).original
     assert which is not None and "Which game?" in which.text()
@@ -158,13 +161,14 @@ async def test_rules_summarise_the_game_and_the_table_here(double: DiscordDouble
     table = TableDriver(double, [alice])
     await table.open("just-make", target=5, sweep_wins=True)
     assert table.table is not None
-    thread = await double.wait_for(lambda: table.table.thread_id, timeout=5)  # type: ignore[union-attr]
-    for _ in range(50):  # the bot records the thread just after Discord makes it
-        here = (await double.command(alice, "rules", channel_id=thread)).original  # no game: the table's
-        assert here is not None
-        if "Which game?" not in here.text():
-            break
-        await asyncio.sleep(0.1)
+    thread = await double.wait_for(lambda: table.table.thread_id, timeout=WAIT)  # type: ignore[union-attr]
+
+    async def recorded() -> bool:  # the bot records the thread just after Discord makes it
+        return (await stored_location(database_url, table.table_id))[1] == thread
+
+    await eventually(recorded, what="the table's thread recorded")
+    here = (await double.command(alice, "rules", channel_id=thread)).original  # no game: the table's
+    assert here is not None
     assert f"Options of the table here (table {table.table_id})" in here.text()
     assert "Target: 5" in here.text() and "A sweep wins: on" in here.text()
     assert double.problems == []
@@ -261,14 +265,14 @@ async def test_a_whole_match_in_japanese_shows_no_english(
     if hints:
         for player in table.players:
             await table.show_hand(player)
-        await double.wait_for(table.someone_can_act, timeout=10)
+        await double.wait_for(table.someone_can_act, timeout=WAIT)
         on_turn = next(p for p in table.players if table.choices(p.hand))  # type: ignore[arg-type]
         assert on_turn.hand is not None
         asked = control(on_turn.hand, "tt:hint:")
         assert asked is not None
         answer = (await double.click(on_turn.user, on_turn.hand, asked["custom_id"])).original
         assert answer is not None
-        await double.wait_for(lambda: answer.text().startswith("💡"), timeout=10)
+        await double.wait_for(lambda: answer.text().startswith("💡"), timeout=WAIT)
     await table.play()
     await table.wait_finished()
     assert table.table is not None and "最終順位" in table.table.text()
@@ -374,7 +378,7 @@ async def test_every_record_is_walled_off_by_server(double: DiscordDouble, bot: 
 
 
 async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
-    double: DiscordDouble, bot: BotProcess
+    double: DiscordDouble, bot: BotProcess, database_url: str
 ) -> None:
     players = people(4)
     table = TableDriver(double, players, seed=8)
@@ -423,6 +427,9 @@ async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
         await table.refresh_all()
         mover = next(p for p in table.players if p.hand is not None and table.choices(p.hand))
         await table.take_turn(mover)
+    # The table shows the last move (a ping would have gone before this edit), then a moment more for a stray one.
+    moved = len(await logged_actions(database_url, table.table_id))
+    await double.wait_for(lambda: shown_move(table.table) == moved, WAIT, "the table shows the last move")  # type: ignore[arg-type]
     await asyncio.sleep(0.5)
     assert {m.id for m in pings()} <= before  # nothing new once they are off
     assert double.problems == []

@@ -9,7 +9,7 @@ import pytest
 from tests.double import BotProcess, DiscordDouble, User
 
 from .conftest import people
-from .driver import TableDriver, control, set_computer_pace
+from .driver import WAIT, TableDriver, control, set_computer_pace
 from .leaks import check_public_messages
 
 NOBODY: tuple[str, ...] = ()
@@ -87,7 +87,7 @@ async def test_rematch_and_hand_command(double: DiscordDouble, bot: BotProcess) 
     assert "Seated (4)" in text and "Lone loser −1: on" in text and "Target: 3" in text
     assert all(f"<@{p.id}>" in text for p in players)
     assert f":{old_id}" not in str(lobby.components)
-    await double.wait_for(lambda: lobby.thread_id, timeout=5)  # the new table's own thread
+    await double.wait_for(lambda: lobby.thread_id, timeout=WAIT)  # the new table's own thread
     assert double.problems == []
 
 
@@ -99,10 +99,10 @@ async def test_the_turn_clock_counts_down_on_the_table_and_the_hand_on_turn(
     await table.seat_everyone()
     await table.start()
     assert table.table is not None
-    await double.wait_for(lambda: "⏰ Time to act runs out <t:" in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "⏰ Time to act runs out <t:" in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     for player in table.players:
         await table.show_hand(player)
-    await double.wait_for(table.someone_can_act, timeout=10)
+    await double.wait_for(table.someone_can_act, timeout=WAIT)
     for player in table.players:
         assert player.hand is not None
         on_turn = bool(table.choices(player.hand))

@@ -3,14 +3,12 @@ only, text alone where the bot may not attach files (its host told once) or wher
 
 from __future__ import annotations
 
-import asyncio
-
 from cogs.picture import FILENAME, picture_inputs
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
-from .driver import TableDriver
-from .leaks import check_public_messages
+from .driver import WAIT, TableDriver, shown_move
+from .leaks import check_public_messages, logged_actions
 
 
 def pictures(message: Message) -> list[dict[str, object]]:
@@ -38,7 +36,7 @@ async def test_every_edit_of_a_table_in_play_carries_its_picture(
     await table.start()
     await table.play(stop_after=9)  # four bids, then a trick and one card of the next
     assert table.table is not None
-    await double.wait_for(lambda: pictures(table.table)[-1].get("trick"), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: pictures(table.table)[-1].get("trick"), timeout=WAIT)  # type: ignore[union-attr]
     started = next(i for i, v in enumerate(table.table.versions) if "Show my hand" in str(v["components"]))
     drawn = pictures(table.table)[started:]
     assert drawn and all(drawn), "every edit of the table in play has its picture"
@@ -57,7 +55,7 @@ async def test_every_edit_of_a_table_in_play_carries_its_picture(
 
 
 async def test_losing_attach_files_mid_match_turns_the_table_to_text_and_its_host_is_told_once(
-    double: DiscordDouble, bot: BotProcess
+    double: DiscordDouble, bot: BotProcess, database_url: str
 ) -> None:
     players = people(3)
     table = TableDriver(double, players, seed=8)
@@ -68,7 +66,9 @@ async def test_losing_attach_files_mid_match_turns_the_table_to_text_and_its_hos
     double.attachments_forbidden = True  # a manager takes the permission away during the match
     drawn = len(table.table.versions)
     await table.play(stop_after=8)
-    await asyncio.sleep(1.5)  # the coalesced edits land
+    moves = len(await logged_actions(database_url, table.table_id))  # the coalesced edits land: the last shows it
+    await double.wait_for(lambda: shown_move(table.table) == moves, WAIT, "the table shows the last move")  # type: ignore[arg-type]
+    await double.wait_for(lambda: any("Attach Files" in m.text() for m in double.public_messages()), WAIT, "told")
     later = table.table.versions[drawn:]
     assert later and not any(shows_picture(v) for v in later)
     assert "Trumps" in table.table.text()  # the whole table, as text

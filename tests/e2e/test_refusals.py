@@ -7,7 +7,7 @@ import asyncio
 from tests.double import BotProcess, DiscordDouble, User
 
 from .conftest import people
-from .driver import TableDriver, control
+from .driver import WAIT, TableDriver, control
 from .leaks import logged_actions
 
 
@@ -85,7 +85,7 @@ async def test_refusals_change_nothing(double: DiscordDouble, bot: BotProcess, d
     assert refused.original is not None and "Only the host" in refused.original.text()
     done = await double.command(alice, "abandon", channel_id=thread_id)
     assert done.original is not None and done.original.ephemeral_for is None
-    await double.wait_for(lambda: "abandoned" in table.table.text(), timeout=5)  # type: ignore[union-attr]
+    await double.wait_for(lambda: "abandoned" in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     assert control(table.table, "tt:") is None
     assert double.problems == []
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -29,14 +28,13 @@ from bot.rest_budget import bucket_key
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
-from .driver import MANAGER, TableDriver, control, set_computer_pace
+from .driver import MANAGER, TableDriver, control, set_computer_pace, shown_move
 from .leaks import _stored
 
 GLOBAL_LIMIT = 8  # the double's: counted calls in any one second
 # The bot's, under it by the margin its default keeps under Discord's 50: room for the time between a token and
 # the call reaching the double (a table's picture is drawn in between), on a machine as busy as CI's.
 BUDGET = 6
-MOVE = re.compile(r"move (\d+)")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/3"
 
 
@@ -56,7 +54,7 @@ async def fresh_redis() -> bool:
 @pytest.fixture
 async def tight_bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[BotProcess]:
     double.global_limit_per_second = GLOBAL_LIMIT
-    env = {"COMPUTER_BUDGET_MS": "300", "REST_PER_SECOND": str(BUDGET)}
+    env = {"COMPUTER_BUDGET_MS": "100", "REST_PER_SECOND": str(BUDGET)}
     shared = database_url.startswith("postgresql") and await fresh_redis()
     if shared:
         env["REDIS_URL"] = REDIS_URL
@@ -69,12 +67,6 @@ async def tight_bot(double: DiscordDouble, database_url: str, tmp_path: Path) ->
     assert f"REST budget: at most {BUDGET} calls a second, {where}" in log
     assert "Traceback" not in log, log[-5000:]
     assert "rate limited" not in log.lower(), [line for line in log.splitlines() if "rate limited" in line.lower()]
-
-
-def shown_move(message: Message) -> int | None:
-    """The move the table message shows now (its footer)."""
-    found = [MOVE.search((embed.get("footer") or {}).get("text", "")) for embed in message.embeds]
-    return next((int(match.group(1)) for match in found if match), None)
 
 
 def said(double: DiscordDouble, where: int | None, words: str) -> list[Message]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
-from .driver import TableDriver, cards_named, control
+from .driver import WAIT, TableDriver, cards_named, control
 from .leaks import logged_actions
 
 
@@ -25,7 +25,7 @@ async def test_last_deal_and_history_replay(double: DiscordDouble, bot: BotProce
     assert table.table is not None
     assert control(table.table, "tt:review:") is None, "nothing to review before a deal is scored"
     await table.play(stop_after=3 + 9)  # the three bids and the three tricks of the first deal
-    button = await double.wait_for(lambda: control(table.table, "tt:review:"), timeout=5)  # type: ignore[arg-type]
+    button = await double.wait_for(lambda: control(table.table, "tt:review:"), timeout=WAIT)  # type: ignore[arg-type]
 
     watcher = User(4400, "Wanda")  # anyone at the table may look back; only what the table showed
     await double.click(watcher, table.table, button["custom_id"])

@@ -18,7 +18,7 @@ from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.redis_service import redis_answers, redis_database
 
 from .conftest import people
-from .driver import MANAGER, TableDriver, control
+from .driver import MANAGER, WAIT, TableDriver, control
 from .leaks import logged_actions
 
 REDIS_URL = redis_database(4)  # a database of its own: the REST budget's e2e test uses another
@@ -45,7 +45,7 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
     double.add_server(OTHER_GUILD, OTHER_CHANNEL)
     first_shard, other_shard = shard_of(double.guild_id, 2), shard_of(OTHER_GUILD, 2)
     assert first_shard != other_shard
-    env = {"SHARD_COUNT": "2", "REDIS_URL": REDIS_URL, "COMPUTER_BUDGET_MS": "300"}
+    env = {"SHARD_COUNT": "2", "REDIS_URL": REDIS_URL, "COMPUTER_BUDGET_MS": "100"}
     processes = {
         shard: BotProcess(double, database_url, tmp_path / f"shard{shard}.log", SHARD_IDS=str(shard), **env)
         for shard in (0, 1)
@@ -76,7 +76,7 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
         await here.play(stop_after=here.actions + 3)
         await double.wait_for(
             lambda: len(lines(double, "の番です", here.table.thread_id)) > pings_before,  # type: ignore[union-attr]
-            timeout=10,
+            timeout=WAIT,
         )
         double.route_to = None
 
@@ -96,7 +96,7 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
         await late.seat_everyone(["easy", "easy", "easy"])
         await late.start()
         thread = late.table.thread_id  # type: ignore[union-attr]
-        timed_out = await double.wait_for(lambda: lines(double, "time ran out", thread), timeout=30)
+        timed_out = await double.wait_for(lambda: lines(double, "time ran out", thread), timeout=WAIT)
         assert len(timed_out) == 1 and len(lines(double, "it is your turn at this table", thread)) == 1
         sources = await _sources(database_url, late.table_id)
         assert sources.count("timeout") == 1

@@ -12,7 +12,7 @@ import pytest
 from tests.double import BotProcess, DiscordDouble
 
 from .conftest import people
-from .driver import Player, TableDriver
+from .driver import WAIT, Player, TableDriver
 from .leaks import check_private_messages, check_public_messages, logged_actions
 
 GAMES = [  # Five Hundred plays to 500 either way: two hands and more are enough here
@@ -54,7 +54,7 @@ async def test_everyone_clicking_at_once_leaks_nothing(
     moves = len(await logged_actions(database_url, table.table_id))
     assert moves >= 60 or table.finished()
     assert table.table is not None
-    await double.wait_for(lambda: f"move {moves} " in table.table.text(), timeout=10)  # type: ignore[union-attr]
+    await double.wait_for(lambda: f"move {moves} " in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     await check_public_messages(double, database_url, table.table_id)
     for player in table.players:
         assert await check_private_messages(double, database_url, table.table_id, player.user) > 0
