@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.storage.database import normalise_url
 from tests.double import BotProcess, DiscordDouble, User
+from tests.double.limits import INVALID_LIMIT
 
 
 @pytest.fixture
@@ -55,6 +56,11 @@ async def bot(double: DiscordDouble, database_url: str, tmp_path: Path) -> Async
     log = process.log()
     assert "Traceback" not in log, log[-5000:]
     assert "no text for" not in log, [line for line in log.splitlines() if "no text for" in line]
+    # Every call the bot made is one Discord's spec allows, with no field the spec does not know,
+    # and the bot stayed far from the invalid-request ban (401, 403 and 429 answers).
+    assert double.spec_violations == [], double.spec_violations[:20]
+    assert sorted(set(double.unknown_fields)) == [], sorted(set(double.unknown_fields))
+    assert double.limits.invalid_peak < INVALID_LIMIT // 100, double.limits.limited[:20]
 
 
 def people(count: int, *, locale: str = "en-US") -> list[User]:
