@@ -165,6 +165,7 @@ class RateLimits:
     invalid: deque[float] = field(default_factory=deque)  # when the 401, 403 and 429 answers of the window came
     invalid_peak: int = 0  # the most invalid answers seen in one window
     banned_until: float | None = None
+    invalid_limit: int = INVALID_LIMIT
 
     @staticmethod
     def bucket_hash(method: str, template: str) -> str:
@@ -233,7 +234,7 @@ class RateLimits:
             self.invalid.popleft()
         self.invalid.append(now)
         self.invalid_peak = max(self.invalid_peak, len(self.invalid))
-        if len(self.invalid) >= INVALID_LIMIT:
+        if len(self.invalid) >= self.invalid_limit:
             self.banned_until = now + BAN_FOR
 
 

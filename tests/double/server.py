@@ -821,6 +821,18 @@ class DiscordDouble:
         self.channels[channel_id] = {**self.channels[self.channel_id], "id": str(channel_id), "guild_id": str(guild_id)}
         return channel_id
 
+    def new_interaction(
+        self, user: User, kind: int = 2, channel_id: int | None = None, message: Message | None = None
+    ) -> Interaction:
+        """An interaction Discord has just created (its 3 seconds and 15 minutes start now), not yet sent."""
+        channel = channel_id or self.channel_id
+        interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel, message)
+        interaction.answered = asyncio.get_running_loop().create_future()
+        self.interactions[interaction.id] = interaction
+        self.by_token[interaction.token] = interaction
+        self.rules.created(interaction.token)
+        return interaction
+
     async def _send_interaction(
         self,
         user: User,
@@ -830,12 +842,8 @@ class DiscordDouble:
         message: Message | None = None,
         timeout: float = ANSWER_WITHIN,
     ) -> Interaction:
-        interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel_id, message)
+        interaction = self.new_interaction(user, kind, channel_id, message)
         guild_id = int(self.channels[channel_id].get("guild_id") or self.guild_id)  # a thread's, or its server's
-        interaction.answered = asyncio.get_running_loop().create_future()
-        self.interactions[interaction.id] = interaction
-        self.by_token[interaction.token] = interaction
-        self.rules.created(interaction.token)
         payload: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(self.app_id),
