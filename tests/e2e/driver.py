@@ -70,7 +70,7 @@ class TableDriver:
         return int(found["custom_id"].split(":")[-1])
 
     async def open(self, game: str, **options: Any) -> Interaction:
-        answer = await self.double.command(self.host, "play", game, channel_id=self.channel_id, **options)
+        answer = await self.double.command(self.host, f"play-{game}", channel_id=self.channel_id, **options)
         assert answer.original is not None and answer.original.ephemeral_for is None, "the lobby is public"
         self.table = answer.original
         return answer
