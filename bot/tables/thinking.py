@@ -101,11 +101,14 @@ class Thinker:
         return await self._run(Job(state, seat, level, seed, self.budget_ms, self.samples))
 
     async def _run(self, job: Job) -> Choice:
-        loop = asyncio.get_running_loop()
         for attempt in range(2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, think, job)
+                # Submitted from a thread: the first submit starts the workers (and the fork server, which
+                # imports the engines first) and waits for them, seconds on a busy machine, which would
+                # hold up the event loop and every interaction waiting on its 3 seconds.
+                future = await asyncio.to_thread(pool.submit, think, job)
+                return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): start a fresh pool and try once more.
                 log.warning("a computer player's worker process died; restarting the pool")

@@ -629,7 +629,8 @@ class DiscordDouble:
             self.problems.append(f"interaction {interaction.id} answered with a file without Attach Files")
         refusal = self.rules.answer(interaction.token, request[ARRIVED])
         if refusal == UNKNOWN_INTERACTION:
-            self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s")
+            took = request[ARRIVED] - self.rules.tokens[interaction.token].created
+            self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s ({took:.2f} s)")
             return refuse(refusal)
         if refusal is not None or interaction.answered is None or interaction.answered.done():
             self.problems.append(f"interaction {interaction.id} answered twice")

@@ -79,7 +79,7 @@ async def test_a_late_first_answer_is_an_unknown_interaction(
     double.clock.advance(ANSWER_WITHIN + 0.01)
     status, body, _ = await call(http, double, "POST", callback_path(double, interaction), {"type": 5})
     assert (status, body) == (404, {"message": "Unknown interaction", "code": 10062})
-    assert double.problems == [f"interaction {interaction.id} answered after {ANSWER_WITHIN} s"]
+    assert double.problems[0].startswith(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s (3.")
     # never acknowledged, so there is nothing to follow up either
     status, body, _ = await call(http, double, "POST", webhook_path(double, interaction), {"content": "late"})
     assert (status, body) == (404, {"message": "Unknown Webhook", "code": 10015})
