@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
@@ -24,20 +25,41 @@ def id_from(digits: str) -> int:
     return value if value <= MAX_ID else 0
 
 
+PUBLIC_THINKING = "public_thinking"  # in Interaction.extras: deferred with a public "is thinking…"
+_ANSWERING = "answering"  # in Interaction.extras: the lock of the interaction's first answer
+
+
+def answer_lock(interaction: discord.Interaction[Any]) -> asyncio.Lock:
+    """Held while the first answer of an interaction is sent: a deferral made in the background (see
+    ``cogs.tables.cog.answering``) and the handler's own answer never both go (Discord takes one, and
+    refuses the other with 40060); whoever comes second sees the first done and follows it up."""
+    lock = interaction.extras.get(_ANSWERING)
+    if lock is None:
+        lock = interaction.extras[_ANSWERING] = asyncio.Lock()
+    return cast(asyncio.Lock, lock)
+
+
 async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was deferred."""
-    if interaction.response.is_done():
+    async with answer_lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+            return
+        if interaction.extras.pop(PUBLIC_THINKING, False):
+            # The first follow-up would take the place of the public "is thinking…" and show everyone an
+            # answer meant for one person: remove it, and answer that person alone.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
 async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Edit the message the component is on (in place), whether or not the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.response.edit_message(**kwargs)
+    async with answer_lock(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
 
 
 async def safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
@@ -46,12 +68,8 @@ async def safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -
         await work
     except Exception:
         log.exception("a click failed: %s", cast(dict[str, Any], interaction.data or {}).get("custom_id"))
-        text = t(reader(interaction), "error.internal")
         with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            await send(interaction, t(reader(interaction), "error.internal"))
 
 
 # Every DynamicItem the loaded cogs handle; a click on anything else gets a polite "not mine".

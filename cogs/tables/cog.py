@@ -39,7 +39,7 @@ from bot.tables import (
 
 from ..client import TableBot
 from ..i18n import reader, t, text
-from ..replies import handled, send, update
+from ..replies import PUBLIC_THINKING, answer_lock, handled, send, update
 from .components import data_of
 from .hand import confirmation, hand_message, matching
 from .hints import hint_text
@@ -102,17 +102,25 @@ def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
 
 
 @contextlib.asynccontextmanager
-async def answering(interaction: discord.Interaction[Any], *, update: bool) -> AsyncIterator[None]:
-    """Defer the interaction if the work inside has not answered it within two seconds."""
+async def answering(
+    interaction: discord.Interaction[Any], *, update: bool, public: bool = False
+) -> AsyncIterator[None]:
+    """Defer the interaction if the work inside has not answered it within ``DEFER_AFTER``: in place (a
+    click), or with "is thinking…", seen by the person alone or, for an answer meant for everyone
+    (``public``: a lobby), by everyone."""
 
     async def defer_later() -> None:
         await asyncio.sleep(DEFER_AFTER)
-        if not interaction.response.is_done():
+        async with answer_lock(interaction):
+            if interaction.response.is_done():
+                return
             with contextlib.suppress(discord.HTTPException):
                 if update:
                     await interaction.response.defer()
                 else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    await interaction.response.defer(ephemeral=not public, thinking=True)
+                    if public:
+                        interaction.extras[PUBLIC_THINKING] = True
 
     task = asyncio.create_task(defer_later())
     try:
@@ -164,13 +172,15 @@ class Tables(commands.Cog):
         await self.publisher.flush()
 
     @contextlib.asynccontextmanager
-    async def working(self, interaction: discord.Interaction[Any], *, update: bool) -> AsyncIterator[None]:
+    async def working(
+        self, interaction: discord.Interaction[Any], *, update: bool, public: bool = False
+    ) -> AsyncIterator[None]:
         """A handler's work: answered in time (see ``answering``), and waited for if the bot stops meanwhile."""
         task = asyncio.current_task()
         assert task is not None  # a handler always runs in a task
         self._in_flight.add(task)
         try:
-            async with answering(interaction, update=update):
+            async with answering(interaction, update=update, public=public):
                 yield
         finally:
             self._in_flight.discard(task)
@@ -221,7 +231,7 @@ class Tables(commands.Cog):
             names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
             await send(interaction, t(locale, "play.missing_permissions", permissions=names))
             return
-        async with self.working(interaction, update=False):
+        async with self.working(interaction, update=False, public=True):  # the lobby is for everyone
             settings = await self.service.guild_settings(guild_id)
             options = {**settings.default_options.get(game, {}), **{k: v for k, v in chosen.items() if v is not None}}
             own_thread = self._wants_thread(interaction, settings.thread_per_table)
@@ -257,11 +267,13 @@ class Tables(commands.Cog):
             embed, view = lobby_embed(table, public_locale), lobby_controls(table, public_locale)
             message: discord.Message
             try:
-                if interaction.response.is_done():
-                    message = await interaction.followup.send(embed=embed, view=view, wait=True)
-                else:
-                    await interaction.response.send_message(embed=embed, view=view)
-                    message = await interaction.original_response()
+                async with answer_lock(interaction):
+                    if interaction.response.is_done():  # deferred: the lobby takes the place of "is thinking…"
+                        interaction.extras.pop(PUBLIC_THINKING, None)
+                        message = await interaction.edit_original_response(embed=embed, view=view)
+                    else:
+                        await interaction.response.send_message(embed=embed, view=view)
+                        message = await interaction.original_response()
             except (discord.HTTPException, aiohttp.ClientError):  # all or nothing: no lobby nobody can see
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table.id, interaction.user.id, can_manage=True)
