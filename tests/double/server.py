@@ -266,6 +266,7 @@ class DiscordDouble:
         self.spec_violations: list[str] = []  # requests Discord's spec forbids (refused with 400)
         self.unknown_fields: list[str] = []  # fields the spec does not name (Discord ignores them)
         self.requests = 0  # REST calls the bot made
+        self.spec_seconds = 0.0  # time spent checking them against the spec
         self.deleted: list[Message] = []  # channel messages the bot deleted
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
         self.attachments_forbidden = False  # the bot may not attach files (no Attach Files permission)
@@ -367,7 +368,9 @@ class DiscordDouble:
             body = _without_files(await self._body(request))
         elif request.body_exists:
             body = await request.json()  # read once: the route reads it again from aiohttp's copy
+        started = time.perf_counter()
         report = spec.check(request.method, request.path, request.query, body)
+        self.spec_seconds += time.perf_counter() - started
         self.unknown_fields += [f"{report.operation}: {place}" for place in report.unknown]
         if report.errors:
             self.spec_violations += [f"{request.method} {request.path}: {error}" for error in report.errors]
