@@ -274,7 +274,7 @@ CHOICES_26 = [{"name": str(i), "value": str(i)} for i in range(26)]
         ([command("play", description="d" * 101)], "description is 101"),
         ([command("play", options=[option(f"o{i}") for i in range(26)])], "26 options"),
         (
-            [command("play", options=[option("o", choices=[{"name": str(i), "value": str(i)} for i in range(26)])])],
+            [command("play", options=[option("o", choices=CHOICES_26)])],
             "26 choices",
         ),
         ([command(f"c{i}") for i in range(101)], "101 chat commands"),
