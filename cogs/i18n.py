@@ -179,6 +179,10 @@ class Translator(app_commands.Translator):
         language = language_of(locale, "")
         if not language or language == DEFAULT:
             return None
+        joined = string.extras.get("joined")
+        if joined:  # a name made of names (/play-<game>): each translated, joined the same way
+            parts = [catalogue(language).get(f"name.{part}") for part in joined]
+            return "-".join(p for p in parts if p) if all(parts) else None
         key = string.extras.get("key")
         if key is None and context.location in (Where.command_name, Where.group_name, Where.parameter_name):
             key = f"name.{string.message}"

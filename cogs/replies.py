@@ -15,17 +15,6 @@ from .i18n import reader, t
 log = logging.getLogger(__name__)
 
 
-# Keys of ``interaction.extras`` that a deferral (see cogs.tables.cog.answering) leaves for the answers here.
-ANSWERING = "answering"  # an asyncio.Lock: the interaction's first answer is decided and sent under it
-PUBLIC_LOADING = "public_loading"  # deferred as a public "thinking…", which nothing has resolved yet
-
-
-def answer_lock(interaction: discord.Interaction[Any]) -> contextlib.AbstractAsyncContextManager[Any]:
-    """Held while an answer is chosen by ``is_done()`` and sent, so a deferral in flight is never answered twice."""
-    lock = interaction.extras.get(ANSWERING)
-    return lock if isinstance(lock, asyncio.Lock) else contextlib.nullcontext()
-
-
 MAX_ID = 2**63 - 1  # Discord's snowflakes and our own ids are signed 64-bit integers
 
 
@@ -36,15 +25,32 @@ def id_from(digits: str) -> int:
     return value if value <= MAX_ID else 0
 
 
+PUBLIC_THINKING = "public_thinking"  # in Interaction.extras: deferred with a public "is thinking…"
+_ANSWERING = "answering"  # in Interaction.extras: the lock of the interaction's first answer
+
+
+def answer_lock(interaction: discord.Interaction[Any]) -> asyncio.Lock:
+    """Held while the first answer of an interaction is sent: a deferral made in the background (see
+    ``cogs.tables.cog.answering``) and the handler's own answer never both go (Discord takes one, and
+    refuses the other with 40060); whoever comes second sees the first done and follows it up."""
+    lock = interaction.extras.get(_ANSWERING)
+    if lock is None:
+        lock = interaction.extras[_ANSWERING] = asyncio.Lock()
+    return cast(asyncio.Lock, lock)
+
+
 async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was deferred."""
     async with answer_lock(interaction):
-        if interaction.response.is_done():
-            if interaction.extras.pop(PUBLIC_LOADING, False):  # its first follow-up would be public: clear it
-                await interaction.delete_original_response()
-            await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
-        else:
+        if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
+            return
+        if interaction.extras.pop(PUBLIC_THINKING, False):
+            # The first follow-up would take the place of the public "is thinking…" and show everyone an
+            # answer meant for one person: remove it, and answer that person alone.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
 
 
 async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
@@ -62,12 +68,8 @@ async def safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -
         await work
     except Exception:
         log.exception("a click failed: %s", cast(dict[str, Any], interaction.data or {}).get("custom_id"))
-        text = t(reader(interaction), "error.internal")
         with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            await send(interaction, t(reader(interaction), "error.internal"))
 
 
 # Every DynamicItem the loaded cogs handle; a click on anything else gets a polite "not mine".

@@ -40,7 +40,7 @@ from bot.tables import (
 from ..client import TableBot
 from ..i18n import duration, reader, t, text
 from ..picture.fonts import warm as warm_fonts
-from ..replies import ANSWERING, PUBLIC_LOADING, answer_lock, handled, send, update
+from ..replies import PUBLIC_THINKING, answer_lock, handled, send, update
 from .components import data_of
 from .hand import confirmation, hand_message, matching
 from .hints import hint_text
@@ -53,7 +53,7 @@ from .review import review_embed
 
 log = logging.getLogger(__name__)
 
-DEFER_AFTER = 1.0  # Discord wants an answer within 3 seconds: two to spare on a busy host
+DEFER_AFTER = 1.0  # Discord wants an answer within 3 seconds: a busy machine still makes it
 SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish when the bot stops
 TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minutes; keep a margin
 
@@ -108,26 +108,22 @@ def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
 async def answering(
     interaction: discord.Interaction[Any], *, update: bool, public: bool = False
 ) -> AsyncIterator[None]:
-    """Defer the interaction if the work inside has not answered it within a second: as an update, or
-    as "thinking" (only the clicker sees it, or with ``public`` everyone: a public answer is coming).
-
-    The deferral and the work's own answer take turns (``answer_lock``): whichever comes second sees the
-    first done, so a slow answer is never sent on top of a deferral, nor a deferral on top of an answer."""
-    lock = interaction.extras.setdefault(ANSWERING, asyncio.Lock())
+    """Defer the interaction if the work inside has not answered it within ``DEFER_AFTER``: in place (a
+    click), or with "is thinking…", seen by the person alone or, for an answer meant for everyone
+    (``public``: a lobby), by everyone."""
 
     async def defer_later() -> None:
         await asyncio.sleep(DEFER_AFTER)
-        async with lock:
+        async with answer_lock(interaction):
             if interaction.response.is_done():
                 return
             with contextlib.suppress(discord.HTTPException):
                 if update:
                     await interaction.response.defer()
-                elif public:
-                    await interaction.response.defer(thinking=True)
-                    interaction.extras[PUBLIC_LOADING] = True
                 else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    await interaction.response.defer(ephemeral=not public, thinking=True)
+                    if public:
+                        interaction.extras[PUBLIC_THINKING] = True
 
     task = asyncio.create_task(defer_later())
     try:
@@ -201,10 +197,6 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------------ opening a table
 
-    play = app_commands.Group(name="play", description=text("command.play"), guild_only=True)
-
-    add_play_commands(play)
-
     @staticmethod
     def _missing(interaction: discord.Interaction[Any]) -> list[str]:
         """The permissions a table needs in this channel that the bot lacks here (it would freeze)."""
@@ -244,8 +236,7 @@ class Tables(commands.Cog):
             names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
             await send(interaction, t(locale, "play.missing_permissions", permissions=names))
             return
-        # A deferral is a public "thinking…": the lobby, everyone's to see, takes its place.
-        async with self.working(interaction, update=False, public=True):
+        async with self.working(interaction, update=False, public=True):  # the lobby is for everyone
             settings = await self.service.guild_settings(guild_id)
             options = {**settings.default_options.get(game, {}), **{k: v for k, v in chosen.items() if v is not None}}
             own_thread = self._wants_thread(interaction, settings.thread_per_table)
@@ -282,12 +273,12 @@ class Tables(commands.Cog):
             message: discord.Message
             try:
                 async with answer_lock(interaction):
-                    if interaction.response.is_done():  # the lobby resolves the public "thinking…"
-                        interaction.extras.pop(PUBLIC_LOADING, None)
-                        await interaction.edit_original_response(embed=embed, view=view)
+                    if interaction.response.is_done():  # deferred: the lobby takes the place of "is thinking…"
+                        interaction.extras.pop(PUBLIC_THINKING, None)
+                        message = await interaction.edit_original_response(embed=embed, view=view)
                     else:
                         await interaction.response.send_message(embed=embed, view=view)
-                message = await interaction.original_response()
+                        message = await interaction.original_response()
             except (discord.HTTPException, aiohttp.ClientError):  # all or nothing: no lobby nobody can see
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table.id, interaction.user.id, can_manage=True)
@@ -799,3 +790,6 @@ class Tables(commands.Cog):
         log.exception("command failed", exc_info=error)
         with contextlib.suppress(discord.HTTPException):
             await send(interaction, t(reader(interaction), "error.internal"))
+
+
+add_play_commands(Tables)  # /play-<game>, one command per game (see play_commands.py)

@@ -1,11 +1,19 @@
-"""``/play <game>``: one subcommand per game of the registry, its parameters from the game's option specs.
+"""``/play-<game>``: one slash command per game of the registry, its parameters from the game's option specs.
 
-Discord shows a command's options from its signature, so each game's
-subcommand gets one made for it: the player count the engine allows, every
-option of the game as a typed parameter (a switch; a choice among its texts,
-named from the catalogue, or among its exact numbers; a number within its
-range), the turn time and hints. A new game in ``bot.games.GAMES`` gets its
-``/play`` with nothing written here.
+Discord shows a command's options from its signature, so each game's command
+gets one made for it: the player count the engine allows, every option of the
+game as a typed parameter (a switch; a choice among its texts, named from the
+catalogue, or among its exact numbers; a number within its range), the turn
+time and hints. A new game in ``bot.games.GAMES`` gets its ``/play-<game>``
+with nothing written here.
+
+One command per game, not one ``/play`` with a subcommand per game: Discord
+counts every name, description and choice of a command, subcommands and all,
+toward 4,000 characters (the longest localisation of each), and ``/play`` with
+four games was already at 3,693. Each game's command now has that room to
+itself, and a new game adds a command (Discord allows 100). Typing ``/play``
+still lists every game. ``tests/cogs/test_command_size.py`` checks the room
+for twice today's games and options.
 """
 
 from __future__ import annotations
@@ -109,15 +117,24 @@ def play_callback(game: str) -> Callable[..., Coroutine[Any, Any, None]]:
     return play
 
 
+def command_name(game: str) -> str:
+    """The slash command that opens a table of ``game``."""
+    return f"play-{game}"
+
+
+def game_of(name: str) -> str | None:
+    """The game a slash command's name opens a table of, if it is one of those."""
+    game = name.removeprefix("play-")
+    return game if name.startswith("play-") and game in GAMES else None
+
+
 def refused_choice(data: dict[str, Any], locale: Any) -> str | None:
-    """Why a ``/play <game>`` call was refused before it ran, when one of its values is not among those
+    """Why a ``/play-<game>`` call was refused before it ran, when one of its values is not among those
     its option allows (a client may send anything): which option, and what it may be. None otherwise."""
-    for sub in data.get("options", ()):
-        info = GAMES.get(str(sub.get("name")))
-        if info is None:
-            continue
-        specs = {spec.name: spec for spec in info.options}
-        for given in sub.get("options", ()):
+    game = game_of(str(data.get("name", "")))
+    if game is not None:
+        specs = {spec.name: spec for spec in GAMES[game].options}
+        for given in data.get("options", ()):
             spec = specs.get(str(given.get("name")))
             value = given.get("value")
             if given.get("name") == "length" and value not in LENGTHS:
@@ -136,11 +153,23 @@ def refused_choice(data: dict[str, Any], locale: Any) -> str | None:
     return None
 
 
-def add_play_commands(group: app_commands.Group) -> None:
-    """A ``/play <game>`` subcommand in ``group`` for every game of the registry."""
+def play_commands() -> list[app_commands.Command[Any, ..., None]]:
+    """A ``/play-<game>`` command for every game of the registry (server-only: a table lives in a channel).
+    Its name in another language is that language's "play" and the game's name, joined the same way."""
+    out = []
     for game in GAMES:
         callback: Any = play_callback(game)
         names = [p.name for p in parameters_of(game)]
         callback = app_commands.describe(**{n: text(f"describe.{game}.{n}") for n in names})(callback)
         callback = app_commands.choices(**choices_of(game))(callback)
-        group.command(name=game, description=text(f"command.{game}"))(callback)
+        name = app_commands.locale_str(command_name(game), joined=("play", game))
+        command: app_commands.Command[Any, ..., None] = app_commands.command(
+            name=name, description=text(f"command.{game}")
+        )(callback)
+        out.append(app_commands.guild_only()(command))
+    return out
+
+
+def add_play_commands(cog: type[Any]) -> None:
+    """Make every ``/play-<game>`` a command of ``cog`` (a Cog class: each instance binds its own copies)."""
+    cog.__cog_app_commands__.extend(play_commands())

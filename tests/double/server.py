@@ -4,11 +4,16 @@ The real bot connects to it (``DISCORD_API_BASE``), so nothing of the bot is
 mocked. Tests act as people: they send the payloads Discord would send (a
 slash command, a button click, a select) as different users, and read back
 what each person can see: the channel's messages with every edit, and each
-person's own ephemeral messages. The double also checks Discord's rules as
-it goes: every interaction answered once within 3 seconds, component and
-embed limits, custom_id lengths, and (with ``global_limit_per_second`` set)
-Discord's global REST limit, answered with a 429 as Discord does; a breach
-is recorded in ``problems``.
+person's own ephemeral messages.
+
+The double holds the bot to Discord's rules and answers as Discord does when
+they are broken (``limits.py``): the interaction rules (3 seconds, one
+acknowledgement, 15-minute tokens), per-route and global rate limits with
+their headers, the invalid-request ban, the limits of commands and messages.
+Every request is also checked against Discord's OpenAPI spec (``spec.py``):
+``spec_violations`` (refused with 400, as Discord does) and ``unknown_fields``
+(ignored by Discord, reported here). A breach by the bot is recorded in
+``problems``. Everything timed reads ``clock``, which a test can move.
 
 A person's click or command returns once they see its answer: at once when the
 bot answers with a message or an update, and when it deferred (as a busy bot
@@ -26,16 +31,31 @@ import contextlib
 import itertools
 import json
 import time
-import unicodedata
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .clock import Clock
+from .limits import (
+    ALREADY_ACKNOWLEDGED,
+    ANSWER_WITHIN,
+    INVALID_FORM_BODY,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_WEBHOOK,
+    InteractionRules,
+    RateLimits,
+    command_errors,
+    error_body,
+    form_errors,
+    message_errors,
+)
+from .spec import discord_spec
+
 API = "/api/v10"
+ARRIVED = web.RequestKey("arrived", float)  # when a call came, on the double's clock
+BODY = web.RequestKey("body", dict)  # the call's body, read once
 EPHEMERAL = 64
-ANSWER_WITHIN = 3.0
 # How long a person waits for a deferred answer to be followed up before calling it lost. Only a bot that never
 # follows up waits this long; a busy one follows up in a few seconds (Discord allows 15 minutes).
 FOLLOW_UP_WITHIN = 120.0
@@ -68,6 +88,19 @@ def now_iso() -> str:
 def reply(data: Any, status: int = 200) -> web.Response:
     """JSON exactly as Discord sends it: discord.py checks for a bare ``application/json``."""
     return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+
+
+def refuse(error: tuple[int, int, str], errors: dict[str, Any] | None = None) -> web.Response:
+    """Discord's answer to a call it refuses: its status, and its JSON error body."""
+    return reply(error_body(error, errors), status=error[0])
+
+
+def _without_files(body: dict[str, Any]) -> dict[str, Any]:
+    """A body as the bot sent it (the double's parse adds the uploaded files under ``__files__``)."""
+    out = {k: v for k, v in body.items() if k != "__files__"}
+    if isinstance(out.get("data"), dict) and "__files__" in out["data"]:
+        out["data"] = {k: v for k, v in out["data"].items() if k != "__files__"}
+    return out
 
 
 @dataclass
@@ -248,16 +281,17 @@ class DiscordDouble:
         self.by_token: dict[str, Interaction] = {}
         self.commands: list[dict[str, Any]] = []
         self.problems: list[str] = []  # breaches of Discord's rules by the bot
+        self.clock = Clock()  # everything the double times; a test may move it forward
+        self.rules = InteractionRules(self.clock)
+        self.limits = RateLimits(self.clock)  # per-route buckets, the global limit, the invalid-request ban
+        self.spec_violations: list[str] = []  # requests Discord's spec forbids (refused with 400)
+        self.unknown_fields: list[str] = []  # fields the spec does not name (Discord ignores them)
+        self.requests = 0  # REST calls the bot made
+        self.spec_seconds = 0.0  # time spent checking them against the spec
         self.deleted: list[Message] = []  # channel messages the bot deleted
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
         self.attachments_forbidden = False  # the bot may not attach files (no Attach Files permission)
         self.permissions_withheld = 0  # permission bits the bot lacks in every channel (its app_permissions)
-        # Discord's global limit: at most this many counted REST calls in any one second (None: no limit).
-        # Interaction answers and the interaction's webhook are not counted; a call over it gets a 429.
-        self.global_limit_per_second: int | None = None
-        self.counted_calls: deque[float] = deque()  # when the counted calls of the last second came
-        self.global_429s = 0
-        self.busiest_second = 0  # the most counted calls seen in one second
         # Shards: a connection per shard, each IDENTIFYing with [shard id, shard count]; a server's events
         # (its GUILD_CREATE, its interactions) go to its shard's connection, by Discord's rule.
         self.shard_count = 1  # what /gateway/bot recommends, and what every IDENTIFY must say
@@ -281,7 +315,7 @@ class DiscordDouble:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._notify, self._global_limit, self._held_back])
+        app = web.Application(middlewares=[self._notify, self._discord, self._held_back])
         app.router.add_get("/gateway", self._gateway)
         r = app.router
         r.add_get(API + "/users/@me", self._me)
@@ -312,6 +346,65 @@ class DiscordDouble:
         if self._runner is not None:
             await self._runner.cleanup()
 
+    # Discord's global limit: at most this many counted REST calls in any one second (None: no limit).
+    # Interaction answers and the interaction's webhook are not counted; a call over it gets a 429.
+    @property
+    def global_limit_per_second(self) -> int | None:
+        return self.limits.global_per_second
+
+    @global_limit_per_second.setter
+    def global_limit_per_second(self, value: int | None) -> None:
+        self.limits.global_per_second = value
+
+    @property
+    def global_429s(self) -> int:
+        return sum(1 for refusal in self.limits.limited if refusal.startswith("global:"))
+
+    @property
+    def busiest_second(self) -> int:
+        return self.limits.busiest_second
+
+    @web.middleware
+    async def _discord(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every REST call: its rate limit buckets, then Discord's spec, then the route itself."""
+        if not request.path.startswith(API + "/"):
+            gateway: web.StreamResponse = await handler(request)  # the gateway's websocket
+            return gateway
+        self.requests += 1
+        request[ARRIVED] = self.clock.now()
+        spec = discord_spec()
+        found = spec.match(request.method, request.path.removeprefix(API))
+        template, parameters = (found[0].template, found[1]) if found else (request.path.removeprefix(API), {})
+        refusal, headers = self.limits.enter(request.method, template, parameters)
+        if refusal is not None:
+            self.limits.answered(refusal.status, refusal.scope)
+            if refusal.scope == "global":
+                limit = self.limits.global_per_second
+                self.problems.append(f"429: {request.method} {request.path} over the global limit of {limit} a second")
+            if isinstance(refusal.body, str):  # banned: Cloudflare's page, not Discord's JSON
+                response = web.Response(text=refusal.body, status=refusal.status, content_type="text/html")
+            else:
+                response = reply(refusal.body, status=refusal.status)
+            response.headers.update(refusal.headers)
+            return response
+        body: Any = None
+        if request.content_type.startswith("multipart/"):
+            body = _without_files(await self._body(request))
+        elif request.body_exists:
+            body = await request.json()  # read once: the route reads it again from aiohttp's copy
+        started = time.perf_counter()
+        report = spec.check(request.method, request.path, request.query, body)
+        self.spec_seconds += time.perf_counter() - started
+        self.unknown_fields += [f"{report.operation}: {place}" for place in report.unknown]
+        if report.errors:
+            self.spec_violations += [f"{request.method} {request.path}: {error}" for error in report.errors]
+            answer: web.StreamResponse = refuse(INVALID_FORM_BODY, form_errors(report.errors))
+        else:
+            answer = await handler(request)
+        answer.headers.update(headers)
+        self.limits.answered(answer.status, None)
+        return answer
+
     @staticmethod
     def counted(path: str) -> bool:
         """Whether Discord counts a REST call in the bot's global limit (interaction answers it does not)."""
@@ -321,30 +414,6 @@ class DiscordDouble:
         if route[1] == "interactions":
             return False
         return not (route[1] == "webhooks" and len(route) > 3)  # /webhooks/{application}/{interaction token}...
-
-    @web.middleware
-    async def _global_limit(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if self.global_limit_per_second is None or not self.counted(request.path):
-            return await handler(request)
-        now = time.monotonic()
-        while self.counted_calls and self.counted_calls[0] <= now - 1.0:
-            self.counted_calls.popleft()
-        if len(self.counted_calls) >= self.global_limit_per_second:
-            retry_after = round(self.counted_calls[0] + 1.0 - now, 3)
-            self.global_429s += 1
-            self.problems.append(
-                f"429: {request.method} {request.path} over the global limit of {self.global_limit_per_second} a second"
-            )
-            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": True}
-            response = reply(body, status=429)
-            response.headers["X-RateLimit-Global"] = "true"
-            response.headers["X-RateLimit-Scope"] = "global"
-            response.headers["Retry-After"] = str(max(1, round(retry_after + 0.5)))
-            response.headers["Via"] = "1.1 google"  # as Discord's come (discord.py takes a 429 without it for a ban)
-            return response
-        self.counted_calls.append(now)
-        self.busiest_second = max(self.busiest_second, len(self.counted_calls))
-        return await handler(request)
 
     @web.middleware
     async def _held_back(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -380,13 +449,21 @@ class DiscordDouble:
 
     @web.middleware
     async def _notify(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        response = await handler(request)
+        response: web.StreamResponse = await handler(request)
         async with self.changed:
             self.changed.notify_all()
         return response
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:
+        """The request's JSON body (a multipart one's ``payload_json`` with its files), read once."""
+        if BODY not in request:
+            request[BODY] = await DiscordDouble._read_body(request)
+        body: dict[str, Any] = request[BODY]
+        return body
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> dict[str, Any]:
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             body: dict[str, Any] = {}
@@ -400,7 +477,7 @@ class DiscordDouble:
             target = body["data"] if isinstance(body.get("data"), dict) else body  # an interaction callback's message
             target["__files__"] = files
             return body
-        if not request.can_read_body:
+        if not request.body_exists:
             return {}
         return dict(await request.json())
 
@@ -569,93 +646,32 @@ class DiscordDouble:
             }
         )
 
-    def _check_localisations(self, item: dict[str, Any], where: str) -> None:
-        """Discord refuses a sync whose localised names or descriptions break its rules."""
-        for locale, name in (item.get("name_localizations") or {}).items():
-            letters = all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name)
-            if not (1 <= len(name) <= 32 and letters and name == name.lower()):
-                self.problems.append(f"{where}: the {locale} name {name!r} is not a valid command name")
-        for locale, text in (item.get("description_localizations") or {}).items():
-            if not 1 <= len(text) <= 100:
-                self.problems.append(f"{where}: the {locale} description is {len(text)} characters")
-        options = item.get("options", [])
-        by_locale: dict[str, list[str]] = {}
-        for option in options:
-            for locale, name in (option.get("name_localizations") or {}).items():
-                by_locale.setdefault(locale, []).append(name)
-            for choice in option.get("choices", []):
-                for locale, text in (choice.get("name_localizations") or {}).items():
-                    if not 1 <= len(text) <= 100:
-                        self.problems.append(f"{where}: a {locale} choice of {len(text)} characters")
-            self._check_localisations(option, f"{where} {option['name']}")
-        for locale, names in by_locale.items():
-            if len(names) != len(set(names)):
-                self.problems.append(f"{where}: two {locale} option names are the same")
-
     async def _sync(self, request: web.Request) -> web.Response:
         commands = await request.json()
-        for command in commands:
-            self._check_localisations(command, f"/{command['name']}")
+        errors = command_errors(commands)
+        if errors:  # Discord refuses the whole sync
+            self.problems += [f"command sync: {error}" for error in errors]
+            return refuse(INVALID_FORM_BODY, form_errors(errors, "APPLICATION_COMMAND_INVALID"))
         self.commands = [
             {**c, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1"} for c in commands
         ]
         return reply(self.commands)
 
-    def _check_message(self, body: dict[str, Any], where: str) -> None:
-        """Discord's limits: rows, components, options, custom_id length, embed sizes."""
-        rows = body.get("components") or []
-        if len(rows) > 5:
-            self.problems.append(f"{where}: {len(rows)} component rows")
-        ids = []
-        for row in rows:
-            items = row.get("components", [])
-            if len(items) > 5:
-                self.problems.append(f"{where}: {len(items)} components in a row")
-            for item in items:
-                custom_id = item.get("custom_id", "")
-                ids.append(custom_id)
-                if len(custom_id) > 100:
-                    self.problems.append(f"{where}: custom_id of {len(custom_id)} characters")
-                if item.get("type") == 3:
-                    if len(items) != 1:
-                        self.problems.append(f"{where}: a select shares its row")
-                    if not 1 <= len(item.get("options", [])) <= 25:
-                        self.problems.append(f"{where}: a select with {len(item.get('options', []))} options")
-                    if item.get("max_values", 1) > len(item.get("options", [])):
-                        self.problems.append(f"{where}: max_values above the options")
-                    for option in item.get("options", []):
-                        if len(option.get("label", "")) > 100 or len(option.get("value", "")) > 100:
-                            self.problems.append(f"{where}: a select option over 100 characters")
-                if len(item.get("label") or "") > 80:
-                    self.problems.append(f"{where}: a button label over 80 characters")
-        if len(ids) != len(set(ids)):
-            self.problems.append(f"{where}: duplicate custom_ids")
-        if len(body.get("content") or "") > 2000:
-            self.problems.append(f"{where}: content over 2000 characters")
-        embeds = body.get("embeds") or []
-        total = 0
-        for embed in embeds:
-            title, description = embed.get("title", ""), embed.get("description", "")
-            footer = (embed.get("footer") or {}).get("text", "")
-            fields = embed.get("fields", [])
-            if len(title) > 256 or len(description) > 4096 or len(footer) > 2048 or len(fields) > 25:
-                self.problems.append(f"{where}: an embed over a limit")
-            for f in fields:
-                if len(f.get("name", "")) > 256 or len(f.get("value", "")) > 1024 or not f.get("value"):
-                    self.problems.append(f"{where}: an embed field over a limit or empty")
-            total += (
-                len(title)
-                + len(description)
-                + len(footer)
-                + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
-            )
-        if total > 6000:
-            self.problems.append(f"{where}: embeds of {total} characters")
+    def _check_message(self, body: dict[str, Any], where: str) -> list[str]:
+        """Discord's limits of a message the spec does not carry (rows, selects, embeds' sizes...): what is
+        broken, also recorded in ``problems``."""
+        errors = message_errors(body)
+        self.problems += [f"{where}: {error}" for error in errors]
+        return errors
+
+    def _refused_message(self, body: dict[str, Any], where: str) -> web.Response | None:
+        """Discord's 400 for a message over its limits, or None."""
+        errors = self._check_message(body, where)
+        return refuse(INVALID_FORM_BODY, form_errors(errors)) if errors else None
 
     def _new_message(
         self, channel_id: int, body: dict[str, Any], *, ephemeral_for: int | None = None, interaction: int | None = None
     ) -> Message:
-        self._check_message(body, "new message")
         message = Message(snowflake(), channel_id, ephemeral_for=ephemeral_for, interaction_id=interaction)
         self.messages[message.id] = message
         self._apply(message, body)
@@ -673,16 +689,21 @@ class DiscordDouble:
     async def _callback(self, request: web.Request) -> web.Response:
         interaction = self.interactions.get(int(request.match_info["id"]))
         if interaction is None or interaction.token != request.match_info["token"]:
-            return reply({"message": "Unknown interaction", "code": 10062}, status=404)
+            return refuse(UNKNOWN_INTERACTION)
         body = await self._body(request)
         kind, data = body.get("type"), body.get("data") or {}
+        if kind in (4, 7) and (refused := self._refused_message(data, f"interaction {interaction.id} answer")):
+            return refused
         if self.attachments_forbidden and data.get("__files__"):
             self.problems.append(f"interaction {interaction.id} answered with a file without Attach Files")
-        if interaction.answered is None or interaction.answered.done():
+        refusal = self.rules.answer(interaction.token, request[ARRIVED])
+        if refusal == UNKNOWN_INTERACTION:
+            took = request[ARRIVED] - self.rules.tokens[interaction.token].created
+            self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s ({took:.2f} s)")
+            return refuse(refusal)
+        if refusal is not None or interaction.answered is None or interaction.answered.done():
             self.problems.append(f"interaction {interaction.id} answered twice")
-            return reply({"message": "Interaction has already been acknowledged.", "code": 40060}, status=400)
-        if time.monotonic() - interaction.sent_at > ANSWER_WITHIN:
-            self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s")
+            return refuse(ALREADY_ACKNOWLEDGED)
         ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
         if kind == 4:
             interaction.at_original = self._new_message(
@@ -705,7 +726,6 @@ class DiscordDouble:
             else:
                 interaction.at_original = interaction.message
                 if kind == 7:
-                    self._check_message(data, "update")
                     self._apply(interaction.message, data)
         interaction.answered.set_result(int(kind or 0))
         if request.query.get("with_response") not in ("true", "True", "1"):
@@ -728,11 +748,21 @@ class DiscordDouble:
     def _interaction_of(self, request: web.Request) -> Interaction | None:
         return self.by_token.get(request.match_info["token"])
 
+    def _refused_token(self, request: web.Request) -> web.Response | None:
+        """Discord's answer to a call through an interaction's token it no longer (or not yet) takes."""
+        refusal = self.rules.webhook(request.match_info["token"], request[ARRIVED])
+        if refusal is None:
+            return None
+        self.problems.append(f"{request.method} {request.path}: {refusal[2]}")
+        return refuse(refusal)
+
     async def _followup(self, request: web.Request) -> web.Response:
         interaction = self._interaction_of(request)
-        if interaction is None:
-            return reply({"message": "Unknown Webhook", "code": 10015}, status=404)
+        if interaction is None or (refused := self._refused_token(request)):
+            return refused or refuse(UNKNOWN_WEBHOOK)
         body = await self._body(request)
+        if refused := self._refused_message(body, "follow-up"):
+            return refused
         loading = interaction.at_original
         if loading is not None and interaction.loading:
             # Discord: the first follow-up after a "thinking" deferral resolves that loading message: it edits
@@ -772,22 +802,29 @@ class DiscordDouble:
                 interaction.loading = False
 
     async def _webhook_get(self, request: web.Request) -> web.Response:
+        if refused := self._refused_token(request):
+            return refused
         message = self._webhook_message(request)
         if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         return reply(message.payload(self.bot_user))
 
     async def _webhook_edit(self, request: web.Request) -> web.Response:
+        if refused := self._refused_token(request):
+            return refused
         message = self._webhook_message(request)
         if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
         body = await self._body(request)
-        self._check_message(body, "webhook edit")
+        if refused := self._refused_message(body, "webhook edit"):
+            return refused
         self._apply(message, body)
         self._followed_up(request)
         return reply(message.payload(self.bot_user))
 
     async def _webhook_delete(self, request: web.Request) -> web.Response:
+        if refused := self._refused_token(request):
+            return refused
         message = self._webhook_message(request)
         if message is not None:
             self.messages.pop(message.id, None)
@@ -801,6 +838,8 @@ class DiscordDouble:
         body = await self._body(request)
         if self.attachments_forbidden and body.get("__files__"):
             return reply(MISSING_PERMISSIONS, status=403)
+        if refused := self._refused_message(body, "new message"):
+            return refused
         message = self._new_message(channel_id, body)
         return reply(message.payload(self.bot_user))
 
@@ -824,7 +863,8 @@ class DiscordDouble:
         body = await self._body(request)
         if self.attachments_forbidden and body.get("__files__"):
             return reply(MISSING_PERMISSIONS, status=403)
-        self._check_message(body, "channel edit")
+        if refused := self._refused_message(body, "channel edit"):
+            return refused
         self._apply(message, body)
         return reply(message.payload(self.bot_user))
 
@@ -877,6 +917,18 @@ class DiscordDouble:
         self.channels[channel_id] = {**self.channels[self.channel_id], "id": str(channel_id), "guild_id": str(guild_id)}
         return channel_id
 
+    def new_interaction(
+        self, user: User, kind: int = 2, channel_id: int | None = None, message: Message | None = None
+    ) -> Interaction:
+        """An interaction Discord has just created (its 3 seconds and 15 minutes start now), not yet sent."""
+        channel = channel_id or self.channel_id
+        interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel, message)
+        interaction.answered = asyncio.get_running_loop().create_future()
+        self.interactions[interaction.id] = interaction
+        self.by_token[interaction.token] = interaction
+        self.rules.created(interaction.token)
+        return interaction
+
     async def _send_interaction(
         self,
         user: User,
@@ -886,11 +938,8 @@ class DiscordDouble:
         message: Message | None = None,
         timeout: float = ANSWER_WITHIN,
     ) -> Interaction:
-        interaction = Interaction(snowflake(), f"token-{snowflake()}", user, kind, channel_id, message)
+        interaction = self.new_interaction(user, kind, channel_id, message)
         guild_id = int(self.channels[channel_id].get("guild_id") or self.guild_id)  # a thread's, or its server's
-        interaction.answered = asyncio.get_running_loop().create_future()
-        self.interactions[interaction.id] = interaction
-        self.by_token[interaction.token] = interaction
         payload: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(self.app_id),
@@ -914,7 +963,6 @@ class DiscordDouble:
         }
         if message is not None:
             payload["message"] = message.payload(self.bot_user)
-        interaction.sent_at = time.monotonic()
         shard = self.shard_of(guild_id) if self.route_to is None else self.route_to
         await self._dispatch("INTERACTION_CREATE", payload, shard=shard)
         try:

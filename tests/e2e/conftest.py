@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.storage.database import normalise_url
 from tests.double import BotProcess, DiscordDouble, User
+from tests.double.limits import INVALID_LIMIT
 
 
 @pytest.fixture
@@ -19,6 +20,11 @@ async def double() -> AsyncIterator[DiscordDouble]:
     await server.start()
     yield server
     await server.stop()
+    # Every call the bot made (every process of the test) is one Discord's spec allows, with no field the
+    # spec does not know, and the bot stayed far from the invalid-request ban (401, 403 and 429 answers).
+    assert server.spec_violations == [], server.spec_violations[:20]
+    assert sorted(set(server.unknown_fields)) == [], sorted(set(server.unknown_fields))
+    assert server.limits.invalid_peak < INVALID_LIMIT // 100, server.limits.limited[:20]
 
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")

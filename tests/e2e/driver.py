@@ -85,7 +85,7 @@ class TableDriver:
         return int(found["custom_id"].split(":")[-1])
 
     async def open(self, game: str, **options: Any) -> Interaction:
-        answer = await self.double.command(self.host, "play", game, channel_id=self.channel_id, **options)
+        answer = await self.double.command(self.host, f"play-{game}", channel_id=self.channel_id, **options)
         assert answer.original is not None, "/play is answered"
         if answer.original.ephemeral_for == self.host.id:  # the bot said no, to the host alone
             raise Refused(answer.original.text())

@@ -89,7 +89,7 @@ async def live_a_lobby(double: DiscordDouble, lobby_of: Round, rematch: Message 
     """/play (or Rematch on a finished table), two Joins, Start: each answer recorded as it comes."""
     known = set(double.interactions)
     if rematch is None:
-        await double.command(lobby_of.host, "play", "oh-hell", players=3, start_cards=1)
+        await double.command(lobby_of.host, "play-oh-hell", players=3, start_cards=1)
     else:
         button = control(rematch, "tt:rematch:")
         assert button is not None

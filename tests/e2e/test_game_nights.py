@@ -301,13 +301,13 @@ async def test_a_whole_match_in_japanese_shows_no_english(
 
 async def test_commands_are_localised_for_japanese(double: DiscordDouble, bot: BotProcess) -> None:
     by_name = {command["name"]: command for command in double.commands}
-    assert set(by_name) >= {"play", "hand", "abandon", "leaderboard", "stats", "history", "rules", "settings"}
+    plays = {f"play-{game}" for game in GAMES}
+    assert set(by_name) >= {*plays, "hand", "abandon", "leaderboard", "stats", "history", "rules", "settings"}
     assert by_name["leaderboard"]["name_localizations"]["ja"] == "ランキング"
     assert by_name["leaderboard"]["description_localizations"]["ja"] == "ゲームごとのサーバーの上位プレイヤー"
-    play = by_name["play"]
-    five = next(option for option in play["options"] if option["name"] == "five-hundred")
+    five = by_name["play-five-hundred"]
     players = next(option for option in five["options"] if option["name"] == "players")
-    assert five["name_localizations"]["ja"] == "ファイブハンドレッド"
+    assert five["name_localizations"]["ja"] == "プレイ-ファイブハンドレッド"
     assert players["name_localizations"]["ja"] == "人数"
     all_pass = next(option for option in five["options"] if option["name"] == "all_pass")
     assert {c["name_localizations"]["ja"] for c in all_pass["choices"]} == {
@@ -322,10 +322,11 @@ async def test_commands_are_localised_for_japanese(double: DiscordDouble, bot: B
 async def test_play_offers_exactly_the_values_each_option_allows(double: DiscordDouble, bot: BotProcess) -> None:
     """Every game's /play takes each option's values from the engine's spec: a choice for each allowed
     value (500 or 520 is two values, not the range between), or the whole range of a number."""
-    play = next(command for command in double.commands if command["name"] == "play")
-    assert [subcommand["name"] for subcommand in play["options"]] == list(GAMES)  # one per game, none written out
+    plays = [command["name"] for command in double.commands if command["name"].startswith("play-")]
+    assert plays == [f"play-{game}" for game in GAMES]  # one per game, none written out
     for game, info in GAMES.items():
-        synced = {option["name"]: option for option in next(o for o in play["options"] if o["name"] == game)["options"]}
+        command = next(c for c in double.commands if c["name"] == f"play-{game}")
+        synced = {option["name"]: option for option in command["options"]}
         first = ["length", "players"] if info.quick else ["players"]  # the match's length up front, where it has one
         assert list(synced) == [*first, *(spec.name for spec in info.options), "turn_seconds", "hints"]
         if info.quick:

@@ -114,13 +114,13 @@ async def test_a_quick_match_says_how_long_it_takes_before_anyone_starts(
     double: DiscordDouble, bot: BotProcess
 ) -> None:
     host = people(1)[0]
-    whole = (await double.command(host, "play", "ninety-nine")).original
+    whole = (await double.command(host, "play-ninety-nine")).original
     assert whole is not None and "About 1 h 45 min to play (about 36 deals)" in whole.text()
     await double.click(host, whole, control(whole, ":leave:")["custom_id"])  # type: ignore[index]
-    quick = (await double.command(User(1777, "Quinn"), "play", "ninety-nine", length="quick")).original
+    quick = (await double.command(User(1777, "Quinn"), "play-ninety-nine", length="quick")).original
     assert quick is not None and "about 9 deals" in quick.text() and "Format: nine deals" in quick.text()
-    chosen = (await double.command(User(1778, "Rae"), "play", "just-make", length="quick", target=9)).original
+    chosen = (await double.command(User(1778, "Rae"), "play-just-make", length="quick", target=9)).original
     assert chosen is not None and "Target: 9" in chosen.text(), "an option chosen with it wins over the quick one"
-    forged = await double.command(User(1779, "Sid"), "play", "oh-hell", length="forever")
+    forged = await double.command(User(1779, "Sid"), "play-oh-hell", length="forever")
     assert forged.original is not None and "Quick match" in forged.original.text()
     assert double.problems == []

@@ -72,6 +72,8 @@ async def test_losing_attach_files_mid_match_turns_the_table_to_text_and_its_hos
     later = table.table.versions[drawn:]
     assert later and not any(shows_picture(v) for v in later)
     assert "Trumps" in table.table.text()  # the whole table, as text
+    # the host is told in the channel (a post, which may wait for the channel's rate limit bucket)
+    await double.wait_for(lambda: [m for m in double.public_messages() if "Attach Files" in m.text()])
     told = [m for m in double.public_messages() if "Attach Files" in m.text()]
     assert len(told) == 1 and f"<@{players[0].id}>" in told[0].text()
     assert double.problems == []
@@ -101,7 +103,7 @@ async def test_play_names_the_permissions_a_table_needs_and_opens_nothing_withou
 ) -> None:
     host = people(1)[0]
     double.permissions_withheld = (1 << 14) | (1 << 16)  # Embed Links, Read Message History
-    answer = await double.command(host, "play", "oh-hell")
+    answer = await double.command(host, "play-oh-hell")
     assert answer.original is not None and answer.original.ephemeral_for == host.id
     text = answer.original.text()
     assert "Embed Links" in text and "Read Message History" in text and "Send Messages" not in text

@@ -38,7 +38,7 @@ async def test_refusals_change_nothing(double: DiscordDouble, bot: BotProcess, d
 
     thread_id = table.table.thread_id  # each table has its own thread where the server allows it
     assert thread_id is not None and double.channels[thread_id]["type"] == 11
-    inside = await double.command(carol, "play", "ninety-nine", channel_id=thread_id)
+    inside = await double.command(carol, "play-ninety-nine", channel_id=thread_id)
     assert inside.original is not None and inside.original.ephemeral_for == carol.id
     assert "not from inside a thread" in inside.original.text()
 
@@ -162,7 +162,7 @@ async def test_play_refuses_values_no_choice_offers(double: DiscordDouble, bot: 
         ("oh-hell", {"sequence": "sideways"}, "Choose one of: Down to 1 · Up from 1"),
     ]
     for game, options, expected in cases:
-        answer = await double.command(alice, "play", game, **options)
+        answer = await double.command(alice, f"play-{game}", **options)
         assert answer.original is not None and answer.original.ephemeral_for == alice.id
         assert expected in answer.original.text(), answer.original.text()
     assert not [m for m in double.public_messages() if "is hosting" in m.text()]
@@ -171,10 +171,10 @@ async def test_play_refuses_values_no_choice_offers(double: DiscordDouble, bot: 
 
 async def test_limits_against_abuse_say_why_and_a_manager_sets_them(double: DiscordDouble, bot: BotProcess) -> None:
     alice = people(1)[0]
-    first = await double.command(alice, "play", "just-make")
+    first = await double.command(alice, "play-just-make")
     assert first.original is not None and first.original.ephemeral_for is None  # the lobby
     second_room = double.another_server(double.guild_id, 910_000_000_000_000_901)
-    again = await double.command(alice, "play", "just-make", channel_id=second_room)
+    again = await double.command(alice, "play-just-make", channel_id=second_room)
     assert again.original is not None and again.original.ephemeral_for == alice.id
     assert "You opened a table a moment ago" in again.original.text()
 
@@ -186,7 +186,7 @@ async def test_limits_against_abuse_say_why_and_a_manager_sets_them(double: Disc
     await double.choose(manager, panel, "st:limit:cooldown", ["0"])
     await double.choose(manager, panel, "st:limit:lobbies", ["5"])
     assert "5 lobbies" in panel.text()
-    third = await double.command(alice, "play", "just-make", channel_id=second_room)
+    third = await double.command(alice, "play-just-make", channel_id=second_room)
     assert third.original is not None and third.original.ephemeral_for is None  # allowed now
     watcher = User(2000, "Walter")
     await double.choose(watcher, panel, "st:limit:lobbies", ["1"])  # not a manager: refused, nothing changed
@@ -199,12 +199,12 @@ async def test_without_threads_a_table_plays_in_its_channel_and_the_host_is_told
 ) -> None:
     double.threads_forbidden = True
     alice, bob = people(2)
-    opened = await double.command(alice, "play", "just-make")
+    opened = await double.command(alice, "play-just-make")
     lobby = opened.original
     assert lobby is not None and lobby.ephemeral_for is None and lobby.thread_id is None
     told = await double.wait_for(lambda: double.latest_ephemeral(alice))  # a followup, after the lobby
     assert "could not open a thread" in told.text() and "plays in this channel" in told.text()
-    await double.command(bob, "play", "oh-hell")  # meant for a thread, which cannot be made either
+    await double.command(bob, "play-oh-hell")  # meant for a thread, which cannot be made either
     told = await double.wait_for(lambda: "already has an open table" in (double.latest_ephemeral(bob) or lobby).text())
     open_lobbies = [m for m in double.public_messages() if m.channel_id == double.channel_id and m.components]
     assert open_lobbies == [lobby]  # the second lobby closed and its message gone: nothing half made
