@@ -108,6 +108,9 @@ class TableDriver:
         start = control(self.table, ":start:")
         assert start is not None
         await self.double.click(self.host, self.table, start["custom_id"])
+        # answered at once, or deferred at once and the table edited just after (a busy bot)
+        table = self.table
+        await self.double.wait_for(lambda: control(table, "tt:hand:"), timeout=5)
         assert control(self.table, "tt:hand:") is not None, "the table shows Show my hand once started"
 
     async def show_hand(self, player: Player) -> Message:
