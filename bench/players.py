@@ -1,4 +1,4 @@
-"""``python -m bot bench players``: strength and speed of the computer players.
+"""``python -m bench players``: strength and speed of the computer players.
 
 A pairing "A vs B" seats one unit of level A (a seat, or in Five Hundred with
 partnerships a whole side) and level B everywhere else. Each deal seed is
@@ -377,7 +377,7 @@ HEADER = (
 
 def command_line(config: BenchConfig) -> str:
     """The command that repeats this run, every setting spelled out."""
-    parts = ["python -m bot bench players"]
+    parts = ["python -m bench players"]
     parts += [f"--game {game}" for game in config.games]
     parts += [f"--players {n}" for n in config.players]
     parts += [f"--pairing {a}:{b}" for a, b in config.pairings]
