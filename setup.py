@@ -4,7 +4,7 @@ Everything else about the package is in pyproject.toml. The pure Python is
 always installed and stays the fallback: with ``TRICK_TABLE_PURE_BUILD=1``,
 without mypyc or without a working C compiler, the install goes on without
 the compiled modules (and says so), and ``TRICK_TABLE_PURE=1`` makes an
-installed copy import the pure Python anyway (see ``bot/games/__init__.py``).
+installed copy import the pure Python anyway (see ``bot/games/loading.py``).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# Every module of the engines but two that stay pure (bot.games.PURE lists them too): views.py
-# holds only types, and a TypedDict compiled by mypyc forgets which keys are NotRequired;
-# and the package's __init__, which stays pure: it is
-# what honours TRICK_TABLE_PURE. A new game's engine is compiled by being there.
-PURE = ("__init__.py", "views.py")
+# Every module of the engines but three that stay pure (bot.games.loading.PURE lists them too): views.py
+# holds only types, and a TypedDict compiled by mypyc forgets which keys are NotRequired; the
+# package's __init__ and loading.py, which stay pure: loading is what honours TRICK_TABLE_PURE,
+# before any compiled module is imported. A new game's engine is compiled by being there
+# (bot/games/shown, a folder below, is never compiled).
+PURE = ("__init__.py", "loading.py", "views.py")
 COMPILED = sorted(str(path) for path in Path("bot/games").glob("*.py") if path.name not in PURE)
 
 

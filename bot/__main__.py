@@ -1,4 +1,4 @@
-"""``python -m bot``: run the bot, or a tool (``db``, ``bench``)."""
+"""``python -m bot``: run the bot, or a tool (``db``; ``bench``, which runs ``python -m bench``)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,8 @@ USAGE = """usage:
   python -m bot                                              run the Discord bot (DISCORD_TOKEN, DATABASE_URL, ...)
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
   python -m bot db backup PATH                               a consistent copy of the SQLite database, while it runs
-  python -m bot bench engine [--game NAME] [--seconds N]     speed of the rules engines
-  python -m bot bench tables [--tables N] [--database URL] [--think-ms MS] [--processes P]
-                                                             speed of the table service and database
-                                                             (--processes 2: one and two processes, PostgreSQL)
-  python -m bot bench start [--tables N] [--actions A] [--database URL]
-                                                             a start over many open tables: ready, the first
-                                                             cold click, the due timers, the resume, memory
-  python -m bot bench chart                                  time to draw the end-of-match chart
-  python -m bot bench table-image [--samples N] [--save DIR] time to draw the table's picture
-  python -m bot bench players [--game NAME] [--players N] [--matches M] [--budget-ms B] [--deals D]
-                                                             computer players: decision times and strength"""
+  python -m bot bench ...                                    the benchmarks: the same as python -m bench ...
+                                                             (bench/ beside bot/ in a clone; see python -m bench -h)"""
 
 
 async def _upgrade() -> None:
@@ -50,11 +41,21 @@ def _backup(target: str) -> int:
     return 0
 
 
+def _bench(argv: list[str]) -> int:
+    """The benchmarks live beside the product (``bench/`` in a clone, not in the installed package),
+    which never imports them: the former spelling runs them as their own program."""
+    import subprocess
+    from importlib.util import find_spec
+
+    if find_spec("bench") is None:
+        print("the benchmarks are in bench/ of a clone of the repository: run python -m bench there", file=sys.stderr)
+        return 2
+    return subprocess.call([sys.executable, "-m", "bench", *argv])
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "bench":
-        from bot.bench import main as bench
-
-        return bench(argv[1:])
+        return _bench(argv[1:])
     if argv == ["db", "upgrade"]:
         asyncio.run(_upgrade())
         return 0

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 import bot.games
+from bot.games import loading
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.stem not in bot.games.PURE)
+ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.stem not in loading.PURE)
 # Each game's rule tests and property tests (tests/test_<game>.py, tests/test_<game>_properties.py).
 ENGINE_TESTS = sorted(
     str(test.relative_to(ROOT))
@@ -57,9 +58,9 @@ def test_a_source_changed_since_the_build_makes_the_compiled_copy_stale(tmp_path
     (tmp_path / f"cards{suffix}").write_text("")
     (tmp_path / f"_engines__mypyc{suffix}").write_text("")  # the shared library has no source
     os.utime(tmp_path / "cards.py", (1_000, 1_000))
-    assert not bot.games._compiled_copy_is_stale(str(tmp_path))
+    assert not loading.compiled_copy_is_stale(str(tmp_path))
     os.utime(tmp_path / "cards.py", (2_000_000_000, 2_000_000_000))
-    assert bot.games._compiled_copy_is_stale(str(tmp_path))
+    assert loading.compiled_copy_is_stale(str(tmp_path))
 
 
 def test_a_new_engine_not_yet_compiled_makes_the_compiled_copy_stale(tmp_path: Path) -> None:
@@ -69,14 +70,14 @@ def test_a_new_engine_not_yet_compiled_makes_the_compiled_copy_stale(tmp_path: P
         (tmp_path / f"{name}{suffix}").write_text("")
         os.utime(tmp_path / f"{name}.py", (1_000, 1_000))
     (tmp_path / "__init__.py").write_text("")  # never compiled
-    assert not bot.games._compiled_copy_is_stale(str(tmp_path))
+    assert not loading.compiled_copy_is_stale(str(tmp_path))
     (tmp_path / "oh_hell.py").write_text("")
-    assert bot.games._compiled_copy_is_stale(str(tmp_path))
+    assert loading.compiled_copy_is_stale(str(tmp_path))
 
 
 def test_a_pure_build_is_never_stale(tmp_path: Path) -> None:
     (tmp_path / "cards.py").write_text("")
-    assert not bot.games._compiled_copy_is_stale(str(tmp_path))
+    assert not loading.compiled_copy_is_stale(str(tmp_path))
 
 
 def test_engine_errors_cross_process_boundaries() -> None:

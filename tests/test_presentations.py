@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import GAMES, GameState, new_game
+from bot.games import GAMES, GameState, new_game, presentation_of
 from bot.games.shown import (
     CARD,
     CARDS,
@@ -23,7 +23,6 @@ from bot.games.shown import (
     Suit,
     SuitSymbol,
     Text,
-    presentation_of,
 )
 from cogs.i18n import DEFAULT, catalogue
 

@@ -4,75 +4,38 @@
     state = new_game("ninety-nine", players=3, options={}, seed=7)
     state.to_act(); state.legal(seat); state.act(seat, "play AS"); state.view(seat)
 
+Each game is one entry of :data:`GAMES` (its rules, how it is shown, its computer players); the
+choice between the compiled engines and their sources is :mod:`bot.games.loading`'s.
+
 See docs/engines.md for the whole contract.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import json
-import os
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
+from . import loading  # noqa: F401  (first: it chooses between the compiled engines and their sources)
 
-class _SourcesOnly(importlib.abc.MetaPathFinder):
-    """Imports this package's modules from their ``.py`` files, never a compiled module beside them."""
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if not fullname.startswith(__name__ + ".") or not path:
-            return None
-        loader = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
-        return importlib.machinery.FileFinder(path[0], loader).find_spec(fullname, target)
-
-
-# Modules never compiled (see setup.py): this one, and the views' types.
-PURE = ("__init__", "views")
-
-
-def _compiled_copy_is_stale(folder: str) -> bool:
-    """True if the compiled modules no longer match the sources: a source changed after its
-    module was built, or a source with no compiled module beside the others (a new engine added
-    since the build; a pure class cannot subclass a compiled one). Either way: re-run ``pip install -e .``."""
-    sources: set[str] = set()
-    built: dict[str, float] = {}
-    for entry in os.scandir(folder):
-        stem, dot, suffix = entry.name.partition(".")
-        if suffix == "py" and stem not in PURE:
-            sources.add(stem)
-        elif dot and suffix.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-            built[stem] = entry.stat().st_mtime
-    modules = {stem: mtime for stem, mtime in built.items() if stem in sources}
-    if not modules:
-        return False  # the pure Python build
-    for stem in sources:
-        if stem not in modules or os.stat(os.path.join(folder, stem + ".py")).st_mtime > modules[stem]:
-            return True
-    return False
-
-
-# Where a C compiler was present at install time, the engines are compiled by
-# mypyc (see setup.py). TRICK_TABLE_PURE=1 runs the pure Python instead, and so
-# does a source changed since (the compiled modules are all used, or none).
-if os.environ.get("TRICK_TABLE_PURE") or _compiled_copy_is_stale(os.path.dirname(__file__)):
-    sys.meta_path.insert(0, _SourcesOnly())
-
-from . import five_hundred, just_make, ninety_nine, oh_hell  # noqa: E402
-from .base import GameState  # noqa: E402
-from .errors import GameError, IllegalAction, InvalidGame  # noqa: E402
-from .lengths import Length  # noqa: E402
-from .options import Option, OptionValue, resolve  # noqa: E402
+# isort: split
+from . import five_hundred, just_make, ninety_nine, oh_hell
+from .base import GameState
+from .errors import GameError, IllegalAction, InvalidGame
+from .lengths import Length
+from .options import Option, OptionValue, resolve
+from .shown import Presentation
+from .shown import five_hundred as shown_five_hundred
+from .shown import just_make as shown_just_make
+from .shown import ninety_nine as shown_ninety_nine
+from .shown import oh_hell as shown_oh_hell
+from .views import DealSheet, View
 
 __all__ = [
     "GAMES",
+    "Game",
     "GameError",
-    "GameInfo",
     "GameState",
     "IllegalAction",
     "InvalidGame",
@@ -80,20 +43,36 @@ __all__ = [
     "Option",
     "compiled",
     "from_json",
+    "game_of",
     "new_game",
+    "presentation_of",
 ]
 
 
 @dataclass(frozen=True)
-class GameInfo:
-    """What a table needs to offer a game: its name, player counts and options, its short match (the
-    options of a quick one; none if the rules have no shorter match) and how long a match lasts."""
+class Game:
+    """One game, everything every caller needs to find of it, found in one place: ``GAMES[name]``.
+
+    - the rules: ``state`` (the engine's class), the player counts, the ``options``, the short match
+      (``quick``: the options of a quick one; none if the rules have no shorter match) and how long a
+      match lasts (``length``);
+    - ``shown``: how a table shows it (:mod:`bot.games.shown`), read by the service and the cogs;
+    - ``computer``: the module of its computer players' knowledge, named and not imported: the
+      computer players (``bot.players``) sit above the engines, which never import them, so this is
+      the one place they are named and ``bot.players.knowledge_of`` the one place that imports them.
+
+    The catalogues hold a game's texts under its ``name`` (``game.<name>``, ``command.<name>``,
+    ``describe.<name>.<option>``). A new game is one more entry here, beside its engine, its
+    ``shown`` module and its computer players.
+    """
 
     name: str
     players: tuple[int, ...]
     default_players: int
     options: tuple[Option, ...]
     state: type[GameState]
+    shown: Presentation[View, DealSheet]
+    computer: str
     quick: dict[str, OptionValue] = field(default_factory=dict)
     length: Callable[[int, dict[str, Any]], Length] | None = None
 
@@ -103,47 +82,74 @@ class GameInfo:
         return self.length(players, resolved) if self.length is not None else Length(10, 10)
 
 
-GAMES: dict[str, GameInfo] = {
-    info.name: info
-    for info in (
-        GameInfo(
+def _shown(presentation: object) -> Presentation[View, DealSheet]:
+    """A game's presentation reads that game's own views and sheets, which extend the core ones: what
+    the service and the cogs hold for any game is the same data, typed by its core."""
+    return cast(Presentation[View, DealSheet], presentation)
+
+
+GAMES: dict[str, Game] = {
+    game.name: game
+    for game in (
+        Game(
             "ninety-nine",
             ninety_nine.PLAYERS,
             ninety_nine.DEFAULT_PLAYERS,
             ninety_nine.OPTIONS,
             ninety_nine.NinetyNine,
+            _shown(shown_ninety_nine.PRESENTATION),
+            "bot.players.ninety_nine",
             ninety_nine.QUICK,
             ninety_nine.expected_length,
         ),
-        GameInfo(
+        Game(
             "five-hundred",
             five_hundred.PLAYERS,
             five_hundred.DEFAULT_PLAYERS,
             five_hundred.OPTIONS,
             five_hundred.FiveHundred,
+            _shown(shown_five_hundred.PRESENTATION),
+            "bot.players.five_hundred",
             five_hundred.QUICK,
             five_hundred.expected_length,
         ),
-        GameInfo(
+        Game(
             "just-make",
             just_make.PLAYERS,
             just_make.DEFAULT_PLAYERS,
             just_make.OPTIONS,
             just_make.JustMake,
+            _shown(shown_just_make.PRESENTATION),
+            "bot.players.just_make",
             just_make.QUICK,
             just_make.expected_length,
         ),
-        GameInfo(
+        Game(
             "oh-hell",
             oh_hell.PLAYERS,
             oh_hell.DEFAULT_PLAYERS,
             oh_hell.OPTIONS,
             oh_hell.OhHell,
+            _shown(shown_oh_hell.PRESENTATION),
+            "bot.players.oh_hell",
             oh_hell.QUICK,
             oh_hell.expected_length,
         ),
     )
 }
+
+
+def game_of(name: str) -> Game:
+    """The entry of ``name``; InvalidGame (with the names there are) if there is no such game."""
+    game = GAMES.get(name)
+    if game is None:
+        raise InvalidGame("unknown_game", game=name, allowed=", ".join(GAMES))
+    return game
+
+
+def presentation_of(name: str) -> Presentation[View, DealSheet]:
+    """How a table shows the game ``name`` (its entry's ``shown``)."""
+    return game_of(name).shown
 
 
 def new_game(
@@ -155,9 +161,7 @@ def new_game(
     first_dealer: int | None = None,
 ) -> GameState:
     """A new match of ``name``; every shuffle and random choice comes from ``seed``."""
-    info = GAMES.get(name)
-    if info is None:
-        raise InvalidGame("unknown_game", game=name, allowed=", ".join(GAMES))
+    info = game_of(name)
     if players is None:
         players = info.default_players
     if not isinstance(players, int) or players not in info.players:

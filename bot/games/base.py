@@ -1,4 +1,21 @@
-"""What every engine's state shares: the contract, seeded randomness, snapshots."""
+"""What every engine's state shares: the contract, the life of a match and its deals, seeded
+randomness, snapshots.
+
+The life of a match is written once, here, as a template: each engine fills in its own rules.
+
+- A new match (``_new_match``): the player count checked, the options resolved
+  (``_options_for``), the seed, the stacked decks checked against the game's deck (``_deck``), the
+  totals, sheets and winners blank; then the game's own opening (``_open_match``: the first
+  dealer, sides, counters) and the first deal.
+- A deal's opening (``_open_deal``, each engine's own): its cards come from ``_next_deck``, the
+  stacked deck given for it or the game's deck shuffled by the seed for that deal.
+- A deal's end (``_close_deal``): its score sheet kept; then either the match's end (the winners
+  the deal decided) or the next deal (``_pass_deal``: the next dealer, a new game's trumps, then
+  ``_open_deal``).
+- The match's end: ``is_over``, ``result`` (``_result``: the winners, scores, deals and sheets,
+  which an engine may add to) and ``scores``.
+- Snapshots: ``SAVED``, ``to_json``, ``restore`` (then ``_after_restore``), ``clone``.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +26,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from . import cards as C
-from .errors import GameError, InvalidGame
-from .views import Record, Scores, View
+from .errors import GameError, IllegalAction, InvalidGame
+from .options import Option, resolve
+from .views import Played, Record, Scores, View
 
 
 class GameState(ABC):
@@ -24,11 +42,18 @@ class GameState(ABC):
     NAME: ClassVar[str]
     SAVED: ClassVar[tuple[str, ...]]
     SNAPSHOT_VERSION: ClassVar[int] = 1
+    PLAYERS: ClassVar[tuple[int, ...]]  # the player counts the rules allow
+    OPTIONS: ClassVar[tuple[Option, ...]]
+    OVER: ClassVar[int]  # the phase of a finished match (each game numbers its own phases)
 
     players: int
     seed: int
     options: dict[str, Any]
+    decks: list[list[int]]  # the stacked decks given (codes), the first deals' cards; then shuffled ones
+    phase: int
+    totals: list[int]  # the match total per seat (per hand, with Ninety-Nine's dummy)
     sheets: list[Any]  # one score sheet per deal scored, in order (each game's DealSheet)
+    winners: list[int] | None  # None until the match is over
 
     @classmethod
     def new(
@@ -49,11 +74,62 @@ class GameState(ABC):
         state._new_match(players, options, seed, decks, first_dealer)
         return state
 
-    @abstractmethod
     def _new_match(
         self, players: int, options: dict[str, Any], seed: int, decks: list[list[str]] | None, first_dealer: int | None
     ) -> None:
-        """Set up a new match and deal its first deal."""
+        """Set up a new match and deal its first deal (see the module's docstring)."""
+        if players not in self.PLAYERS:
+            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed=_counts(self.PLAYERS))
+        self.players = players
+        self.options = self._options_for(players, options or {})
+        self.seed = seed
+        self.decks = self._stacked_decks(decks, self._deck())
+        self.totals = [0] * players
+        self.sheets = []
+        self.winners = None
+        self._open_match(first_dealer)
+        self._open_deal()
+
+    def _options_for(self, players: int, given: dict[str, Any]) -> dict[str, Any]:
+        """The match's options: the given ones checked, the rules' defaults filled in. An engine adds
+        the checks that depend on the player count."""
+        return resolve(self.NAME, self.OPTIONS, given)
+
+    @abstractmethod
+    def _deck(self) -> list[int]:
+        """The game's whole deck for this match (its players and options), a new list."""
+
+    @abstractmethod
+    def _open_match(self, first_dealer: int | None) -> None:
+        """The game's own state at the start of a match: the first dealer (``_first_seat``), sides, counters."""
+
+    @abstractmethod
+    def _open_deal(self) -> None:
+        """Deal the next deal (its cards from ``_next_deck``) and open its first phase."""
+
+    def _next_deck(self, number: int) -> list[int]:
+        """The cards of deal ``number`` (from 0) in dealing order: the stacked deck given for it, else
+        the game's deck shuffled by the match's seed for that deal."""
+        if number < len(self.decks):
+            return list(self.decks[number])
+        deck = self._deck()
+        self._rng(f"deal-{number}").shuffle(deck)
+        return deck
+
+    def _close_deal(self, sheet: Any, winners: list[int]) -> None:
+        """A deal's end: its score sheet kept; the match over if the deal decided ``winners``, else
+        the deal passes (``_pass_deal``) and the next one is dealt."""
+        self.sheets.append(sheet)
+        if winners:
+            self.winners = winners
+            self.phase = self.OVER
+            return
+        self._pass_deal()
+        self._open_deal()
+
+    @abstractmethod
+    def _pass_deal(self) -> None:
+        """Between two deals: what moves on (the dealer, the first bidder, a new game's trumps)."""
 
     # The contract ---------------------------------------------------------
 
@@ -74,17 +150,26 @@ class GameState(ABC):
         """What ``seat`` (or a spectator, for None) may know, as plain JSON data: the core every
         game shares (:class:`~.views.View`) and the game's own keys."""
 
-    @abstractmethod
     def scores(self) -> Scores:
         """Running scores; ``total`` is the match total per seat."""
+        return {"total": list(self.totals)}
 
-    @abstractmethod
     def is_over(self) -> bool:
         """True once the match has a result."""
+        return self.winners is not None
 
-    @abstractmethod
     def _result(self) -> dict[str, Any]:
-        """The result of a finished match."""
+        """The result of a finished match: an engine may add its own keys."""
+        return {
+            "winners": list(self.winners or []),
+            "scores": self.scores(),
+            "deals": self._deals_dealt(),
+            "sheets": self.sheets,  # every deal's score sheet: the match's chart and its history
+        }
+
+    def _deals_dealt(self) -> int:
+        """How many deals the match has dealt (an engine that counts its deals says so itself)."""
+        return len(self.sheets)
 
     def result(self) -> dict[str, Any]:
         if not self.is_over():
@@ -138,6 +223,14 @@ class GameState(ABC):
                 fields[name] = value.copy()
         return new
 
+    def _copy_match_into(self, new: GameState) -> None:
+        """For an engine's ``_clone_native``: what every match has (this class's attributes), into a
+        blank ``new``, lists and dicts copied one level deep."""
+        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
+        new.decks, new.phase = self.decks.copy(), self.phase
+        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
+        new.winners = None if self.winners is None else self.winners.copy()
+
     def _clone_native(self) -> Self:
         """``clone`` for a class compiled by mypyc, through the state mypyc's pickling support reads.
 
@@ -179,9 +272,9 @@ class GameState(ABC):
         state._after_restore()
         return state
 
-    @abstractmethod
-    def _after_restore(self) -> None:
-        """Rebuild anything derived (caches, lookup tables) after a restore."""
+    def _after_restore(self) -> None:  # noqa: B027  (most engines derive nothing)
+        """Rebuild anything derived (caches, lookup tables) after a restore; nothing unless an engine
+        derives something."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and type(other) is type(self) and self.to_json() == other.to_json()
@@ -189,6 +282,16 @@ class GameState(ABC):
     __hash__ = None  # type: ignore[assignment]
 
     # Helpers --------------------------------------------------------------
+
+    def _seat_on_turn(self, seat: object) -> int:
+        """``seat`` if it may act now; else IllegalAction: the match is over, no such seat, not its turn."""
+        if self.is_over():
+            raise IllegalAction("game_over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
+        if seat not in self.to_act():
+            raise IllegalAction("not_your_turn", seat=seat)
+        return seat
 
     @staticmethod
     def _stacked_decks(decks: list[list[str]] | None, expected: Sequence[int]) -> list[list[int]]:
@@ -218,3 +321,20 @@ class GameState(ABC):
         reproducible without carrying a generator's state in the snapshot.
         """
         return random.Random(f"{self.NAME}:{self.seed}:{purpose}")
+
+
+def _counts(players: tuple[int, ...]) -> str:
+    """The player counts as a refusal names them: ``3 to 7``, or ``2 or 4`` where they are not a run."""
+    if len(players) > 2 and list(players) == list(range(players[0], players[-1] + 1)):
+        return f"{players[0]} to {players[-1]}"
+    return ", ".join(map(str, players[:-1])) + f" or {players[-1]}"
+
+
+def played_cards(plays: list[list[int]], names: list[str] = C.NAMES) -> list[Played]:
+    """A deal's cards played (``[seat, code]`` pairs, in order) as a record lists them."""
+    return [{"seat": seat, "card": names[code]} for seat, code in plays]
+
+
+def shown_voids(voids: list[int]) -> list[Sequence[str]]:
+    """The suits each seat has shown it lacks (a bit a suit) as suit letters."""
+    return [[C.SUITS[suit] for suit in range(4) if void >> suit & 1] for void in voids]

@@ -29,6 +29,21 @@ JOKER2 = 65
 SUIT_MASK = tuple(0xFFFF << (16 * s) for s in range(4))
 
 
+def taking(trick: list[int], trump: int) -> int:
+    """The index in ``trick`` (cards in the order played) of the card that takes it: the highest
+    trump, else the highest card of the suit led (``trump`` -1: no trumps). Suits and ranks as the
+    codes have them (no joker, no bower)."""
+    best = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[best]
+        if c >> 4 == b >> 4:
+            if c > b:
+                best = i
+        elif c >> 4 == trump:
+            best = i
+    return best
+
+
 def card(rank: str, suit: str) -> int:
     return SUITS.index(suit) * 16 + RANK_INDEX[rank]
 

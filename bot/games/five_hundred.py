@@ -16,10 +16,10 @@ from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState
-from .errors import IllegalAction, InvalidGame
+from .errors import IllegalAction
 from .hidden import Slot, deal_unseen
 from .lengths import Length
-from .options import Option, OptionValue, resolve
+from .options import Option, OptionValue
 from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View
 
 OPTIONS = (
@@ -248,6 +248,9 @@ def bid_view(rank: int) -> Bid:
 
 class FiveHundred(GameState):
     NAME = "five-hundred"
+    PLAYERS = PLAYERS
+    OPTIONS = OPTIONS
+    OVER = OVER
     SAVED = (
         "players", "options", "seed", "decks", "first_dealer", "sides",
         "phase", "hand_no", "hands_played", "all_passes", "dealer", "hands", "kitty", "picked_up", "discards",
@@ -257,20 +260,11 @@ class FiveHundred(GameState):
         "totals", "sheets", "winners",
     )  # fmt: skip
 
-    def _new_match(
-        self,
-        players: int,
-        options: dict[str, Any],
-        seed: int,
-        decks: list[list[str]] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        if players not in PLAYERS:
-            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="2, 3, 4, 5 or 6")
-        self.players = players
-        self.options = resolve(self.NAME, OPTIONS, options)
-        self.seed = seed
-        self.decks = self._stacked_decks(decks, DECKS[players])
+    def _deck(self) -> list[int]:
+        return list(DECKS[self.players])
+
+    def _open_match(self, first_dealer: int | None) -> None:
+        players = self.players
         self.first_dealer = self.dealer = self._first_seat(first_dealer, range(players))
         if players == 4:
             self.sides = [[0, 2], [1, 3]]
@@ -283,22 +277,14 @@ class FiveHundred(GameState):
         self.hand_no = -1
         self.hands_played = 0
         self.all_passes = 0
-        self.totals = [0] * players
-        self.sheets: list[FiveHundredSheet] = []
-        self.winners: list[int] | None = None
         self.contract = -1
-        self._start_hand()
 
     def _clone_native(self) -> FiveHundred:
-        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``).
-
-        Every attribute must be here: the engine properties check that a copy has
-        exactly the original's attributes.
-        """
+        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``)."""
         new = FiveHundred()
-        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
-        new.decks, new.first_dealer, new.sides = self.decks.copy(), self.first_dealer, self.sides.copy()
-        new.phase, new.hand_no, new.hands_played = self.phase, self.hand_no, self.hands_played
+        self._copy_match_into(new)
+        new.first_dealer, new.sides = self.first_dealer, self.sides.copy()
+        new.hand_no, new.hands_played = self.hand_no, self.hands_played
         new.all_passes, new.dealer, new.hands = self.all_passes, self.dealer, self.hands.copy()
         new.kitty, new.picked_up, new.discards = self.kitty, self.picked_up, self.discards
         new.auction, new.turn, new.out = self.auction.copy(), self.turn, self.out.copy()
@@ -310,22 +296,20 @@ class FiveHundred(GameState):
         new.voids, new.plays, new.tricks = self.voids.copy(), self.plays.copy(), self.tricks.copy()
         new.tricks_played = self.tricks_played
         new.last_trick = None if self.last_trick is None else self.last_trick.copy()
-        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
-        new.winners = None if self.winners is None else self.winners.copy()
         new._misere, new._trump, new._order = self._misere, self._trump, self._order
         new._suit_of, new._power, new._suit_masks = self._suit_of, self._power, self._suit_masks
         return new
 
     # Set-up ---------------------------------------------------------------
 
+    def _open_deal(self) -> None:
+        self._start_hand()
+
     def _start_hand(self) -> None:
+        """Deal the next hand (Five Hundred's word for a deal) and open its bidding."""
         n = self.players
         self.hand_no += 1
-        if self.hand_no < len(self.decks):
-            deck = self.decks[self.hand_no]
-        else:
-            deck = list(DECKS[n])
-            self._rng(f"deal-{self.hand_no}").shuffle(deck)
+        deck = self._next_deck(self.hand_no)
         order = [(self.dealer + 1 + i) % n for i in range(n)]
         hands = [0] * n
         kitty: list[int] = []
@@ -422,12 +406,7 @@ class FiveHundred(GameState):
             if code is not None and self.hands[seat] >> code & 1 and not led_joker_at_nt:
                 self._play_card(seat, code, -1)
                 return
-        if self.phase == OVER:
-            raise IllegalAction("game_over")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
-        if seat != self.turn:
-            raise IllegalAction("not_your_turn", seat=seat)
+        seat = self._seat_on_turn(seat)
         words = action.split() if isinstance(action, str) else []
         word = words[0] if words else ""
         if word not in PHASE_OF:
@@ -443,9 +422,6 @@ class FiveHundred(GameState):
         else:
             self._play(seat, words)
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def _side_of(self, seat: int) -> int:
         return next(i for i, side in enumerate(self.sides) if seat in side)
 
@@ -453,14 +429,7 @@ class FiveHundred(GameState):
         return {"total": list(self.totals), "sides": [self.totals[side[0]] for side in self.sides]}
 
     def _result(self) -> dict[str, Any]:
-        return {
-            "winners": list(self.winners or []),
-            "scores": self.scores(),
-            "deals": self.hand_no + 1,
-            "hands": self.hands_played,
-            "sides": self.sides,
-            "sheets": self.sheets,
-        }
+        return {**super()._result(), "hands": self.hands_played, "sides": self.sides}
 
     def _expected(self) -> str:
         return {
@@ -536,7 +505,7 @@ class FiveHundred(GameState):
         if rule == "move-after-two" and self.all_passes >= 2:
             self.all_passes = 0
             self.dealer = (self.dealer + 1) % self.players
-        self._start_hand()
+        self._start_hand()  # a hand thrown in is not played: the deal passes only by that rule
 
     def _won_auction(self) -> None:
         self.all_passes = 0
@@ -755,52 +724,50 @@ class FiveHundred(GameState):
             }
             for s in range(n)
         ]
-        self.sheets.append(
-            {
-                "deal": self.hand_no + 1,
-                "hand": self.hand_no + 1,
-                "thrown_in": False,
-                "dealer": self.dealer,
-                "contract": bid_view(self.contract) if self.contract >= 0 else None,
-                "contractor": self.contractor if self.contractor >= 0 else None,
-                "partner": self.partner if self.partner >= 0 else None,
-                "contract_side": contract_side,
-                "value": value,
-                "made": made,
-                "rows": list(rows),
-            }
-        )
-        self._check_end(contract_side, bool(made))
-        if self.phase != OVER:
-            self.dealer = (self.dealer + 1) % n
-            self._start_hand()
+        sheet: FiveHundredSheet = {
+            "deal": self.hand_no + 1,
+            "hand": self.hand_no + 1,
+            "thrown_in": False,
+            "dealer": self.dealer,
+            "contract": bid_view(self.contract) if self.contract >= 0 else None,
+            "contractor": self.contractor if self.contractor >= 0 else None,
+            "partner": self.partner if self.partner >= 0 else None,
+            "contract_side": contract_side,
+            "value": value,
+            "made": made,
+            "rows": list(rows),
+        }
+        self._close_deal(sheet, self._match_winners(contract_side, bool(made)))
+
+    def _deals_dealt(self) -> int:
+        return self.hand_no + 1
+
+    def _pass_deal(self) -> None:
+        self.dealer = (self.dealer + 1) % self.players
 
     def _other_sides(self, contract_side: list[int]) -> list[list[int]]:
         if self.players == 5:
             return [[s] for s in range(5) if s not in contract_side]
         return [side for side in self.sides if side != contract_side]
 
-    def _check_end(self, contract_side: list[int], made: bool) -> None:
+    def _match_winners(self, contract_side: list[int], made: bool) -> list[int]:
+        """The winners if the hand just scored ended the match, else none."""
         units = [[s] for s in range(5)] if self.players == 5 else self.sides
         score = [self.totals[u[0]] for u in units]
         by_contract = made and any(self.totals[s] >= 500 for s in contract_side)
         if self.options["win_by_contract_only"]:
             if by_contract:
-                self.winners = sorted(contract_side)
-                self.phase = OVER
-                return
+                return sorted(contract_side)
             ended = any(x <= -500 for x in score)
         else:
             ended = any(x >= 500 or x <= -500 for x in score)
         if not ended:
-            return
+            return []
         best = max(score)
         top = [u for u, x in zip(units, score, strict=True) if x == best]
         if len(top) > 1 and any(set(u) & set(contract_side) for u in top):
-            self.winners = sorted(contract_side)  # the contractor's side wins a tie
-        else:
-            self.winners = sorted(s for u in top for s in u)
-        self.phase = OVER
+            return sorted(contract_side)  # the contractor's side wins a tie
+        return sorted(s for u in top for s in u)
 
     # Views ----------------------------------------------------------------
 

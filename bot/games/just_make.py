@@ -13,12 +13,12 @@ import random
 from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
-from .base import GameState
-from .errors import IllegalAction, InvalidGame
+from .base import GameState, played_cards
+from .errors import IllegalAction
 from .hidden import Slot, deal_unseen
 from .lengths import Length
-from .options import Option, OptionValue, resolve
-from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
+from .options import Option, OptionValue
+from .views import BidRow, DealSheet, LastTrick, Record, View, seats_alone
 
 OPTIONS = (
     Option("target", 7, low=3, high=15),
@@ -113,6 +113,9 @@ def trick_winner(cards: list[int]) -> tuple[int | None, list[str], bool]:
 
 class JustMake(GameState):
     NAME = "just-make"
+    PLAYERS = PLAYERS
+    OPTIONS = OPTIONS
+    OVER = OVER
     SAVED = (
         "players", "options", "seed", "decks", "first_bidder",
         "phase", "deal_no", "bidder", "hands", "bids", "doubled", "bid_order",
@@ -120,56 +123,28 @@ class JustMake(GameState):
         "plays", "totals", "sheets", "winners",
     )  # fmt: skip
 
-    def _new_match(
-        self,
-        players: int,
-        options: dict[str, Any],
-        seed: int,
-        decks: list[list[str]] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        if players not in PLAYERS:
-            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="4 to 9")
-        self.players = players
-        self.options = resolve(self.NAME, OPTIONS, options)
-        self.seed = seed
-        self.decks = self._stacked_decks(decks, DECK)
-        self.first_bidder = self._first_seat(first_dealer, range(players))
+    def _deck(self) -> list[int]:
+        return list(DECK)
+
+    def _open_match(self, first_dealer: int | None) -> None:
+        self.first_bidder = self._first_seat(first_dealer, range(self.players))
         self.deal_no = -1
-        self.totals = [0] * players
-        self.sheets: list[JustMakeSheet] = []
-        self.winners: list[int] | None = None
-        self._start_deal()
 
     def _clone_native(self) -> JustMake:
-        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``).
-
-        Every attribute must be here: the engine properties check that a copy has
-        exactly the original's attributes.
-        """
+        """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``)."""
         new = JustMake()
-        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
-        new.decks, new.first_bidder = self.decks.copy(), self.first_bidder
-        new.phase, new.deal_no, new.bidder = self.phase, self.deal_no, self.bidder
+        self._copy_match_into(new)
+        new.first_bidder, new.deal_no, new.bidder = self.first_bidder, self.deal_no, self.bidder
         new.hands, new.bids, new.doubled = self.hands.copy(), self.bids.copy(), self.doubled.copy()
         new.bid_order, new.leader, new.trick = self.bid_order.copy(), self.leader, self.trick.copy()
         new.tricks, new.tricks_played = self.tricks.copy(), self.tricks_played
         new.last_trick = None if self.last_trick is None else self.last_trick.copy()
         new.last_winner, new.plays = self.last_winner, self.plays.copy()
-        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
-        new.winners = None if self.winners is None else self.winners.copy()
         return new
 
-    def _after_restore(self) -> None:
-        """Nothing is derived: every field is saved."""
-
-    def _start_deal(self) -> None:
+    def _open_deal(self) -> None:
         self.deal_no += 1
-        if self.deal_no < len(self.decks):
-            deck = self.decks[self.deal_no]
-        else:
-            deck = list(DECK)
-            self._rng(f"deal-{self.deal_no}").shuffle(deck)
+        deck = self._next_deck(self.deal_no)
         n = self.players
         self.hands = [0] * n
         for j in range(n * HAND_SIZE):
@@ -211,12 +186,7 @@ class JustMake(GameState):
         return out
 
     def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
-        if self.phase == OVER:
-            raise IllegalAction("game_over")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
-        if seat != self._on_turn():
-            raise IllegalAction("not_your_turn", seat=seat)
+        seat = self._seat_on_turn(seat)
         words = action.split() if isinstance(action, str) else []
         expected = "'bid' and a card, e.g. 'bid 4C'" if self.phase == BID else "'play' and a card, e.g. 'play KD'"
         if not words or words[0] not in ("bid", "play") or len(words) < 2:
@@ -256,27 +226,12 @@ class JustMake(GameState):
         if len(self.trick) == self.players:
             self._end_trick()
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def scores(self) -> Scores:
-        return {"total": list(self.totals)}
-
-    def _result(self) -> dict[str, Any]:
-        return {
-            "winners": list(self.winners or []),
-            "scores": self.scores(),
-            "deals": self.deal_no + 1,
-            "sheets": self.sheets,
-        }
-
     # What a computer player may know ----------------------------------------
 
     def record(self, seat: int) -> JustMakeRecord:
         """The seat's view and every card played this deal. ``voids`` stays empty:
         any card may be played to any trick, so nobody ever shows a void."""
-        plays: list[Played] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
-        return {**self.view(seat), "plays": plays, "voids": [[] for _ in range(self.players)]}
+        return {**self.view(seat), "plays": played_cards(self.plays), "voids": [[] for _ in range(self.players)]}
 
     def determinize(self, seat: int, rng: random.Random) -> JustMake:
         """The other hands dealt again from every card the seat has not seen.
@@ -390,15 +345,14 @@ class JustMake(GameState):
             "reversed_totals": reversed_totals,
             "rows": list(rows),
         }
-        self.sheets.append(sheet)
-        winners = self._match_winners(made)
-        if winners:
-            self.winners = winners
-            self.phase = OVER
-            return
-        if self.last_winner >= 0:
+        self._close_deal(sheet, self._match_winners(made))
+
+    def _deals_dealt(self) -> int:
+        return self.deal_no + 1
+
+    def _pass_deal(self) -> None:
+        if self.last_winner >= 0:  # the latest trick's winner bids first next deal
             self.first_bidder = self.last_winner
-        self._start_deal()
 
     def _match_winners(self, made: list[bool]) -> list[int]:
         n = self.players

@@ -12,12 +12,12 @@ import random
 from typing import Any, NotRequired, Self, TypedDict
 
 from . import cards as C
-from .base import GameState
+from .base import GameState, played_cards, shown_voids
 from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .lengths import Length
 from .options import Option, OptionValue, resolve
-from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
+from .views import BidRow, DealSheet, LastTrick, Record, Scores, View, seats_alone
 
 
 class NinetyNineRow(BidRow):
@@ -162,6 +162,9 @@ def _trump_name(trump: int) -> str | None:
 
 class NinetyNine(GameState):
     NAME = "ninety-nine"
+    PLAYERS = PLAYERS
+    OPTIONS = OPTIONS
+    OVER = OVER
     SAVED = (
         "players", "options", "seed", "decks", "first_dealer",
         "phase", "deal_no", "game_no", "games_done", "deals_in_game", "dealer",
@@ -171,23 +174,17 @@ class NinetyNine(GameState):
         "plays", "voids", "game_scores", "totals", "bonuses", "games_won", "sheets", "winners",
     )  # fmt: skip
 
-    def _new_match(
-        self,
-        players: int,
-        options: dict[str, Any],
-        seed: int,
-        decks: list[list[str]] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        if players not in PLAYERS:
-            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="2, 3 or 4")
-        opts = resolve(self.NAME, OPTIONS, options)
-        if opts["format"] == "oxford" and players != 3:
+    def _options_for(self, players: int, given: dict[str, Any]) -> dict[str, Any]:
+        options = resolve(self.NAME, OPTIONS, given)
+        if options["format"] == "oxford" and players != 3:
             raise InvalidGame("option_needs_players", option="format", value="oxford", allowed="3")
-        self.players = players
-        self.options = opts
-        self.seed = seed
-        self.decks = self._stacked_decks(decks, self._full_deck_for(players, opts))
+        return options
+
+    def _deck(self) -> list[int]:
+        return self._full_deck_for(self.players, self.options)
+
+    def _open_match(self, first_dealer: int | None) -> None:
+        players = self.players
         self.first_dealer = self._first_seat(first_dealer, (0, 1) if players == 2 else range(players))
         nh = self._nh
         self.phase = BID
@@ -197,32 +194,32 @@ class NinetyNine(GameState):
         self.deals_in_game = 0
         self.dealer = self.first_dealer
         self.game_scores = [0] * nh
-        self.totals = [0] * nh
+        self.totals = [0] * nh  # the dummy's hand scores too
         self.bonuses = [0] * nh
         self.games_won = [0] * nh
-        self.sheets: list[NinetyNineSheet] = []
-        self.winners: list[int] | None = None
-        self.trump = NT
+        self.trump = self._first_trump()
         self.pile: list[int] = []
         self.turned = -1
         self.joker_as = -1
-        if opts["format"] == "oxford":
+        if self.options["format"] == "oxford":
             self.pile = list(OXFORD_PILE)
             self._rng("trump-pile").shuffle(self.pile)
         self._after_restore()
-        self._start_deal(new_game=True)
+
+    def _first_trump(self) -> int:
+        """The trumps of a game's first deal, where neither a turned card nor Oxford's pile sets them."""
+        return C.DIAMONDS if self.options["trump_style"] == "previous-diamonds" else NT
 
     def _clone_native(self) -> NinetyNine:
         """``clone`` for the compiled class, attribute by attribute (a tenth of the generic way's time).
 
-        Saved lists and dicts are copied one level deep, as ``clone`` does. Every
-        attribute must be here: the engine properties check that a copy has
-        exactly the original's attributes.
+        Saved lists and dicts are copied one level deep, as ``clone`` does; what every match has is
+        copied by ``_copy_match_into``. Every attribute must be copied: the engine properties check
+        that a copy has exactly the original's attributes.
         """
         new = NinetyNine()
-        new.players, new.seed, new.first_dealer = self.players, self.seed, self.first_dealer
-        new.options, new.decks = self.options.copy(), self.decks.copy()
-        new.phase, new.deal_no, new.game_no = self.phase, self.deal_no, self.game_no
+        self._copy_match_into(new)
+        new.first_dealer, new.deal_no, new.game_no = self.first_dealer, self.deal_no, self.game_no
         new.games_done, new.deals_in_game, new.dealer = self.games_done, self.deals_in_game, self.dealer
         new.hands, new.bid_cards, new.bids = self.hands.copy(), self.bid_cards.copy(), self.bids.copy()
         new.trump, new.turned, new.joker_as, new.pile = self.trump, self.turned, self.joker_as, self.pile.copy()
@@ -238,9 +235,11 @@ class NinetyNine(GameState):
         new.tricks, new.tricks_played = self.tricks.copy(), self.tricks_played
         new.last_trick = None if self.last_trick is None else self.last_trick.copy()
         new.plays, new.voids = self.plays.copy(), self.voids.copy()
-        new.game_scores, new.totals = self.game_scores.copy(), self.totals.copy()
-        new.bonuses, new.games_won, new.sheets = self.bonuses.copy(), self.games_won.copy(), self.sheets.copy()
-        new.winners = None if self.winners is None else self.winners.copy()
+        new.game_scores, new.bonuses, new.games_won = (
+            self.game_scores.copy(),
+            self.bonuses.copy(),
+            self.games_won.copy(),
+        )
         new._oxford, new._premiums, new._live, new._hand_size = (
             self._oxford,
             self._premiums,
@@ -289,15 +288,11 @@ class NinetyNine(GameState):
             self._play = PLAY_ACTION
             self._codes = C.CODES
 
-    def _start_deal(self, new_game: bool) -> None:
+    def _open_deal(self) -> None:
         nh = self._nh
         self.deal_no += 1
         self.deals_in_game += 1
-        if self.deal_no < len(self.decks):
-            deck = list(self.decks[self.deal_no])
-        else:
-            deck = self._full_deck_for(self.players, self.options)
-            self._rng(f"deal-{self.deal_no}").shuffle(deck)
+        deck = self._next_deck(self.deal_no)
         hs = self._hand_size
         seats_from_left = [(self.dealer + 1 + i) % nh for i in range(nh)]
         hands = [0] * nh
@@ -324,9 +319,7 @@ class NinetyNine(GameState):
                     if hands[h] >> C.JOKER & 1:
                         hands[h] ^= (1 << C.JOKER) | (1 << self.turned)
                         dealt_in_order[h] = [self.turned if c == C.JOKER else c for c in dealt_in_order[h]]
-        elif new_game:
-            self.trump = C.DIAMONDS if style == "previous-diamonds" else NT
-        # else: the trump was set from the previous deal's results.
+        # else: the trump was set for a new game, or from the previous deal's results (``_pass_deal``).
         self._set_joker_names()
         self.hands = hands
         self.bid_cards = [0] * nh
@@ -411,12 +404,7 @@ class NinetyNine(GameState):
             if code is not None and seat == (self.controller if h == 2 and self.players == 2 else h):
                 self._play_card(h, code)
                 return
-        if phase == OVER:
-            raise IllegalAction("game_over")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
-        if not self._may_act(seat):
-            raise IllegalAction("not_your_turn", seat=seat)
+        seat = self._seat_on_turn(seat)
         word, _, rest = action.strip().partition(" ") if isinstance(action, str) else ("", "", "")
         wanted = ACTION_WORDS.get(word)
         if wanted is None or (wanted == PREMIUM and rest):
@@ -430,9 +418,6 @@ class NinetyNine(GameState):
         else:
             self._premium(seat, word)
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> NinetyNineScores:
         return {
             "total": list(self.totals),
@@ -442,13 +427,7 @@ class NinetyNine(GameState):
         }
 
     def _result(self) -> dict[str, Any]:
-        return {
-            "winners": list(self.winners or []),
-            "scores": self.scores(),
-            "deals": self.deal_no + 1,
-            "games": self.games_done,
-            "sheets": self.sheets,
-        }
+        return {**super()._result(), "games": self.games_done}
 
     # Parsing --------------------------------------------------------------
 
@@ -579,15 +558,8 @@ class NinetyNine(GameState):
             self._end_trick()
 
     def _end_trick(self) -> None:
-        trick, trump = self.trick, self.trump
-        best = 0
-        for i in range(1, len(trick)):
-            c, b = trick[i], trick[best]
-            if (c >> 4) == (b >> 4):
-                if c > b:
-                    best = i
-            elif (c >> 4) == trump:
-                best = i
+        trick = self.trick
+        best = C.taking(trick, self.trump)
         order = self.order
         winner = order[best]
         self.tricks[winner] += 1
@@ -678,24 +650,30 @@ class NinetyNine(GameState):
             rows[h]["total"] = self.totals[h]
             rows[h]["change"] = rows[h]["points"]  # a game's bonus included
         sheet["game_over"] = game_over
-        self.sheets.append(sheet)
-        if match_over:
+        winners: list[int] = []
+        if match_over and self.options["format"] == "first-to-three":
+            winners = [s for s in self._live if self.games_won[s] >= 3]
+        elif match_over:
             best = max(self.totals[s] for s in self._live)
-            if self.options["format"] == "first-to-three":
-                self.winners = [s for s in self._live if self.games_won[s] >= 3]
-            else:
-                self.winners = [s for s in self._live if self.totals[s] == best]
-            self.phase = OVER
-            return
-        # Set up the next deal.
-        if game_over:
+            winners = [s for s in self._live if self.totals[s] == best]
+        self._close_deal(sheet, winners)
+
+    def _deals_dealt(self) -> int:
+        return self.deal_no + 1
+
+    def _pass_deal(self) -> None:
+        """A new game after a game's end; else the trumps the deal's bids made (unless turned up or
+        from Oxford's pile); and the next dealer."""
+        sheet: NinetyNineSheet = self.sheets[-1]
+        nh = self._nh
+        if sheet["game_over"]:
             self.game_no += 1
             self.deals_in_game = 0
             self.game_scores = [0] * nh
+            self.trump = self._first_trump()
         elif self.options["trump_style"] != "turn-up" and not self._oxford:
-            self.trump = TRUMP_BY_MADE[k]
+            self.trump = TRUMP_BY_MADE[sheet["made"]]
         self.dealer = 1 - self.dealer if self.players == 2 else (self.dealer + 1) % nh
-        self._start_deal(new_game=game_over)
 
     def _check_game_end(self, made: list[bool], rows: list[NinetyNineRow]) -> tuple[bool, bool]:
         """Apply the format's end of game and match; return (game over, match over)."""
@@ -814,10 +792,7 @@ class NinetyNine(GameState):
 
     def record(self, seat: int) -> NinetyNineRecord:
         """The seat's view, every card played this deal (the dummy is seat 2) and shown voids."""
-        names = self._names
-        plays: list[Played] = [{"seat": h, "card": names[c]} for h, c in self.plays]
-        voids = [[C.SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids]
-        return {**self.view(seat), "plays": plays, "voids": list(voids)}
+        return {**self.view(seat), "plays": played_cards(self.plays, self._names), "voids": shown_voids(self.voids)}
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """The hidden hands and bid cards dealt again from every card the seat has not seen.

@@ -13,12 +13,12 @@ import random
 from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
-from .base import GameState
+from .base import GameState, played_cards, shown_voids
 from .errors import ENGLISH, IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .lengths import Length
 from .options import Option, OptionValue, resolve
-from .views import BidRow, DealSheet, LastTrick, Played, Record, Scores, View, seats_alone
+from .views import BidRow, DealSheet, LastTrick, Record, View, seats_alone
 
 PLAYERS = tuple(range(3, 8))
 DEFAULT_PLAYERS = 4
@@ -113,6 +113,9 @@ def points_for(scoring: str, bid: int, tricks: int) -> int:
 
 class OhHell(GameState):
     NAME = "oh-hell"
+    PLAYERS = PLAYERS
+    OPTIONS = OPTIONS
+    OVER = OVER
     SAVED = (
         "players", "options", "seed", "decks", "first_dealer",
         "phase", "deal_no", "sizes", "cards", "dealer", "hands", "turn_up", "trump", "unused",
@@ -120,64 +123,44 @@ class OhHell(GameState):
         "plays", "voids", "totals", "sheets", "winners",
     )  # fmt: skip
 
-    def _new_match(
-        self,
-        players: int,
-        options: dict[str, Any],
-        seed: int,
-        decks: list[list[str]] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        if players not in PLAYERS:
-            raise InvalidGame("bad_players", game=self.NAME, players=players, allowed="3 to 7")
-        given = options or {}
-        self.options = resolve(self.NAME, OPTIONS, given)
+    def _options_for(self, players: int, given: dict[str, Any]) -> dict[str, Any]:
+        options = resolve(self.NAME, OPTIONS, given)
         if "start_cards" not in given:
-            self.options["start_cards"] = start_cards_for(players)
-        elif self.options["start_cards"] > 52 // players:
+            options["start_cards"] = start_cards_for(players)
+        elif options["start_cards"] > 52 // players:
             raise InvalidGame(
                 "bad_option_value",
                 option="start_cards",
-                value=self.options["start_cards"],
+                value=options["start_cards"],
                 allowed=f"a whole number from 1 to {52 // players} with {players} players",
             )
-        self.players = players
-        self.seed = seed
-        self.decks = self._stacked_decks(decks, DECK)
-        self.first_dealer = self._first_seat(first_dealer, range(players))
+        return options
+
+    def _deck(self) -> list[int]:
+        return list(DECK)
+
+    def _open_match(self, first_dealer: int | None) -> None:
+        self.first_dealer = self._first_seat(first_dealer, range(self.players))
         self.dealer = self.first_dealer
         self.sizes = deal_sizes(self.options["start_cards"], self.options["sequence"])
         self.deal_no = -1
-        self.totals = [0] * players
-        self.sheets: list[OhHellSheet] = []
-        self.winners: list[int] | None = None
-        self._start_deal()
 
     def _clone_native(self) -> OhHell:
         """``clone`` for the compiled class, attribute by attribute (see ``NinetyNine._clone_native``)."""
         new = OhHell()
-        new.players, new.options, new.seed = self.players, self.options.copy(), self.seed
-        new.decks, new.first_dealer, new.phase = self.decks.copy(), self.first_dealer, self.phase
-        new.deal_no, new.sizes, new.cards, new.dealer = self.deal_no, self.sizes.copy(), self.cards, self.dealer
+        self._copy_match_into(new)
+        new.first_dealer, new.deal_no, new.sizes = self.first_dealer, self.deal_no, self.sizes.copy()
+        new.cards, new.dealer = self.cards, self.dealer
         new.hands, new.turn_up, new.trump, new.unused = self.hands.copy(), self.turn_up, self.trump, self.unused
         new.bids, new.bidder, new.leader = self.bids.copy(), self.bidder, self.leader
         new.trick, new.tricks, new.tricks_played = self.trick.copy(), self.tricks.copy(), self.tricks_played
         new.last_trick = None if self.last_trick is None else self.last_trick.copy()
         new.plays, new.voids = self.plays.copy(), self.voids.copy()
-        new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
-        new.winners = None if self.winners is None else self.winners.copy()
         return new
 
-    def _after_restore(self) -> None:
-        """Nothing is derived: every field is saved."""
-
-    def _start_deal(self) -> None:
+    def _open_deal(self) -> None:
         self.deal_no += 1
-        if self.deal_no < len(self.decks):
-            deck = self.decks[self.deal_no]
-        else:
-            deck = list(DECK)
-            self._rng(f"deal-{self.deal_no}").shuffle(deck)
+        deck = self._next_deck(self.deal_no)
         n, size = self.players, self.sizes[self.deal_no]
         self.cards = size
         self.hands = [0] * n
@@ -232,12 +215,7 @@ class OhHell(GameState):
         return held
 
     def act(self, seat: object, action: object) -> None:  # anything a caller sends is checked
-        if self.phase == OVER:
-            raise IllegalAction("game_over")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
-        if seat != self._on_turn():
-            raise IllegalAction("not_your_turn", seat=seat)
+        seat = self._seat_on_turn(seat)
         words = action.split() if isinstance(action, str) else []
         expected = "'bid' and a number, e.g. 'bid 2'" if self.phase == BID else "'play' and a card, e.g. 'play KD'"
         if len(words) != 2 or words[0] not in ("bid", "play"):
@@ -283,15 +261,8 @@ class OhHell(GameState):
             self._end_trick()
 
     def _end_trick(self) -> None:
-        trick, trump = self.trick, self.trump
-        best = 0
-        for i in range(1, len(trick)):
-            c, b = trick[i], trick[best]
-            if c >> 4 == b >> 4:
-                if c > b:
-                    best = i
-            elif c >> 4 == trump:
-                best = i
+        trick = self.trick
+        best = C.taking(trick, self.trump)
         winner = (self.leader + best) % self.players
         self.last_trick = [self.leader, *trick, winner]
         self.tricks[winner] += 1
@@ -326,36 +297,18 @@ class OhHell(GameState):
             "trump": C.SUITS[self.trump] if self.trump >= 0 else None,
             "rows": list(rows),
         }
-        self.sheets.append(sheet)
-        if self.deal_no + 1 == len(self.sizes):
-            best = max(self.totals)
-            self.winners = [s for s in range(self.players) if self.totals[s] == best]
-            self.phase = OVER
-            return
+        last = self.deal_no + 1 == len(self.sizes)
+        best = max(self.totals)
+        self._close_deal(sheet, [s for s in range(self.players) if self.totals[s] == best] if last else [])
+
+    def _pass_deal(self) -> None:
         self.dealer = (self.dealer + 1) % self.players
-        self._start_deal()
-
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def scores(self) -> Scores:
-        return {"total": list(self.totals)}
-
-    def _result(self) -> dict[str, Any]:
-        return {
-            "winners": list(self.winners or []),
-            "scores": self.scores(),
-            "deals": len(self.sheets),
-            "sheets": self.sheets,  # every deal's score sheet: the match's chart and its history
-        }
 
     # What a computer player may know ----------------------------------------
 
     def record(self, seat: int) -> OhHellRecord:
         """The seat's view, every card played this deal in order and the suits seats showed void in."""
-        plays: list[Played] = [{"seat": s, "card": C.NAMES[c]} for s, c in self.plays]
-        voids = [[C.SUITS[x] for x in range(4) if v >> x & 1] for v in self.voids]
-        return {**self.view(seat), "plays": plays, "voids": list(voids)}
+        return {**self.view(seat), "plays": played_cards(self.plays), "voids": shown_voids(self.voids)}
 
     def determinize(self, seat: int, rng: random.Random) -> OhHell:
         """The other hands and the unused rest of the pack dealt again from every card the seat

@@ -20,7 +20,7 @@ import importlib
 import random
 from typing import cast
 
-from bot.games import GameState
+from bot.games import GameState, game_of
 
 from .knowledge import Knowledge
 from .search import Candidate, Decision, decide
@@ -35,8 +35,10 @@ SEARCH_SHARE = 0.85
 
 
 def knowledge_of(game: str) -> Knowledge:
-    """The rule-based knowledge of a game: ``bot.players.<game>.KNOWLEDGE`` (dashes as underscores)."""
-    module = importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
+    """The rule-based knowledge of a game: the ``KNOWLEDGE`` of the module its entry in
+    ``bot.games.GAMES`` names (``computer``). The entry names it and this is where it is imported:
+    the engines below never import their computer players."""
+    module = importlib.import_module(game_of(game).computer)
     return cast(Knowledge, module.KNOWLEDGE)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.games.shown import presentation_of
+from bot.games import presentation_of
 from bot.games.views import DealSheet
 from bot.storage import repository as repo
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.games.shown import presentation_of
+from bot.games import presentation_of
 from bot.tables import BoardRow, MatchSeat, MatchSheet, MatchSummary, PlayerProfile, RatingPoint, TableStatus
 
 from ..charts import FILENAME, legend, running_totals

@@ -15,7 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice, presentation_of
+from bot.games import presentation_of
+from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice
 from bot.games.views import View
 from bot.tables import SeatInfo, TableInfo, TableStatus
 

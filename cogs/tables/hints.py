@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.shown import presentation_of
+from bot.games import presentation_of
 from bot.games.views import View
 from bot.tables import Hint
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import discord
 
-from bot.games import GAMES
+from bot.games import GAMES, presentation_of
 from bot.games.options import resolve
-from bot.games.shown import Card, Cards, Cell, Joined, Param, Seat, Suit, SuitSymbol, Text, presentation_of
+from bot.games.shown import Card, Cards, Cell, Joined, Param, Seat, Suit, SuitSymbol, Text
 from bot.games.views import DealSheet, Played, View
 from bot.tables import MatchSheet, TableInfo, TableStatus
 

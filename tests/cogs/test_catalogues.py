@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES
-from bot.games.shown import presentation_of
+from bot.games import GAMES, presentation_of
 from cogs.i18n import DEFAULT, catalogue, languages, t
 from cogs.tables.play_commands import parameters_of
 

@@ -71,7 +71,7 @@ def test_ninety_nine_bid_options_say_what_each_card_counts() -> None:
 
 
 def test_declare_is_explained_only_while_it_may_still_be_chosen() -> None:
-    from bot.games.shown import presentation_of
+    from bot.games import presentation_of
 
     shown = presentation_of("ninety-nine")
     checked = 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.bench_start import (
+from bench.start import (
     GAME,
     GRACE_SECONDS,
     OPTIONS,

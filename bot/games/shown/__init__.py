@@ -1,7 +1,8 @@
 """How each game is shown: a discord-free description the presentation renders for any game.
 
 Each game has a module here (``bot.games.shown.<game>``, dashes as
-underscores) with a ``PRESENTATION`` that turns a *view* (``state.view(seat)``
+underscores) with a ``PRESENTATION`` (its entry's ``shown`` in ``bot.games.GAMES``; callers find it
+with ``bot.games.presentation_of``) that turns a *view* (``state.view(seat)``
 or ``view(None)``, nothing else) into what a table shows: the header lines,
 one row per seat, the face-up hands, and the last deal's score sheet. Every
 word is a translation key with parameters (:class:`Text`); a parameter that
@@ -13,7 +14,6 @@ Discord, and the cogs know no game: a new game brings its own module.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, Union, cast
 
@@ -213,15 +213,6 @@ class OwnBids:
         return None if row is None else row["made"]
 
 
-def presentation_of(game: str) -> Presentation[View, DealSheet]:
-    """The description of a game: ``bot.games.shown.<game>.PRESENTATION`` (dashes as underscores).
-
-    Its methods read the game's own views and sheets, which extend the core ones: what the
-    service and the cogs hold for any game is the same data, typed by its core."""
-    module = importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
-    return cast(Presentation[View, DealSheet], module.PRESENTATION)
-
-
 __all__ = [
     "CARD",
     "CARDS",
@@ -244,6 +235,5 @@ __all__ = [
     "SuitSymbol",
     "Text",
     "cards_choice",
-    "presentation_of",
     "say",
 ]

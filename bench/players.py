@@ -1,4 +1,4 @@
-"""``python -m bot bench players``: strength and speed of the computer players.
+"""``python -m bench players``: strength and speed of the computer players.
 
 A pairing "A vs B" seats one unit of level A (a seat, or in Five Hundred with
 partnerships a whole side) and level B everywhere else. Each deal seed is
@@ -19,9 +19,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from bot.games import GAMES, GameState, InvalidGame, new_game
+from bot.games.views import BidRow
 from bot.players import LEVELS, ComputerPlayer
 
 RANDOM = "random"  # uniformly random legal actions: the floor every level must clear
@@ -79,7 +80,17 @@ def seat_roles(units: list[list[int]], rotation: int, players: int) -> list[int]
     return [FIRST if seat in units[rotation] else SECOND for seat in range(players)]
 
 
-def hands_played(sheets: list[dict[str, Any]]) -> int:
+class SheetRead(TypedDict, total=False):
+    """What the benchmark reads of any game's deal sheet: the core's rows (as the games where each seat
+    bids have them), and Five Hundred's hand thrown in and its contract."""
+
+    rows: list[BidRow]
+    thrown_in: bool
+    contractor: int | None
+    made: bool | None
+
+
+def hands_played(sheets: list[SheetRead]) -> int:
     return sum(1 for sheet in sheets if not sheet.get("thrown_in"))
 
 
@@ -97,7 +108,7 @@ def first_share(winners: Iterable[int], units: list[list[int]], first_unit: int)
     return 1 / len(winning) if first_unit in winning else 0.0
 
 
-def tally_aims(sheets: list[dict[str, Any]], role: list[int]) -> tuple[Aims, Aims]:
+def tally_aims(sheets: list[SheetRead], role: list[int]) -> tuple[Aims, Aims]:
     """Each role's bids made exactly, or (where sheets name a contractor) contracts made."""
     aims = (Aims(), Aims())
     for sheet in sheets:
@@ -377,7 +388,7 @@ HEADER = (
 
 def command_line(config: BenchConfig) -> str:
     """The command that repeats this run, every setting spelled out."""
-    parts = ["python -m bot bench players"]
+    parts = ["python -m bench players"]
     parts += [f"--game {game}" for game in config.games]
     parts += [f"--players {n}" for n in config.players]
     parts += [f"--pairing {a}:{b}" for a, b in config.pairings]

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 import bot.players
-from bot import bench, bench_players
-from bot.bench_players import (
+from bench import players as bench_players
+from bench.__main__ import main as bench_main
+from bench.players import (
     FIRST,
     SECOND,
     Aims,
@@ -239,7 +240,7 @@ def test_command_line_options_are_typed_per_game() -> None:
         "just-make": {"target": 9},
     }
     assert (got.pairings, got.matches, got.budget_ms, got.deals, got.jobs) == ((("strong", "random"),), 8, 200, 5, 1)
-    assert parse(*bench_players.command_line(got).split()[5:]) == got  # the printed command repeats the run
+    assert parse(*bench_players.command_line(got).split()[4:]) == got  # the printed command repeats the run
 
 
 @pytest.mark.parametrize("bad", ["target=99", "no_such_option=1", "target", "ninety-nine:target=9"])
@@ -254,11 +255,11 @@ def test_command_line_refuses_bad_pairings_and_counts(argv: list[str]) -> None:
         parse(*argv)
 
 
-def test_python_m_bot_bench_players_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_python_m_bench_players_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["players", "--game", "just-make", "--pairing", "random:random", "--matches", "3", "--deals", "1"]
-    assert bench.main([*argv, "--jobs", "1"]) == 0
+    assert bench_main([*argv, "--jobs", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("| game | players |")
     assert out[2].startswith("| just-make | 6 | random vs random | 6 | ")  # 3 matches: one rotation of 6 seats
-    assert any(line.startswith("Run: `python -m bot bench players --game just-make") for line in out)
+    assert any(line.startswith("Run: `python -m bench players --game just-make") for line in out)
     assert "Matches capped at 1 deals (6 of 6 hit the cap): then the leader on total wins." in out

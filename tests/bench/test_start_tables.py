@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from bot import bench
+from bench.__main__ import main as bench_main
+from bench.tables import TABLES_PER_SERVER, guild_for
 from bot.shards import shard_of
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
@@ -33,7 +34,7 @@ def test_bench_start_prints_ready_click_timers_resume_and_memory(
     backend: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     database = [] if backend == "sqlite" else ["--database", str(POSTGRES_URL)]
-    assert bench.main(["start", "--tables", "30", "--actions", "20", *database]) == 0
+    assert bench_main(["start", "--tables", "30", "--actions", "20", *database]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3
     seeded, started, resumed = (fields(line) for line in lines)
@@ -79,7 +80,7 @@ def check_tables_line(line: str, processes: int, tables: int, backend: str) -> N
 
 
 def test_bench_tables_in_one_process_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench.main(["tables", "--tables", "3", "--think-ms", "0"]) == 0
+    assert bench_main(["tables", "--tables", "3", "--think-ms", "0"]) == 0
     [line] = capsys.readouterr().out.splitlines()
     check_tables_line(line, 1, 3, "sqlite")
 
@@ -87,14 +88,14 @@ def test_bench_tables_in_one_process_on_sqlite(capsys: pytest.CaptureFixture[str
 @needs_postgres
 def test_bench_tables_in_one_and_two_processes_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
     url = str(POSTGRES_URL)
-    assert bench.main(["tables", "--tables", "6", "--processes", "2", "--think-ms", "0", "--database", url]) == 0
+    assert bench_main(["tables", "--tables", "6", "--processes", "2", "--think-ms", "0", "--database", url]) == 0
     one, two = capsys.readouterr().out.splitlines()
     check_tables_line(one, 1, 6, "postgresql")
     check_tables_line(two, 2, 6, "postgresql")
 
 
 def test_bench_tables_refuses_several_processes_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench.main(["tables", "--tables", "6", "--processes", "2"]) == 2
+    assert bench_main(["tables", "--tables", "6", "--processes", "2"]) == 2
     out = capsys.readouterr()
     assert out.out == ""
     assert len(out.err.splitlines()) == 1 and "PostgreSQL" in out.err
@@ -102,8 +103,8 @@ def test_bench_tables_refuses_several_processes_on_sqlite(capsys: pytest.Capture
 
 @pytest.mark.parametrize(("tables", "processes"), [(200, 1), (200, 2), (6, 2), (45, 2), (100, 3)])
 def test_tables_spread_evenly_over_shards_within_a_servers_limit(tables: int, processes: int) -> None:
-    guilds = [bench.guild_for(number, tables, processes) for number in range(tables)]
-    assert max(Counter(guilds).values()) <= bench.TABLES_PER_SERVER
+    guilds = [guild_for(number, tables, processes) for number in range(tables)]
+    assert max(Counter(guilds).values()) <= TABLES_PER_SERVER
     shards = Counter(shard_of(guild, processes) for guild in guilds)
     assert set(shards) == set(range(processes))
     assert max(shards.values()) - min(shards.values()) <= 1

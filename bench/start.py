@@ -1,4 +1,4 @@
-"""``python -m bot bench start``: how soon a bot with many open tables answers after a start.
+"""``python -m bench start``: how soon a bot with many open tables answers after a start.
 
 Seeds ``--tables`` Ninety-Nine matches in play (``--actions`` moves into each) straight into the
 database, as the service would have written them, then starts a fresh table service over them as
@@ -32,6 +32,13 @@ from sqlalchemy import insert
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bench.database import drop_schema, postgres_schema
+from bot.games import new_game
+from bot.storage import repository as repo
+from bot.storage.database import Database
+from bot.storage.models import PLAYING, utcnow
+from bot.tables import TableService
+
 TABLES_PER_SERVER = 20  # within a server's default limit of open tables
 PLAYERS = 3
 GAME = "ninety-nine"
@@ -63,8 +70,6 @@ class Seeded:
 def random_moves(seed: int, actions: int, rng: random.Random) -> list[tuple[int, str]]:
     """Up to ``actions`` random legal moves (seat, action) of a match with ``seed``, stopping short of
     the move that would end it (a match in play is seeded, never a finished one)."""
-    from bot.games import new_game
-
     state = new_game(GAME, players=PLAYERS, options=OPTIONS, seed=seed)
     moves: list[tuple[int, str]] = []
     for _ in range(actions):
@@ -83,7 +88,7 @@ def _on_conflict_nothing(connection: AsyncConnection, table: Any) -> Any:
 
 
 async def seed_tables(
-    database: Any,
+    database: Database,
     numbers: Sequence[int],
     actions: int,
     *,
@@ -97,9 +102,6 @@ async def seed_tables(
     table ``playing`` with its version and action count, seats with positions, the action log and a
     turn deadline. ``due``: the last move was made a minute more than the turn time ago, so every
     table's reminder is due now (and, with the servers' grace of an hour, no timeout yet)."""
-    from bot.storage import repository as repo
-    from bot.storage.models import PLAYING, utcnow
-
     rng = rng or random.Random(7)
     now = utcnow()
     moved_at = now - timedelta(seconds=TURN_SECONDS + 60) if due else now
@@ -140,8 +142,6 @@ async def _insert_chunk(
     at: datetime,
     status: str,
 ) -> list[Seeded]:
-    from bot.storage import repository as repo
-
     people = [
         {"id": host_of(number) + seat, "display_name": f"p{host_of(number) + seat}", "updated_at": at}
         for number in numbers
@@ -210,22 +210,17 @@ async def _insert_chunk(
     ]
 
 
-def _database(url: str | None, schema: str | None, folder: Path) -> Any:
+def _database(url: str | None, schema: str | None, folder: Path) -> Database:
     """A new engine on the bench's database (a fresh process's connections)."""
-    from bot.storage.database import Database
-
     if url is None or schema is None:
         return Database(f"sqlite+aiosqlite:///{folder}/bench.db")
     return Database(url, connect_args={"server_settings": {"search_path": schema}})
 
 
 async def bench_start(tables: int, actions: int, url: str | None) -> list[str]:
-    from bot.bench import _drop_schema, _postgres_schema
-    from bot.tables import TableService
-
     schema = f"bench_start_{int(time.time())}_{secrets.token_hex(2)}" if url else None
     folder = Path(tempfile.mkdtemp(prefix="bench-start-"))
-    database = await _postgres_schema(url, schema) if url and schema else _database(None, None, folder)
+    database = await postgres_schema(url, schema) if url and schema else _database(None, None, folder)
     backend = database.backend
     try:
         await database.upgrade()
@@ -283,7 +278,7 @@ async def bench_start(tables: int, actions: int, url: str | None) -> list[str]:
     finally:
         await database.close()
         if schema is not None and url is not None:
-            await _drop_schema(url, schema)
+            await drop_schema(url, schema)
         shutil.rmtree(folder, ignore_errors=True)
     moves = sum(entry.actions for entry in seated)
     return [

@@ -1,0 +1,15 @@
+"""Benchmarks of Trick Table: ``python -m bench engine|tables|start|players|picture`` print figures.
+
+They live beside the product, not inside it: the modules here import ``bot`` (and, to time the
+pictures, ``cogs``) from above, and nothing in ``bot`` or ``cogs`` imports them
+(``tests/test_imports.py`` checks both). One module a benchmark:
+
+- ``engine``: random matches through the engine contract, deals per second;
+- ``tables``: many tables played at once through the table service and the database;
+- ``start``: a start over many open tables (seeded straight into the database);
+- ``players``: the computer players' decision times and strength;
+- ``picture``: time to draw the end-of-match chart and the table's picture;
+- ``database``: the fresh databases (a PostgreSQL schema each) the service benchmarks run on.
+
+Tests never time anything; the figures are in the README's benchmark section.
+"""

@@ -1,0 +1,67 @@
+"""Every benchmark runs with tiny parameters and prints its figures (never how fast: the fields only), and the
+former spelling ``python -m bot bench ...`` still runs them from a clone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.__main__ import main as bench_main
+from bot.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fields(line: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in line.split() if "=" in part)
+
+
+def test_engine_prints_deals_for_each_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["engine", "--game", "just-make", "--seconds", "0.01"]) == 0
+    first, *rows = capsys.readouterr().out.splitlines()
+    assert first in ("engines: pure Python", "engines: compiled by mypyc")
+    assert [fields(row)["players"] for row in rows] == [str(n) for n in GAMES["just-make"].players]
+    for row in rows:
+        assert row.startswith("just-make ") and int(fields(row)["deals"]) > 0
+
+
+def test_picture_prints_each_games_chart_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["picture", "--repeat", "1", "--samples", "3", "--save", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    charts, tables = lines[: len(GAMES)], lines[len(GAMES) :]
+    assert [line.split()[0] for line in charts] == list(GAMES) == [line.split()[0] for line in tables]
+    assert all(int(fields(line)["png_bytes"]) > 0 for line in charts)
+    assert all(fields(line)["pictures"] == "3" for line in tables)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        f"{game}-{n}.png" for game in GAMES for n in (1, 2)
+    )
+
+
+@pytest.mark.parametrize(
+    ("former", "kind"), [(["chart", "--repeat", "1"], "ms/chart"), (["table-image", "--samples", "2"], "pictures")]
+)
+def test_the_picture_benchmarks_former_names_run_one_of_them(
+    former: list[str], kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench_main(former) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(GAMES) and all(kind in fields(line) for line in lines)
+
+
+def test_python_m_bot_bench_runs_the_benchmarks() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "bench", "engine", "--game", "oh-hell", "--seconds", "0.01"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["oh-hell"] * len(GAMES["oh-hell"].players)
+    wrong = subprocess.run(
+        [sys.executable, "-m", "bot", "bench", "nonsense"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert wrong.returncode == 2 and "invalid choice" in wrong.stderr

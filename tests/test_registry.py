@@ -1,0 +1,42 @@
+"""One registry: each game is one entry of ``bot.games.GAMES``, and every caller finds the game's engine,
+presentation and computer players through it."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from bot.games import GAMES, InvalidGame, game_of, new_game, presentation_of
+from bot.players import knowledge_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_each_entry_holds_its_games_engine_presentation_and_computer_players(name: str) -> None:
+    game = GAMES[name]
+    assert game.name == name and game_of(name) is game
+    assert type(new_game(name, seed=1)) is game.state and name == game.state.NAME
+    assert presentation_of(name) is game.shown
+    assert game.shown is importlib.import_module(f"bot.games.shown.{name.replace('-', '_')}").PRESENTATION
+    assert knowledge_of(name) is importlib.import_module(game.computer).KNOWLEDGE
+    assert game.computer.startswith("bot.players.")
+
+
+def test_every_games_modules_have_an_entry() -> None:
+    """A game's presentation and computer players are found through its entry only: no module of either
+    folder is left without one."""
+    named = {name.replace("-", "_") for name in GAMES}
+    shown = {path.stem for path in (ROOT / "bot/games/shown").glob("*.py") if path.stem != "__init__"}
+    computers = {GAMES[name].computer.rpartition(".")[2] for name in GAMES}
+    assert shown == named
+    assert computers == named
+
+
+def test_an_unknown_game_is_refused_with_the_games_there_are() -> None:
+    for find in (game_of, presentation_of, knowledge_of):
+        with pytest.raises(InvalidGame) as refused:
+            find("whist")
+        assert refused.value.key == "unknown_game" and "oh-hell" in str(refused.value)
