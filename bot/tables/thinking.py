@@ -101,11 +101,13 @@ class Thinker:
         return await self._run(Job(state, seat, level, seed, self.budget_ms, self.samples))
 
     async def _run(self, job: Job) -> Choice:
-        loop = asyncio.get_running_loop()
         for attempt in range(2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, think, job)
+                # Submitting starts a worker process when none is idle (the first time, the fork server
+                # too: a second or more): in a thread, so the event loop answers clicks meanwhile.
+                future = await asyncio.to_thread(pool.submit, think, job)
+                return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): start a fresh pool and try once more.
                 log.warning("a computer player's worker process died; restarting the pool")
