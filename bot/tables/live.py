@@ -174,6 +174,8 @@ class Step:
         self.events: list[dict[str, Any]] = []
         self.seat_changes: dict[int, dict[str, Any]] = {}
         self.abandon = False
+        # the seats to act before this step (a turn "begins" for the others that are to act after it)
+        self.before: tuple[int, ...] = tuple(live.state.to_act()) if live.state is not None and now is not None else ()
 
     @property
     def state(self) -> GameState:

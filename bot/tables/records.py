@@ -79,6 +79,16 @@ class HandSnapshot:
 
 
 @dataclass(frozen=True)
+class SeatView:
+    """One seat's view (or the public one, ``seat`` None) of a table at ``version``."""
+
+    table_id: int
+    seat: int | None
+    version: int
+    view: View
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What one service call changed: the table, every view, and the events worth announcing.
 
