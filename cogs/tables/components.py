@@ -3,7 +3,7 @@
 Each item is a :class:`discord.ui.DynamicItem`: after a restart discord.py matches
 the custom_id of a click on an old message against these templates, so no view
 has to be kept in memory, and no view holds game state. Every callback hands
-the click to the cog, which loads the table from the service.
+the click to the cog (through :class:`TableClicks`), which loads the table from the service.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
@@ -23,9 +23,39 @@ log = logging.getLogger(__name__)
 PREFIX = "tt"
 CUSTOM_ID_MAX = 100
 ACTION = r"[A-Za-z0-9 -]{1,70}"
+HANDLER = "Tables"  # the name of the cog that handles these clicks
 
-if TYPE_CHECKING:
-    from .cog import Tables
+
+@runtime_checkable
+class TableClicks(Protocol):
+    """What a click on a table's control asks of its handler (the tables cog): each control's callback
+    calls one of these, so this module needs nothing of the cog but its name."""
+
+    async def belongs_here(self, interaction: discord.Interaction[Any], table_id: int) -> bool: ...
+
+    async def on_lobby(self, interaction: discord.Interaction[Any], table_id: int, op: str) -> None: ...
+
+    async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int, level: str) -> None: ...
+
+    async def on_remove_computer(self, interaction: discord.Interaction[Any], table_id: int, key: int) -> None: ...
+
+    async def on_hint(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> None: ...
+
+    async def on_hand(self, interaction: discord.Interaction[Any], table_id: int, *, refresh: bool) -> None: ...
+
+    async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None: ...
+
+    async def on_choose(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str], *, step: bool = False
+    ) -> None: ...
+
+    async def on_cards(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: int, cards: list[str]
+    ) -> None: ...
+
+    async def on_rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
+
+    async def on_review(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
 
 
 def data_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
@@ -34,7 +64,7 @@ def data_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
 
 
 async def _on_table(
-    interaction: discord.Interaction[Any], table_id: int, work: Callable[[Tables], Awaitable[None]]
+    interaction: discord.Interaction[Any], table_id: int, work: Callable[[TableClicks], Awaitable[None]]
 ) -> None:
     """A click on a table's control, handled only where that table is (see ``Tables.belongs_here``)."""
     cog = _handler(interaction)
@@ -42,10 +72,10 @@ async def _on_table(
         await work(cog)
 
 
-def _handler(interaction: discord.Interaction[Any]) -> Tables:
-    from .cog import Tables  # the cog imports these components: a late import breaks the cycle
-
-    return table_bot(interaction.client).cog_of(Tables)
+def _handler(interaction: discord.Interaction[Any]) -> TableClicks:
+    cog = table_bot(interaction.client).get_cog(HANDLER)
+    assert isinstance(cog, TableClicks), f"the {HANDLER} cog is not loaded"
+    return cog
 
 
 class LobbyButton(
