@@ -79,6 +79,9 @@ class TableReads:
                 raise WrongStatus("not_in_play")
             if seat is None:
                 return SeatView(live.id, None, live.version, live.public)
-            if seat not in live.views:
+            if not 0 <= seat < len(live.seats):
                 raise NotAllowed("not_a_seat")
-            return SeatView(live.id, seat, live.version, live.views[seat])
+            view = live.views.get(seat)
+            if view is None:  # a computer's seat: not kept, as nobody is shown it but on asking
+                view = live.state.view(seat)
+            return SeatView(live.id, seat, live.version, view)
