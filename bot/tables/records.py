@@ -101,7 +101,7 @@ class Outcome:
 
     table: TableInfo
     public: View | None  # None before the match begins
-    views: dict[int, View]
+    views: dict[int, View]  # each person's seat's view (already computed: the dict is copied, not the views)
     changed: tuple[int, ...]
     events: tuple[dict[str, Any], ...]
     actor: int | None = None
