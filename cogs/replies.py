@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
@@ -24,8 +25,20 @@ def id_from(digits: str) -> int:
     return value if value <= MAX_ID else 0
 
 
+DEFERRING = "deferring"  # interaction.extras: the task deferring the interaction, while it is on its way
+
+
+async def answered(interaction: discord.Interaction[Any]) -> None:
+    """Wait for a deferral on its way (a slow handler's), so ``is_done`` tells how to answer."""
+    deferring = interaction.extras.get(DEFERRING)
+    if deferring is not None and deferring is not asyncio.current_task() and not deferring.done():
+        with contextlib.suppress(Exception):
+            await asyncio.shield(deferring)
+
+
 async def send(interaction: discord.Interaction[Any], text: str | None = None, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was deferred."""
+    await answered(interaction)
     if interaction.response.is_done():
         await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
     else:
@@ -34,6 +47,7 @@ async def send(interaction: discord.Interaction[Any], text: str | None = None, *
 
 async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Edit the message the component is on (in place), whether or not the interaction was deferred."""
+    await answered(interaction)
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:

@@ -14,7 +14,7 @@ from bot.games import GAMES
 from bot.tables import TableError, TableInfo, TableService
 
 from ..i18n import t
-from ..replies import send, update
+from ..replies import DEFERRING, send, update
 from .render import game_name
 
 DEFER_AFTER = 2.0  # Discord wants an answer within 3 seconds
@@ -45,6 +45,8 @@ async def answering(interaction: discord.Interaction[Any], *, update: bool) -> A
     async def defer_later() -> None:
         await asyncio.sleep(DEFER_AFTER)
         if not interaction.response.is_done():
+            # An answer given while the deferral is on its way waits for it (see ``replies.answered``).
+            interaction.extras[DEFERRING] = asyncio.current_task()
             with contextlib.suppress(discord.HTTPException):
                 if update:
                     await interaction.response.defer()
