@@ -4,7 +4,7 @@ The cog composes what it does, each in its own module: opening tables and their 
 (``lobby_clicks``), the ephemeral hands (``hand_messages``), a seat's clicks in its hand
 (``play_clicks``), the deal review (``review``), and the chat table as a subscriber to the
 service's events (``presenting``: the table message through ``publisher``, pings, announcements).
-The components call the cog through the small :class:`~cogs.tables.components.TableClicks` interface.
+The components call the cog through the small :class:`~cogs.tables.clicks.TableClicks` interface.
 
 Each handler loads the table from the service, acts through the service, and answers the interaction
 at once (deferring if the work takes longer than two seconds). Refusals come back from the service as
@@ -28,7 +28,7 @@ from bot.tables.events import Subscription
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..replies import handled, send
-from .components import HANDLER, data_of
+from .clicks import HANDLER, data_of
 from .hand_messages import Hands
 from .lobby_clicks import LobbyClicks
 from .pings import TurnPings
@@ -141,7 +141,7 @@ class Tables(commands.Cog, name=HANDLER):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    # ------------------------------------------------------------------ clicks (see components.TableClicks)
+    # ------------------------------------------------------------------ clicks (see clicks.TableClicks)
 
     async def belongs_here(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
         """Whether a click on table ``table_id`` came from where the table is: its server, and its channel
