@@ -46,7 +46,10 @@ class TableService:
     ``thinker`` makes the computer players' decisions (None: a :class:`Thinker` with a
     worker process per CPU, started on the first decision and stopped by :meth:`close`;
     one passed in is the caller's to close). ``sleep`` waits out the computers' pace
-    (tests pass one that moves their clock instead).
+    (tests pass one that moves their clock instead). ``announce_every_change``: with several
+    processes on PostgreSQL, tell the others of every commit here (their subscribers hear it as
+    ``TableMovedElsewhere``), not only of moves at another shard's tables (whose owner must read
+    them again): for a presentation that shows a table in any process.
     """
 
     def __init__(
@@ -58,8 +61,15 @@ class TableService:
         sleep: Sleep = asyncio.sleep,
         lobby_grace: timedelta = UNSHOWN_LOBBY_GRACE,
         shards: Shards | None = None,
+        announce_every_change: bool = False,
     ) -> None:
-        self.store = store = TableStore(database, clock=clock, lobby_grace=lobby_grace, shards=shards)
+        self.store = store = TableStore(
+            database,
+            clock=clock,
+            lobby_grace=lobby_grace,
+            shards=shards,
+            announce_every_change=announce_every_change,
+        )
         self.db, self.shards, self.events = store.db, store.shards, store.events
         self.reads = reads = TableReads(store)
         self.records = records = Records(store)

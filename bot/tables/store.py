@@ -157,6 +157,7 @@ class TableStore:
         lobby_grace: timedelta = UNSHOWN_LOBBY_GRACE,
         shards: Shards | None = None,
         events: EventBus | None = None,
+        announce_every_change: bool = False,
     ) -> None:
         self.db = database
         # The servers whose tables this process loads at start and whose turn timers it runs
@@ -165,6 +166,8 @@ class TableStore:
         self.lobby_grace = lobby_grace
         self.clock = clock
         self.events = events or EventBus()
+        # Tell the other processes of every commit here, not only of those at another shard's tables.
+        self.announce_every_change = announce_every_change
         self.live: dict[int, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._announcing: set[asyncio.Task[None]] = set()
@@ -315,10 +318,13 @@ class TableStore:
 
     def tell_others(self, live: LiveTable) -> None:
         """This process moved a table on: tell the other processes sharing the database (PostgreSQL), after
-        the commit: the table's owner reads it again (a click routed here), and every process tells its
-        subscribers (a screen connected there)."""
+        the commit, so the table's owner reads it again (a click routed here) and every process tells its
+        own subscribers. Only another shard's table is told of, unless ``announce_every_change`` (a
+        presentation elsewhere wants every change: one more NOTIFY per commit)."""
         if self.db.backend != "postgresql" or self.shards.all:
             return  # one process serves every server: nobody else to tell
+        if self.shards.owns(live.guild_id) and not self.announce_every_change:
+            return
 
         version = live.version
 

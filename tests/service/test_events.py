@@ -48,7 +48,7 @@ async def test_a_subscriber_reads_each_seats_view_at_the_version_it_heard_of(dat
 async def test_a_change_made_in_another_process_reaches_this_ones_subscribers(database: Database, clock: Clock) -> None:
     if database.backend != "postgresql":
         pytest.skip("SQLite serves one process: every change is made where it is heard")
-    owner = make_service(database, clock, shards=Shards.of(2, [0]))
+    owner = make_service(database, clock, shards=Shards.of(2, [0]), announce_every_change=True)
     other = make_service(database, clock, shards=Shards.of(2, [1]))
     heard: list[Event] = []
 
@@ -69,6 +69,44 @@ async def test_a_change_made_in_another_process_reaches_this_ones_subscribers(da
             await asyncio.sleep(0.02)
         assert heard and all(e == TableMovedElsewhere(info.id, EVEN_GUILD) for e in heard)
         assert (await other.view(info.id)).version == (await owner.table(info.id)).version  # read again: current
+    finally:
+        await owner.close()
+        await other.close()
+
+
+async def test_by_default_only_a_move_at_another_shards_table_is_told(database: Database, clock: Clock) -> None:
+    if database.backend != "postgresql":
+        pytest.skip("SQLite serves one process: every change is made where it is heard")
+    owner = make_service(database, clock, shards=Shards.of(2, [0]))
+    other = make_service(database, clock, shards=Shards.of(2, [1]))
+    at_owner: list[Event] = []
+    at_other: list[Event] = []
+
+    async def owner_hears(event: Event) -> None:
+        at_owner.append(event)
+
+    async def other_hears(event: Event) -> None:
+        at_other.append(event)
+
+    async def settings_changed(_settings: object) -> None:
+        return None
+
+    try:
+        for service in (owner, other):
+            await service.follow_others(settings_changed)
+        owner.events.subscribe(owner_hears, (TableMovedElsewhere,))
+        other.events.subscribe(other_hears, (TableMovedElsewhere,))
+        info = await seated(owner, "oh-hell", players=3, options={"start_cards": 3}, guild=EVEN_GUILD)
+        started = (await owner.start(info.id, info.host_id, message_id=1)).table
+        who = started.seats[started.to_act[0]].user_id
+        assert who is not None
+        await other.act(info.id, who, (await other.legal(info.id, who))[0])  # a click routed to the other
+        for _ in range(200):
+            if at_owner:
+                break
+            await asyncio.sleep(0.02)
+        assert at_owner == [TableMovedElsewhere(info.id, EVEN_GUILD)]
+        assert at_other == []  # the owner's own commits are not announced
     finally:
         await owner.close()
         await other.close()
