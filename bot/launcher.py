@@ -143,7 +143,7 @@ class TrickBot(TableBot):
         log.info("running %s", self.own_shards)
         if self.own_shards.all or 0 in self.own_shards.ids:  # one process syncs the commands for the whole bot
             await self.sync_commands()
-        self._timers = self.service.run_timers_forever(self.cog_of(Tables).on_timer)
+        self._timers = self.service.run_timers_forever()  # the cogs hear its moves as events
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
         self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")

@@ -2,9 +2,9 @@
 
 Two things are heard: a server's settings changed (announced in the transaction
 that writes them: ``pg_notify`` is sent at commit, and not at all if the write
-rolls back), and a table was moved on by a process that does not own it (a
-click routed to another shard's process), so its owner reads it again and its
-computers play on. SQLite serves one process, which needs no message.
+rolls back), and a table was moved on by another process (when several share
+the database), so its owner reads it again and its computers play on, and every
+process tells its own subscribers. SQLite serves one process, which needs no message.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 log = logging.getLogger(__name__)
 
 CHANNEL = "trick_table_settings"  # payload: the server's id
-TABLES_CHANNEL = "trick_table_tables"  # payload: "<table id>:<server id>"
+TABLES_CHANNEL = "trick_table_tables"  # payload: "<table id>:<server id>:<version>"
 
 
 async def announce(connection: AsyncConnection, guild_id: int) -> None:
@@ -30,9 +30,9 @@ async def announce(connection: AsyncConnection, guild_id: int) -> None:
     await connection.execute(select(func.pg_notify(CHANNEL, str(guild_id))))
 
 
-async def announce_table(connection: AsyncConnection, table_id: int, guild_id: int) -> None:
-    """Tell every listening process that table ``table_id`` of server ``guild_id`` moved on."""
-    await connection.execute(select(func.pg_notify(TABLES_CHANNEL, f"{table_id}:{guild_id}")))
+async def announce_table(connection: AsyncConnection, table_id: int, guild_id: int, version: int) -> None:
+    """Tell every listening process that table ``table_id`` of server ``guild_id`` moved on to ``version``."""
+    await connection.execute(select(func.pg_notify(TABLES_CHANNEL, f"{table_id}:{guild_id}:{version}")))
 
 
 def _numbers(payload: str, count: int) -> list[int] | None:
@@ -44,13 +44,13 @@ def _numbers(payload: str, count: int) -> list[int] | None:
 
 class OthersListener:
     """One connection of its own that listens for the other processes' news: ``settings(guild_id)`` when
-    a server's settings changed, ``table(table_id, guild_id)`` when a table was moved on elsewhere."""
+    a server's settings changed, ``table(table_id, guild_id, version)`` when a table was moved on elsewhere."""
 
     def __init__(
         self,
         url: str,
         settings: Callable[[int], Awaitable[None]],
-        table: Callable[[int, int], Awaitable[None]],
+        table: Callable[[int, int, int], Awaitable[None]],
     ) -> None:
         parsed = make_url(url).set(drivername="postgresql")
         self._dsn = parsed.render_as_string(hide_password=False)
@@ -70,7 +70,7 @@ class OthersListener:
             self._run(self._settings(*numbers), f"the new settings of server {payload}")
 
     def _on_table(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
-        numbers = _numbers(payload, 2)
+        numbers = _numbers(payload, 3)
         if numbers is not None:
             self._run(self._table(*numbers), f"table {numbers[0]} moved on by another process")
 

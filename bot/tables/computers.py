@@ -4,7 +4,7 @@ The table service runs one driver task per table while a computer player is to
 act there: a computer seat (at its level), a resigned seat, or a person whose
 time ran out (both by the strong player). The driver thinks without the table's
 lock and applies its choice only if the table has not moved meanwhile; see
-``TableService._drive``.
+:class:`bot.tables.autoplay.Computers`.
 """
 
 from __future__ import annotations

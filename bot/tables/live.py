@@ -75,7 +75,7 @@ class LiveTable:
     hints: bool = False
     state: GameState | None = None
     public: View | None = None  # the public view, once the match has begun
-    views: dict[int, View] = field(default_factory=dict)
+    views: dict[int, View] = field(default_factory=dict)  # each person's seat's view (computers' are not kept)
     sheets: list[DealSheet] = field(default_factory=list)
     present_in_deal: bool = False  # a person (not a timer) acted in the current deal
     overdue: set[int] = field(default_factory=set)  # people whose time ran out: the computer plays their turn
@@ -109,11 +109,12 @@ class LiveTable:
         self.refresh_views()
 
     def refresh_views(self) -> tuple[int, ...]:
-        """Recompute every seat's view; return the seats whose view changed."""
+        """Recompute every person's view; return the seats whose view changed. A computer's seat is never
+        shown (its player reads the state itself), so its view is computed only when asked for."""
         assert self.state is not None
         changed = []
         for seat in self.seats:
-            if seat.position is None:
+            if seat.position is None or seat.computer:
                 continue
             view = self.state.view(seat.position)
             if self.views.get(seat.position) != view:
@@ -174,6 +175,8 @@ class Step:
         self.events: list[dict[str, Any]] = []
         self.seat_changes: dict[int, dict[str, Any]] = {}
         self.abandon = False
+        # the seats to act before this step (a turn "begins" for the others that are to act after it)
+        self.before: tuple[int, ...] = tuple(live.state.to_act()) if live.state is not None and now is not None else ()
 
     @property
     def state(self) -> GameState:

@@ -22,10 +22,11 @@ from bot.storage.models import (
 
 from .computers import STRONG
 from .errors import BadOptions, ChannelBusy, NotAllowed, TableError, TooMany, WrongStatus
+from .events import LobbyChanged
 from .live import LiveSeat, LiveTable, Step
 from .records import GuildSettings, Outcome, TableInfo
-from .server_settings import ServerSettings, checked_options
-from .service_core import UNSET, nothing_more, read_again_if_behind, stale
+from .settings import checked_options, read_guild_settings
+from .store import UNSET, Store, nothing_more, read_again_if_behind
 
 
 def within_limits(
@@ -43,8 +44,18 @@ def within_limits(
     return None
 
 
-class Lobby(ServerSettings):
-    """Lobbies: seats, options and the start."""
+class Lobby:
+    """Lobbies: seats, options and the start. Each change of a lobby is published as :class:`LobbyChanged`;
+    the start, as the store's commit publishes it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def _changed(self, live: LiveTable) -> TableInfo:
+        """The lobby as it is now, published to the subscribers (the caller holds the table's lock)."""
+        info = live.info()
+        self.store.events.publish(LobbyChanged(info))
+        return info
 
     async def open_table(
         self,
@@ -68,10 +79,10 @@ class Lobby(ServerSettings):
         options = checked_options(game, options, players)
         if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
             raise BadOptions("bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds")
-        now = self.clock()
+        now = self.store.clock()
         seed = secrets.randbits(62)
 
-        limits = await self.guild_settings(guild_id)
+        limits = await read_guild_settings(self.store.db, guild_id)
 
         async def work(connection: AsyncConnection) -> tuple[int, int]:
             await repo.ensure_guild(connection, guild_id)
@@ -105,8 +116,9 @@ class Lobby(ServerSettings):
             seat_id = await repo.insert_seat(connection, table_id, host_id, now)
             return table_id, seat_id
 
-        table_id, _ = await self.db.write(work)
-        return await self.table(table_id)
+        table_id, _ = await self.store.db.write(work)
+        async with self.store.locked(table_id) as live:
+            return self._changed(live)
 
     async def set_location(
         self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None, in_channel: bool = False
@@ -114,7 +126,7 @@ class Lobby(ServerSettings):
         """Where the presentation put the table (its message, its thread). ``in_channel``: a table meant
         for a thread of its own stays in its channel instead (the thread could not be made), and takes
         the channel's one place for an open table; ChannelBusy if another table holds it already."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             values: dict[str, Any] = {}
             if message_id is not None:
                 values["message_id"] = message_id
@@ -131,7 +143,7 @@ class Lobby(ServerSettings):
                     except IntegrityError:
                         raise BatchRollback(ChannelBusy("channel_busy")) from None
 
-            await self._write(live, work, **values)
+            await self.store.write(live, work, **values)
             live.message_id = values.get("message_id", live.message_id)
             live.thread_id = values.get("thread_id", live.thread_id)
 
@@ -143,66 +155,62 @@ class Lobby(ServerSettings):
                 else WrongStatus("table_closed", status=live.status)
             )
 
-    @staticmethod
-    def _expect(live: LiveTable, version: int | None) -> None:
-        if version is not None and version != live.version:
-            raise stale()
-
     def _max_seats(self, live: LiveTable) -> int:
         return live.players or max(GAMES[live.game].players)
 
     @read_again_if_behind
     async def join(self, table_id: int, user_id: int, name: str) -> TableInfo:
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             if live.seat_of(user_id) is not None:
                 raise NotAllowed("already_seated")
             if len(live.seats) >= self._max_seats(live):
                 raise NotAllowed("table_full", players=self._max_seats(live))
-            now = self.clock()
+            now = self.store.clock()
 
             async def work(connection: AsyncConnection) -> int:
                 await repo.remember_player(connection, user_id, name)
                 return await repo.insert_seat(connection, live.id, user_id, now)
 
-            seat_id = await self._write(live, work)
+            seat_id = await self.store.write(live, work)
             live.seats.append(LiveSeat(seat_id, user_id, name))
-            return live.info()
+            return self._changed(live)
 
     @read_again_if_behind
     async def add_computer(self, table_id: int, by_user: int, level: str = STRONG) -> TableInfo:
         """The host seats a computer player of ``level`` ("easy" or "strong"). Computers are not rated."""
         if level not in LEVELS:
             raise BadOptions("bad_level", level=level, allowed=", ".join(LEVELS))
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
             if len(live.seats) >= self._max_seats(live):
                 raise NotAllowed("table_full", players=self._max_seats(live))
-            now = self.clock()
+            now = self.store.clock()
 
             async def work(connection: AsyncConnection) -> int:
                 return await repo.insert_seat(connection, live.id, None, now, level)
 
-            seat_id = await self._write(live, work)
+            seat_id = await self.store.write(live, work)
             live.seats.append(LiveSeat(seat_id, None, "", level=level))
-            return live.info()
+            return self._changed(live)
 
     @read_again_if_behind
     async def set_hints(self, table_id: int, by_user: int, on: bool) -> TableInfo:
         """The host allows hints (the match will not be rated) or not, before the match starts."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
-            if live.hints != on:
-                await self._write(live, nothing_more, hints=on)
-                live.hints = on
-            return live.info()
+            if live.hints == on:
+                return live.info()
+            await self.store.write(live, nothing_more, hints=on)
+            live.hints = on
+            return self._changed(live)
 
     @read_again_if_behind
     async def remove_computer(self, table_id: int, by_user: int, key: int) -> TableInfo:
         """The host takes the computer player of seat ``key`` (its ``SeatInfo.key``) out of the lobby."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
             seat = next((seat for seat in live.seats if seat.id == key and seat.user_id is None), None)
@@ -218,7 +226,7 @@ class Lobby(ServerSettings):
     @read_again_if_behind
     async def leave(self, table_id: int, user_id: int) -> TableInfo:
         """Leave a lobby. A host who leaves hands the table to the next person; the last one closes it."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             seat = live.seat_of(user_id)
             if seat is None:
@@ -228,7 +236,7 @@ class Lobby(ServerSettings):
     @read_again_if_behind
     async def remove_seat(self, table_id: int, by_user: int, index: int) -> TableInfo:
         """The host removes the seat at ``index`` (join order) from the lobby."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
             if not 0 <= index < len(live.seats):
@@ -239,7 +247,7 @@ class Lobby(ServerSettings):
             return await self._unseat(live, seat)
 
     async def _unseat(self, live: LiveTable, seat: LiveSeat) -> TableInfo:
-        now = self.clock()
+        now = self.store.clock()
         rest = [other for other in live.seats if other is not seat]
         values: dict[str, Any] = {}
         people = [other for other in rest if other.user_id is not None]
@@ -254,19 +262,19 @@ class Lobby(ServerSettings):
             if values.get("status") == ABANDONED:
                 await repo.set_deadline(connection, live.id, live.version + 1, None, None)
 
-        await self._write(live, work, **values)
+        await self.store.write(live, work, **values)
         live.seats = rest
         live.host_id = values.get("host_id", live.host_id)
         if "status" in values:
             live.status, live.finished_at = ABANDONED, now
-        return live.info()
+        return self._changed(live)
 
     @read_again_if_behind
     async def set_options(
         self, table_id: int, by_user: int, options: dict[str, Any] | None = None, players: int | None = UNSET
     ) -> TableInfo:
         """The host changes the options (merged into the current ones) or the player count asked for."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
             merged = {**live.options, **(options or {})}
@@ -274,9 +282,9 @@ class Lobby(ServerSettings):
             merged = checked_options(live.game, merged, count)
             if count is not None and len(live.seats) > count:
                 raise NotAllowed("table_full", players=count)
-            await self._write(live, nothing_more, options=merged, players=count)
+            await self.store.write(live, nothing_more, options=merged, players=count)
             live.options, live.players = merged, count
-            return live.info()
+            return self._changed(live)
 
     @read_again_if_behind
     async def start(self, table_id: int, by_user: int, *, message_id: int | None = None) -> Outcome:
@@ -285,7 +293,7 @@ class Lobby(ServerSettings):
         ``message_id``: the lobby's message the Start was pressed on, recorded with the start if the
         process posting the lobby has not recorded it yet; a match never starts without its message,
         so a crash cannot leave a match nobody can see."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             self._lobby(live)
             self._host_only(live, by_user)
             if live.message_id is None and message_id is None:
@@ -299,7 +307,7 @@ class Lobby(ServerSettings):
                 new_game(live.game, players=count, options=live.options, seed=live.seed)
             except GameError as error:
                 raise BadOptions.from_game(error) from None
-            now = self.clock()
+            now = self.store.clock()
             for position, seat in enumerate(live.seats):
                 seat.position = position
             live.status, live.started_at = PLAYING, now
@@ -308,4 +316,4 @@ class Lobby(ServerSettings):
                 live.message_id = message_id
             step = Step(live, now)
             step.events.append({"kind": "started"})
-            return await self._commit(live, step, actor=None, positions=True)
+            return await self.store.commit(live, step, actor=None, positions=True)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,25 +19,85 @@ from bot.storage.models import (
     PLAYING,
 )
 
+from .autoplay import Computers, Sleep
 from .computers import STRONG
 from .errors import ActionRefused, NotAllowed, StaleAction, TableNotFound, WrongStatus
+from .events import Reminded
 from .live import LiveSeat, LiveTable, Step, sides_of
-from .lobby import Lobby
 from .records import Hint, Outcome
-from .service_core import Listener, log, read_again_if_behind, retrieved, stale
-from .thinking import decision_seed
+from .store import Store, expect_version, read_again_if_behind, stale
+from .thinking import Choice, Thinker, decision_seed
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[Outcome], Awaitable[None]]
 
 DUE_PAGE = 500  # due deadlines read, and reminders claimed in one write, at a time
 LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are looked for while running
 
 
-class Play(Lobby):
-    """Play, timers and hints."""
+def retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
-    def run_timers_forever(self, listener: Listener, interval: float = 1.0) -> asyncio.Task[None]:
-        """Poll the turn deadlines every ``interval`` seconds; ``listener`` is registered with
-        :meth:`listen` and hears every reminder, timeout and computer move."""
-        self.listen(listener)
+
+class Play:
+    """Play, timers, computer seats and hints.
+
+    ``thinker`` makes the computer players' decisions (None: a :class:`Thinker` with a worker process
+    per CPU, started on the first decision and stopped by :meth:`close`; one passed in is the caller's
+    to close). ``sleep`` waits out the computers' pace (tests pass one that moves their clock instead).
+    What play changes leaves as the store's events; what the service does by itself (computer moves,
+    timeouts, reminders) is also handed as an :class:`Outcome` to the listeners of :meth:`listen`.
+    """
+
+    def __init__(self, store: Store, *, thinker: Thinker | None = None, sleep: Sleep = asyncio.sleep) -> None:
+        self.store = store
+        self.computers = Computers(store, self._notify, thinker, sleep)
+        self._listeners: list[Listener] = []
+        self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
+        self._timer_task: asyncio.Task[None] | None = None
+        store.when_evicted(self._forget_hints)
+
+    def _forget_hints(self, table_id: int) -> None:
+        self._hints.pop(table_id, None)
+
+    def listen(self, listener: Listener) -> None:
+        """Send ``listener`` every outcome the service produces on its own: computer moves
+        (and the moves of resigned seats and of people whose time ran out) and reminders."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    async def _notify(self, outcome: Outcome) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(outcome)
+            except Exception:
+                log.exception("a listener failed on an outcome of table %s", outcome.table.id)
+
+    async def settle(self, table_id: int | None = None) -> None:
+        """Wait until no computer player is thinking or due to move at ``table_id`` (or any table)."""
+        await self.computers.settle(table_id)
+
+    async def close(self) -> None:
+        """Stop the timers, the computer players and hints under way."""
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_task
+            self._timer_task = None
+        await self.computers.close()
+        for _, pending in self._hints.values():
+            for future in pending.values():
+                future.cancel()
+        self._hints.clear()
+
+    def run_timers_forever(self, listener: Listener | None = None, interval: float = 1.0) -> asyncio.Task[None]:
+        """Poll the turn deadlines every ``interval`` seconds; ``listener`` (if any) is registered with
+        :meth:`listen` and hears every reminder, timeout and computer move (the events go to the
+        subscribers of the store's bus either way)."""
+        if listener is not None:
+            self.listen(listener)
 
         async def loop() -> None:
             swept = time.monotonic()
@@ -44,7 +107,7 @@ class Play(Lobby):
                         await self._notify(outcome)
                     if time.monotonic() - swept >= LOBBY_SWEEP_SECONDS:  # another process's crash, say
                         swept = time.monotonic()
-                        await self.close_unshown_lobbies()
+                        await self.store.close_unshown_lobbies()
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -80,8 +143,8 @@ class Play(Lobby):
     async def _act_once(
         self, table_id: int, user_id: int, action: str, expected_version: int | None, expected_turn: int | None
     ) -> Outcome:
-        async with self._locked(table_id) as live:
-            self._expect(live, expected_version)
+        async with self.store.locked(table_id) as live:
+            expect_version(live, expected_version)
             if live.status != PLAYING or live.state is None:
                 raise (
                     WrongStatus("not_in_play")
@@ -93,14 +156,14 @@ class Play(Lobby):
                 raise stale()
             if seat.position not in live.state.to_act():
                 raise NotAllowed("not_your_turn")
-            step = Step(live, self.clock())
+            step = Step(live, self.store.clock())
             try:
                 step.apply(seat.position, action, "player")
             except IllegalAction as error:
                 raise ActionRefused.from_game(error) from None
             if seat.absent:
                 step.change_seat(seat, absent=False)
-            return await self._commit(live, step, actor=seat.position)
+            return await self.store.commit(live, step, actor=seat.position)
 
     @staticmethod
     def _player_seat(live: LiveTable, user_id: int) -> LiveSeat:
@@ -115,11 +178,11 @@ class Play(Lobby):
     @read_again_if_behind
     async def resign(self, table_id: int, user_id: int) -> Outcome:
         """Give up the match: a loss. The strong computer plays the seat on, unless one side of people is left."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             if live.status != PLAYING or live.state is None:
                 raise WrongStatus("not_in_play")
             seat = self._player_seat(live, user_id)
-            step = Step(live, self.clock())
+            step = Step(live, self.store.clock())
             step.change_seat(seat, resigned=True)
             step.events.append({"kind": "resigned", "seat": seat.position})
             sides = sides_of(live.public, len(live.seats))
@@ -130,20 +193,20 @@ class Play(Lobby):
             ]
             if len(standing) <= 1:
                 winners = [p for side in standing for p in side]
-                return await self._commit(live, step, actor=seat.position, ended={"winners": winners})
-            return await self._commit(live, step, actor=seat.position)
+                return await self.store.commit(live, step, actor=seat.position, ended={"winners": winners})
+            return await self.store.commit(live, step, actor=seat.position)
 
     @read_again_if_behind
     async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
         """End a table without rating it: its host, or someone who can manage the server."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             if live.status not in (LOBBY, PLAYING):
                 raise WrongStatus("table_closed", status=live.status)
             if by_user != live.host_id and not can_manage:
                 raise NotAllowed("not_allowed_abandon")
-            step = Step(live, self.clock())
+            step = Step(live, self.store.clock())
             step.abandon = True
-            return await self._commit(live, step, actor=None, reason="abandoned")
+            return await self.store.commit(live, step, actor=None, reason="abandoned")
 
     async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
         """Remind, or hand to the strong computer player, every seat whose turn deadline has passed,
@@ -154,14 +217,14 @@ class Play(Lobby):
         deadlines are due (after an outage, thousands), the reminders are claimed in one
         write per batch, and the computers' moves are group-committed as they come.
         """
-        now = now or self.clock()
-        for live in list(self._live.values()):
-            self._wake(live)  # a driver stopped by an error (a database hiccup) starts again
+        now = now or self.store.clock()
+        for live in self.store.loaded():
+            self.computers.wake(live)  # a driver stopped by an error (a database hiccup) starts again
         outcomes: list[Outcome] = []
         after: tuple[datetime, int] | None = None
         while True:  # page by page: a timeout's row stays due until its move, so pages move on by key
-            async with self.db.engine.connect() as connection:
-                due = await repo.due_deadlines(connection, now, DUE_PAGE, shards=self.shards, after=after)
+            async with self.store.db.engine.connect() as connection:
+                due = await repo.due_deadlines(connection, now, DUE_PAGE, shards=self.store.shards, after=after)
             to_remind: list[Any] = []
             for row in due:
                 try:
@@ -178,10 +241,10 @@ class Play(Lobby):
         """Handle one due deadline row (table_id, version, remind_at, act_at): True if its seats are
         to be reminded; past the reminder, the computer is woken to play for them."""
         table_id, version = row.table_id, row.version
-        live_now = self._live.get(table_id)
+        live_now = self.store.peek(table_id)
         if live_now is not None and live_now.version < version:  # another process moved on: read it again
-            await self._refreshed(table_id)
-        async with self._locked(table_id) as live:
+            await self.store.refreshed(table_id)
+        async with self.store.locked(table_id) as live:
             if live.version != version or live.status != PLAYING or live.state is None:
                 return False  # a newer action replaced this deadline
             if row.remind_at is not None and now < row.act_at:
@@ -189,7 +252,7 @@ class Play(Lobby):
             # Nothing is written now: the deadline stays due until the computer's move replaces
             # it, so a restart meanwhile hands these turns to the computer again.
             live.overdue.update(p for p in live.state.to_act() if not live.at(p).on_autopilot)
-            self._wake(live)
+            self.computers.wake(live)
             return False
 
     async def _remind(self, rows: list[Any], now: datetime) -> list[Outcome]:
@@ -200,19 +263,21 @@ class Play(Lobby):
         async def claim(connection: AsyncConnection) -> set[tuple[int, int]]:
             return await repo.claim_reminders(connection, [(row.table_id, row.version) for row in rows])
 
-        claimed = await self.db.write(claim)  # another process's claim means it sends them, once
+        claimed = await self.store.db.write(claim)  # another process's claim means it sends them, once
         outcomes = []
         for row in rows:
             if (row.table_id, row.version) not in claimed:
                 continue
             try:
-                async with self._locked(row.table_id) as live:
+                async with self.store.locked(row.table_id) as live:
                     if live.version != row.version or live.state is None or live.status != PLAYING:
                         continue  # moved on meanwhile: the reminder is moot
                     live.turn_ends = row.act_at  # what is left is the grace before the computer plays
                     waiting = [p for p in live.state.to_act() if not live.at(p).on_autopilot]
                     event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
-                    outcomes.append(Outcome(live.info(), live.public, dict(live.views), (), (event,)))
+                    outcome = Outcome(live.info(), live.public, dict(live.views), (), (event,))
+                    outcomes.append(outcome)
+                    self.store.events.publish(Reminded(outcome.table, tuple(waiting), row.act_at))
             except TableNotFound:
                 continue
         return outcomes
@@ -220,7 +285,7 @@ class Play(Lobby):
     @read_again_if_behind
     async def hint(self, table_id: int, user_id: int) -> Hint:
         """What the strong computer player would do in the person's seat, from that seat's knowledge only."""
-        async with self._locked(table_id) as live:
+        async with self.store.locked(table_id) as live:
             if live.status != PLAYING or live.state is None:
                 raise WrongStatus("not_in_play")
             if not live.hints:
@@ -234,7 +299,7 @@ class Play(Lobby):
                 self._hints[table_id] = (count, pending)
             future = pending.get(seat.position)
             if future is None or (future.done() and (future.cancelled() or future.exception() is not None)):
-                thinking = self._thinking().decide(
+                thinking = self.computers.thinking().decide(
                     live.state.to_json(), seat.position, STRONG, decision_seed(live.seed, count)
                 )
                 future = pending[seat.position] = asyncio.ensure_future(thinking)

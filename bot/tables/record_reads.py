@@ -11,72 +11,76 @@ from bot.storage.models import MAX_ROW_ID, TableStatus
 from bot.storage.record_rows import BoardRow, MatchSheet, MatchSummary, PlayerProfile, PlayerStats
 
 from .errors import TableNotFound, WrongStatus
-from .reads import TableReads
 from .records import TableInfo
 from .review import DealReview, review_deals
+from .store import Store
 
 
-class RecordReads(TableReads):
-    """The leaderboard and records, read from the database."""
+class Records:
+    """The read side of records: the leaderboard, stats, match history, score sheets and deal reviews,
+    as typed rows read from the database (the live tables are read only for a review's table)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10, offset: int = 0) -> list[BoardRow]:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.top(connection, guild_id, game, limit, offset)
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.board_size(connection, guild_id, game)
 
     async def rank_of(self, guild_id: int, game: str, user_id: int) -> int | None:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.rank_of(connection, guild_id, game, user_id)
 
     async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.player_stats(connection, guild_id, user_id, game)
 
     async def recent_matches(
         self, guild_id: int, limit: int = 10, user_id: int | None = None, game: str | None = None, offset: int = 0
     ) -> list[MatchSummary]:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.recent_matches(connection, guild_id, limit, user_id, game, offset)
 
     async def match_count(self, guild_id: int, user_id: int | None = None, game: str | None = None) -> int:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.match_count(connection, guild_id, user_id, game)
 
     async def period_board(self, guild_id: int, game: str, since: datetime) -> list[BoardRow]:
         """Players active in a game since ``since``, ranked by the rating they gained in that time."""
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.period_board(connection, guild_id, game, since)
 
     async def player_profile(self, guild_id: int, user_id: int, game: str) -> PlayerProfile:
         """Everything /stats shows of one game: the stats, the best deal, partners (sides of two or more)."""
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             stats = await board.player_stats(connection, guild_id, user_id, game)
             best = await board.best_deal(connection, guild_id, user_id, game)
             partners = await board.partners(connection, guild_id, user_id, game)
             return {**stats, "best_deal": best, "partners": partners}
 
     async def games_played(self, guild_id: int, user_id: int) -> list[str]:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.games_played(connection, guild_id, user_id)
 
     async def guild_languages(self) -> dict[int, str]:
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.guild_languages(connection)
 
     async def score_sheet(self, match_id: int) -> MatchSheet | None:
         if not 1 <= match_id <= MAX_ROW_ID:
             return None
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.score_sheet(connection, match_id)
 
     async def table_result(self, table_id: int) -> MatchSheet | None:
         """The score sheet of the match a finished table produced (with each seat's rating change)."""
         if not 1 <= table_id <= MAX_ROW_ID:
             return None
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             match_id = await board.match_of_table(connection, table_id)
             return None if match_id is None else await board.score_sheet(connection, match_id)
 
@@ -84,10 +88,10 @@ class RecordReads(TableReads):
         """The scored deals of a table's match, trick by trick, replayed from its log (off the event
         loop). Each seat's cards as dealt come only once the match is over; before that, what the
         table showed as it was played."""
-        info = await self.table(table_id)
+        info = (await self.store.get(table_id)).info()
         if info.status not in (TableStatus.PLAYING, TableStatus.FINISHED, TableStatus.ABANDONED):
             raise WrongStatus("not_in_play")
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             stored = await repo.load_table(connection, table_id)
         if stored is None:
             raise TableNotFound("table_not_found", table=table_id)
@@ -106,5 +110,5 @@ class RecordReads(TableReads):
         """The table a stored match was played at."""
         if not 1 <= match_id <= MAX_ROW_ID:
             return None
-        async with self.db.engine.connect() as connection:
+        async with self.store.db.engine.connect() as connection:
             return await board.table_of_match(connection, match_id)

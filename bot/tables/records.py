@@ -79,6 +79,16 @@ class HandSnapshot:
 
 
 @dataclass(frozen=True)
+class SeatView:
+    """One seat's view (or the public one, ``seat`` None) of a table at ``version``."""
+
+    table_id: int
+    seat: int | None
+    version: int
+    view: View
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What one service call changed: the table, every view, and the events worth announcing.
 
@@ -91,7 +101,7 @@ class Outcome:
 
     table: TableInfo
     public: View | None  # None before the match begins
-    views: dict[int, View]
+    views: dict[int, View]  # each person's seat's view (already computed: the dict is copied, not the views)
     changed: tuple[int, ...]
     events: tuple[dict[str, Any], ...]
     actor: int | None = None

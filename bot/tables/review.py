@@ -3,7 +3,7 @@
 What a replay shows of a deal is what the table showed as it was played (who
 led, what each played, who took each trick) and its score sheet; the hands as
 dealt are kept too, and the service hands them out only once the match is
-over (see ``RecordReads.deal_reviews``).
+over (see ``Records.deal_reviews``).
 """
 
 from __future__ import annotations

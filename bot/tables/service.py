@@ -3,27 +3,140 @@
 It never imports discord: every call takes user ids and returns plain data
 (:mod:`bot.tables.records`). Every write is committed before the call returns,
 and every refusal is a :class:`~bot.tables.errors.TableError` with nothing
-written.
+written. Every change also leaves as events (:mod:`bot.tables.events`) on
+``service.events``, which each presentation subscribes to.
 
-Computer players never hold up a call: a call commits and returns, and a
-driver task per table (:mod:`bot.tables.computers`) plays the computers'
-turns, thinking in worker processes (:mod:`bot.tables.thinking`) without the
-table's lock, and hands each outcome to the listeners (:meth:`TableService.listen`).
+:class:`TableService` is a thin façade: it composes the parts, each an object of
+its own that receives the store (and what else it needs) and never touches
+another part:
+
+- :class:`~bot.tables.store.TableStore`: live tables, the table lock, commits, the durable log, the events bus
+- :class:`~bot.tables.reads.TableReads`: one table as it is now (info, views, a seat's hand)
+- :class:`~bot.tables.lobby.Lobby`: opening a table, seats, options, the start
+- :class:`~bot.tables.play.Play`: actions, resignations, abandoning, turn timers, computer seats, hints
+- :class:`~bot.tables.record_reads.Records`: leaderboards, stats, history, score sheets, deal reviews
+- :class:`~bot.tables.settings.Settings`: each server's settings, and what other processes tell
+
+Callers may use the parts directly (``service.lobby.join(...)``) or the same calls on the façade.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from bot.shards import Shards
+from bot.storage.database import Database
+from bot.storage.models import utcnow
+
+from .autoplay import Sleep
+from .lobby import Lobby
 from .play import Play
+from .reads import TableReads
+from .record_reads import Records
+from .settings import Settings
+from .store import UNSHOWN_LOBBY_GRACE, TableStore
+from .thinking import Thinker
 
 
-class TableService(Play):
+class TableService:
     """Tables by id, for people by Discord user id. One instance per process.
 
     ``thinker`` makes the computer players' decisions (None: a :class:`Thinker` with a
     worker process per CPU, started on the first decision and stopped by :meth:`close`;
     one passed in is the caller's to close). ``sleep`` waits out the computers' pace
-    (tests pass one that moves their clock instead).
+    (tests pass one that moves their clock instead). ``announce_every_change``: with several
+    processes on PostgreSQL, tell the others of every commit here (their subscribers hear it as
+    ``TableMovedElsewhere``), not only of moves at another shard's tables (whose owner must read
+    them again): for a presentation that shows a table in any process.
     """
 
-    # The parts, each in its own module: ServiceCore (live tables, locks, writes, computer drivers),
-    # TableReads, RecordReads, ServerSettings, Lobby, Play.
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        thinker: Thinker | None = None,
+        sleep: Sleep = asyncio.sleep,
+        lobby_grace: timedelta = UNSHOWN_LOBBY_GRACE,
+        shards: Shards | None = None,
+        announce_every_change: bool = False,
+    ) -> None:
+        self.store = store = TableStore(
+            database,
+            clock=clock,
+            lobby_grace=lobby_grace,
+            shards=shards,
+            announce_every_change=announce_every_change,
+        )
+        self.db, self.shards, self.events = store.db, store.shards, store.events
+        self.reads = reads = TableReads(store)
+        self.records = records = Records(store)
+        self.settings = settings = Settings(store)
+        self.lobby = lobby = Lobby(store)
+        self.play = play = Play(store, thinker=thinker, sleep=sleep)
+        # The store's tables and the drivers, for tests that look inside.
+        self._live = store.live
+        self._drivers = play.computers.drivers
+
+        # the store
+        self.load_open_tables = store.load_open_tables
+        self.close_unshown_lobbies = store.close_unshown_lobbies
+        # one table
+        self.table = reads.table
+        self.table_in_channel = reads.table_in_channel
+        self.snapshot = reads.snapshot
+        self.public_view = reads.public_view
+        self.view = reads.view
+        self.hand = reads.hand
+        self.seat_view = reads.seat_view
+        self.legal = reads.legal
+        # records
+        self.leaderboard = records.leaderboard
+        self.leaderboard_size = records.leaderboard_size
+        self.rank_of = records.rank_of
+        self.player_stats = records.player_stats
+        self.recent_matches = records.recent_matches
+        self.match_count = records.match_count
+        self.period_board = records.period_board
+        self.player_profile = records.player_profile
+        self.games_played = records.games_played
+        self.guild_languages = records.guild_languages
+        self.score_sheet = records.score_sheet
+        self.table_result = records.table_result
+        self.deal_reviews = records.deal_reviews
+        self.match_table = records.match_table
+        # settings
+        self.guild_settings = settings.guild_settings
+        self.update_guild_settings = settings.update_guild_settings
+        self.follow_others = settings.follow_others
+        # the lobby
+        self.open_table = lobby.open_table
+        self.set_location = lobby.set_location
+        self.join = lobby.join
+        self.add_computer = lobby.add_computer
+        self.set_hints = lobby.set_hints
+        self.remove_computer = lobby.remove_computer
+        self.leave = lobby.leave
+        self.remove_seat = lobby.remove_seat
+        self.set_options = lobby.set_options
+        self.start = lobby.start
+        # play
+        self.act = play.act
+        self.resign = play.resign
+        self.abandon = play.abandon
+        self.hint = play.hint
+        self.run_timers = play.run_timers
+        self.run_timers_forever = play.run_timers_forever
+        self.listen = play.listen
+        self.settle = play.settle
+
+    async def close(self) -> None:
+        """Stop the timers, the computer players (a move half thought is thought again by the next
+        process: nothing of it was written) and hints under way, stop hearing the other processes,
+        and shut the pool if it is ours. Subscribers hear nothing more."""
+        await self.play.close()
+        await self.settings.close()
+        await self.store.close()
+        await self.events.close()

@@ -18,7 +18,7 @@ from ..client import TableBot
 from ..i18n import reader, t, text
 from ..replies import id_from, send
 from ..tables.review import review_embed
-from .components import PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
+from .components import HANDLER, PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
 from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, person, stats_embed
 
 REPLAY_OPTIONS, REPLAY_PARTS = 25, 4  # deals per select (Discord's most), selects under a match's sheet
@@ -44,7 +44,7 @@ def page_buttons(make: Any, page: int, total: int, locale: Any) -> list[discord.
     ]
 
 
-class Records(commands.Cog):
+class Records(commands.Cog, name=HANDLER):
     """Leaderboards, stats and match history, read from the service."""
 
     def __init__(self, bot: TableBot) -> None:

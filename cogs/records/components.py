@@ -8,7 +8,7 @@ under them.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -16,15 +16,33 @@ from ..client import table_bot
 from ..replies import click_values, id_from, safely
 
 PERIODS = ("all", "month", "week")
-
-if TYPE_CHECKING:
-    from .cog import Records
+HANDLER = "Records"  # the name of the cog that handles these clicks
 
 
-def _cog(interaction: discord.Interaction[Any]) -> Records:
-    from .cog import Records  # the cog imports these components: a late import breaks the cycle
+@runtime_checkable
+class RecordClicks(Protocol):
+    """What a click on a records message asks of its handler (the records cog): each control's callback
+    calls one of these, so this module needs nothing of the cog but its name."""
 
-    return table_bot(interaction.client).cog_of(Records)
+    async def on_board_page(
+        self, interaction: discord.Interaction[Any], game: str, period: str, page: int, owner: int
+    ) -> None: ...
+
+    async def on_history_page(
+        self, interaction: discord.Interaction[Any], page: int, user: int, owner: int
+    ) -> None: ...
+
+    async def on_open_match(self, interaction: discord.Interaction[Any], values: list[str]) -> None: ...
+
+    async def on_replay(
+        self, interaction: discord.Interaction[Any], match_id: int, values: list[str], *, step: bool
+    ) -> None: ...
+
+
+def _cog(interaction: discord.Interaction[Any]) -> RecordClicks:
+    cog = table_bot(interaction.client).get_cog(HANDLER)
+    assert isinstance(cog, RecordClicks), f"the {HANDLER} cog is not loaded"
+    return cog
 
 
 class BoardPage(

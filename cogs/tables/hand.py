@@ -22,7 +22,7 @@ from bot.tables import SeatInfo, TableInfo, TableStatus
 
 from ..cards import RED, card_label, hand_lines, is_joker, sort_key
 from ..i18n import t
-from .components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
+from .hand_components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
 from .render import COLOUR, clip, game_name, said, said_cards, seat_name, trick_text, turn_clock
 
 ROWS_MAX = 5

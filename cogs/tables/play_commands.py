@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, Protocol
 
 import discord
 from discord import app_commands
@@ -28,9 +28,6 @@ from discord import app_commands
 from bot.games import GAMES, Option
 
 from ..i18n import t, text
-
-if TYPE_CHECKING:
-    from .cog import Tables  # the cog that opens tables; it imports this module
 
 MOST_TURN_SECONDS = 86_400
 LENGTHS = ("quick", "full")  # /play's match length: the game's quick match, or the rules' own
@@ -92,6 +89,21 @@ def parameters_of(game: str) -> list[inspect.Parameter]:
     return out
 
 
+class TableOpener(Protocol):
+    """The cog ``/play`` is a command of: it opens the table."""
+
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        players: int | None,
+        chosen: dict[str, Any],
+        turn_seconds: int | None,
+        *,
+        hints: bool,
+    ) -> None: ...
+
+
 def _value(given: Any) -> Any:
     return given.value if isinstance(given, app_commands.Choice) else given
 
@@ -99,7 +111,7 @@ def _value(given: Any) -> Any:
 def play_callback(game: str) -> Callable[..., Coroutine[Any, Any, None]]:
     """The callback of ``/play <game>``, a method of the cog that opens tables, with the game's signature."""
 
-    async def play(cog: Tables, interaction: discord.Interaction[Any], **given: Any) -> None:
+    async def play(cog: TableOpener, interaction: discord.Interaction[Any], **given: Any) -> None:
         players = _value(given.pop("players", None))
         turn_seconds = given.pop("turn_seconds", None)
         hints = bool(given.pop("hints", False))

@@ -32,7 +32,8 @@ from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
 from ..picture import draw_table
-from .components import HandButton, LobbyButton, RematchButton, ReviewButton
+from .components import LobbyButton, RematchButton, ReviewButton
+from .hand_components import HandButton
 from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, turn_line
 

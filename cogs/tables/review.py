@@ -7,12 +7,14 @@ from typing import Any
 
 import discord
 
-from bot.tables import DealReview, TableInfo, TableStatus
+from bot.tables import DealReview, TableError, TableInfo, TableService, TableStatus
 
 from ..cards import card_label, hand_lines
-from ..i18n import t
+from ..i18n import reader, t
+from ..replies import send
 from .render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, FIELDS_MAX, _fit, clip, game_name, seat_name, sheet_text
 from .render import sheet_title as deal_sheet_title
+from .working import Work, error_text
 
 HANDS_SHOWN = 9  # the most seats, each a field of its hand as dealt
 
@@ -51,3 +53,18 @@ def review_embed(
             inline=False,
         )
     return _fit(embed)
+
+
+async def show_review(service: TableService, work: Work, interaction: discord.Interaction[Any], table_id: int) -> None:
+    """The deal just scored, trick by trick, for whoever asks (only what the table showed)."""
+    locale = reader(interaction)
+    async with work.working(interaction, update=False):
+        try:
+            table, deals = await service.deal_reviews(table_id)
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        if not deals:
+            await send(interaction, t(locale, "review.none"))
+            return
+        await send(interaction, embed=review_embed(table, deals[-1], locale))

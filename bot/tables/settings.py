@@ -11,6 +11,7 @@ from bot.games import GAMES, GameError, InvalidGame, new_game
 from bot.games.options import resolve
 from bot.storage import notify
 from bot.storage import repository as repo
+from bot.storage.database import Database
 from bot.storage.models import (
     DEFAULT_COMPUTER_PACE_MS,
     DEFAULT_GRACE_SECONDS,
@@ -18,9 +19,17 @@ from bot.storage.models import (
 )
 
 from .errors import BadOptions
-from .record_reads import RecordReads
 from .records import GuildSettings
-from .service_core import GUILD_LIMITS
+from .store import Store
+
+GUILD_LIMITS = {
+    "turn_seconds": (0, 86_400, "seconds"),
+    "grace_seconds": (0, 86_400, "seconds"),
+    "computer_pace_ms": (0, 10_000, "milliseconds"),
+    "max_open_tables": (1, 500, "tables"),
+    "max_lobbies_per_host": (1, 25, "lobbies"),
+    "play_cooldown_seconds": (0, 3_600, "seconds"),
+}
 
 
 def checked_options(game: str, options: dict[str, Any] | None, players: int | None) -> dict[str, Any]:
@@ -39,30 +48,39 @@ def checked_options(game: str, options: dict[str, Any] | None, players: int | No
     return dict(options or {})
 
 
-class ServerSettings(RecordReads):
-    """A server's settings, checked and stored."""
+async def read_guild_settings(database: Database, guild_id: int) -> GuildSettings:
+    """A server's settings as stored (the defaults for a server that never changed one)."""
+    async with database.engine.connect() as connection:
+        row = await repo.guild_settings(connection, guild_id)
+    if row is None:
+        return GuildSettings(
+            guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {}, DEFAULT_COMPUTER_PACE_MS
+        )
+    return GuildSettings(
+        guild_id,
+        row.turn_seconds,
+        row.grace_seconds,
+        row.thread_per_table,
+        row.language,
+        row.default_options,
+        row.computer_pace_ms,
+        row.max_open_tables,
+        row.max_lobbies_per_host,
+        row.play_cooldown_seconds,
+        row.turn_pings,
+        row.table_picture,
+    )
+
+
+class Settings:
+    """A server's settings, checked and stored; the open tables of this process follow them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._others: notify.OthersListener | None = None  # what other processes tell: settings, tables moved on
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self.db.engine.connect() as connection:
-            row = await repo.guild_settings(connection, guild_id)
-        if row is None:
-            return GuildSettings(
-                guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {}, DEFAULT_COMPUTER_PACE_MS
-            )
-        return GuildSettings(
-            guild_id,
-            row.turn_seconds,
-            row.grace_seconds,
-            row.thread_per_table,
-            row.language,
-            row.default_options,
-            row.computer_pace_ms,
-            row.max_open_tables,
-            row.max_lobbies_per_host,
-            row.play_cooldown_seconds,
-            row.turn_pings,
-            row.table_picture,
-        )
+        return await read_guild_settings(self.store.db, guild_id)
 
     async def update_guild_settings(self, guild_id: int, **values: Any) -> GuildSettings:
         """Change ``turn_seconds``, ``grace_seconds``, ``thread_per_table``, ``language``,
@@ -88,21 +106,21 @@ class ServerSettings(RecordReads):
             else:
                 raise BadOptions("bad_setting", setting=key, value=value, allowed="a known setting")
 
-        announced = self.db.backend == "postgresql"
+        announced = self.store.db.backend == "postgresql"
 
         async def work(connection: AsyncConnection) -> None:
             await repo.update_guild(connection, guild_id, **values)
             if announced:  # every other process hears of it at commit
                 await notify.announce(connection, guild_id)
 
-        await self.db.write(work)
+        await self.store.db.write(work)
         settings = await self.guild_settings(guild_id)
         self._apply_settings(settings)
         return settings
 
     def _apply_settings(self, settings: GuildSettings) -> None:
         """Open tables of the server use its new timer settings and pace from their next turn."""
-        for live in self._live.values():
+        for live in self.store.loaded():
             if live.guild_id == settings.guild_id:
                 live.guild_turn = settings.turn_seconds
                 live.guild_grace = settings.grace_seconds
@@ -114,7 +132,7 @@ class ServerSettings(RecordReads):
         copies, such as a server's language); a table of this process's servers moved on by another
         process, read again here so its computers play on. With SQLite, one process serves the
         database and nothing needs hearing."""
-        if self.db.backend != "postgresql" or self._others is not None:
+        if self.store.db.backend != "postgresql" or self._others is not None:
             return
 
         async def settings_heard(guild_id: int) -> None:
@@ -122,6 +140,12 @@ class ServerSettings(RecordReads):
             self._apply_settings(settings)
             await changed(settings)
 
-        listener = notify.OthersListener(self.db.url, settings_heard, self._moved_elsewhere)
+        listener = notify.OthersListener(self.store.db.url, settings_heard, self.store.moved_elsewhere)
         await listener.start()
         self._others = listener
+
+    async def close(self) -> None:
+        """Stop hearing the other processes."""
+        if self._others is not None:
+            await self._others.close()
+            self._others = None

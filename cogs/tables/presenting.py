@@ -1,0 +1,85 @@
+"""The chat table as a subscriber to the service's events: whatever changed a table (a click here, a
+computer's move, a timer), its message is edited (coalesced), the people now on turn are pinged,
+reminders and timeouts are announced, and the hands whose turn came or went are redrawn.
+
+Lobby changes are not shown from here: the click that changed a lobby redraws its message itself. A
+table moved on by another process is shown by that process (it handled the click)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.rest_budget import Priority, rest_priority
+from bot.tables import TableInfo
+from bot.tables.events import Event, Reminded, TableChanged, TimedOut
+
+from ..i18n import t
+from .hand_messages import Hands
+from .pings import TurnPings
+from .publisher import Publisher
+from .render import seat_name
+from .working import Work
+
+log = logging.getLogger(__name__)
+
+HEARD = (TableChanged, Reminded, TimedOut)  # the events the chat table shows
+
+
+class Presenter:
+    """Shows each event the chat table hears."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        publisher: Publisher,
+        pings: TurnPings,
+        hands: Hands,
+        work: Work,
+        locale_of: Callable[[int], Awaitable[str]],
+    ) -> None:
+        self.bot = bot
+        self.publisher = publisher
+        self.pings = pings
+        self.hands = hands
+        self.work = work
+        self.locale_of = locale_of
+
+    async def on_event(self, event: Event) -> None:
+        if isinstance(event, TableChanged):
+            await self.table_changed(event.table)
+        elif isinstance(event, Reminded):
+            await self.table_changed(event.table)  # its clock now counts the grace
+            locale = await self.locale_of(event.table.guild_id)
+            self.work.in_background(self._announce(event.table, locale, "turn.reminder", seats=list(event.seats)))
+        elif isinstance(event, TimedOut):
+            table, locale = event.table, await self.locale_of(event.table.guild_id)
+            name = seat_name(table, event.seat, locale)
+            self.work.in_background(self._announce(table, locale, "turn.timeout", seats=[event.seat], name=name))
+
+    async def table_changed(self, table: TableInfo) -> None:
+        """Show what an action, a start or the service itself changed: the table, pings, hands that now differ."""
+        self.publisher.touch(table.id)
+        locale = await self.locale_of(table.guild_id)
+        self.work.in_background(self.pings.update(table, locale))
+        self.hands.table_changed(table)
+
+    async def _announce(self, table: TableInfo, locale: Any, key: str, *, seats: list[int], **params: Any) -> None:
+        """A short message in the table's thread (or channel) that pings the people concerned (a reminder, a
+        timeout): it goes before table edits in the REST budget."""
+        users = [s.user_id for s in table.seats if s.index in seats and s.user_id is not None]
+        if not users:
+            return
+        mentions = " ".join(f"<@{user}>" for user in users)
+        channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+        try:
+            with rest_priority(Priority.PING):
+                await channel.send(
+                    t(locale, key, who=mentions, **params),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+                )
+        except discord.HTTPException:
+            log.warning("could not post to the channel of table %s", table.id)
