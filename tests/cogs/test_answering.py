@@ -10,8 +10,8 @@ import pytest
 
 from cogs import replies
 from cogs.replies import send, update
-from cogs.tables import cog as tables_cog
-from cogs.tables.cog import answering
+from cogs.tables import working as tables_cog
+from cogs.tables.working import answering
 
 
 class FakeResponse:
