@@ -52,6 +52,21 @@ class Settings(BaseSettings):
     shard_ids: str | None = Field(
         default=None, description="the shards this process runs, such as 0-3 or 0,2 (unset: every shard)"
     )
+    activity_local: bool = Field(
+        default=False,
+        description="serve the Activity's page alone on ACTIVITY_HOST:ACTIVITY_PORT with a local sign-in, no Discord",
+    )
+    activity_host: str = Field(default="127.0.0.1", description="where the Activity's web server listens")
+    activity_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65_535,
+        description="the Activity's web server port (unset: no Activity with Discord; 8080 in local mode)",
+    )
+    activity_client_id: int | None = Field(default=None, description="the application's id (OAuth2 client id)")
+    activity_client_secret: SecretStr | None = Field(
+        default=None, description="the application's OAuth2 client secret, for the Activity's sign-in"
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
+from activity.local import ActivityRunning, run_local, start_activity
 from bot.config import Settings
 from bot.rest_budget import RestBudget, bucket_key
 from bot.storage.database import Database
@@ -36,7 +37,11 @@ The bot needs a token to connect to Discord, and {problem}. Create an applicatio
 https://discord.com/developers/applications, open its "Bot" page, press "Reset Token" and copy the token; \
 then put it in a file named .env next to pyproject.toml as DISCORD_TOKEN=<the token> (or set the \
 DISCORD_TOKEN environment variable) and run `python -m bot` again. README.md ("Running the bot") walks \
-through the whole setup, including the invite link."""
+through the whole setup, including the invite link.
+
+To try the card table without Discord first, run `python -m bot --local` and open \
+http://127.0.0.1:8080/ in a browser (local mode: a name per browser tab, computer players, friends in \
+other tabs)."""
 
 
 UNREACHABLE = """\
@@ -115,6 +120,7 @@ class TrickBot(TableBot):
         self._timers: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
+        self._activity: ActivityRunning | None = None
 
     async def setup_hook(self) -> None:
         try:
@@ -133,6 +139,8 @@ class TrickBot(TableBot):
         if self.own_shards.all or 0 in self.own_shards.ids:  # one process syncs the commands for the whole bot
             await self.sync_commands()
         self._timers = self.service.run_timers_forever(self.cog_of(Tables).on_timer)
+        if self.settings.activity_port:  # the Activity's web server, in this process, over the same service
+            self._activity = await start_activity(self.service, self.settings)
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
         self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")
@@ -188,6 +196,8 @@ class TrickBot(TableBot):
             ready.cancel()
         for shard_ready in list(getattr(self._connection, "_ready_tasks", {}).values()):
             shard_ready.cancel()
+        if self._activity is not None:
+            await self._activity.close()
         await super().close()
         await self.service.close()
         await self.thinker.close()
@@ -197,6 +207,8 @@ class TrickBot(TableBot):
 
 
 async def run(settings: Settings) -> int:
+    if settings.activity_local:
+        return await run_local_table(settings)
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     if not token:
         print(NO_TOKEN.format(problem="none is set"), file=sys.stderr)
@@ -229,6 +241,25 @@ async def run(settings: Settings) -> int:
     return 0
 
 
+async def run_local_table(settings: Settings) -> int:
+    """Local mode: the table service and the Activity's page alone, no Discord (``python -m bot --local``)."""
+    database = Database(settings.database_url)
+    try:
+        await database.upgrade()
+    except (TimeoutError, OSError, SQLAlchemyError) as error:
+        print(NO_DATABASE.format(reason=_reason(error)).replace("python -m bot", "python -m bot --local"))
+        await database.close()
+        return 2
+    thinker = Thinker(settings.computer_workers, budget_ms=settings.computer_budget_ms)
+    service = TableService(database, thinker=thinker, lobby_grace=timedelta(seconds=settings.lobby_post_grace_seconds))
+    try:
+        return await run_local(service, settings)
+    finally:
+        await service.close()
+        await thinker.close()
+        await database.close()
+
+
 def _reason(error: BaseException) -> str:
     """An error in a few words for a person (the first line of its message, else its kind)."""
     text = str(error).strip().splitlines()
@@ -241,9 +272,10 @@ def _problem(where: tuple[int | str, ...], message: str) -> str:
     return f"{'.'.join(map(str, where)).upper()}: {message}" if where else message
 
 
-def main() -> int:
+def main(*, local: bool = False) -> int:
+    """Run the bot (``local``: the card table in a browser alone, no Discord; ``python -m bot --local``)."""
     try:
-        settings = Settings()
+        settings = Settings(activity_local=True) if local else Settings()
     except ValidationError as error:
         problems = "; ".join(_problem(e["loc"], e["msg"]) for e in error.errors())
         print(f"The configuration (environment or .env) is not valid: {problems}. See .env.example.", file=sys.stderr)

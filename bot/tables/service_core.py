@@ -189,6 +189,11 @@ class ServiceCore:
         if listener not in self._listeners:
             self._listeners.append(listener)
 
+    async def publish(self, outcome: Outcome) -> None:
+        """Hand an outcome a presentation made (a person's action, a lobby change) to every listener, so
+        the other presentations show it too: a card played in the Activity moves the chat table."""
+        await self._notify(outcome)
+
     async def _notify(self, outcome: Outcome) -> None:
         for listener in list(self._listeners):
             try:

@@ -15,7 +15,11 @@ from cogs.i18n import DEFAULT, catalogue, languages, t
 from cogs.tables.play_commands import parameters_of
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*ROOT.joinpath("cogs").rglob("*.py"), *ROOT.joinpath("bot").rglob("*.py")]
+SOURCES = [
+    *ROOT.joinpath("cogs").rglob("*.py"),
+    *ROOT.joinpath("bot").rglob("*.py"),
+    *ROOT.joinpath("activity").glob("*.py"),  # the Activity's server (its page's keys: test_page_catalogues)
+]
 
 
 def placeholders(text: str) -> set[str]:

@@ -1,0 +1,63 @@
+"""A game's description (:mod:`bot.games.shown`) in words, in the reader's language, for the Activity.
+
+The same catalogues as the chat table (:mod:`bot.catalogues`); names are plain text here, and
+the page draws them with ``textContent``, never as HTML.
+"""
+
+from __future__ import annotations
+
+from bot.catalogues import translate
+from bot.games.shown import Card, Cards, Joined, Param, Seat, Suit, SuitSymbol, Text
+from bot.tables import TableInfo
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+NAME_MAX = 32  # a display name is cut to this on the table
+
+
+def card_label(card: str, language: str) -> str:
+    """``A♠``, ``10♥``; the jokers by name."""
+    if card.startswith("JK"):
+        return translate(language, "card.joker2" if card == "JK2" else "card.joker")
+    return card[:-1] + SUIT_SYMBOL.get(card[-1], card[-1])
+
+
+def suit_label(suit: str | None, language: str) -> str:
+    if suit is None or suit == "NT":
+        return translate(language, "suit.none")
+    return f"{SUIT_SYMBOL[suit]} {translate(language, f'suit.{suit}')}"
+
+
+def seat_name(table: TableInfo | None, seat: int, language: str) -> str:
+    """A seat's player's name, a computer's number, or the dummy (the Ninety-Nine dummy has no seat row)."""
+    if table is None:
+        return str(seat + 1)
+    for info in table.seats:
+        if info.index == seat:
+            if info.computer:
+                return translate(language, "seat.computer", number=seat + 1)
+            name = info.name or str(info.user_id)
+            return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+    return translate(language, "seat.dummy")
+
+
+def said(table: TableInfo | None, text: Text, language: str) -> str:
+    params = {name: _param(table, value, language) for name, value in text.params.items()}
+    return translate(language, text.key, **params)
+
+
+def _param(table: TableInfo | None, value: Param, language: str) -> str | int:
+    if isinstance(value, Text):
+        return said(table, value, language)
+    if isinstance(value, Seat):
+        return seat_name(table, value.index, language)
+    if isinstance(value, Card):
+        return card_label(value.name, language)
+    if isinstance(value, Cards):
+        return " ".join(card_label(card, language) for card in value.names)
+    if isinstance(value, Suit):
+        return suit_label(value.letter, language)
+    if isinstance(value, SuitSymbol):
+        return SUIT_SYMBOL[value.letter]
+    if isinstance(value, Joined):
+        return translate(language, "list.separator").join(said(table, item, language) for item in value.items)
+    return value
