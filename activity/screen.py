@@ -186,7 +186,8 @@ def screen(
         seats.append(
             {
                 "index": index,
-                "name": seat_label(table, index, language),
+                "name": seat_name(table, index, language),
+                "label": seat_label(table, index, language),  # with a computer's level
                 "computer": bool(info and info.computer),
                 "me": index == seat,
                 "acting": bool(row and row.acting),

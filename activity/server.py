@@ -251,9 +251,12 @@ class ActivityServer:
     """The aiohttp application: ``/`` the page, ``/api/local/signin`` (local mode), ``/api/token``
     (Discord sign-in, :mod:`activity.identity`), ``/ws`` the screens."""
 
-    def __init__(self, source: TableSource, *, local: bool, page_dir: Path = PAGE_DIR) -> None:
+    def __init__(
+        self, source: TableSource, *, local: bool, page_dir: Path = PAGE_DIR, client_id: int | None = None
+    ) -> None:
         self.source = source
         self.local = local
+        self.client_id = client_id  # the application's id: the page's SDK needs it
         self.page_dir = page_dir
         self.sessions = Sessions()
         self.screens: set[Screen] = set()
@@ -279,7 +282,8 @@ class ActivityServer:
         return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     async def mode(self, request: web.Request) -> web.Response:
-        return web.json_response({"local": self.local})
+        client = str(self.client_id) if self.client_id else None
+        return web.json_response({"local": self.local, "client_id": client})
 
     async def local_sign_in(self, request: web.Request) -> web.Response:
         """Local mode only: a name for this browser tab (no Discord account), in a room (a channel)."""

@@ -43,7 +43,7 @@ async def test_a_table_is_opened_started_and_played_from_screens(served: Served)
     assert (
         playing["seat"] == 0
         and len(playing["hand"]) == 2
-        and [s["name"] for s in playing["seats"]][:2]
+        and [s["label"] for s in playing["seats"]][:2]
         == [
             "Alice",
             "🤖 Computer 2 · Easy",

@@ -1,0 +1,110 @@
+// The page: who the player is (Discord's sign-in inside Discord, a name per tab in local mode, with the SDK's
+// mock standing in for the Discord client), then one connection that draws the table as the server sends it.
+import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+import { clear, el } from "./dom";
+import { setLanguage, t } from "./i18n";
+import { Connection, apiBase, signInLocally, signInWithDiscord, type SignedIn } from "./net";
+import { Page } from "./view";
+
+const root = document.getElementById("app") ?? document.body;
+const query = new URLSearchParams(location.search);
+const room = Math.max(1, Math.min(1_000_000, Number(query.get("room") ?? "1") || 1));
+const storedLanguage = sessionStorage.getItem("language");
+let language = setLanguage(query.get("lang") ?? storedLanguage ?? navigator.language);
+let connection: Connection | null = null;
+
+const page = new Page(root, () => connection, (next) => {
+  language = setLanguage(next);
+  sessionStorage.setItem("language", language);
+  if (connection) connection.relanguage(language);
+  else void start();
+});
+
+function connect(signed: SignedIn): void {
+  connection = new Connection(
+    signed.session,
+    language,
+    (frame) => {
+      if (frame.type === "hello") {
+        page.games = frame.games;
+      } else if (frame.type === "state") {
+        page.show(frame.table);
+      } else if (frame.key === "activity.signed_out") {
+        sessionStorage.removeItem(`session:${room}`);
+        page.say(frame.message);
+      } else {
+        page.say(frame.message);
+      }
+    },
+    (up) => { page.status(up); },
+  );
+  connection.open();
+}
+
+/** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat). */
+function localSignIn(): void {
+  const saved = sessionStorage.getItem(`session:${room}`);
+  if (saved) {
+    connect(JSON.parse(saved) as SignedIn);
+    return;
+  }
+  clear(root);
+  const name = el("input", { id: "name", name: "name", maxlength: 32, required: true, autocomplete: "nickname" });
+  const form = el("form", { class: "panel form signin" }, [
+    el("h1", { text: t("screen.sign_in_title") }),
+    el("p", { class: "muted", text: t("screen.local_note") }),
+    el("label", { for: "name" }, [el("span", { text: t("screen.sign_in_name") }), name]),
+    el("button", { class: "btn primary", type: "submit", text: t("screen.sign_in_go") }),
+    el("p", { class: "note", id: "note", role: "status" }),
+  ]);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    signInLocally(name.value, room, language).then(
+      (signed) => {
+        sessionStorage.setItem(`session:${room}`, JSON.stringify(signed));
+        connect(signed);
+      },
+      (error: unknown) => {
+        const note = form.querySelector("#note");
+        if (note) note.textContent = error instanceof Error ? error.message : String(error);
+      },
+    );
+  });
+  root.append(form);
+  name.focus();
+}
+
+interface Mode {
+  local: boolean;
+  client_id: string | null;
+}
+
+async function start(): Promise<void> {
+  clear(root);
+  root.append(el("p", { class: "muted", text: t("screen.connecting") }));
+  const mode = (await (await fetch(`${apiBase()}/api/mode`)).json()) as Mode;
+  if (mode.local || !query.has("frame_id")) {
+    // No Discord client around: the SDK's mock plays its part, in a channel of its own (the room).
+    const sdk = new DiscordSDKMock(mode.client_id ?? "local", null, String(room), null);
+    await sdk.ready();
+    localSignIn();
+    return;
+  }
+  const sdk = new DiscordSDK(mode.client_id ?? "");
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: mode.client_id ?? "",
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const signed = await signInWithDiscord(code, sdk.instanceId, language);
+  await sdk.commands.authenticate({ access_token: signed.access_token });
+  connect(signed);
+}
+
+start().catch((error: unknown) => {
+  clear(root);
+  root.append(el("p", { class: "note", role: "alert", text: error instanceof Error ? error.message : String(error) }));
+});
