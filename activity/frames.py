@@ -69,6 +69,14 @@ Inbound = Annotated[Hello | Act | Open | Lobby | Computer | Uncomputer | Watch, 
 PARSER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 
 
+class TokenRequest(Frame):
+    """``POST /api/token``: the code the SDK's ``authorize`` gave the page, and the instance it runs in."""
+
+    code: Annotated[StrictStr, Field(min_length=1, max_length=256, pattern=r"^[A-Za-z0-9_.~-]+$")]
+    instance_id: Annotated[StrictStr, Field(min_length=1, max_length=256, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    language: Annotated[StrictStr, Field(max_length=16)] = "en"
+
+
 class BadFrame(ValueError):
     """A frame that is too long, not JSON, or not one of the operations above."""
 

@@ -18,6 +18,7 @@ from aiohttp import web
 from bot.config import Settings
 from bot.tables import TableService
 
+from .identity import DiscordSignIn
 from .server import ActivityServer
 from .sessions import LOCAL_GUILD
 from .source import ServiceSource
@@ -50,7 +51,12 @@ class ActivityRunning:
 async def start_activity(service: TableService, settings: Settings) -> ActivityRunning:
     """Serve the Activity on ACTIVITY_HOST:ACTIVITY_PORT over the bot's own table service."""
     source = ServiceSource(service)
-    server = ActivityServer(source, local=False)
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    secret = settings.activity_client_secret.get_secret_value() if settings.activity_client_secret else ""
+    if not settings.activity_client_id or not secret:
+        raise ValueError("ACTIVITY_PORT needs ACTIVITY_CLIENT_ID and ACTIVITY_CLIENT_SECRET (see .env.example)")
+    discord = DiscordSignIn(settings.activity_client_id, secret, token, settings.discord_api_base)
+    server = ActivityServer(source, local=False, discord=discord)
     runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
     log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
     return ActivityRunning(source, runner)

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from pydantic import ValidationError
 
 from bot.catalogues import language_of, translate
 from bot.games import GAMES
 from bot.tables import NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
 
-from .frames import MAX_FRAME, Act, BadFrame, Computer, Hello, Lobby, Open, Uncomputer, Watch, parse
+from .frames import MAX_FRAME, Act, BadFrame, Computer, Hello, Lobby, Open, TokenRequest, Uncomputer, Watch, parse
+from .identity import DiscordSignIn, SignInRefused
 from .screen import screen
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
@@ -129,9 +131,9 @@ class Screen:
         await self.send({"type": "error", "key": key, "message": message})
 
     def in_place(self, table: TableInfo) -> bool:
-        """A screen only ever shows the tables of its own place (its instance's channel, or its room)."""
-        place = (self.session.guild_id, self.session.channel_id)
-        return (table.guild_id, table.channel_id) == place
+        """A screen only ever shows the tables of its own place (its instance's channel or thread, or its room)."""
+        session = self.session
+        return table.guild_id == session.guild_id and session.channel_id in (table.channel_id, table.thread_id)
 
     async def show(self, table_id: int | None) -> None:
         """Show ``table_id`` (None: the place's open table, else the lobby form) and follow its changes."""
@@ -252,11 +254,17 @@ class ActivityServer:
     (Discord sign-in, :mod:`activity.identity`), ``/ws`` the screens."""
 
     def __init__(
-        self, source: TableSource, *, local: bool, page_dir: Path = PAGE_DIR, client_id: int | None = None
+        self,
+        source: TableSource,
+        *,
+        local: bool,
+        page_dir: Path = PAGE_DIR,
+        discord: DiscordSignIn | None = None,
     ) -> None:
         self.source = source
         self.local = local
-        self.client_id = client_id  # the application's id: the page's SDK needs it
+        self.discord = discord  # Discord's sign-in (None in local mode)
+        self.client_id = discord.client_id if discord else None  # the application's id: the page's SDK needs it
         self.page_dir = page_dir
         self.sessions = Sessions()
         self.screens: set[Screen] = set()
@@ -266,10 +274,12 @@ class ActivityServer:
         app.router.add_get("/", self.index)
         app.router.add_get("/ws", self.websocket)
         app.router.add_post("/api/local/signin", self.local_sign_in)
+        app.router.add_post("/api/token", self.discord_sign_in)
         app.router.add_get("/api/mode", self.mode)
-        if self.page_dir.is_dir():
+        if (self.page_dir / "assets").is_dir():
             app.router.add_static("/assets", self.page_dir / "assets")
         app.on_shutdown.append(self._close_screens)
+        app.on_cleanup.append(self._close_discord)
         return app
 
     async def index(self, request: web.Request) -> web.StreamResponse:
@@ -300,6 +310,30 @@ class ActivityServer:
             return web.json_response({"error": translate(language, "activity.bad_name")}, status=400)
         session = self.sessions.make(self.sessions.local_user_id(), name, LOCAL_GUILD, room, local=True)
         return web.json_response({"session": session.key, "user": {"id": str(session.user_id), "name": name}})
+
+    async def discord_sign_in(self, request: web.Request) -> web.Response:
+        """Inside Discord: the code from the SDK's ``authorize`` and the instance id, checked with Discord
+        itself (:mod:`activity.identity`); the answer is a session for this user in the instance's channel."""
+        if self.discord is None:
+            raise web.HTTPNotFound()
+        try:
+            asked = TokenRequest.model_validate_json(await request.read())
+        except (ValidationError, ValueError):
+            return web.json_response({"error": translate("en", "activity.bad_frame")}, status=400)
+        language = language_of(asked.language)
+        try:
+            user = await self.discord.sign_in(asked.code, asked.instance_id)
+        except SignInRefused as why:
+            status = 502 if why.key == "activity.discord_unreachable" else 403
+            return web.json_response({"error": translate(language, why.key), "key": why.key}, status=status)
+        session = self.sessions.make(user.user_id, clean_name(user.name), user.guild_id, user.channel_id, local=False)
+        return web.json_response(
+            {
+                "session": session.key,
+                "user": {"id": str(user.user_id), "name": session.name},
+                "access_token": user.access_token,
+            }
+        )
 
     async def websocket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME * 4, heartbeat=30.0)
@@ -369,6 +403,10 @@ class ActivityServer:
         )
         await screen_.show(hello.table)
         return screen_
+
+    async def _close_discord(self, app: web.Application) -> None:
+        if self.discord is not None:
+            await self.discord.close()
 
     async def _close_screens(self, app: web.Application) -> None:
         for screen_ in list(self.screens):

@@ -101,6 +101,16 @@ class Settings(BaseSettings):
             raise ValueError(f"SHARD_COUNT={self.shard_count} with SHARD_IDS={self.shard_ids}: {why}") from None
         return self
 
+    @model_validator(mode="after")
+    def _activity_complete(self) -> Settings:
+        signed_in = self.activity_client_id and self.activity_client_secret
+        if self.activity_port and not self.activity_local and not signed_in:
+            raise ValueError(
+                "ACTIVITY_PORT turns the Activity on, which needs ACTIVITY_CLIENT_ID and ACTIVITY_CLIENT_SECRET too "
+                "(the application's OAuth2 id and secret, from the Developer Portal's OAuth2 page)"
+            )
+        return self
+
     def shards(self) -> Shards:
         """The shards this process runs (every shard, when neither setting is given)."""
         if self.shard_ids is None:

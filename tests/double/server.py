@@ -25,6 +25,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .activity import ActivityDouble
+
 API = "/api/v10"
 EPHEMERAL = 64
 ANSWER_WITHIN = 3.0
@@ -250,6 +252,7 @@ class DiscordDouble:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.changed = asyncio.Condition()
+        self.activity = ActivityDouble(self)  # the Activity's side of Discord (activity.py)
 
     # ------------------------------------------------------------------ server
 
@@ -277,6 +280,7 @@ class DiscordDouble:
         r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
+        self.activity.routes(r)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -481,6 +485,8 @@ class DiscordDouble:
     # ------------------------------------------------------------------ REST
 
     async def _me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return await self.activity.user_of(request)
         if request.headers.get("Authorization") != "Bot double-token":
             return reply({"message": "401: Unauthorized", "code": 0}, status=401)
         return reply(self.bot_user)
@@ -651,6 +657,8 @@ class DiscordDouble:
                 if kind == 7:
                     self._check_message(data, "update")
                     self._apply(interaction.message, data)
+        if kind == 12:
+            self.activity.on_launch(interaction)
         interaction.answered.set_result(int(kind or 0))
         if request.query.get("with_response") not in ("true", "True", "1"):
             return web.Response(status=204)

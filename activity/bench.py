@@ -1,0 +1,207 @@
+"""``python -m activity.bench``: the Activity's speed on real WebSockets (a benchmark: tests never time anything).
+
+N tables × 4 screens (four people, each on their own socket), all playing Oh Hell at once, each table's
+players taking ``--pause`` seconds between moves. For every action: the time from the frame one screen sends
+to the new state received on all four. The server, the service and the database run in this process, as in
+the bot; the screens are clients on the same loop (so the figures include their work too). On SQLite (a fresh
+file) or PostgreSQL (``--database postgresql://…``: a fresh schema, dropped afterwards).
+
+Until the benchmarks have a folder of their own (``bench/``) this module lives with the Activity.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from bot.storage.database import Database
+from bot.tables import TableService
+from bot.tables.thinking import InProcessThinker
+
+from .server import ActivityServer
+from .sessions import LOCAL_GUILD
+from .source import ServiceSource
+
+PLAYERS = 4
+OPTIONS = {"start_cards": 7, "sequence": "down"}
+
+
+class Screen:
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.state: dict[str, Any] | None = None
+        self.seen = asyncio.Condition()
+        self.frames = 0
+
+    async def run(self) -> None:
+        async for message in self.socket:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            frame = json.loads(message.data)
+            self.frames += 1
+            if frame["type"] == "state" and frame["table"]:
+                async with self.seen:
+                    self.state = frame["table"]
+                    self.seen.notify_all()
+
+    async def reach(self, actions: int) -> None:
+        async with self.seen:
+            await self.seen.wait_for(lambda: self.state is not None and self.state["actions"] >= actions)
+
+
+async def _database(url: str | None, folder: Path) -> tuple[Database, str | None]:
+    if url is None:
+        database = Database(f"sqlite+aiosqlite:///{folder / 'bench.db'}")
+        await database.upgrade()
+        return database, None
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    admin = Database(url)
+    async with admin.engine.begin() as connection:
+        await connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    await admin.close()
+    database = Database(url, connect_args={"server_settings": {"search_path": schema}})
+    await database.upgrade()
+    return database, schema
+
+
+async def _drop(url: str | None, schema: str | None) -> None:
+    if url is None or schema is None:
+        return
+    admin = Database(url)
+    async with admin.engine.begin() as connection:
+        await connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    await admin.close()
+
+
+async def _table(
+    client: aiohttp.ClientSession, base: str, service: TableService, room: int
+) -> tuple[int, list[Screen], list[asyncio.Task[None]]]:
+    sessions = []
+    for seat in range(PLAYERS):
+        async with client.post(f"{base}/api/local/signin", json={"name": f"P{room}-{seat}", "room": room}) as reply:
+            sessions.append(await reply.json())
+    users = [int(s["user"]["id"]) for s in sessions]
+    table = await service.open_table(LOCAL_GUILD, room, users[0], "P0", "oh-hell", dict(OPTIONS), PLAYERS)
+    for seat in range(1, PLAYERS):
+        await service.join(table.id, users[seat], f"P{seat}")
+    await service.set_location(table.id, message_id=table.id)
+    await service.start(table.id, users[0])
+    screens, tasks = [], []
+    for session in sessions:
+        socket = await client.ws_connect(f"{base}/ws", max_msg_size=0)
+        await socket.send_str(json.dumps({"op": "hello", "session": session["session"], "table": table.id}))
+        screen = Screen(socket)
+        screens.append(screen)
+        tasks.append(asyncio.create_task(screen.run()))
+    for screen in screens:
+        await screen.reach(0)
+    return table.id, screens, tasks
+
+
+async def _play(table_id: int, screens: list[Screen], moves: int, pause: float, seed: int, out: list[float]) -> None:
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.random() * pause)  # tables out of step, as people are
+    for _ in range(moves):
+        actor = next((s for s in screens if s.state and s.state.get("choices")), None)
+        if actor is None or actor.state is None or actor.state["status"] != "playing":
+            return
+        state = actor.state
+        actions = [a["action"] for c in state["choices"] for a in c["actions"]]
+        count = state["actions"]
+        started = time.perf_counter()
+        frame = {"op": "act", "table": table_id, "action": rng.choice(actions), "turn": state["turn"]}
+        await actor.socket.send_str(json.dumps(frame))
+        await asyncio.gather(*(s.reach(count + 1) for s in screens))
+        out.append(time.perf_counter() - started)
+        await asyncio.sleep(pause * (0.5 + rng.random()))
+
+
+async def run(tables: int, moves: int, pause: float, url: str | None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        database, schema = await _database(url, Path(folder))
+        service = TableService(database, thinker=InProcessThinker(samples=1))
+        await service.update_guild_settings(
+            LOCAL_GUILD, max_open_tables=tables + 10, max_lobbies_per_host=25, play_cooldown_seconds=0
+        )
+        source = ServiceSource(service, local=True)
+        server = ActivityServer(source, local=True)
+        runner = web.AppRunner(server.app(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        base = f"http://127.0.0.1:{port}"
+        latencies: list[float] = []
+        connector = aiohttp.TCPConnector(limit=0)
+        try:
+            async with aiohttp.ClientSession(connector=connector) as client:
+                opened = [await _table(client, base, service, room) for room in range(1, tables + 1)]
+                frames_before = sum(s.frames for _, screens, _ in opened for s in screens)
+                started = time.perf_counter()
+                await asyncio.gather(
+                    *(_play(t, screens, moves, pause, i, latencies) for i, (t, screens, _) in enumerate(opened))
+                )
+                elapsed = time.perf_counter() - started
+                frames = sum(s.frames for _, screens, _ in opened for s in screens) - frames_before
+                for _, screens, tasks in opened:
+                    for screen in screens:
+                        await screen.socket.close()
+                    for task in tasks:
+                        task.cancel()
+        finally:
+            await runner.cleanup()
+            await source.close()
+            await service.close()
+            await database.close()
+            await _drop(url, schema)
+    ordered = sorted(latencies)
+
+    def percentile(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
+
+    return {
+        "tables": tables,
+        "actions": len(latencies),
+        "p50_ms": percentile(0.50),
+        "p99_ms": percentile(0.99),
+        "mean_ms": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+        "actions_per_s": len(latencies) / elapsed if elapsed else 0.0,
+        "frames_per_action": frames / len(latencies) if latencies else 0.0,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m activity.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, action="append", help="tables at once (repeatable; default 1 and 200)")
+    parser.add_argument("--moves", type=int, default=20, help="actions timed at each table")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds (mean) between a table's moves")
+    parser.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    args = parser.parse_args(argv)
+    backend = "PostgreSQL" if args.database else "SQLite"
+    for tables in args.tables or [1, 200]:
+        figures = asyncio.run(run(tables, args.moves, args.pause, args.database))
+        print(
+            f"{backend}: {tables} tables × {PLAYERS} screens, {figures['actions']} actions "
+            f"({figures['actions_per_s']:.0f}/s): action → new state on all four screens "
+            f"p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms "
+            f"(mean {figures['mean_ms']:.1f} ms); {figures['frames_per_action']:.1f} frames sent per action; "
+            "Discord REST calls per action: 0 (local mode)",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
