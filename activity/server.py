@@ -26,7 +26,7 @@ from bot.tables import NotAllowed, StaleAction, TableError, TableInfo, TableStat
 
 from .frames import MAX_FRAME, Act, BadFrame, Computer, Hello, Lobby, Open, TokenRequest, Uncomputer, Watch, parse
 from .identity import DiscordSignIn, SignInRefused
-from .screen import screen
+from .screen import screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
 
@@ -156,13 +156,15 @@ class Screen:
     async def _push(self, table_id: int | None) -> None:
         try:
             if table_id is None:
-                table = await self._open_here()
-                if table is None:
-                    await self.send({"type": "state", "table": None})
-                while table is None:  # another screen may open one here: look now and then
+                tables = await self._open_here()
+                shown: list[int] | None = None
+                while len(tables) != 1:  # none yet, or several to choose from: look again now and then
+                    if [t.id for t in tables] != shown:
+                        shown = [t.id for t in tables]
+                        await self.send({"type": "state", "table": None, "tables": self._choosable(tables)})
                     await asyncio.sleep(IDLE_POLL)
-                    table = await self._open_here()
-                table_id = self.table_id = table.id
+                    tables = await self._open_here()
+                table_id = self.table_id = tables[0].id
             async for _version in self.source.subscribe(table_id):
                 await self.send({"type": "state", "table": await self.state(table_id)})
         except asyncio.CancelledError:
@@ -172,9 +174,20 @@ class Screen:
         except Exception:
             log.exception("screen of table %s failed", table_id)
 
-    async def _open_here(self) -> TableInfo | None:
-        table = await self.source.table_in_channel(self.session.channel_id)
-        return table if table is not None and self.in_place(table) else None
+    async def _open_here(self) -> list[TableInfo]:
+        """The open tables of this screen's place (its channel, tables in threads of their own, or its thread)."""
+        return [t for t in await self.source.tables_in_channel(self.session.channel_id) if self.in_place(t)]
+
+    def _choosable(self, tables: list[TableInfo]) -> list[dict[str, Any]]:
+        language = self.language
+        return [
+            {
+                "id": t.id,
+                "title": translate(language, "table.title", game=translate(language, f"game.{t.game}"), table=t.id),
+                "seated": ", ".join(seat_label(t, s.index, language) for s in t.seats),
+            }
+            for t in tables
+        ]
 
     async def state(self, table_id: int) -> dict[str, Any]:
         """The screen as the table is now: the seat's own view if seated, else the public one."""

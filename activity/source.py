@@ -39,7 +39,7 @@ class TableSource(Protocol):
 
     async def table(self, table_id: int) -> TableInfo: ...
 
-    async def table_in_channel(self, channel_id: int) -> TableInfo | None: ...
+    async def tables_in_channel(self, channel_id: int) -> list[TableInfo]: ...
 
     async def public(self, table_id: int) -> tuple[TableInfo, View | None]: ...
 
@@ -155,8 +155,8 @@ class ServiceSource:
     async def table(self, table_id: int) -> TableInfo:
         return await self.service.table(table_id)
 
-    async def table_in_channel(self, channel_id: int) -> TableInfo | None:
-        return await self.service.table_in_channel(channel_id)
+    async def tables_in_channel(self, channel_id: int) -> list[TableInfo]:
+        return await self.service.tables_in_channel(channel_id)
 
     async def public(self, table_id: int) -> tuple[TableInfo, View | None]:
         return await self.service.snapshot(table_id)

@@ -76,6 +76,22 @@ def invite_link(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=permissions(), scopes=("bot", "applications.commands"))
 
 
+def entry_point_command() -> dict[str, Any]:
+    """The app's primary Entry Point: ``/launch`` in the App Launcher opens the Activity (Discord handles it)."""
+    from bot.catalogues import catalogue, languages
+
+    key = "command.launch"
+    return {
+        "name": "launch",
+        "type": 4,  # PRIMARY_ENTRY_POINT
+        "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord opens the Activity, no interaction reaches the bot
+        "description": catalogue("en")[key],
+        "description_localizations": {code: catalogue(code)[key] for code in languages() if code != "en"},
+        "integration_types": [0],
+        "contexts": [0],
+    }
+
+
 def use_api_base(base: str) -> None:
     """Point discord.py at a stand-in for Discord (the tests' double): REST and the gateway."""
     base = base.rstrip("/")
@@ -117,6 +133,7 @@ class TrickBot(TableBot):
             shards=shards,  # this process loads, times and drives the tables of its shards' servers
         )
         self.languages = ServerLanguages()
+        self.activity_served = bool(settings.activity_port)  # the Activity is served beside the chat table
         self._timers: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
@@ -163,14 +180,34 @@ class TrickBot(TableBot):
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
-        if guild_id:
-            guild = discord.Object(guild_id)
+        guild = discord.Object(guild_id) if guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development server %s", len(synced), guild_id)
+        if self.activity_served:
+            synced = len(await self._sync_with_entry_point(guild))
         else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands (new ones can take a while to appear)", len(synced))
+            synced = len(await self.tree.sync(guild=guild))
+        if guild is not None:
+            log.info("synced %d commands to the development server %s", synced, guild_id)
+        else:
+            log.info("synced %d global commands (new ones can take a while to appear)", synced)
+
+    async def _sync_with_entry_point(self, guild: discord.Object | None) -> list[Any]:
+        """The commands and, with the Activity on, its primary Entry Point (application command type 4, handled
+        by Discord: it opens the Activity from the App Launcher). A bulk overwrite without it would be refused
+        once the Activity is enabled in the Developer Portal, so it goes in the same call."""
+        assert self.application_id is not None
+        translator = self.tree.translator
+        payload: list[dict[str, Any]] = []
+        for command in self.tree.get_commands(guild=guild):
+            if translator is not None:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+            else:
+                payload.append(command.to_dict(self.tree))
+        payload.append(entry_point_command())
+        if guild is None:
+            return await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+        return await self.http.bulk_upsert_guild_commands(self.application_id, guild.id, payload=payload)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))

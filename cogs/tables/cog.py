@@ -133,7 +133,12 @@ class Tables(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.publisher = Publisher(
-            bot, bot.service, self.guild_locale, pictures_wanted=self._pictures_wanted, budget=bot.budget
+            bot,
+            bot.service,
+            self.guild_locale,
+            pictures_wanted=self._pictures_wanted,
+            budget=bot.budget,
+            activity=bot.activity_served,
         )
         self.pings = TurnPings(bot, self._pings_wanted, budget=bot.budget)
         self.hands: dict[tuple[int, int], HandMessage] = {}

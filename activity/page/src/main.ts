@@ -27,7 +27,9 @@ function connect(signed: SignedIn): void {
     (frame) => {
       if (frame.type === "hello") {
         page.games = frame.games;
+        page.local = frame.local;
       } else if (frame.type === "state") {
+        page.tables = frame.tables ?? [];
         page.show(frame.table);
       } else if (frame.key === "activity.signed_out") {
         sessionStorage.removeItem(`session:${room}`);

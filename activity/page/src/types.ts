@@ -77,6 +77,13 @@ export interface TableScreen {
   final?: { name: string; score: number; winner: boolean }[];
 }
 
+/** An open table of the channel, when there are several to choose from. */
+export interface TableChoice {
+  id: number;
+  title: string;
+  seated: string;
+}
+
 export interface GameOption {
   name: string;
   label: string;
@@ -99,5 +106,5 @@ export interface GameEntry {
 
 export type ServerFrame =
   | { type: "hello"; user: { id: string; name: string }; local: boolean; language: string; games: GameEntry[] }
-  | { type: "state"; table: TableScreen | null }
+  | { type: "state"; table: TableScreen | null; tables?: TableChoice[] }
   | { type: "error"; key: string; message: string };

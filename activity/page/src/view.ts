@@ -3,7 +3,7 @@ import { cardBack, cardFace, cardLabel, cardName, sortHand } from "./cards";
 import { clear, el } from "./dom";
 import { LANGUAGES, currentLanguage, t } from "./i18n";
 import type { Connection } from "./net";
-import type { ChoiceScreen, GameEntry, Played, TableScreen } from "./types";
+import type { ChoiceScreen, GameEntry, Played, TableChoice, TableScreen } from "./types";
 
 interface Step {
   text: string;
@@ -14,6 +14,8 @@ export class Page {
   table: TableScreen | null = null;
   private previous: TableScreen | null = null;
   games: GameEntry[] = [];
+  tables: TableChoice[] = []; // the channel's open tables, when there are several
+  local = true; // local mode: tables are opened here; in Discord, with /play in the channel
   private selected: string | null = null;
   private step: Step | null = null;
   private picked = new Set<string>();
@@ -88,7 +90,11 @@ export class Page {
     clear(this.root);
     this.root.append(this.topBar());
     if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
-    if (table === null) this.root.append(this.lobbyForm());
+    if (table === null) {
+      if (this.tables.length) this.root.append(this.chooser());
+      if (this.local) this.root.append(this.lobbyForm());
+      else if (!this.tables.length) this.root.append(el("p", { class: "panel", text: t("screen.no_table_here") }));
+    }
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
     this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite", text: this.note }));
@@ -123,6 +129,17 @@ export class Page {
     const button = el("button", { class: `btn ${kind}`, text, type: "button", "data-key": key || undefined, disabled });
     button.addEventListener("click", onClick);
     return button;
+  }
+
+  // ------------------------------------------------------------------ several tables in the channel: which one
+
+  private chooser(): HTMLElement {
+    const list = el("ul", { class: "choose" });
+    for (const table of this.tables) {
+      const button = this.button(table.title, () => { this.send({ op: "watch", table: table.id }); }, "primary", `table-${table.id}`);
+      list.append(el("li", {}, [button, el("span", { class: "muted", text: table.seated })]));
+    }
+    return el("section", { class: "panel" }, [el("h2", { text: t("screen.choose_table") }), list]);
   }
 
   // ------------------------------------------------------------------ the lobby form (no table here yet)
