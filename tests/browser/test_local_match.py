@@ -28,8 +28,9 @@ ROOM = 7
 
 
 class Player:
-    def __init__(self, name: str, page: Page) -> None:
+    def __init__(self, name: str, page: Page, *, keyboard: bool = False) -> None:
         self.name, self.page = name, page
+        self.keyboard = keyboard  # plays with the keyboard alone: Tab/arrows to a control, Enter to press it
         self.frames: list[dict[str, Any]] = []
 
     def listen(self) -> None:
@@ -52,13 +53,26 @@ class Player:
                 return False
             bids = page.locator(".controls .btn.number")
             if await bids.count():
-                await bids.first.click(timeout=3000)
+                if self.keyboard:
+                    await bids.first.focus(timeout=3000)
+                    await page.keyboard.press("Enter")
+                else:
+                    await bids.first.click(timeout=3000)
                 return True
             playable = await page.eval_on_selector_all(
                 ".hand .card:not(.dim)", "cards => cards.map(c => c.dataset.card)"
             )
             if not playable:
                 return False
+            if self.keyboard:  # the first card has the focus; the arrows walk the hand to the one wanted
+                cards = await self.hand()
+                await page.locator(".hand .card").first.focus(timeout=3000)
+                for _ in range(cards.index(playable[0])):
+                    await page.keyboard.press("ArrowRight")
+                await page.keyboard.press("Enter")  # chosen
+                await page.locator(f'.hand .card.chosen[data-card="{playable[0]}"]').wait_for(timeout=3000)
+                await page.keyboard.press("Enter")  # played (the focus stays on the card as the hand is drawn again)
+                return True
             card = page.locator(f'.hand .card[data-card="{playable[0]}"]')
             await card.click(timeout=3000)
             await page.locator(f'.hand .card.chosen[data-card="{playable[0]}"]').click(timeout=3000)
@@ -71,7 +85,7 @@ async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
     players = []
     for name, language, viewport in PEOPLE:
         context = await browser.new_context(viewport=viewport, locale=language)
-        player = Player(name, await context.new_page())
+        player = Player(name, await context.new_page(), keyboard=name.startswith("Dan"))
         player.listen()
         await player.page.goto(f"{bot.base}/?room={ROOM}&lang={language}")
         await player.page.fill("#name", name)
