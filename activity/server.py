@@ -25,7 +25,7 @@ from bot.games import GAMES
 from bot.tables import NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
 
 from .frames import MAX_FRAME, Act, BadFrame, Computer, Hello, Lobby, Open, TokenRequest, Uncomputer, Watch, parse
-from .identity import DiscordSignIn, SignInRefused
+from .identity import DISCORD, DiscordSignIn, SignInRefused
 from .screen import screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
@@ -306,7 +306,9 @@ class ActivityServer:
 
     async def mode(self, request: web.Request) -> web.Response:
         client = str(self.client_id) if self.client_id else None
-        return web.json_response({"local": self.local, "client_id": client})
+        # A stand-in for Discord (the tests' double, DISCORD_API_BASE): the page may run the SDK's mock there.
+        stand_in = self.discord is not None and not self.discord.api.startswith(DISCORD)
+        return web.json_response({"local": self.local, "client_id": client, "stand_in": stand_in})
 
     async def local_sign_in(self, request: web.Request) -> web.Response:
         """Local mode only: a name for this browser tab (no Discord account), in a room (a channel)."""

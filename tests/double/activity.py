@@ -71,9 +71,16 @@ class ActivityDouble:
         self.codes[code] = Code(app_id or self.double.app_id, user, time.monotonic() if made is None else made)
         return code
 
-    def launch(self, users: list[User], channel_id: int, guild_id: int | None, app_id: int | None = None) -> str:
+    def launch(
+        self,
+        users: list[User],
+        channel_id: int,
+        guild_id: int | None,
+        app_id: int | None = None,
+        instance_id: str | None = None,
+    ) -> str:
         instance = Instance(
-            f"i-{next(_launches)}-gc-{guild_id}-{channel_id}",
+            instance_id or f"i-{next(_launches)}-gc-{guild_id}-{channel_id}",
             guild_id,
             channel_id,
             [u.id for u in users],

@@ -79,23 +79,14 @@ function localSignIn(): void {
 interface Mode {
   local: boolean;
   client_id: string | null;
+  stand_in: boolean; // the bot talks to a stand-in for Discord (its tests): the SDK's mock may sign in here
 }
 
-async function start(): Promise<void> {
-  clear(root);
-  root.append(el("p", { class: "muted", text: t("screen.connecting") }));
-  const mode = (await (await fetch(`${apiBase()}/api/mode`)).json()) as Mode;
-  if (mode.local || !query.has("frame_id")) {
-    // No Discord client around: the SDK's mock plays its part, in a channel of its own (the room).
-    const sdk = new DiscordSDKMock(mode.client_id ?? "local", null, String(room), null);
-    await sdk.ready();
-    localSignIn();
-    return;
-  }
-  const sdk = new DiscordSDK(mode.client_id ?? "");
+/** Discord's sign-in: the client's authorize gives a code, which our server checks with Discord. */
+async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promise<void> {
   await sdk.ready();
   const { code } = await sdk.commands.authorize({
-    client_id: mode.client_id ?? "",
+    client_id: clientId,
     response_type: "code",
     state: "",
     prompt: "none",
@@ -104,6 +95,34 @@ async function start(): Promise<void> {
   const signed = await signInWithDiscord(code, sdk.instanceId, language);
   await sdk.commands.authenticate({ access_token: signed.access_token });
   connect(signed);
+}
+
+async function start(): Promise<void> {
+  clear(root);
+  root.append(el("p", { class: "muted", text: t("screen.connecting") }));
+  const mode = (await (await fetch(`${apiBase()}/api/mode`)).json()) as Mode;
+  const clientId = mode.client_id ?? "local";
+  if (mode.local) {
+    // No Discord client around: the SDK's mock plays its part, in a channel of its own (the room).
+    const sdk = new DiscordSDKMock(clientId, null, String(room), null);
+    await sdk.ready();
+    localSignIn();
+    return;
+  }
+  if (query.has("frame_id")) {
+    await discordSignIn(new DiscordSDK(clientId), clientId);
+    return;
+  }
+  const mockCode = query.get("mock_code");
+  if (mode.stand_in && mockCode) {
+    // Against a stand-in for Discord: the mock's authorize gives the code that stand-in issued.
+    const sdk = new DiscordSDKMock(clientId, null, null, null);
+    sdk._updateCommandMocks({ authorize: () => Promise.resolve({ code: mockCode }) });
+    await discordSignIn(sdk, clientId);
+    return;
+  }
+  clear(root);
+  root.append(el("p", { class: "panel", text: t("screen.open_in_discord") }));
 }
 
 start().catch((error: unknown) => {
