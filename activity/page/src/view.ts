@@ -77,6 +77,8 @@ export class Page {
     const table = this.table;
     if (!table) return;
     this.send({ op: "act", table: table.id, action, turn: table.turn });
+    this.note = "";
+    this.renderNote();
     this.selected = null;
     this.step = null;
     this.picked.clear();
