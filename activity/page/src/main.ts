@@ -32,7 +32,11 @@ function connect(signed: SignedIn): void {
         page.tables = frame.tables ?? [];
         page.show(frame.table);
       } else if (frame.key === "activity.signed_out") {
+        // The server no longer knows this tab (it restarted): sign in again, or in Discord, say why.
         sessionStorage.removeItem(`session:${room}`);
+        connection?.close();
+        connection = null;
+        if (page.local) localSignIn();
         page.say(frame.message);
       } else {
         page.say(frame.message);
@@ -102,6 +106,7 @@ async function start(): Promise<void> {
   root.append(el("p", { class: "muted", text: t("screen.connecting") }));
   const mode = (await (await fetch(`${apiBase()}/api/mode`)).json()) as Mode;
   const clientId = mode.client_id ?? "local";
+  page.local = mode.local;
   if (mode.local) {
     // No Discord client around: the SDK's mock plays its part, in a channel of its own (the room).
     const sdk = new DiscordSDKMock(clientId, null, String(room), null);

@@ -68,6 +68,12 @@ export class Connection {
     });
   }
 
+  /** Stop for good (no reconnecting). */
+  close(): void {
+    this.closed = true;
+    this.socket?.close();
+  }
+
   send(frame: Record<string, unknown>): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
   }
