@@ -48,6 +48,13 @@ class Lobby(Frame):
     table: TableId
 
 
+class Ask(Frame):
+    """A hint: what the strong computer would do in the seat's place (tables that allow hints)."""
+
+    op: Literal["hint"]
+    table: TableId
+
+
 class Computer(Frame):
     op: Literal["computer"]
     table: TableId
@@ -65,7 +72,7 @@ class Watch(Frame):
     table: TableId | None = None  # None: the place's open table (or the lobby form)
 
 
-Inbound = Annotated[Hello | Act | Open | Lobby | Computer | Uncomputer | Watch, Field(discriminator="op")]
+Inbound = Annotated[Hello | Act | Open | Lobby | Ask | Computer | Uncomputer | Watch, Field(discriminator="op")]
 PARSER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 
 
@@ -81,7 +88,7 @@ class BadFrame(ValueError):
     """A frame that is too long, not JSON, or not one of the operations above."""
 
 
-def parse(data: str | bytes) -> Hello | Act | Open | Lobby | Computer | Uncomputer | Watch:
+def parse(data: str | bytes) -> Hello | Act | Open | Lobby | Ask | Computer | Uncomputer | Watch:
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > MAX_FRAME:
         raise BadFrame("too_long")

@@ -24,11 +24,12 @@ from bot.catalogues import language_of, translate
 from bot.games import GAMES
 from bot.tables import NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
 
-from .frames import MAX_FRAME, Act, BadFrame, Computer, Hello, Lobby, Open, TokenRequest, Uncomputer, Watch, parse
+from .frames import MAX_FRAME, Act, Ask, BadFrame, Computer, Hello, Lobby, Open, TokenRequest, Uncomputer, Watch, parse
 from .identity import DISCORD, DiscordSignIn, SignInRefused
 from .screen import screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
+from .words import hint_text
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,7 @@ class Screen:
         self.language = language
         self.table_id: int | None = None
         self._pusher: asyncio.Task[None] | None = None
+        self._hinting: asyncio.Task[None] | None = None
         self._send_lock = asyncio.Lock()
 
     @property
@@ -200,7 +202,7 @@ class Screen:
         legal = hand.legal if hand.table.status == TableStatus.PLAYING else []
         return screen(hand.table, hand.view, user_id=user, seat=hand.seat.index, legal=legal, language=self.language)
 
-    async def handle(self, frame: Act | Open | Lobby | Computer | Uncomputer | Watch | Hello) -> None:
+    async def handle(self, frame: Act | Open | Lobby | Ask | Computer | Uncomputer | Watch | Hello) -> None:
         user, name = self.session.user_id, self.session.name
         try:
             if isinstance(frame, Hello):
@@ -215,6 +217,8 @@ class Screen:
                     return
                 if isinstance(frame, Act):
                     await self.source.act(frame.table, user, frame.action, frame.turn)
+                elif isinstance(frame, Ask):  # the search takes up to a second: the screen goes on meanwhile
+                    self._hinting = asyncio.create_task(self.hint(frame.table))
                 elif isinstance(frame, Computer):
                     await self.source.add_computer(frame.table, user, frame.level)
                 elif isinstance(frame, Uncomputer):
@@ -229,6 +233,15 @@ class Screen:
             await self.refuse_table(error)
             if isinstance(error, StaleAction) and self.table_id is not None:
                 await self.send({"type": "state", "table": await self.state(self.table_id)})
+
+    async def hint(self, table_id: int) -> None:
+        try:
+            hint = await self.source.hint(table_id, self.session.user_id)
+            hand = await self.source.hand(table_id, self.session.user_id)
+        except TableError as error:
+            await self.refuse_table(error)
+            return
+        await self.send({"type": "hint", "message": hint_text(hint, hand.view, self.language)})
 
     async def open(self, frame: Open) -> None:
         if not self.session.local:  # a table made here must be posted in the channel: /play does that today
@@ -256,6 +269,8 @@ class Screen:
         await self.show(table.id)
 
     async def close(self) -> None:
+        if self._hinting is not None:
+            self._hinting.cancel()
         if self._pusher is not None:
             self._pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from bot.games.views import View
-from bot.tables import HandSnapshot, Outcome, TableError, TableInfo, TableService
+from bot.tables import HandSnapshot, Hint, Outcome, TableError, TableInfo, TableService
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,8 @@ class TableSource(Protocol):
     async def public(self, table_id: int) -> tuple[TableInfo, View | None]: ...
 
     async def hand(self, table_id: int, user_id: int) -> HandSnapshot: ...
+
+    async def hint(self, table_id: int, user_id: int) -> Hint: ...
 
     async def act(self, table_id: int, user_id: int, action: str, turn: int) -> None: ...
 
@@ -163,6 +165,9 @@ class ServiceSource:
 
     async def hand(self, table_id: int, user_id: int) -> HandSnapshot:
         return await self.service.hand(table_id, user_id)
+
+    async def hint(self, table_id: int, user_id: int) -> Hint:
+        return await self.service.hint(table_id, user_id)
 
     # ---------------------------------------------------------------- writes
 

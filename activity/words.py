@@ -7,8 +7,9 @@ the page draws them with ``textContent``, never as HTML.
 from __future__ import annotations
 
 from bot.catalogues import translate
-from bot.games.shown import Card, Cards, Joined, Param, Seat, Suit, SuitSymbol, Text
-from bot.tables import TableInfo
+from bot.games.shown import Card, Cards, Joined, Param, Seat, Suit, SuitSymbol, Text, presentation_of
+from bot.games.views import View
+from bot.tables import Hint, TableInfo
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 NAME_MAX = 32  # a display name is cut to this on the table
@@ -61,3 +62,26 @@ def _param(table: TableInfo | None, value: Param, language: str) -> str | int:
     if isinstance(value, Joined):
         return translate(language, "list.separator").join(said(table, item, language) for item in value.items)
     return value
+
+
+AIMS = ("bid", "contract", "defence")
+
+
+def advised(action: str, view: View, language: str) -> str:
+    """The action as advice: ``Play 7♥``, ``Bid 7 ♠``, ``Pass`` (as the chat hand says it)."""
+    words = action.split()
+    if words[0] == "play" and len(words) == 2:
+        return translate(language, "hint.play", card=card_label(words[1], language))
+    if words[0] == "play":  # the joker led at no trumps, naming a suit
+        card, suit = card_label(words[1], language), suit_label(words[2], language)
+        return translate(language, "hint.play_joker", card=card, suit=suit)
+    return said(None, presentation_of(view["game"]).advice(view, action), language)
+
+
+def hint_text(hint: Hint, view: View, language: str) -> str:
+    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.``"""
+    action = advised(hint.action, view, language)
+    if hint.aim in AIMS and hint.rate is not None and hint.samples > 0:
+        rate = f"{round(100 * hint.rate)}%"
+        return translate(language, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
+    return translate(language, "hint.plain", action=action)

@@ -172,3 +172,28 @@ async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
     assert reply["key"] == "activity.signed_out"
     async with served.client.post(served.url("/api/local/signin"), json={"name": "\u200b\n", "room": 1}) as answer:
         assert answer.status == 400
+
+
+async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: Served) -> None:
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"], hints=True)
+    await alice.send(op="start", table=lobby["id"])
+    await alice.state_where(lambda t: t["status"] == "playing")
+    await served.service.settle(lobby["id"])
+    moves = (await served.service.table(lobby["id"])).actions
+    state = await alice.state_where(lambda t: t["actions"] == moves and bool(t.get("choices")))
+    assert state["hints"] is True
+    await alice.send(op="hint", table=lobby["id"])
+    hint = await alice.next("hint", timeout=30)
+    offered = {a["label"] for c in state["choices"] for a in c["actions"]}
+    assert hint["message"].startswith("💡 ") and any(label in hint["message"] for label in offered), hint
+    assert (await served.service.table(lobby["id"])).actions == moves  # a hint changes nothing
+
+
+async def test_no_hint_where_the_table_does_not_allow_them(served: Served) -> None:
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"])
+    await alice.send(op="start", table=lobby["id"])
+    await alice.state_where(lambda t: t["status"] == "playing")
+    await alice.send(op="hint", table=lobby["id"])
+    assert (await alice.next("error"))["key"] == "error.hints_off"

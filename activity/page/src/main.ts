@@ -31,6 +31,8 @@ function connect(signed: SignedIn): void {
       } else if (frame.type === "state") {
         page.tables = frame.tables ?? [];
         page.show(frame.table);
+      } else if (frame.type === "hint") {
+        page.say(frame.message, 15000);
       } else if (frame.key === "activity.signed_out") {
         // The server no longer knows this tab (it restarted): sign in again, or in Discord, say why.
         sessionStorage.removeItem(`session:${room}`);

@@ -107,4 +107,5 @@ export interface GameEntry {
 export type ServerFrame =
   | { type: "hello"; user: { id: string; name: string }; local: boolean; language: string; games: GameEntry[] }
   | { type: "state"; table: TableScreen | null; tables?: TableChoice[] }
-  | { type: "error"; key: string; message: string };
+  | { type: "error"; key: string; message: string }
+  | { type: "hint"; message: string };

@@ -60,10 +60,10 @@ export class Page {
     this.render();
   }
 
-  say(text: string): void {
+  say(text: string, seconds = 6000): void {
     this.note = text;
     window.clearTimeout(this.noteTimer);
-    this.noteTimer = window.setTimeout(() => { this.note = ""; this.renderNote(); }, 6000);
+    this.noteTimer = window.setTimeout(() => { this.note = ""; this.renderNote(); }, seconds);
     this.renderNote();
   }
 
@@ -375,7 +375,11 @@ export class Page {
       box.append(row);
       return box;
     }
-    if (choices.length && table.seat !== null) box.append(el("p", { class: "your-turn", text: t("screen.your_turn") }));
+    if (choices.length && table.seat !== null) {
+      const line = el("div", { class: "row" }, [el("p", { class: "your-turn", text: t("screen.your_turn") })]);
+      if (table.hints) line.append(this.button(t("screen.hint"), () => { this.send({ op: "hint", table: table.id }); }, "small", "hint"));
+      box.append(line);
+    }
     for (const choice of choices) {
       if (choice.prompt) box.append(el("p", { class: "prompt", text: choice.prompt }));
       const row = el("div", { class: "row" });
