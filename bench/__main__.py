@@ -1,4 +1,4 @@
-"""``python -m bench engine|tables|start|players|picture``: print speed figures (see ``bench/__init__.py``).
+"""``python -m bench engine|tables|start|players|picture|activity``: print speed figures (see ``bench/__init__.py``).
 
 Each benchmark's module is imported only when it runs: the engine's figures need neither the
 database nor the pictures' libraries.
@@ -61,11 +61,18 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         help="computer players: decision times and strength in seat-rotated matches on the same deals",
     )
     bench_players.add_arguments(computers)
+    sub.add_parser(
+        "activity", help="the Activity on real WebSockets: action to new state on four screens", add_help=False
+    )
     return parser, computers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
+    if given and given[0] == "activity":  # the Activity's own command line (bench/activity.py)
+        from bench.activity import main as bench_activity
+
+        return bench_activity(given[1:])
     if given and given[0] in FORMER:
         given = [*FORMER[given[0]], *given[1:]]
     whole, computers = parser()

@@ -7,6 +7,7 @@ import sys
 
 USAGE = """usage:
   python -m bot                                              run the Discord bot (DISCORD_TOKEN, DATABASE_URL, ...)
+  python -m bot --local                                      the card table in a browser, no Discord (port 8080)
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
   python -m bot db backup PATH                               a consistent copy of the SQLite database, while it runs
   python -m bot bench ...                                    the benchmarks: the same as python -m bench ...
@@ -61,10 +62,10 @@ def main(argv: list[str]) -> int:
         return 0
     if len(argv) == 3 and argv[:2] == ["db", "backup"]:
         return _backup(argv[2])
-    if not argv:
+    if not argv or argv == ["--local"]:
         from bot.launcher import main as run_bot
 
-        return run_bot()
+        return run_bot(local=bool(argv))
     print(USAGE, file=sys.stderr)
     return 2
 

@@ -64,6 +64,21 @@ class Settings(BaseSettings):
         le=3600,
         description="the longest wait between attempts (each wait doubles up to this)",
     )
+    activity_local: bool = Field(
+        default=False,
+        description="serve the Activity's page alone on ACTIVITY_HOST:ACTIVITY_PORT with a local sign-in, no Discord",
+    )
+    activity_host: str = Field(default="127.0.0.1", description="where the Activity's web server listens")
+    activity_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65_535,
+        description="the Activity's web server port (unset: no Activity with Discord; 8080 in local mode)",
+    )
+    activity_client_id: int | None = Field(default=None, description="the application's id (OAuth2 client id)")
+    activity_client_secret: SecretStr | None = Field(
+        default=None, description="the application's OAuth2 client secret, for the Activity's sign-in"
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 
@@ -105,6 +120,16 @@ class Settings(BaseSettings):
             self.shards()
         except ShardSpecError as why:
             raise ValueError(f"SHARD_COUNT={self.shard_count} with SHARD_IDS={self.shard_ids}: {why}") from None
+        return self
+
+    @model_validator(mode="after")
+    def _activity_complete(self) -> Settings:
+        signed_in = self.activity_client_id and self.activity_client_secret
+        if self.activity_port and not self.activity_local and not signed_in:
+            raise ValueError(
+                "ACTIVITY_PORT turns the Activity on, which needs ACTIVITY_CLIENT_ID and ACTIVITY_CLIENT_SECRET too "
+                "(the application's OAuth2 id and secret, from the Developer Portal's OAuth2 page)"
+            )
         return self
 
     def shards(self) -> Shards:

@@ -21,6 +21,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
+from activity.local import ActivityRunning, run_local, start_activity
 from bot.config import Settings
 from bot.gateway import OneLineOutages, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
@@ -46,7 +47,11 @@ The bot needs a token to connect to Discord, and {problem}. Create an applicatio
 https://discord.com/developers/applications, open its "Bot" page, press "Reset Token" and copy the token; \
 then put it in a file named .env next to pyproject.toml as DISCORD_TOKEN=<the token> (or set the \
 DISCORD_TOKEN environment variable) and run `python -m bot` again. README.md ("Running the bot") walks \
-through the whole setup, including the invite link."""
+through the whole setup, including the invite link.
+
+To try the card table without Discord first, run `python -m bot --local` and open \
+http://127.0.0.1:8080/ in a browser (local mode: a name per browser tab, computer players, friends in \
+other tabs)."""
 
 
 UNREACHABLE = """\
@@ -79,6 +84,22 @@ def permissions() -> discord.Permissions:
 
 def invite_link(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=permissions(), scopes=("bot", "applications.commands"))
+
+
+def entry_point_command() -> dict[str, Any]:
+    """The app's primary Entry Point: ``/launch`` in the App Launcher opens the Activity (Discord handles it)."""
+    from bot.catalogues import catalogue, languages
+
+    key = "command.launch"
+    return {
+        "name": "launch",
+        "type": 4,  # PRIMARY_ENTRY_POINT
+        "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord opens the Activity, no interaction reaches the bot
+        "description": catalogue("en")[key],
+        "description_localizations": {code: catalogue(code)[key] for code in languages() if code != "en"},
+        "integration_types": [0],
+        "contexts": [0],
+    }
 
 
 def use_api_base(base: str) -> None:
@@ -120,12 +141,16 @@ class TrickBot(TableBot):
             thinker=self.thinker,
             lobby_grace=timedelta(seconds=settings.lobby_post_grace_seconds),
             shards=shards,  # this process loads, times and drives the tables of its shards' servers
+            # A screen of the Activity may watch a table from any process: every commit is then announced.
+            announce_every_change=bool(settings.activity_port),
         )
         self.languages = ServerLanguages()
+        self.activity_served = bool(settings.activity_port)  # the Activity is served beside the chat table
         self._timers: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
+        self._activity: ActivityRunning | None = None
 
     async def setup_hook(self) -> None:
         try:
@@ -144,6 +169,8 @@ class TrickBot(TableBot):
         if self.own_shards.all or 0 in self.own_shards.ids:  # one process syncs the commands for the whole bot
             await self.sync_commands()
         self._timers = self.service.run_timers_forever()  # the cogs hear its moves as events
+        if self.settings.activity_port:  # the Activity's web server, in this process, over the same service
+            self._activity = await start_activity(self.service, self.settings)
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
         self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")
@@ -166,14 +193,34 @@ class TrickBot(TableBot):
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
-        if guild_id:
-            guild = discord.Object(guild_id)
+        guild = discord.Object(guild_id) if guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development server %s", len(synced), guild_id)
+        if self.activity_served:
+            synced = len(await self._sync_with_entry_point(guild))
         else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands (new ones can take a while to appear)", len(synced))
+            synced = len(await self.tree.sync(guild=guild))
+        if guild is not None:
+            log.info("synced %d commands to the development server %s", synced, guild_id)
+        else:
+            log.info("synced %d global commands (new ones can take a while to appear)", synced)
+
+    async def _sync_with_entry_point(self, guild: discord.Object | None) -> list[Any]:
+        """The commands and, with the Activity on, its primary Entry Point (application command type 4, handled
+        by Discord: it opens the Activity from the App Launcher). A bulk overwrite without it would be refused
+        once the Activity is enabled in the Developer Portal, so it goes in the same call."""
+        assert self.application_id is not None
+        translator = self.tree.translator
+        payload: list[dict[str, Any]] = []
+        for command in self.tree.get_commands(guild=guild):
+            if translator is not None:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+            else:
+                payload.append(command.to_dict(self.tree))
+        payload.append(entry_point_command())
+        if guild is None:
+            return await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+        return await self.http.bulk_upsert_guild_commands(self.application_id, guild.id, payload=payload)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
@@ -250,6 +297,8 @@ class TrickBot(TableBot):
             ready.cancel()
         for shard_ready in list(getattr(self._connection, "_ready_tasks", {}).values()):
             shard_ready.cancel()
+        if self._activity is not None:
+            await self._within("the Activity's web server", self._activity.close(), deadline, 2.0)
         await self._within("the connection to Discord", super().close(), deadline, 3.0)
         await self._within("the database", self.database.close(), deadline, 3.0)
         if self.budget is not None:
@@ -269,6 +318,8 @@ class TrickBot(TableBot):
 
 
 async def run(settings: Settings) -> int:
+    if settings.activity_local:
+        return await run_local_table(settings)
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     if not token:
         print(NO_TOKEN.format(problem="none is set"), file=sys.stderr)
@@ -344,6 +395,25 @@ def _end_at_the_latest(seconds: float) -> None:
     timer.start()
 
 
+async def run_local_table(settings: Settings) -> int:
+    """Local mode: the table service and the Activity's page alone, no Discord (``python -m bot --local``)."""
+    database = Database(settings.database_url)
+    try:
+        await database.upgrade()
+    except (TimeoutError, OSError, SQLAlchemyError) as error:
+        print(NO_DATABASE.format(reason=_reason(error)).replace("python -m bot", "python -m bot --local"))
+        await database.close()
+        return 2
+    thinker = Thinker(settings.computer_workers, budget_ms=settings.computer_budget_ms)
+    service = TableService(database, thinker=thinker, lobby_grace=timedelta(seconds=settings.lobby_post_grace_seconds))
+    try:
+        return await run_local(service, settings)
+    finally:
+        await service.close()
+        await thinker.close()
+        await database.close()
+
+
 def _reason(error: BaseException) -> str:
     """An error in a few words for a person (the first line of its message, else its kind)."""
     text = str(error).strip().splitlines()
@@ -356,9 +426,10 @@ def _problem(where: tuple[int | str, ...], message: str) -> str:
     return f"{'.'.join(map(str, where)).upper()}: {message}" if where else message
 
 
-def main() -> int:
+def main(*, local: bool = False) -> int:
+    """Run the bot (``local``: the card table in a browser alone, no Discord; ``python -m bot --local``)."""
     try:
-        settings = Settings()
+        settings = Settings(activity_local=True) if local else Settings()
     except ValidationError as error:
         problems = "; ".join(_problem(e["loc"], e["msg"]) for e in error.errors())
         print(f"The configuration (environment or .env) is not valid: {problems}. See .env.example.", file=sys.stderr)

@@ -27,6 +27,7 @@ class TableBot(commands.AutoShardedBot):
     service: TableService
     languages: ServerLanguages
     budget: RestBudget | None = None  # the REST budget every counted call takes a token from (see cogs/rest.py)
+    activity_served: bool = False  # the Activity is served: the table message offers to open it (LAUNCH_ACTIVITY)
 
     def cog_of(self, kind: type[CogT]) -> CogT:
         """The loaded cog of this class (a cog is loaded before any click can reach it)."""

@@ -245,6 +245,18 @@ async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_
     return (await connection.execute(statement.order_by(TABLES.c.id.desc()).limit(1))).scalar()
 
 
+async def open_tables_in_channel(connection: AsyncConnection, channel_id: int, limit: int = 25) -> list[int]:
+    """The open tables of a channel, in it or in threads of their own, and of a thread: newest first."""
+    statement = (
+        select(TABLES.c.id)
+        .where(TABLES.c.status.in_(OPEN_STATUSES))
+        .where((TABLES.c.channel_id == channel_id) | (TABLES.c.thread_id == channel_id))
+        .order_by(TABLES.c.id.desc())
+        .limit(limit)
+    )
+    return list((await connection.execute(statement)).scalars())
+
+
 async def opening_limits(connection: AsyncConnection, guild_id: int, host_id: int) -> tuple[int, int, datetime | None]:
     """For a new table: the server's open tables, the lobbies ``host_id`` hosts there, and when they
     last opened one there that did not end in a finished match (None: never). A match played to its

@@ -30,6 +30,12 @@ class TableReads:
             table_id = await repo.table_in_channel(connection, channel_id, thread_id)
         return None if table_id is None else await self.table(table_id)
 
+    async def tables_in_channel(self, channel_id: int) -> list[TableInfo]:
+        """Every open table of a channel (in it, or in a thread of its own) or of a thread, newest first."""
+        async with self.store.db.engine.connect() as connection:
+            ids = await repo.open_tables_in_channel(connection, channel_id)
+        return [await self.table(table_id) for table_id in ids]
+
     async def snapshot(self, table_id: int) -> tuple[TableInfo, View | None]:
         """The table and its public view at one committed moment (None before the match starts)."""
         async with self.store.locked(table_id) as live:

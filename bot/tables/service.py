@@ -86,6 +86,7 @@ class TableService:
         # one table
         self.table = reads.table
         self.table_in_channel = reads.table_in_channel
+        self.tables_in_channel = reads.tables_in_channel
         self.snapshot = reads.snapshot
         self.public_view = reads.public_view
         self.view = reads.view

@@ -53,7 +53,12 @@ class Tables(commands.Cog, name=HANDLER):
         self.service = bot.service
         self.work = Work()
         self.publisher = Publisher(
-            bot, bot.service, self.guild_locale, pictures_wanted=self._pictures_wanted, budget=bot.budget
+            bot,
+            bot.service,
+            self.guild_locale,
+            pictures_wanted=self._pictures_wanted,
+            budget=bot.budget,
+            activity=bot.activity_served,
         )
         self.pings = TurnPings(bot, self._pings_wanted, budget=bot.budget)
         self.hands = Hands(bot.service, self.work)

@@ -162,6 +162,30 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt
         )
 
 
+class LaunchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:launch:(?P<table>[0-9]{1,20})"):
+    """The table as an Activity in this channel: Discord opens it (the answer is LAUNCH_ACTIVITY, type 12)."""
+
+    def __init__(self, table_id: int, *, label: str = "") -> None:
+        custom_id = f"{PREFIX}:launch:{table_id}"
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.success, custom_id=custom_id, emoji="🃏")
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LaunchButton:
+        return cls(id_from(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await safely(interaction, _launch(interaction))
+
+
+async def _launch(interaction: discord.Interaction[Any]) -> None:
+    await interaction.response.launch_activity()
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ComputerButton,
@@ -173,4 +197,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PickSelect,
     RematchButton,
     ReviewButton,
+    LaunchButton,
 )

@@ -32,7 +32,7 @@ from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
 from ..picture import draw_table
-from .components import LobbyButton, RematchButton, ReviewButton
+from .components import LaunchButton, LobbyButton, RematchButton, ReviewButton
 from .hand_components import HandButton
 from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, turn_line
@@ -69,6 +69,7 @@ class Publisher:
         interval: float = 1.0,
         pictures_wanted: Callable[[int], Awaitable[bool]] | None = None,
         budget: RestBudget | None = None,
+        activity: bool = False,
     ) -> None:
         self.client = client
         self.service = service
@@ -77,6 +78,7 @@ class Publisher:
         self.pictures_wanted = pictures_wanted  # a guild's setting: the table drawn, or text only
         self.text_only: set[int] = set()  # tables where the bot may not attach files: told once, then text
         self.budget = budget  # the bot's REST budget: an edit takes its token before the table is rendered
+        self.activity = activity  # the Activity is on: the table offers to open it
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
@@ -97,7 +99,10 @@ class Publisher:
         table, public = await self.service.snapshot(table_id)
         locale = await self.locale_of(table.guild_id)
         if table.status == TableStatus.LOBBY:
-            return {"content": None, "embed": lobby_embed(table, locale), "view": lobby_controls(table, locale)}
+            controls = lobby_controls(table, locale)
+            if self.activity:
+                controls.add_item(LaunchButton(table.id, label=t(locale, "table.open_activity")))
+            return {"content": None, "embed": lobby_embed(table, locale), "view": controls}
         if public is None:  # closed before it started
             return {"content": None, "embed": closed_lobby_embed(table, locale), "view": None}
         result = await self.service.table_result(table.id) if table.status == TableStatus.FINISHED else None
@@ -105,6 +110,8 @@ class Publisher:
         assert view is not None
         if table.status == TableStatus.PLAYING:
             view.add_item(HandButton(table.id, label=t(locale, "table.show_hand")))
+            if self.activity:
+                view.add_item(LaunchButton(table.id, label=t(locale, "table.open_activity")))
         elif table.status == TableStatus.FINISHED:
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
         if public["last_deal"] is not None and table.status in (TableStatus.PLAYING, TableStatus.FINISHED):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import string
 import unicodedata
 from pathlib import Path
@@ -14,7 +15,11 @@ from cogs.i18n import DEFAULT, catalogue, languages, t
 from cogs.tables.play_commands import parameters_of
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*ROOT.joinpath("cogs").rglob("*.py"), *ROOT.joinpath("bot").rglob("*.py")]
+SOURCES = [
+    *ROOT.joinpath("cogs").rglob("*.py"),
+    *ROOT.joinpath("bot").rglob("*.py"),
+    *ROOT.joinpath("activity").glob("*.py"),  # the Activity's server (its page's keys: test_page_catalogues)
+]
 
 
 def placeholders(text: str) -> set[str]:
@@ -78,9 +83,28 @@ def generated_keys() -> set[str]:
     return keys
 
 
+PAGE_SOURCES = sorted(ROOT.joinpath("activity", "page", "src").glob("*.ts"))
+
+
+def page_keys() -> set[str]:
+    """The keys the Activity's page names (``t("screen.…")``): its words come from these catalogues too."""
+    keys = set()
+    for path in PAGE_SOURCES:
+        keys |= set(re.findall(r'\bt\(\s*"([a-z_]+\.[a-zA-Z0-9_.]+)"', path.read_text()))
+    return keys
+
+
+def test_the_page_names_keys_every_catalogue_has() -> None:
+    named = page_keys()
+    assert {"screen.your_turn", "screen.tap_again"} <= named  # the page's sources were read
+    for language in languages():
+        assert sorted(named - set(catalogue(language))) == [], language
+
+
 def test_no_key_is_unused() -> None:
     """A key is used when the code names it, or names its prefix in an f-string and its rest anywhere."""
     literals, prefixes = strings_in_code()
+    literals |= page_keys()
     literals |= set(languages())  # language names are keyed by the catalogues' own file names
     literals |= generated_keys()
     unused = [

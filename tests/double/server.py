@@ -36,6 +36,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .activity import ActivityDouble
 from .clock import Clock
 from .limits import (
     ALREADY_ACKNOWLEDGED,
@@ -307,6 +308,7 @@ class DiscordDouble:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.changed = asyncio.Condition()
+        self.activity = ActivityDouble(self)  # the Activity's side of Discord (activity.py)
 
     # ------------------------------------------------------------------ server
 
@@ -334,6 +336,7 @@ class DiscordDouble:
         r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
+        self.activity.routes(r)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -390,6 +393,8 @@ class DiscordDouble:
         body: Any = None
         if request.content_type.startswith("multipart/"):
             body = _without_files(await self._body(request))
+        elif request.content_type == "application/x-www-form-urlencoded":  # OAuth2's token exchange
+            body = dict(await request.post())
         elif request.body_exists:
             body = await request.json()  # read once: the route reads it again from aiohttp's copy
         started = time.perf_counter()
@@ -613,6 +618,8 @@ class DiscordDouble:
     # ------------------------------------------------------------------ REST
 
     async def _me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return await self.activity.user_of(request)
         if request.headers.get("Authorization") != "Bot double-token":
             return reply({"message": "401: Unauthorized", "code": 0}, status=401)
         return reply(self.bot_user)
@@ -727,6 +734,8 @@ class DiscordDouble:
                 interaction.at_original = interaction.message
                 if kind == 7:
                     self._apply(interaction.message, data)
+        if kind == 12:
+            self.activity.on_launch(interaction)
         interaction.answered.set_result(int(kind or 0))
         if request.query.get("with_response") not in ("true", "True", "1"):
             return web.Response(status=204)

@@ -1,0 +1,93 @@
+"""Local mode: the table in a browser, with no Discord at all (a newcomer's first minute).
+
+``python -m bot --local`` (or no DISCORD_TOKEN, or ``ACTIVITY_LOCAL=1``) runs the table service
+and the Activity's server on http://127.0.0.1:8080 (``ACTIVITY_HOST``, ``ACTIVITY_PORT``). Each
+browser tab signs in with a name; the same database (SQLite by default) keeps the tables, in a
+server of their own (:data:`~activity.sessions.LOCAL_GUILD`), so no local match reaches a Discord
+server's leaderboard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+from aiohttp import web
+
+from bot.config import Settings
+from bot.tables import TableService
+
+from .identity import DiscordSignIn
+from .server import ActivityServer
+from .sessions import LOCAL_GUILD
+from .source import ServiceSource
+
+log = logging.getLogger("activity")
+
+DEFAULT_PORT = 8080
+# One person's machine: open as many tables as they like, one after another.
+LOCAL_LIMITS = {"max_open_tables": 500, "max_lobbies_per_host": 25, "play_cooldown_seconds": 0}
+
+
+async def serve(server: ActivityServer, host: str, port: int) -> web.AppRunner:
+    runner = web.AppRunner(server.app(), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner
+
+
+class ActivityRunning:
+    """The Activity's server running beside the Discord bot: stopped with it."""
+
+    def __init__(self, source: ServiceSource, runner: web.AppRunner) -> None:
+        self.source, self.runner = source, runner
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+        await self.source.close()
+
+
+async def start_activity(service: TableService, settings: Settings) -> ActivityRunning:
+    """Serve the Activity on ACTIVITY_HOST:ACTIVITY_PORT over the bot's own table service."""
+    source = ServiceSource(service)
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    secret = settings.activity_client_secret.get_secret_value() if settings.activity_client_secret else ""
+    if not settings.activity_client_id or not secret:
+        raise ValueError("ACTIVITY_PORT needs ACTIVITY_CLIENT_ID and ACTIVITY_CLIENT_SECRET (see .env.example)")
+    discord = DiscordSignIn(settings.activity_client_id, secret, token, settings.discord_api_base)
+    server = ActivityServer(source, local=False, discord=discord)
+    runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
+    log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
+    return ActivityRunning(source, runner)
+
+
+async def run_local(service: TableService, settings: Settings, *, ready: asyncio.Event | None = None) -> int:
+    """Serve the table in a browser until stopped (Ctrl+C, SIGTERM); the caller owns ``service``."""
+    await service.update_guild_settings(LOCAL_GUILD, **LOCAL_LIMITS)
+    source = ServiceSource(service, local=True)
+    server = ActivityServer(source, local=True)
+    port = settings.activity_port or DEFAULT_PORT
+    runner = await serve(server, settings.activity_host, port)
+    timers = service.run_timers_forever()  # its moves reach the screens as events
+    resume = asyncio.create_task(service.load_open_tables(), name="resume-tables")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    print(
+        f"The card table is open at http://{settings.activity_host}:{port}/ (local mode: no Discord). "
+        "Open it in a browser, sign in with any name, and start a table; open more tabs to play with friends. "
+        "Ctrl+C stops it.",
+        flush=True,
+    )
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        timers.cancel()
+        resume.cancel()
+        await runner.cleanup()
+        await source.close()
+    return 0

@@ -1,0 +1,138 @@
+// The page: who the player is (Discord's sign-in inside Discord, a name per tab in local mode, with the SDK's
+// mock standing in for the Discord client), then one connection that draws the table as the server sends it.
+import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+import { clear, el } from "./dom";
+import { setLanguage, t } from "./i18n";
+import { Connection, apiBase, signInLocally, signInWithDiscord, type SignedIn } from "./net";
+import { Page } from "./view";
+
+const root = document.getElementById("app") ?? document.body;
+const query = new URLSearchParams(location.search);
+const room = Math.max(1, Math.min(1_000_000, Number(query.get("room") ?? "1") || 1));
+const storedLanguage = sessionStorage.getItem("language");
+let language = setLanguage(query.get("lang") ?? storedLanguage ?? navigator.language);
+let connection: Connection | null = null;
+
+const page = new Page(root, () => connection, (next) => {
+  language = setLanguage(next);
+  sessionStorage.setItem("language", language);
+  if (connection) connection.relanguage(language);
+  else void start();
+});
+
+function connect(signed: SignedIn): void {
+  connection = new Connection(
+    signed.session,
+    language,
+    (frame) => {
+      if (frame.type === "hello") {
+        page.games = frame.games;
+        page.local = frame.local;
+      } else if (frame.type === "state") {
+        page.tables = frame.tables ?? [];
+        page.show(frame.table);
+      } else if (frame.type === "hint") {
+        page.say(frame.message, 15000);
+      } else if (frame.key === "activity.signed_out") {
+        // The server no longer knows this tab (it restarted): sign in again, or in Discord, say why.
+        sessionStorage.removeItem(`session:${room}`);
+        connection?.close();
+        connection = null;
+        if (page.local) localSignIn();
+        page.say(frame.message);
+      } else {
+        page.say(frame.message);
+      }
+    },
+    (up) => { page.status(up); },
+  );
+  connection.open();
+}
+
+/** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat). */
+function localSignIn(): void {
+  const saved = sessionStorage.getItem(`session:${room}`);
+  if (saved) {
+    connect(JSON.parse(saved) as SignedIn);
+    return;
+  }
+  clear(root);
+  const name = el("input", { id: "name", name: "name", maxlength: 32, required: true, autocomplete: "nickname" });
+  const form = el("form", { class: "panel form signin" }, [
+    el("h1", { text: t("screen.sign_in_title") }),
+    el("p", { class: "muted", text: t("screen.local_note") }),
+    el("label", { for: "name" }, [el("span", { text: t("screen.sign_in_name") }), name]),
+    el("button", { class: "btn primary", type: "submit", text: t("screen.sign_in_go") }),
+    el("p", { class: "note", id: "note", role: "status" }),
+  ]);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    signInLocally(name.value, room, language).then(
+      (signed) => {
+        sessionStorage.setItem(`session:${room}`, JSON.stringify(signed));
+        connect(signed);
+      },
+      (error: unknown) => {
+        const note = form.querySelector("#note");
+        if (note) note.textContent = error instanceof Error ? error.message : String(error);
+      },
+    );
+  });
+  root.append(form);
+  name.focus();
+}
+
+interface Mode {
+  local: boolean;
+  client_id: string | null;
+  stand_in: boolean; // the bot talks to a stand-in for Discord (its tests): the SDK's mock may sign in here
+}
+
+/** Discord's sign-in: the client's authorize gives a code, which our server checks with Discord. */
+async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promise<void> {
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const signed = await signInWithDiscord(code, sdk.instanceId, language);
+  await sdk.commands.authenticate({ access_token: signed.access_token });
+  connect(signed);
+}
+
+async function start(): Promise<void> {
+  clear(root);
+  root.append(el("p", { class: "muted", text: t("screen.connecting") }));
+  const mode = (await (await fetch(`${apiBase()}/api/mode`)).json()) as Mode;
+  const clientId = mode.client_id ?? "local";
+  page.local = mode.local;
+  if (mode.local) {
+    // No Discord client around: the SDK's mock plays its part, in a channel of its own (the room).
+    const sdk = new DiscordSDKMock(clientId, null, String(room), null);
+    await sdk.ready();
+    localSignIn();
+    return;
+  }
+  if (query.has("frame_id")) {
+    await discordSignIn(new DiscordSDK(clientId), clientId);
+    return;
+  }
+  const mockCode = query.get("mock_code");
+  if (mode.stand_in && mockCode) {
+    // Against a stand-in for Discord: the mock's authorize gives the code that stand-in issued.
+    const sdk = new DiscordSDKMock(clientId, null, null, null);
+    sdk._updateCommandMocks({ authorize: () => Promise.resolve({ code: mockCode }) });
+    await discordSignIn(sdk, clientId);
+    return;
+  }
+  clear(root);
+  root.append(el("p", { class: "panel", text: t("screen.open_in_discord") }));
+}
+
+start().catch((error: unknown) => {
+  clear(root);
+  root.append(el("p", { class: "note", role: "alert", text: error instanceof Error ? error.message : String(error) }));
+});

@@ -1,0 +1,604 @@
+// The table on screen, drawn again from each state the server sends (the seat's own view, or the public one).
+import { cardBack, cardFace, cardLabel, cardName, sortHand } from "./cards";
+import { clear, el } from "./dom";
+import { LANGUAGES, currentLanguage, t } from "./i18n";
+import type { Connection } from "./net";
+import type { ChoiceScreen, GameEntry, Played, TableChoice, TableScreen } from "./types";
+
+interface Step {
+  text: string;
+  actions: { action: string; label: string }[];
+}
+
+export class Page {
+  table: TableScreen | null = null;
+  private previous: TableScreen | null = null;
+  games: GameEntry[] = [];
+  tables: TableChoice[] = []; // the channel's open tables, when there are several
+  local = true; // local mode: tables are opened here; in Discord, with /play in the channel
+  private selected: string | null = null;
+  private step: Step | null = null;
+  private picked = new Set<string>();
+  private note = "";
+  private noteTimer = 0;
+  private connected = true;
+  private leaving: { cards: Played[]; winner: number | null } | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly connection: () => Connection | null,
+    private readonly switchLanguage: (language: string) => void,
+  ) {
+    window.setInterval(() => { this.tick(); }, 1000);
+  }
+
+  // ------------------------------------------------------------------ input from the server
+
+  show(table: TableScreen | null): void {
+    const before = this.table;
+    if (before && table && before.id === table.id) {
+      const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
+      this.leaving = trickDone && table.last_trick ? { cards: table.last_trick.cards, winner: table.last_trick.winner } : null;
+      if (before.turn !== table.turn || before.actions !== table.actions) {
+        this.step = null;
+        this.picked.clear();
+        if (this.selected && !(table.hand ?? []).includes(this.selected)) this.selected = null;
+      }
+    } else {
+      this.leaving = null;
+      this.selected = null;
+      this.step = null;
+      this.picked.clear();
+    }
+    this.previous = before;
+    this.table = table;
+    this.render();
+  }
+
+  status(up: boolean): void {
+    this.connected = up;
+    this.render();
+  }
+
+  say(text: string, seconds = 6000): void {
+    this.note = text;
+    window.clearTimeout(this.noteTimer);
+    this.noteTimer = window.setTimeout(() => { this.note = ""; this.renderNote(); }, seconds);
+    this.renderNote();
+  }
+
+  // ------------------------------------------------------------------ output to the server
+
+  private send(frame: Record<string, unknown>): void {
+    this.connection()?.send(frame);
+  }
+
+  private act(action: string): void {
+    const table = this.table;
+    if (!table) return;
+    this.send({ op: "act", table: table.id, action, turn: table.turn });
+    this.note = "";
+    this.renderNote();
+    this.selected = null;
+    this.step = null;
+    this.picked.clear();
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  render(): void {
+    const table = this.table;
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
+    clear(this.root);
+    this.root.append(this.topBar());
+    if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
+    if (table === null) {
+      if (this.tables.length) this.root.append(this.chooser());
+      if (this.local) this.root.append(this.lobbyForm());
+      else if (!this.tables.length) this.root.append(el("p", { class: "panel", text: t("screen.no_table_here") }));
+    }
+    else if (table.lobby) this.root.append(this.lobby(table));
+    else this.root.append(this.playing(table));
+    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite", text: this.note }));
+    if (focused) {
+      const again = this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
+      again?.focus();
+    }
+  }
+
+  private renderNote(): void {
+    const note = this.root.querySelector("#note");
+    if (note) note.textContent = this.note;
+  }
+
+  private topBar(): HTMLElement {
+    const table = this.table;
+    const other = LANGUAGES.find((code) => code !== currentLanguage()) ?? "en";
+    const buttons: HTMLElement[] = [];
+    if (table?.seats) {
+      buttons.push(this.button(t("screen.sheet"), () => { this.openSheet(); }, "ghost", "sheet"));
+      if (table.last_trick) buttons.push(this.button(t("screen.last_trick"), () => { this.openLastTrick(); }, "ghost", "last"));
+    }
+    buttons.push(this.button(t("screen.other_language"), () => { this.switchLanguage(other); }, "ghost", "language"));
+    const lines = [el("h1", { text: table?.title ?? "Trick Table" })];
+    if (table?.turn_line) {
+      lines.push(el("p", { class: "turn-line" }, [table.turn_line, " ", el("span", { class: "clock", "data-clock": "1" })]));
+    }
+    return el("header", { class: "top" }, [el("div", { class: "titles" }, lines), el("nav", {}, buttons)]);
+  }
+
+  private button(text: string, onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
+    const button = el("button", { class: `btn ${kind}`, text, type: "button", "data-key": key || undefined, disabled });
+    button.addEventListener("click", onClick);
+    return button;
+  }
+
+  // ------------------------------------------------------------------ several tables in the channel: which one
+
+  private chooser(): HTMLElement {
+    const list = el("ul", { class: "choose" });
+    for (const table of this.tables) {
+      const button = this.button(table.title, () => { this.send({ op: "watch", table: table.id }); }, "primary", `table-${table.id}`);
+      list.append(el("li", {}, [button, el("span", { class: "muted", text: table.seated })]));
+    }
+    return el("section", { class: "panel" }, [el("h2", { text: t("screen.choose_table") }), list]);
+  }
+
+  // ------------------------------------------------------------------ the lobby form (no table here yet)
+
+  private lobbyForm(): HTMLElement {
+    const games = this.games;
+    const form = el("form", { class: "panel form", "aria-label": t("screen.no_table") });
+    const gameSelect = el("select", { id: "game", name: "game" });
+    for (const game of games) gameSelect.append(el("option", { value: game.name, text: game.label }));
+    const players = el("select", { id: "players", name: "players" });
+    const computers = el("select", { id: "computers", name: "computers" });
+    const level = el("select", { id: "level", name: "level" }, [
+      el("option", { value: "easy", text: t("level.easy") }),
+      el("option", { value: "strong", text: t("level.strong") }),
+    ]);
+    const quick = el("input", { type: "checkbox", id: "quick", checked: true });
+    const hints = el("input", { type: "checkbox", id: "hints" });
+    const options = el("div", { class: "options" });
+    const chosen = (): GameEntry | undefined => games.find((game) => game.name === gameSelect.value);
+    const refresh = (): void => {
+      const game = chosen();
+      if (!game) return;
+      clear(players);
+      for (const count of game.players) {
+        players.append(el("option", { value: count, text: String(count), selected: count === game.default_players }));
+      }
+      computers.value = "";
+      refreshComputers();
+      clear(options);
+      for (const option of game.options) options.append(optionField(option.name, option));
+    };
+    const refreshComputers = (): void => {
+      const count = Number(players.value);
+      const keep = computers.value;
+      clear(computers);
+      for (let n = 0; n < count; n += 1) computers.append(el("option", { value: n, text: String(n) }));
+      computers.value = keep && Number(keep) < count ? keep : String(count - 1);
+    };
+    const applyQuick = (): void => {
+      const game = chosen();
+      if (!game || !quick.checked) return;
+      for (const [name, value] of Object.entries(game.quick)) {
+        const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+        if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = value === true;
+        else if (input) input.value = String(value);
+      }
+    };
+    quick.addEventListener("change", () => {
+      if (quick.checked) applyQuick();
+      else for (const option of chosen()?.options ?? []) resetOption(options, option);
+    });
+    gameSelect.addEventListener("change", () => { refresh(); applyQuick(); });
+    players.addEventListener("change", refreshComputers);
+    const label = (text: string, control: HTMLElement, id: string): HTMLElement =>
+      el("label", { for: id }, [el("span", { text }), control]);
+    form.append(
+      el("h2", { text: t("screen.no_table") }),
+      label(t("screen.game"), gameSelect, "game"),
+      label(t("screen.players"), players, "players"),
+      label(t("screen.computers"), computers, "computers"),
+      label(t("screen.level"), level, "level"),
+      el("label", { class: "check", for: "quick" }, [quick, el("span", { text: t("screen.quick") })]),
+      el("label", { class: "check", for: "hints" }, [hints, el("span", { text: t("screen.hints") })]),
+      el("details", {}, [el("summary", { text: t("screen.options") }), options]),
+      el("button", { class: "btn primary", type: "submit", text: t("screen.create"), "data-key": "create" }),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const game = chosen();
+      if (!game) return;
+      const picked: Record<string, boolean | number | string> = {};
+      for (const option of game.options) {
+        const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
+        if (!input) continue;
+        const value =
+          option.kind === "bool" ? (input as HTMLInputElement).checked : option.kind === "int" ? Number(input.value) : input.value;
+        if (value !== option.default) picked[option.name] = value;
+      }
+      const count = Number(players.value);
+      this.send({
+        op: "open",
+        game: game.name,
+        options: picked,
+        players: count,
+        computers: Array.from({ length: Number(computers.value) }, () => level.value),
+        hints: hints.checked,
+      });
+    });
+    refresh();
+    applyQuick();
+    return form;
+  }
+
+  // ------------------------------------------------------------------ a table's lobby
+
+  private lobby(table: TableScreen): HTMLElement {
+    const lobby = table.lobby;
+    if (!lobby) return el("div");
+    if (table.status === "abandoned") return this.closedPanel();
+    const seats = el("ol", { class: "seats-list" });
+    for (const seat of lobby.seats) {
+      const item = el("li", {}, [el("span", { class: "name", text: seat.name })]);
+      if (seat.host) item.append(el("span", { class: "tag", text: t("screen.host") }));
+      if (seat.computer && lobby.host) {
+        item.append(this.button(t("screen.remove"), () => { this.send({ op: "uncomputer", table: table.id, key: seat.key }); }, "small", `rm-${seat.key}`));
+      }
+      seats.append(item);
+    }
+    const actions: HTMLElement[] = [];
+    if (!lobby.seated) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
+    else actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
+    if (lobby.host) {
+      actions.push(
+        this.button(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
+        this.button(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
+        this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"),
+      );
+    }
+    return el("section", { class: "panel lobby" }, [
+      el("h2", { text: t("screen.seated", { count: lobby.seats.length }) }),
+      seats,
+      el("div", { class: "row" }, actions),
+      lobby.host ? null : el("p", { class: "muted", text: t("screen.waiting_host") }),
+      el("details", {}, [el("summary", { text: t("screen.options") }), el("ul", {}, lobby.options.map((line) => el("li", { text: line })))]),
+    ]);
+  }
+
+  private closedPanel(): HTMLElement {
+    return el("section", { class: "panel" }, [
+      el("p", { text: t("screen.closed") }),
+      this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+    ]);
+  }
+
+  // ------------------------------------------------------------------ the match
+
+  private playing(table: TableScreen): HTMLElement {
+    const main = el("main", { class: "match" });
+    main.append(this.felt(table));
+    const info = el("div", { class: "info" });
+    for (const line of table.header ?? []) info.append(el("p", { text: line }));
+    for (const line of table.hand_notes ?? []) info.append(el("p", { class: "mine", text: line }));
+    for (const shown of table.face_up ?? []) {
+      info.append(el("div", { class: "face-up" }, [el("span", { text: shown.title }), ...shown.cards.map((c) => miniCard(c))]));
+    }
+    if (table.seat === null && table.status === "playing") info.append(el("p", { class: "muted", text: t("screen.watching") }));
+    main.append(info);
+    if (table.status === "finished") main.append(this.finalPanel(table));
+    else if (table.status === "abandoned") main.append(this.closedPanel());
+    else main.append(this.controls(table));
+    if (table.seat !== null) main.append(this.hand(table));
+    return main;
+  }
+
+  private direction(table: TableScreen, seat: number): [number, number] {
+    const count = table.seats?.length ?? 4;
+    const base = table.seat ?? 0;
+    const turn = ((seat - base + count) % count) / count;
+    const angle = Math.PI / 2 + turn * 2 * Math.PI;
+    return [Math.cos(angle), Math.sin(angle)];
+  }
+
+  private felt(table: TableScreen): HTMLElement {
+    const felt = el("section", { class: "felt", "aria-label": t("screen.trick") });
+    for (const seat of table.seats ?? []) {
+      const [dx, dy] = this.direction(table, seat.index);
+      const plate = el("div", {
+        class: `plate${seat.acting ? " acting" : ""}${seat.me ? " me" : ""}`,
+        style: plateAt(dx, dy),
+        "data-seat": seat.index,
+      });
+      const name = el("div", { class: "name", text: seat.name });
+      if (seat.me) name.append(el("span", { class: "you", text: ` (${t("screen.you")})` }));
+      plate.title = seat.label;
+      plate.append(name, el("div", { class: "parts", text: seat.parts.join(" · ") }));
+      if (!seat.me && seat.cards > 0) {
+        plate.append(el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })]));
+      }
+      if (seat.acting) plate.append(el("div", { class: "clock", "data-clock": "1" }));
+      felt.append(plate);
+    }
+    const before = this.previous?.id === table.id ? this.previous.trick ?? [] : [];
+    const trick = table.trick ?? [];
+    trick.forEach((played, order) => {
+      const [dx, dy] = this.direction(table, played.seat);
+      const fresh = !before.some((old) => old.card === played.card);
+      const card = el("div", {
+        class: `trick-card${fresh ? " arrive" : ""}`,
+        style: `left:${50 + this.spread() * dx}%;top:${50 + 19 * dy}%;--dx:${dx * 220}px;--dy:${dy * 220}px;z-index:${order + 1}`,
+        "aria-label": cardLabel(played.card),
+        role: "img",
+      });
+      card.append(cardFace(played.card));
+      felt.append(card);
+    });
+    if (this.leaving && trick.length === 0) {
+      const winner = this.leaving.winner;
+      const [wx, wy] = winner === null ? [0, 0] : this.direction(table, winner);
+      for (const played of this.leaving.cards) {
+        const [dx, dy] = this.direction(table, played.seat);
+        const card = el("div", {
+          class: "trick-card leave",
+          style: `left:${50 + this.spread() * dx}%;top:${50 + 19 * dy}%;--wx:${wx * 260 - dx * 60}px;--wy:${wy * 260 - dy * 60}px`,
+          "aria-hidden": "true",
+        });
+        card.append(cardFace(played.card));
+        felt.append(card);
+      }
+      this.leaving = null;
+    }
+    return felt;
+  }
+
+  /** How far from the middle a played card lies, across: less on a narrow screen, clear of the side seats. */
+  private spread(): number {
+    return this.root.clientWidth < 600 ? 12 : 17;
+  }
+
+  private myChoices(table: TableScreen): ChoiceScreen[] {
+    return table.choices ?? [];
+  }
+
+  private controls(table: TableScreen): HTMLElement {
+    const box = el("section", { class: "controls", "aria-label": t("screen.your_turn") });
+    const choices = this.myChoices(table);
+    if (this.step) {
+      box.append(el("p", { class: "prompt", text: this.step.text }));
+      const row = el("div", { class: "row" });
+      for (const action of this.step.actions) row.append(this.button(action.label, () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
+      box.append(row);
+      return box;
+    }
+    if (choices.length && table.seat !== null) {
+      const line = el("div", { class: "row" }, [el("p", { class: "your-turn", text: t("screen.your_turn") })]);
+      if (table.hints) line.append(this.button(t("screen.hint"), () => { this.send({ op: "hint", table: table.id }); }, "small", "hint"));
+      box.append(line);
+    }
+    for (const choice of choices) {
+      if (choice.prompt) box.append(el("p", { class: "prompt", text: choice.prompt }));
+      const row = el("div", { class: "row" });
+      if (choice.kind === "number") {
+        for (const number of choice.numbers ?? []) {
+          row.append(
+            this.button(number.label, () => {
+              if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
+              else this.offer(number.label, choice, number.actions);
+            }, "number", `n-${number.number}`),
+          );
+        }
+      } else if (choice.kind === "word" || choice.kind === "list") {
+        for (const action of choice.actions) {
+          const confirm = choice.confirm.find((entry) => entry.action === action.action);
+          row.append(
+            this.button(action.label, () => {
+              if (confirm) {
+                this.step = { text: confirm.text, actions: [action] };
+                this.render();
+              } else this.act(action.action);
+            }, "primary", `a-${action.action}`),
+          );
+        }
+      } else if (choice.kind === "cards") {
+        const wanted = this.pickedAction(choice);
+        row.append(el("span", { class: "muted", text: t("screen.pick_cards", { count: choice.count }) }));
+        for (const card of this.picked) {
+          const note = choice.notes.find((entry) => entry.card === card);
+          if (note) row.append(el("span", { class: "tag", text: `${cardName(card)}: ${note.text}` }));
+        }
+        row.append(this.button(wanted ? wanted.label : t("screen.confirm"), () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
+      }
+      if (row.childElementCount) box.append(row);
+    }
+    return box;
+  }
+
+  private offer(text: string, choice: ChoiceScreen, actions: string[]): void {
+    this.step = { text, actions: choice.actions.filter((entry) => actions.includes(entry.action)) };
+    this.render();
+  }
+
+  private pickedAction(choice: ChoiceScreen): { action: string; label: string } | undefined {
+    const picked = [...this.picked].sort().join(" ");
+    return choice.actions.find((entry) => entry.action.split(" ").slice(1).sort().join(" ") === picked);
+  }
+
+  private hand(table: TableScreen): HTMLElement {
+    const cards = sortHand(table.hand ?? []);
+    const choices = this.myChoices(table);
+    const cardChoice = choices.find((choice) => choice.kind === "card");
+    const cardsChoice = choices.find((choice) => choice.kind === "cards");
+    const pickable = new Set(cardsChoice ? cardsChoice.actions.flatMap((entry) => entry.action.split(" ").slice(1)) : []);
+    const hand = el("section", { class: "hand", role: "group", "aria-label": t("screen.hand"), style: `--count:${Math.max(cards.length, 1)}` });
+    cards.forEach((card, position) => {
+      const entry = cardChoice?.cards?.find((item) => item.card === card);
+      const playable = Boolean(entry?.actions.length) || pickable.has(card);
+      const chosen = this.selected === card || this.picked.has(card);
+      const button = el("button", {
+        type: "button",
+        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}`,
+        "aria-label": cardLabel(card),
+        "aria-pressed": chosen ? "true" : "false",
+        "data-key": `card-${card}`,
+        "data-card": card,
+        style: `--i:${position}`,
+      });
+      button.append(cardFace(card));
+      button.addEventListener("click", () => { this.tap(card); });
+      button.addEventListener("keydown", (event) => { this.arrows(event, hand); });
+      hand.append(button);
+    });
+    return hand;
+  }
+
+  private arrows(event: KeyboardEvent, hand: HTMLElement): void {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const buttons = Array.from(hand.querySelectorAll<HTMLButtonElement>("button.card"));
+    const at = buttons.indexOf(event.target as HTMLButtonElement);
+    const next = buttons[(at + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length];
+    next?.focus();
+    event.preventDefault();
+  }
+
+  /** Tap a card to choose it, tap it again to play it; a card that may not be played says why. */
+  private tap(card: string): void {
+    const table = this.table;
+    if (!table) return;
+    const choices = this.myChoices(table);
+    const cardsChoice = choices.find((choice) => choice.kind === "cards");
+    if (cardsChoice && cardsChoice.actions.some((entry) => entry.action.split(" ").slice(1).includes(card))) {
+      if (this.picked.has(card)) this.picked.delete(card);
+      else if (this.picked.size < cardsChoice.count) this.picked.add(card);
+      this.render();
+      return;
+    }
+    const cardChoice = choices.find((choice) => choice.kind === "card");
+    const entry = cardChoice?.cards?.find((item) => item.card === card);
+    if (!entry || entry.actions.length === 0) {
+      if (cardChoice) this.act(`play ${card}`); // refused by the rules: the server says which rule, and nothing changes
+      else this.say(choices[0]?.prompt ?? t("error.not_your_turn"));
+      return;
+    }
+    if (this.selected !== card) {
+      this.selected = card;
+      this.say(t("screen.tap_again", { card: cardName(card) }));
+      this.render();
+      return;
+    }
+    const only = entry.actions[0];
+    if (entry.actions.length === 1 && only) this.act(only);
+    else if (cardChoice) this.offer(cardName(card), cardChoice, entry.actions);
+  }
+
+  private finalPanel(table: TableScreen): HTMLElement {
+    const list = el("ol", { class: "final" });
+    for (const row of table.final ?? []) {
+      list.append(el("li", { class: row.winner ? "winner" : "" }, [
+        row.winner ? el("span", { class: "tag gold", text: t("screen.winner") }) : null,
+        el("span", { class: "name", text: row.name }),
+        el("span", { class: "score", text: String(row.score) }),
+      ]));
+    }
+    return el("section", { class: "panel final-panel" }, [
+      el("h2", { text: t("screen.final") }),
+      list,
+      this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+    ]);
+  }
+
+  // ------------------------------------------------------------------ dialogs
+
+  private dialog(title: string, body: (Node | null)[]): void {
+    const dialog = el("dialog", { class: "sheet", "aria-label": title }, [el("h2", { text: title }), ...body]);
+    const close = this.button(t("screen.close"), () => { dialog.close(); dialog.remove(); }, "primary", "close");
+    dialog.append(close);
+    dialog.addEventListener("close", () => { dialog.remove(); });
+    document.body.append(dialog);
+    dialog.showModal();
+    close.focus();
+  }
+
+  private openSheet(): void {
+    const table = this.table;
+    if (!table) return;
+    const scores = el("table", { class: "scores" }, [
+      el("caption", { text: t("screen.scores") }),
+      ...(table.seats ?? []).map((seat) =>
+        el("tr", {}, [el("th", { scope: "row", text: seat.name }), el("td", { text: String(table.scores?.[seat.index] ?? 0) })]),
+      ),
+    ]);
+    const sheet = table.sheet;
+    this.dialog(t("screen.sheet"), [
+      scores,
+      sheet ? el("h3", { text: sheet.title }) : el("p", { class: "muted", text: t("screen.no_sheet") }),
+      sheet && sheet.lines.length ? el("pre", { text: sheet.lines.join("\n") }) : null,
+      sheet ? el("ul", {}, sheet.notes.map((note) => el("li", { text: note }))) : null,
+    ]);
+  }
+
+  private openLastTrick(): void {
+    const last = this.table?.last_trick;
+    const seats = this.table?.seats ?? [];
+    if (!last) return;
+    const row = el("div", { class: "last-trick" });
+    for (const played of last.cards) {
+      const name = seats.find((seat) => seat.index === played.seat)?.name ?? "";
+      row.append(el("figure", {}, [miniCard(played.card), el("figcaption", { text: name })]));
+    }
+    this.dialog(t("screen.last_trick"), [row, el("p", { text: last.text })]);
+  }
+
+  // ------------------------------------------------------------------ the clock
+
+  private tick(): void {
+    const ends = this.table?.turn_ends;
+    const left = ends ? Math.max(0, Math.round((Date.parse(ends) - Date.now()) / 1000)) : null;
+    for (const clock of this.root.querySelectorAll<HTMLElement>("[data-clock]")) {
+      clock.textContent = left === null ? "" : t("screen.seconds_left", { seconds: left });
+    }
+  }
+}
+
+/** Where a seat's plate sits on the felt: round the table, the side seats held against its edges. */
+function plateAt(dx: number, dy: number): string {
+  const top = `top:${50 + 38 * dy}%`;
+  if (dx > 0.6) return `${top};right:0.4rem;transform:translate(0,-50%)`;
+  if (dx < -0.6) return `${top};left:0.4rem;transform:translate(0,-50%)`;
+  return `${top};left:${50 + 36 * dx}%`;
+}
+
+function miniCard(card: string): HTMLElement {
+  const box = el("span", { class: "mini", role: "img", "aria-label": cardLabel(card) });
+  box.append(cardFace(card));
+  return box;
+}
+
+function resetOption(box: HTMLElement, option: GameEntry["options"][number]): void {
+  const input = box.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
+  if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = option.default === true;
+  else if (input) input.value = String(option.default);
+}
+
+function optionField(name: string, option: GameEntry["options"][number]): HTMLElement {
+  const id = `option-${name}`;
+  let control: HTMLInputElement | HTMLSelectElement;
+  if (option.kind === "bool") {
+    control = el("input", { type: "checkbox", id, name, checked: option.default === true });
+    return el("label", { class: "check", for: id }, [control, el("span", { text: option.label })]);
+  }
+  if (option.kind === "choice") {
+    control = el("select", { id, name });
+    for (const choice of option.choices) control.append(el("option", { value: choice.value, text: choice.label, selected: choice.value === option.default }));
+  } else if (option.values.length) {
+    control = el("select", { id, name });
+    for (const value of option.values) control.append(el("option", { value, text: String(value), selected: value === option.default }));
+  } else {
+    control = el("input", { type: "number", id, name, min: option.low, max: option.high, value: String(option.default) });
+  }
+  return el("label", { for: id }, [el("span", { text: option.label }), control]);
+}

@@ -1,0 +1,66 @@
+"""Who a screen is and where: a session the server made after it learned the user itself.
+
+A session names a user (their id and name, as the server learned them: from Discord with the
+user's token, or from the local sign-in) and the place the screen is in (a server and channel, as
+Discord's activity instance says, or a local room). The page holds only the session's random key.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+
+LOCAL_GUILD = 1  # local tables' server: no Discord server has so small an id (snowflakes are far larger)
+LOCAL_USERS = 2**22  # local players' ids are below this: no Discord user's id is
+MAX_SESSIONS = 20_000
+SESSION_SECONDS = 12 * 3600
+NAME_MAX = 32
+
+
+@dataclass(frozen=True)
+class Session:
+    key: str
+    user_id: int
+    name: str
+    guild_id: int
+    channel_id: int
+    local: bool
+    made: float
+
+
+def clean_name(name: str) -> str:
+    """A display name as plain text: control and format characters dropped, spaces collapsed, cut short."""
+    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())[:NAME_MAX]
+
+
+class Sessions:
+    def __init__(self) -> None:
+        self._by_key: OrderedDict[str, Session] = OrderedDict()
+
+    def make(self, user_id: int, name: str, guild_id: int, channel_id: int, *, local: bool) -> Session:
+        session = Session(secrets.token_urlsafe(24), user_id, name, guild_id, channel_id, local, time.monotonic())
+        self._by_key[session.key] = session
+        while len(self._by_key) > MAX_SESSIONS:
+            self._by_key.popitem(last=False)
+        return session
+
+    def get(self, key: str) -> Session | None:
+        session = self._by_key.get(key)
+        if session is None:
+            return None
+        if time.monotonic() - session.made > SESSION_SECONDS:
+            del self._by_key[key]
+            return None
+        return session
+
+    def local_user_id(self) -> int:
+        """A new local player's id, unused by any session held."""
+        taken = {s.user_id for s in self._by_key.values() if s.local}
+        while True:
+            user_id = secrets.randbelow(LOCAL_USERS - 1) + 1
+            if user_id not in taken:
+                return user_id

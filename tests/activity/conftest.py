@@ -1,0 +1,109 @@
+"""A table service on a fresh database and the Activity's server over it, on a real port."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestServer
+
+from activity.server import ActivityServer
+from activity.source import ServiceSource
+from bot.tables import TableService
+from tests.service.conftest import BACKENDS, drop_schema, fresh_database
+from tests.service.helpers import make_service
+
+
+class Served:
+    """The service, the adapter and the server, and a way to open screens on it."""
+
+    def __init__(self, service: TableService, source: ServiceSource, server: ActivityServer, http: TestServer) -> None:
+        self.service, self.source, self.server, self.http = service, source, server, http
+        self.client = aiohttp.ClientSession()
+
+    def url(self, path: str) -> str:
+        return str(self.http.make_url(path))
+
+    async def sign_in(self, name: str, room: int = 1, language: str = "en") -> str:
+        async with self.client.post(
+            self.url("/api/local/signin"), json={"name": name, "room": room, "language": language}
+        ) as reply:
+            assert reply.status == 200, await reply.text()
+            return str((await reply.json())["session"])
+
+    async def screen(self, name: str, room: int = 1, language: str = "en", table: int | None = None) -> ScreenClient:
+        session = await self.sign_in(name, room, language)
+        socket = await self.client.ws_connect(self.url("/ws"))
+        await socket.send_str(json.dumps({"op": "hello", "session": session, "table": table, "language": language}))
+        screen = ScreenClient(socket)
+        hello = await screen.next("hello")
+        screen.user_id = int(hello["user"]["id"])
+        return screen
+
+
+class ScreenClient:
+    """One screen's socket: every frame it received is kept (the leak checks read them all)."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.frames: list[dict[str, Any]] = []
+        self.user_id = 0
+        self._unread: list[dict[str, Any]] = []
+
+    async def send(self, **frame: Any) -> None:
+        await self.socket.send_str(json.dumps(frame))
+
+    async def _receive(self, timeout: float) -> dict[str, Any]:
+        message = await self.socket.receive(timeout=timeout)
+        assert message.type == aiohttp.WSMsgType.TEXT, message
+        frame: dict[str, Any] = json.loads(message.data)
+        self.frames.append(frame)
+        return frame
+
+    async def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame of ``kind`` (frames of other kinds before it are skipped)."""
+        while True:
+            frame = self._unread.pop(0) if self._unread else await self._receive(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    async def state_where(self, test: Any, timeout: float = 20.0) -> dict[str, Any]:
+        """The screen's table once it passes ``test``: as shown now (the last state received), or later."""
+        async with asyncio.timeout(timeout):
+            while True:
+                shown = self.shown()
+                if shown is not None and test(shown):
+                    return shown
+                await self.next("state", timeout)
+
+    def shown(self) -> dict[str, Any] | None:
+        states = [frame for frame in self.frames if frame["type"] == "state"]
+        return dict(states[-1]["table"]) if states and states[-1]["table"] is not None else None
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+
+@pytest.fixture(params=BACKENDS)
+async def served(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Served]:
+    database, schema = await fresh_database(request.param, tmp_path)
+    service = make_service(database)
+    source = ServiceSource(service, local=True, poll=0.05)
+    server = ActivityServer(source, local=True, page_dir=tmp_path / "no-page")
+    http = TestServer(server.app())
+    await http.start_server()
+    served = Served(service, source, server, http)
+    try:
+        yield served
+    finally:
+        await served.client.close()
+        await http.close()
+        await source.close()
+        await service.close()
+        await database.close()
+        await drop_schema(schema)

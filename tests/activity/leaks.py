@@ -1,0 +1,39 @@
+"""The leak check of the end-to-end tests, applied to WebSocket frames: a screen never receives a card
+its seat (or, for a watcher, the public) may not see at that move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games import new_game
+from bot.storage import repository as repo
+from bot.storage.database import Database
+from tests.e2e.leaks import card_codes
+
+
+async def sight_by_move(database: Database, table_id: int, seat: int | None) -> list[set[str]]:
+    """For every move N of the stored match: the cards ``seat`` (None: the public) may see then."""
+    async with database.engine.connect() as connection:
+        stored = await repo.load_table(connection, table_id)
+    assert stored is not None
+    row = stored.table
+    seats = [s for s in stored.seats if s.left_at is None]
+    state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
+    sight = [card_codes(state.view(seat))]
+    for action in stored.actions:
+        state.act(action.seat, action.action)
+        sight.append(card_codes(state.view(seat)))
+    return sight
+
+
+def leaks(frames: list[dict[str, Any]], table_id: int, sight: list[set[str]]) -> list[tuple[int, set[str]]]:
+    """The frames of ``table_id`` in play that name a card the screen's seat could not see at that move."""
+    found = []
+    for frame in frames:
+        table = frame.get("table") if frame.get("type") == "state" else None
+        if not table or table["id"] != table_id or "actions" not in table or "lobby" in table:
+            continue
+        extra = card_codes(table) - sight[table["actions"]]
+        if extra:
+            found.append((table["actions"], extra))
+    return found

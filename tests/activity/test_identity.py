@@ -1,0 +1,146 @@
+"""Signing in inside Discord, against the double: the server learns the user and the place from Discord itself
+(the code exchange, /users/@me, the activity instance) and refuses everything else."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestServer
+
+from activity.identity import DiscordSignIn
+from activity.server import ActivityServer
+from activity.source import ServiceSource
+from tests.double import DiscordDouble, User
+from tests.double.activity import CODE_SECONDS, OTHER_APP, SECRET
+from tests.service.conftest import fresh_database
+from tests.service.helpers import make_service
+
+from .conftest import ScreenClient
+
+ALICE, BOB, MALLORY = User(1000, "Alice", "en-US"), User(1001, "Bob", "en-US"), User(1002, "Mallory", "ja")
+
+
+class Inside:
+    def __init__(self, double: DiscordDouble, http: TestServer, service: Any) -> None:
+        self.double, self.http, self.service = double, http, service
+        self.client = aiohttp.ClientSession()
+
+    async def token(self, code: str, instance: str, language: str = "en") -> tuple[int, dict[str, Any]]:
+        body = {"code": code, "instance_id": instance, "language": language}
+        async with self.client.post(str(self.http.make_url("/api/token")), json=body) as reply:
+            return reply.status, await reply.json()
+
+    async def screen(self, session: str, table: int | None = None) -> ScreenClient:
+        socket = await self.client.ws_connect(str(self.http.make_url("/ws")))
+        await socket.send_str(json.dumps({"op": "hello", "session": session, "table": table}))
+        screen = ScreenClient(socket)
+        await screen.next("hello")
+        return screen
+
+
+@pytest.fixture
+async def inside(double: DiscordDouble, tmp_path: Path) -> AsyncIterator[Inside]:
+    database, _ = await fresh_database("sqlite", tmp_path)
+    service = make_service(database)
+    source = ServiceSource(service, poll=0.05)
+    discord = DiscordSignIn(double.app_id, SECRET, "double-token", double.base)
+    http = TestServer(ActivityServer(source, local=False, page_dir=tmp_path / "no-page", discord=discord).app())
+    await http.start_server()
+    here = Inside(double, http, service)
+    try:
+        yield here
+    finally:
+        await here.client.close()
+        await http.close()
+        await source.close()
+        await service.close()
+        await database.close()
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    server = DiscordDouble()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def a_table_here(inside: Inside, host: User) -> int:
+    double = inside.double
+    table = await inside.service.open_table(double.guild_id, double.channel_id, host.id, host.name, "oh-hell")
+    await inside.service.set_location(table.id, message_id=12345)
+    return table.id
+
+
+async def test_a_player_signs_in_with_discord_and_sees_the_table_of_the_instances_channel(inside: Inside) -> None:
+    double = inside.double
+    table_id = await a_table_here(inside, ALICE)
+    instance = double.activity.launch([ALICE, BOB], double.channel_id, double.guild_id)
+    status, answer = await inside.token(double.activity.authorize(BOB), instance)
+    assert status == 200 and answer["user"] == {"id": str(BOB.id), "name": "Bob"} and answer["access_token"]
+    bob = await inside.screen(answer["session"])
+    lobby = await bob.state_where(lambda t: t["id"] == table_id)
+    assert lobby["lobby"]["seated"] is False
+    await bob.send(op="join", table=table_id)
+    await bob.state_where(lambda t: t["lobby"]["seated"])
+    assert (await inside.service.table(table_id)).seat_of(BOB.id) is not None  # Bob as Discord knows him
+
+
+async def test_codes_are_good_once_for_this_application_and_not_for_long(inside: Inside) -> None:
+    activity = inside.double.activity
+    instance = activity.launch([ALICE], inside.double.channel_id, inside.double.guild_id)
+    status, answer = await inside.token("made-up-code", instance)
+    assert status == 403 and answer["key"] == "activity.bad_code"
+    code = activity.authorize(ALICE)
+    assert (await inside.token(code, instance))[0] == 200
+    status, answer = await inside.token(code, instance)  # used already
+    assert status == 403 and answer["key"] == "activity.bad_code"
+    status, answer = await inside.token(activity.authorize(ALICE, OTHER_APP), instance)  # another app's code
+    assert status == 403 and answer["key"] == "activity.bad_code"
+    stale = activity.authorize(ALICE, made=time.monotonic() - CODE_SECONDS - 1)
+    status, answer = await inside.token(stale, instance, language="ja")
+    assert (
+        status == 403
+        and answer["error"]
+        == "Discordでサインインを確認できませんでした。アクティビティを閉じて、もう一度開いてください。"
+    )
+
+
+async def test_a_user_must_be_in_a_real_instance_in_a_server(inside: Inside) -> None:
+    double, activity = inside.double, inside.double.activity
+    instance = activity.launch([ALICE], double.channel_id, double.guild_id)
+    status, answer = await inside.token(activity.authorize(MALLORY), instance)  # not a participant
+    assert status == 403 and answer["key"] == "activity.not_in_instance"
+    status, answer = await inside.token(activity.authorize(MALLORY), "i-made-up")
+    assert status == 403 and answer["key"] == "activity.no_instance"
+    direct = activity.launch([MALLORY], 77, None)  # a direct message
+    status, answer = await inside.token(activity.authorize(MALLORY), direct)
+    assert status == 403 and answer["key"] == "activity.not_in_server"
+    for body in ({"code": "x"}, {"code": "<script>", "instance_id": "i"}, {"code": 5, "instance_id": "i"}):
+        async with inside.client.post(str(inside.http.make_url("/api/token")), json=body) as reply:
+            assert reply.status == 400
+    assert activity.exchanges == 3  # malformed requests never reached Discord
+
+
+async def test_an_instance_elsewhere_sees_nothing_of_this_table(inside: Inside) -> None:
+    double, activity = inside.double, inside.double.activity
+    table_id = await a_table_here(inside, ALICE)
+    other_guild, other_channel = (
+        910_000_000_000_000_777,
+        double.another_server(910_000_000_000_000_777, 910_000_000_000_000_778),
+    )
+    elsewhere = activity.launch([MALLORY], other_channel, other_guild)
+    status, answer = await inside.token(activity.authorize(MALLORY), elsewhere)
+    assert status == 200
+    mallory = await inside.screen(answer["session"], table=table_id)  # asks for a table of another server
+    assert (await mallory.next("error"))["key"] == "activity.not_here"
+    await mallory.send(op="join", table=table_id)
+    assert (await mallory.next("error"))["key"] == "activity.not_here"
+    assert (await inside.service.table(table_id)).seat_of(MALLORY.id) is None
+    assert not [f for f in mallory.frames if f.get("type") == "state" and f.get("table")]

@@ -1,0 +1,199 @@
+"""The Activity's server end to end on real WebSockets: sign-in, lobby, play, pushes, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from activity.sessions import LOCAL_GUILD
+from bot.tables import TableStatus
+from tests.e2e.leaks import card_codes
+
+from .conftest import ScreenClient, Served
+from .leaks import leaks, sight_by_move
+
+QUICK = {"start_cards": 2}
+
+
+async def open_table(screen: ScreenClient, computers: list[str], **extra: Any) -> dict[str, Any]:
+    await screen.next("state")  # no table here yet: the lobby form
+    await screen.send(op="open", game="oh-hell", options=QUICK, players=None, computers=computers, **extra)
+    return await screen.state_where(lambda t: t["status"] == "lobby" and len(t["lobby"]["seats"]) == 1 + len(computers))
+
+
+def first_action(table: dict[str, Any]) -> str:
+    for choice in table["choices"]:
+        for action in choice["actions"]:
+            return str(action["action"])
+    raise AssertionError("no action offered")
+
+
+async def test_a_table_is_opened_started_and_played_from_screens(served: Served) -> None:
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy"])
+    table_id = lobby["id"]
+    bob = await served.screen("Bob")  # the room's open table is shown to a new screen at once
+    shown = await bob.state_where(lambda t: t["id"] == table_id)
+    assert shown["lobby"]["seated"] is False and shown["lobby"]["seats"][0]["name"] == "Alice"
+    await bob.send(op="join", table=table_id)
+    await alice.state_where(lambda t: len(t["lobby"]["seats"]) == 4)
+    await alice.send(op="start", table=table_id)
+    playing = await alice.state_where(lambda t: t["status"] == "playing")
+    assert (
+        playing["seat"] == 0
+        and len(playing["hand"]) == 2
+        and [s["label"] for s in playing["seats"]][:2]
+        == [
+            "Alice",
+            "🤖 Easy 2",
+        ]
+    )
+    info = await served.service.table(table_id)
+    assert info.guild_id == LOCAL_GUILD  # local tables are a server of their own: no Discord leaderboard
+    # Play to the end: whenever the table waits for a person, their screen offers the choice and they take it.
+    for _ in range(200):
+        await served.service.settle(table_id)
+        table = await served.service.table(table_id)
+        if table.status != TableStatus.PLAYING:
+            break
+        for screen in (alice, bob):
+            if table.seat_of(screen.user_id) in table.to_act:
+                moves = table.actions
+                state = await screen.state_where(lambda t, n=moves: t["actions"] == n and bool(t.get("choices")))
+                await screen.send(op="act", table=table_id, action=first_action(state), turn=state["turn"])
+                await screen.state_where(lambda t, n=moves: t["actions"] > n)
+    final = await alice.state_where(lambda t: t["status"] == "finished")
+    assert final["final"] and {row["name"] for row in final["final"]} >= {"Alice", "Bob"}
+    await alice.close()
+    await bob.close()
+
+
+async def test_a_watcher_gets_the_public_view_and_a_seat_only_its_own_cards(served: Served) -> None:
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"])
+    await alice.send(op="start", table=lobby["id"])
+    mine = await alice.state_where(lambda t: t["status"] == "playing")
+    watcher = await served.screen("Carol")
+    public = await watcher.state_where(lambda t: t["status"] == "playing")
+    assert public["seat"] is None and public["hand"] == [] and public["choices"] == []
+    assert not set(mine["hand"]) & card_codes(public)
+    for _ in range(3):  # a few moves, Alice's among them
+        await served.service.settle(lobby["id"])
+        table = await served.service.table(lobby["id"])
+        if 0 in table.to_act:
+            state = await alice.state_where(lambda t, n=table.actions: t["actions"] == n and bool(t.get("choices")))
+            await alice.send(op="act", table=lobby["id"], action=first_action(state), turn=state["turn"])
+            await alice.state_where(lambda t, n=table.actions: t["actions"] > n)
+    await served.service.settle(lobby["id"])
+    moves = (await served.service.table(lobby["id"])).actions
+    assert moves >= 4
+    await watcher.state_where(lambda t: t["actions"] == moves)
+    await alice.state_where(lambda t: t["actions"] == moves)
+    # Every frame each screen received names no card its seat (the watcher: the public) could not see then.
+    for screen, seat in ((alice, 0), (watcher, None)):
+        sight = await sight_by_move(served.service.db, lobby["id"], seat)
+        assert leaks(screen.frames, lobby["id"], sight) == []
+    planted = [{"type": "state", "table": {**public, "trick": [{"seat": 1, "card": c} for c in mine["hand"]]}}]
+    assert leaks(planted, lobby["id"], await sight_by_move(served.service.db, lobby["id"], None))  # it can fail
+
+
+async def test_bad_frames_are_refused_in_the_readers_language_and_change_nothing(served: Served) -> None:
+    alice = await served.screen("アリス", language="ja")
+    lobby = await open_table(alice, ["easy", "easy", "easy"])
+    table_id = lobby["id"]
+    await alice.send(op="start", table=table_id)
+    await alice.state_where(lambda t: t["status"] == "playing")
+    await served.service.settle(table_id)  # the computers wait for Alice now
+    before = (await served.service.table(table_id)).actions
+    state = await alice.state_where(lambda t: t["status"] == "playing" and t["actions"] == before)
+
+    await alice.socket.send_str("x" * 5000)
+    assert (await alice.next("error"))["message"] == "メッセージが長すぎるため、何も変更していません。"
+    for bad in (
+        "not json",
+        "[]",
+        '{"op":"act"}',
+        '{"op":"act","table":1,"action":"<b>x</b>","turn":0}',
+        '{"op":"act","table":1,"action":"bid 1","turn":"0"}',
+        '{"op":"drop_tables"}',
+    ):
+        await alice.socket.send_str(bad)
+        assert (await alice.next("error"))["key"] == "activity.bad_frame"
+    await alice.send(op="act", table=table_id + 1, action="bid 0", turn=state["turn"])  # another table
+    assert (await alice.next("error"))["key"] == "activity.not_here"
+    await alice.send(op="act", table=table_id, action="bid 99", turn=state["turn"])  # no such bid
+    refused = await alice.next("error")
+    assert refused["key"].startswith("error.") and refused["message"]
+    await alice.send(op="act", table=table_id, action="play 2C", turn=state["turn"] + 5)  # a forged turn
+    assert (await alice.next("error"))["key"] == "error.stale_hand"
+    assert (await served.service.table(table_id)).actions == before
+
+
+async def test_frames_beyond_the_rate_are_refused(served: Served) -> None:
+    alice = await served.screen("Alice")
+    await alice.next("state")
+    for _ in range(40):
+        await alice.send(op="watch", table=None)
+    errors = []
+    async with asyncio.timeout(10):
+        while len(errors) < 1:
+            frame = await alice.next("error")
+            errors.append(frame)
+    assert errors[0]["key"] == "activity.too_fast"
+
+
+async def test_a_move_made_elsewhere_reaches_the_screens(served: Served) -> None:
+    """A click in chat goes to the service directly: the screens see it too."""
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, [])
+    table_id = lobby["id"]
+    bob = await served.screen("Bob")
+    await bob.state_where(lambda t: t["id"] == table_id)
+    await served.service.join(table_id, 424242, "Dave")  # as the chat lobby's Join button does
+    seen = await bob.state_where(lambda t: len(t["lobby"]["seats"]) == 2)
+    assert [s["name"] for s in seen["lobby"]["seats"]] == ["Alice", "Dave"]
+
+
+async def test_a_screen_only_sees_tables_of_its_own_room(served: Served) -> None:
+    alice = await served.screen("Alice", room=1)
+    lobby = await open_table(alice, [])
+    eve = await served.screen("Eve", room=2, table=lobby["id"])
+    assert (await eve.next("error"))["key"] == "activity.not_here"
+    await eve.send(op="join", table=lobby["id"])
+    assert (await eve.next("error"))["key"] == "activity.not_here"
+    assert len((await served.service.table(lobby["id"])).seats) == 1
+
+
+async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
+    socket = await served.client.ws_connect(served.url("/ws"))
+    await socket.send_str(json.dumps({"op": "hello", "session": "x" * 32}))
+    reply = json.loads((await socket.receive(timeout=10)).data)
+    assert reply["key"] == "activity.signed_out"
+    async with served.client.post(served.url("/api/local/signin"), json={"name": "\u200b\n", "room": 1}) as answer:
+        assert answer.status == 400
+
+
+async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: Served) -> None:
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"], hints=True)
+    await alice.send(op="start", table=lobby["id"])
+    await alice.state_where(lambda t: t["status"] == "playing")
+    await served.service.settle(lobby["id"])
+    moves = (await served.service.table(lobby["id"])).actions
+    state = await alice.state_where(lambda t: t["actions"] == moves and bool(t.get("choices")))
+    assert state["hints"] is True
+    await alice.send(op="hint", table=lobby["id"])
+    hint = await alice.next("hint", timeout=30)
+    offered = {a["label"] for c in state["choices"] for a in c["actions"]}
+    assert hint["message"].startswith("💡 ") and any(label in hint["message"] for label in offered), hint
+    assert (await served.service.table(lobby["id"])).actions == moves  # a hint changes nothing
+
+
+async def test_no_hint_where_the_table_does_not_allow_them(served: Served) -> None:
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"])
+    await alice.send(op="start", table=lobby["id"])
+    await alice.state_where(lambda t: t["status"] == "playing")
+    await alice.send(op="hint", table=lobby["id"])
+    assert (await alice.next("error"))["key"] == "error.hints_off"

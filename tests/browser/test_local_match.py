@@ -1,0 +1,169 @@
+"""Four browser pages play a whole match of Oh Hell at the local table, as four people would: the bids and cards
+they tap are the only way the match moves on. A page reloaded mid-deal comes back to the same seat and hand; no
+WebSocket frame any page received names a card its seat could not see; screenshots are saved on the way."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page
+from playwright.async_api import Error as PlaywrightError
+
+from activity.sessions import LOCAL_GUILD
+from bot.storage.database import Database
+from bot.tables import TableService, TableStatus
+from tests.activity.leaks import leaks, sight_by_move
+
+from .conftest import LocalBot
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+PEOPLE = [("Alice", "en", PHONE), ("Bob", "en", DESKTOP), ("久美子", "ja", PHONE), ("Dan <b>", "ja", DESKTOP)]
+ROOM = 7
+
+
+class Player:
+    def __init__(self, name: str, page: Page, *, keyboard: bool = False) -> None:
+        self.name, self.page = name, page
+        self.keyboard = keyboard  # plays with the keyboard alone: Tab/arrows to a control, Enter to press it
+        self.frames: list[dict[str, Any]] = []
+
+    def listen(self) -> None:
+        def opened(socket: Any) -> None:
+            socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+
+        self.page.on("websocket", opened)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f["table"] for f in self.frames if f.get("type") == "state" and f.get("table")]
+
+    async def hand(self) -> list[str]:
+        return await self.page.eval_on_selector_all(".hand .card", "cards => cards.map(c => c.dataset.card)")
+
+    async def take_turn(self) -> bool:
+        """Bid the first number offered, or play a card the hand offers (tap, tap again); False if nothing to do."""
+        page = self.page
+        try:
+            if await page.locator(".controls .your-turn").count() == 0:
+                return False
+            bids = page.locator(".controls .btn.number")
+            if await bids.count():
+                if self.keyboard:
+                    await bids.first.focus(timeout=3000)
+                    await page.keyboard.press("Enter")
+                else:
+                    await bids.first.click(timeout=3000)
+                return True
+            playable = await page.eval_on_selector_all(
+                ".hand .card:not(.dim)", "cards => cards.map(c => c.dataset.card)"
+            )
+            if not playable:
+                return False
+            if self.keyboard:  # the first card has the focus; the arrows walk the hand to the one wanted
+                cards = await self.hand()
+                await page.locator(".hand .card").first.focus(timeout=3000)
+                for _ in range(cards.index(playable[0])):
+                    await page.keyboard.press("ArrowRight")
+                await page.keyboard.press("Enter")  # chosen
+                await page.locator(f'.hand .card.chosen[data-card="{playable[0]}"]').wait_for(timeout=3000)
+                await page.keyboard.press("Enter")  # played (the focus stays on the card as the hand is drawn again)
+                return True
+            card = page.locator(f'.hand .card[data-card="{playable[0]}"]')
+            await card.click(timeout=3000)
+            await page.locator(f'.hand .card.chosen[data-card="{playable[0]}"]').click(timeout=3000)
+            return True
+        except PlaywrightError:
+            return False  # the table moved on under the click (a re-render): look again
+
+
+async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
+    players = []
+    for name, language, viewport in PEOPLE:
+        context = await browser.new_context(viewport=viewport, locale=language)
+        player = Player(name, await context.new_page(), keyboard=name.startswith("Dan"))
+        player.listen()
+        await player.page.goto(f"{bot.base}/?room={ROOM}&lang={language}")
+        await player.page.fill("#name", name)
+        await player.page.click("button[type=submit]")
+        players.append(player)
+    host = players[0].page
+    await host.wait_for_selector("#game")
+    await host.select_option("#game", "oh-hell")
+    await host.select_option("#players", "4")
+    await host.select_option("#computers", "0")
+    await host.click("details summary")
+    await host.select_option("#option-start_cards", "3")  # deals of 3, 2 and 1 cards: a whole match, briefly
+    await host.click("[data-key=create]")
+    for player in players[1:]:
+        await player.page.click("[data-key=join]", timeout=20_000)
+    await host.wait_for_selector("text=Seated: 4", timeout=20_000)
+    await host.click("[data-key=start]")
+    for player in players:
+        await player.page.wait_for_selector(".hand .card", timeout=60_000)
+    return players
+
+
+async def shoot(players: list[Player], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for player, (_, language, viewport) in zip(players, PEOPLE, strict=True):
+        kind = "phone" if viewport == PHONE else "desktop"
+        await player.page.screenshot(path=str(folder / f"activity-{kind}-{language}.png"))
+
+
+async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, browser: Browser, tmp_path: Path) -> None:
+    players = await seat_everyone(local_bot, browser)
+    table_id = players[0].states()[-1]["id"]
+    reloaded = shot = False
+    for _ in range(1500):
+        if all([await p.page.locator(".final-panel").count() for p in players]):
+            break
+        moved = False
+        for player in players:
+            moved = await player.take_turn() or moved
+            trick = players[0].states()[-1].get("trick") or []
+            if not shot and len(trick) >= 3 and players[0].states()[-1]["actions"] >= 12:
+                await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
+                await shoot(players, tmp_path / "screens")
+                shot = True
+        moves = max(s["actions"] for p in players for s in p.states())
+        if not reloaded and moves >= 6:
+            reloaded = True
+            player = players[1]
+            before = await player.hand()
+            header = await player.page.text_content(".info")
+            await player.page.reload()
+            await player.page.wait_for_selector(".hand .card", timeout=20_000)
+            assert await player.hand() == before and await player.page.text_content(".info") == header
+            assert await player.page.locator("#name").count() == 0  # the same seat, not a new sign-in
+        if not moved:
+            await asyncio.sleep(0.2)
+    else:
+        raise AssertionError("the match did not end")
+    assert reloaded and shot
+    finals = [await p.page.text_content(".final-panel") for p in players]
+    assert all("Alice" in text and "久美子" in text and "Dan <b>" in text for text in finals if text)
+    # A name is text on the page, never HTML: "<b>" is shown as it was typed.
+    assert await players[0].page.locator(".final-panel b").count() == 0
+
+    database = Database(local_bot.database_url)
+    try:
+        service = TableService(database)
+        table = await service.table(table_id)
+        assert table.status == TableStatus.FINISHED and table.guild_id == LOCAL_GUILD
+        for player in players:
+            seat = next(s["seat"] for s in player.states() if s.get("seat") is not None)
+            sight = await sight_by_move(database, table_id, seat)
+            assert len(player.states()) > 10 and leaks(player.frames, table_id, sight) == []
+        await service.close()
+    finally:
+        await database.close()
+    wanted = os.environ.get("ACTIVITY_SCREENSHOTS")  # e.g. docs: the README's pictures
+    for picture in sorted((tmp_path / "screens").glob("*.png")):
+        assert picture.stat().st_size > 10_000
+        if wanted:
+            shutil.copy(picture, Path(wanted) / picture.name)
