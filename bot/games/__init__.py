@@ -13,7 +13,7 @@ See docs/engines.md for the whole contract.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -74,9 +74,9 @@ class Game:
     shown: Presentation[View, DealSheet]
     computer: str
     quick: dict[str, OptionValue] = field(default_factory=dict)
-    length: Callable[[int, dict[str, Any]], Length] | None = None
+    length: Callable[[int, Mapping[str, OptionValue]], Length] | None = None
 
-    def expected_length(self, players: int, options: dict[str, Any]) -> Length:
+    def expected_length(self, players: int, options: Mapping[str, OptionValue]) -> Length:
         """The expected length of a match with these options (the rules' defaults filled in)."""
         resolved = resolve(self.name, self.options, options)
         return self.length(players, resolved) if self.length is not None else Length(10, 10)

@@ -10,7 +10,7 @@ misère the joker has a suit of its own, ``JOKER_SUIT``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, NotRequired, TypedDict
 
@@ -41,7 +41,7 @@ QUICK: dict[str, OptionValue] = {}  # the rules have no shorter match than to 50
 HANDS = {2: 6.0, 3: 11.0, 4: 7.0, 5: 11.0, 6: 11.0}  # hands a match took to 500 or -500 (easy players)
 
 
-def expected_length(players: int, options: dict[str, Any]) -> Length:
+def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     """The hands a match is expected to take (ten tricks each)."""
     return Length(HANDS.get(players, 10.0), 10)
 

@@ -10,7 +10,8 @@ the target.
 from __future__ import annotations
 
 import random
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState, played_cards
@@ -36,7 +37,7 @@ QUICK: dict[str, OptionValue] = {"target": 5}  # the short match /play offers fi
 DEALS_PER_POINT = 1.12  # to 3 took 3 deals, to 5 took 5, to 7 took 8, to 10 took 11.5 (easy players)
 
 
-def expected_length(players: int, options: dict[str, Any]) -> Length:
+def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     """The deals a match is expected to take (five tricks each)."""
     return Length(max(1.0, DEALS_PER_POINT * int(options.get("target", 7))), 5)
 

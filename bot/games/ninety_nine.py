@@ -9,6 +9,7 @@ internally *as* that card's code and only its name differs ("JK").
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, NotRequired, Self, TypedDict
 
 from . import cards as C
@@ -114,7 +115,7 @@ FORMAT_DEALS: dict[str, dict[int, float]] = {
 DEALS_PER_POINT = 0.07  # to a target: 100 points took 6 deals, 200 took 14, 400 took 28
 
 
-def expected_length(players: int, options: dict[str, Any]) -> Length:
+def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     """The deals a match is expected to take, and its tricks a deal."""
     tricks = 10.0 if players == 4 else 9.0
     match_format = str(options.get("format", "three-bonuses"))

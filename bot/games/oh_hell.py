@@ -10,6 +10,7 @@ are played, following suit, and whoever takes exactly their bid scores.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 from . import cards as C
@@ -95,7 +96,7 @@ def deal_sizes(start: int, sequence: str) -> list[int]:
 QUICK: dict[str, OptionValue] = {"start_cards": 5}  # the short match /play offers first
 
 
-def expected_length(players: int, options: dict[str, Any]) -> Length:
+def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     """The deals of the sequence (a fixed number), and their tricks on average."""
     sizes = deal_sizes(int(options.get("start_cards", MOST_START_CARDS)), str(options.get("sequence", "down")))
     return Length(len(sizes), sum(sizes) / max(1, len(sizes)))

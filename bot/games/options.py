@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +57,7 @@ class Option:
         return value  # type: ignore[no-any-return]
 
 
-def resolve(game: str, specs: tuple[Option, ...], given: dict[str, Any] | None) -> dict[str, Any]:
+def resolve(game: str, specs: tuple[Option, ...], given: Mapping[str, object] | None) -> dict[str, Any]:
     """The full option set: defaults, overridden by ``given`` after checking each."""
     by_name = {o.name: o for o in specs}
     out: dict[str, Any] = {o.name: o.default for o in specs}
