@@ -109,6 +109,7 @@ class Spec:
         self.registry: Registry[Any] = Registry().with_resource(URI, DRAFT202012.create_resource(document))
         self.operations: dict[str, list[Operation]] = {}
         self._by_identity: dict[int, tuple[dict[str, Any], Draft202012Validator]] = {}
+        self._inlined: dict[str, dict[str, Any]] = {}  # a $ref: the schema it names, dereferenced
         for template, item in document["paths"].items():
             shared = item.get("parameters", [])
             for method, operation in item.items():
@@ -159,22 +160,43 @@ class Spec:
     @functools.cache  # noqa: B019 - one Spec lives as long as the process
     def validator(self, pointer: str) -> Draft202012Validator:
         """A validator of the schema at ``pointer`` (a "#/..." reference into the spec), compiled once."""
-        return Draft202012Validator({"$ref": URI + pointer}, registry=self.registry)
+        return self._inline(self._lookup(pointer))
 
     def _inline(self, schema: dict[str, Any]) -> Draft202012Validator:
-        """A validator of an inline schema of the spec (its ``$ref``s resolved against the spec), compiled once:
-        the spec's own schemas are known by identity (the document lives as long as the process)."""
+        """A validator of a schema of the spec, compiled once: the spec's own schemas are known by identity
+        (the document lives as long as the process). Its ``$ref``s are resolved ahead (``_dereferenced``):
+        following them at every step was most of the time of a validation."""
         validator = self._by_identity.get(id(schema))
         if validator is None or validator[0] is not schema:
-            validator = (schema, self._inline_cached(json.dumps(schema, sort_keys=True)))
+            validator = (schema, Draft202012Validator(self._dereferenced(schema), registry=self.registry))
             self._by_identity[id(schema)] = validator
         return validator[1]
 
-    @functools.cache  # noqa: B019
-    def _inline_cached(self, text: str) -> Draft202012Validator:
-        return Draft202012Validator(
-            json.loads(text.replace('"$ref": "#/', f'"$ref": "{URI}#/')), registry=self.registry
-        )
+    def _lookup(self, pointer: str) -> Any:
+        node: Any = self.document
+        for token in pointer.removeprefix("#/").split("/"):
+            node = node[token.replace("~1", "/").replace("~0", "~")]
+        return node
+
+    def _dereferenced(self, node: Any) -> Any:
+        """``node`` with every ``$ref`` replaced by the schema it names: the same dict for the same
+        reference, so recursive schemas (a container of components) become a cycle, not an endless copy.
+        A ``$ref`` with sibling keywords becomes an ``allOf`` with them, as 2020-12 reads it."""
+        if isinstance(node, list):
+            return [self._dereferenced(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            ref = node["$ref"]
+            target = self._inlined.get(ref)
+            if target is None:
+                target = self._inlined[ref] = {}
+                target.update(self._dereferenced(self._lookup(ref)))
+            siblings = {k: self._dereferenced(v) for k, v in node.items() if k != "$ref"}
+            return {"allOf": [target], **siblings} if siblings else target
+        return {
+            k: v if k in ("enum", "const", "default", "examples") else self._dereferenced(v) for k, v in node.items()
+        }
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - the bot sends the same message again and again
     def _body_errors(self, pointer: str, body: str) -> list[str]:
