@@ -39,11 +39,20 @@ def random_player(seed: int) -> Callable[[GameState, int, list[str]], str]:
 
 
 def strings_in(data: Any) -> list[str]:
-    """Every string anywhere in a JSON-like structure (keys included)."""
+    """Every string anywhere in a JSON-like structure (keys included), in order."""
+    found: list[str] = []
+    _collect_strings(data, found)
+    return found
+
+
+def _collect_strings(data: Any, found: list[str]) -> None:
+    # Into one list (the leak checks read every view of every step: no list per level)
     if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for k, v in data.items() for s in (*strings_in(k), *strings_in(v))]
-    if isinstance(data, (list, tuple)):
-        return [s for item in data for s in strings_in(item)]
-    return []
+        found.append(data)
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _collect_strings(key, found)
+            _collect_strings(value, found)
+    elif isinstance(data, (list, tuple)):
+        for item in data:
+            _collect_strings(item, found)
