@@ -1,4 +1,4 @@
-"""What one screen shows, as JSON for the page: from the table, and ``view(seat)`` or ``view(None)`` only.
+"""What one screen shows, as JSON for the page: from the table, ``view(None)`` and ``view(seat)`` only.
 
 Everything is said through the game's own description (:mod:`bot.games.shown`): the page
 draws card codes, seat rows, header lines, choices and the score sheet of any game without
@@ -153,14 +153,17 @@ def choices_screen(table: TableInfo, view: View, legal: list[str], language: str
 
 def screen(
     table: TableInfo,
-    view: View | None,
+    public: View | None,
     *,
+    mine: View | None = None,
     user_id: int,
     seat: int | None,
     legal: list[str],
     language: str,
 ) -> dict[str, Any]:
-    """One screen's whole state: ``view`` is ``view(seat)`` for a seated player, ``view(None)`` else."""
+    """One screen's whole state, as the chat presentation splits it: the table (header, seats, the trick, cards
+    face up, the score sheet) from ``public`` (``view(None)``), and for a seated player their hand, its notes,
+    what they play beside it and their choices from ``mine`` (``view(seat)``, of the same moment)."""
     out: dict[str, Any] = {
         "id": table.id,
         "version": table.version,
@@ -171,10 +174,12 @@ def screen(
         "turn": next((s.acted for s in table.seats if s.user_id == user_id), 0),
         "hints": table.hints,
     }
-    if table.status == TableStatus.LOBBY or view is None:
+    if table.status == TableStatus.LOBBY or public is None:
         out["lobby"] = lobby_screen(table, user_id, language)
         return out
     shown = presentation_of(table.game)
+    view = public
+    own: View | None = mine if seat is not None else None
     rows = {row.seat: row for row in shown.seat_rows(view)}
     seats = []
     for index in range(view["players"]):
@@ -205,8 +210,8 @@ def screen(
             "to_act": to_act,
             "turn_line": translate(language, f"turn.{phase}", who=who) if to_act and phase else "",
             "turn_ends": table.turn_ends.isoformat() if table.turn_ends else None,
-            "hand": list(view.get("hand") or []),
-            "hand_notes": [said(table, text, language) for text in shown.hand_notes(view)] if seat is not None else [],
+            "hand": list(own.get("hand") or []) if own is not None else [],
+            "hand_notes": [said(table, text, language) for text in shown.hand_notes(own)] if own is not None else [],
             "trick": [{"seat": p["seat"], "card": p["card"]} for p in view["trick"]],
             "leader": view["leader"],
             "last_trick": (
@@ -222,9 +227,9 @@ def screen(
             ),
             "face_up": [
                 {"title": said(table, s.title, language), "cards": list(s.cards.names)}
-                for s in [*shown.face_up(view), *(shown.beside(view) if seat is not None else [])]
+                for s in [*shown.face_up(view), *(shown.beside(own) if own is not None else [])]
             ],
-            "choices": choices_screen(table, view, legal, language),
+            "choices": choices_screen(table, own, legal, language) if own is not None else [],
             "sheet": sheet_screen(table, view["last_deal"], language) if view["last_deal"] else None,
             "scores": list(view["scores"]["total"]),
             "winners": view["winners"],

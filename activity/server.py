@@ -192,15 +192,22 @@ class Screen:
         ]
 
     async def state(self, table_id: int) -> dict[str, Any]:
-        """The screen as the table is now: the seat's own view if seated, else the public one."""
+        """The screen as the table is now: the public table, and the seat's own view if seated (one moment)."""
         user = self.session.user_id
-        try:
-            hand = await self.source.hand(table_id, user)
-        except (NotAllowed, WrongStatus):
+        for _ in range(5):
             table, public = await self.source.public(table_id)
+            try:
+                hand = await self.source.hand(table_id, user)
+            except (NotAllowed, WrongStatus):
+                return screen(table, public, user_id=user, seat=None, legal=[], language=self.language)
+            if hand.table.version == table.version:  # else a move came between the two reads: read again
+                break
+        else:
             return screen(table, public, user_id=user, seat=None, legal=[], language=self.language)
         legal = hand.legal if hand.table.status == TableStatus.PLAYING else []
-        return screen(hand.table, hand.view, user_id=user, seat=hand.seat.index, legal=legal, language=self.language)
+        return screen(
+            hand.table, public, mine=hand.view, user_id=user, seat=hand.seat.index, legal=legal, language=self.language
+        )
 
     async def handle(self, frame: Act | Open | Lobby | Ask | Computer | Uncomputer | Watch | Hello) -> None:
         user, name = self.session.user_id, self.session.name

@@ -33,7 +33,17 @@ def leaks(frames: list[dict[str, Any]], table_id: int, sight: list[set[str]]) ->
         table = frame.get("table") if frame.get("type") == "state" else None
         if not table or table["id"] != table_id or "actions" not in table or "lobby" in table:
             continue
-        extra = card_codes(table) - sight[table["actions"]]
+        # The seat's own legal actions are checked by what they name: a card played, or cards picked (a
+        # Five Hundred bid such as "bid 7C" only looks like a card; design.md warns of it).
+        rest = {key: value for key, value in table.items() if key != "choices"}
+        named = card_codes(rest)
+        for choice in table.get("choices") or []:
+            named |= {entry["card"] for entry in choice.get("cards") or []}
+            for action in choice["actions"]:
+                verb, *words = action["action"].split()
+                if verb in ("play", "discard"):
+                    named |= card_codes(words)
+        extra = named - sight[table["actions"]]
         if extra:
             found.append((table["actions"], extra))
     return found

@@ -58,7 +58,7 @@ async def test_a_screen_on_one_process_sees_moves_made_on_another(tmp_path: Path
             assert who is not None
             outcome = await mover.act(info.id, who, rng.choice(await mover.legal(info.id, who)))
             moves = outcome.table.actions
-            await screen.state_where(lambda t, n=moves: t["actions"] == n, timeout=15)
+            await screen.state_where(lambda t, n=moves: t["actions"] == n, timeout=30)
     finally:
         await client.close()
         await http.close()

@@ -45,6 +45,39 @@ class Player:
     async def hand(self) -> list[str]:
         return await self.page.eval_on_selector_all(".hand .card", "cards => cards.map(c => c.dataset.card)")
 
+    async def take_any(self) -> bool:
+        """Whatever the screen offers, by kind of control: a next step, a number, a word or list, cards to pick
+        and confirm, or a card to tap twice; False if it offers nothing now."""
+        page = self.page
+        try:
+            step = page.locator('.controls [data-key^="step-"]')  # a next step: the suit of a bid, say
+            if await step.count():
+                await step.first.click(timeout=3000)
+                return True
+            if await page.locator(".controls .your-turn").count() == 0:
+                return False
+            for selector in (".controls .btn.number", '.controls [data-key^="a-"]'):
+                found = page.locator(selector)
+                if await found.count():
+                    await found.first.click(timeout=3000)
+                    return True
+            confirm = page.locator('.controls [data-key="confirm"]')
+            if await confirm.count():
+                picked = await page.locator(".hand .card.chosen").count()
+                if await confirm.is_enabled():
+                    await confirm.click(timeout=3000)
+                    return True
+                playable = await page.eval_on_selector_all(
+                    ".hand .card:not(.dim):not(.chosen)", "cards => cards.map(c => c.dataset.card)"
+                )
+                if playable and picked < 8:
+                    await page.locator(f'.hand .card[data-card="{playable[0]}"]').click(timeout=3000)
+                    return True
+                return False
+            return await self.take_turn()
+        except PlaywrightError:
+            return False
+
     async def take_turn(self) -> bool:
         """Bid the first number offered, or play a card the hand offers (tap, tap again); False if nothing to do."""
         page = self.page
