@@ -287,6 +287,8 @@ class TableStore:
 
     async def refreshed(self, table_id: int) -> bool:
         """Drop the live copy if the database has moved past it (another process wrote); True if so."""
+        if not 1 <= table_id <= MAX_ROW_ID:  # no such row: PostgreSQL would refuse the number itself
+            return False
         live = self.live.get(table_id)
         async with self.db.engine.connect() as connection:
             stored = await repo.table_version(connection, table_id)

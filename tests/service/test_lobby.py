@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.database import Database
-from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableService, WrongStatus
+from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableError, TableService, WrongStatus
 
 from .helpers import CHANNEL, GUILD, HOST, LOBBY_MESSAGE, heard, seated
 
@@ -161,3 +161,16 @@ async def test_where_the_table_lives_is_remembered(service: TableService, databa
     fresh = await TableService(database).table(info.id)  # read back from the database by another process
     assert (fresh.message_id, fresh.thread_id) == (777, 888)
     assert fresh.version == info.version + 1
+
+
+async def test_a_table_id_no_row_can_have_is_no_such_table_for_every_lobby_call(service: TableService) -> None:
+    """A forged custom_id names a table beyond any id (PostgreSQL's ids are 32-bit): refused as not found,
+    never a query PostgreSQL refuses, even on the way that reads a table again when a call is refused."""
+    for call in (
+        lambda: service.add_computer(313_924_779_213_413, HOST),
+        lambda: service.add_computer(313_924_779_213_413, HOST, level="forged"),  # refused before the lookup
+        lambda: service.join(313_924_779_213_413, HOST, "Host"),
+        lambda: service.start(313_924_779_213_413, HOST),
+    ):
+        with pytest.raises(TableError):
+            await call()
