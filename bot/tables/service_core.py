@@ -266,6 +266,8 @@ class ServiceCore:
 
     async def _refreshed(self, table_id: int) -> bool:
         """Drop the live copy if the database has moved past it (another process wrote); True if so."""
+        if not 1 <= table_id <= MAX_ROW_ID:  # no such row can exist, and PostgreSQL would refuse the number
+            return False
         live = self._live.get(table_id)
         async with self.db.engine.connect() as connection:
             stored = await repo.table_version(connection, table_id)

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.database import Database
-from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableService, WrongStatus
+from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableError, TableService, WrongStatus
 
 from .helpers import CHANNEL, GUILD, HOST, LOBBY_MESSAGE, heard, seated
 
@@ -161,3 +161,13 @@ async def test_where_the_table_lives_is_remembered(service: TableService, databa
     fresh = await TableService(database).table(info.id)  # read back from the database by another process
     assert (fresh.message_id, fresh.thread_id) == (777, 888)
     assert fresh.version == info.version + 1
+
+
+@pytest.mark.parametrize("table_id", [2**31, 2**48, 0, -1])
+async def test_a_refused_call_on_an_id_no_row_can_have_is_only_refused(service: TableService, table_id: int) -> None:
+    """A refusal reads the table again when this process may be behind: never for an id no row can have
+    (PostgreSQL would refuse the number itself, and the click would fail instead of being refused)."""
+    with pytest.raises(TableError):
+        await service.add_computer(table_id, HOST, level="grandmaster")
+    with pytest.raises(TableError):
+        await service.join(table_id, HOST + 1, "Bea")
