@@ -13,7 +13,7 @@ from bot.games.just_make import JustMake
 
 from .engine_properties import check_random_match
 
-MATCHES = int(os.environ.get("PROPERTY_MATCHES", "1000"))
+MATCHES = int(os.environ.get("PROPERTY_MATCHES", "500"))
 
 
 def hidden_cards(state: GameState, viewer: int | None) -> set[str]:

@@ -14,7 +14,7 @@ from bot.games.ninety_nine import FORMATS, PLAY, NinetyNine
 from .engine_properties import check_random_match
 
 # Matches per player count and format; raise it for a soak run.
-MATCHES = int(os.environ.get("PROPERTY_MATCHES", "1000"))
+MATCHES = int(os.environ.get("PROPERTY_MATCHES", "500"))
 # A match of these formats is several games of many deals (three-bonuses: 30 to 60 deals, first-to-three: 12
 # to 23, against 9 for nine-deals): fewer of them play as many deals as the other formats' matches.
 LONG_MATCH = {"three-bonuses": 4, "first-to-three": 2}

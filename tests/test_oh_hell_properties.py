@@ -13,7 +13,7 @@ from bot.games.oh_hell import OhHell, points_for
 
 from .engine_properties import check_random_match
 
-MATCHES = int(os.environ.get("PROPERTY_MATCHES", "1000")) // 4  # a match is many deals
+MATCHES = int(os.environ.get("PROPERTY_MATCHES", "500")) // 4  # a match is many deals
 
 
 def hidden_cards(state: GameState, viewer: int | None) -> set[str]:

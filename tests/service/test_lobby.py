@@ -174,3 +174,13 @@ async def test_a_table_id_no_row_can_have_is_no_such_table_for_every_lobby_call(
     ):
         with pytest.raises(TableError):
             await call()
+
+
+@pytest.mark.parametrize("table_id", [2**31, 2**48, 0, -1])
+async def test_a_refused_call_on_an_id_no_row_can_have_is_only_refused(service: TableService, table_id: int) -> None:
+    """A refusal reads the table again when this process may be behind: never for an id no row can have
+    (PostgreSQL would refuse the number itself, and the click would fail instead of being refused)."""
+    with pytest.raises(TableError):
+        await service.add_computer(table_id, HOST, level="grandmaster")
+    with pytest.raises(TableError):
+        await service.join(table_id, HOST + 1, "Bea")
