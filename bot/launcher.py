@@ -343,6 +343,13 @@ async def run(settings: Settings) -> int:
     try:
         async with bot:
             await bot.serve(token, stop)
+    except asyncio.CancelledError:
+        # A stop that left the connection to Discord behind (it did not close in time, see TrickBot.close)
+        # cancelled discord.py's closing task, which leaving ``async with`` awaits again. Anything else
+        # that cancels this task is not ours to swallow.
+        task = asyncio.current_task()
+        if not stop.is_set() or (task is not None and task.cancelling()):
+            raise
     except DatabaseUnavailable as error:
         print(NO_DATABASE.format(reason=error), file=sys.stderr)
         return 2
