@@ -2,9 +2,8 @@
 computer's move, a timer), its message is edited (coalesced), the people now on turn are pinged,
 reminders and timeouts are announced, and the hands whose turn came or went are redrawn.
 
-A lobby changed anywhere (a click here, a screen of the Activity) has its message edited too (coalesced;
-the click that changed it also redraws it in place at once). A table moved on by another process is
-shown by that process (it handled the click)."""
+Lobby changes are not shown from here: the click that changed a lobby redraws its message itself. A
+table moved on by another process is shown by that process (it handled the click)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ import discord
 
 from bot.rest_budget import Priority, rest_priority
 from bot.tables import TableInfo
-from bot.tables.events import Event, LobbyChanged, Reminded, TableChanged, TimedOut
+from bot.tables.events import Event, Reminded, TableChanged, TimedOut
 
 from ..i18n import t
 from .hand_messages import Hands
@@ -27,7 +26,7 @@ from .working import Work
 
 log = logging.getLogger(__name__)
 
-HEARD = (TableChanged, LobbyChanged, Reminded, TimedOut)  # the events the chat table shows
+HEARD = (TableChanged, Reminded, TimedOut)  # the events the chat table shows
 
 
 class Presenter:
@@ -52,9 +51,6 @@ class Presenter:
     async def on_event(self, event: Event) -> None:
         if isinstance(event, TableChanged):
             await self.table_changed(event.table)
-        elif isinstance(event, LobbyChanged):
-            if event.table.message_id is not None:  # a lobby not posted yet has no message to edit
-                self.publisher.touch(event.table.id)
         elif isinstance(event, Reminded):
             await self.table_changed(event.table)  # its clock now counts the grace
             locale = await self.locale_of(event.table.guild_id)
