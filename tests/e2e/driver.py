@@ -52,6 +52,10 @@ class Refused(AssertionError):
     """The bot refused a step (its answer, seen only by the one who asked, is the message)."""
 
 
+class MatchOver(AssertionError):
+    """Someone asked for their hand after the match ended (its table shows Rematch, no Show my hand)."""
+
+
 @dataclass
 class Player:
     user: User
@@ -140,7 +144,13 @@ class TableDriver:
 
     async def show_hand(self, player: Player) -> Message:
         assert self.table is not None
-        button = await self.double.wait_for(lambda: control(self.table, "tt:hand:"), WAIT, "Show my hand")  # type: ignore[arg-type]
+        button = await self.double.wait_for(
+            lambda: control(self.table, "tt:hand:") or (self.finished() and "over"),  # type: ignore[arg-type]
+            WAIT,
+            "Show my hand",
+        )
+        if button == "over":
+            raise MatchOver(f"{player.user.name} asked for their hand after the match ended")
         answer = await self.double.click(player.user, self.table, button["custom_id"])
         assert answer.original is not None and answer.original.ephemeral_for == player.user.id
         player.hand = answer.original
