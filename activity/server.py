@@ -251,12 +251,9 @@ class Screen:
         await self.send({"type": "hint", "message": hint_text(hint, hand.view, self.language)})
 
     async def open(self, frame: Open) -> None:
-        if not self.session.local:  # a table made here must be posted in the channel: /play does that today
-            await self.refuse("activity.open_in_chat")
-            return
-        if frame.game not in GAMES:
-            await self.refuse("activity.bad_frame")
-            return
+        """A new table in this screen's place, from the lobby form: the service checks the game, its options,
+        the seat count and the computers as it checks ``/play``'s (a refusal is said and writes nothing); in
+        Discord the chat table posts its lobby in the channel, as ``/play`` would have."""
         session = self.session
         table = await self.source.open_table(
             session.guild_id,
@@ -267,12 +264,8 @@ class Screen:
             dict(frame.options),
             frame.players,
             frame.hints,
+            list(frame.computers),
         )
-        try:
-            for level in frame.computers:
-                await self.source.add_computer(table.id, session.user_id, level)
-        except TableError as error:
-            await self.refuse_table(error)
         await self.show(table.id)
 
     async def close(self) -> None:

@@ -57,7 +57,12 @@ class TableSource(Protocol):
         options: dict[str, Any],
         players: int | None,
         hints: bool,
-    ) -> TableInfo: ...
+        computers: list[str],
+    ) -> TableInfo:
+        """A new lobby here, checked by the service as ``/play`` is (the server's default options under those
+        chosen), with the host and ``computers`` seated at once; outside local mode it is posted in its channel
+        by the chat table, which hears it opened (all or nothing: a refusal writes nothing)."""
+        ...
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableInfo: ...
 
@@ -192,8 +197,22 @@ class ServiceSource:
         options: dict[str, Any],
         players: int | None,
         hints: bool,
+        computers: list[str],
     ) -> TableInfo:
-        table = await self.service.open_table(guild_id, channel_id, user_id, name, game, options, players, hints=hints)
+        settings = await self.service.guild_settings(guild_id)
+        chosen = {**settings.default_options.get(game, {}), **options}  # as /play: the server's defaults, then these
+        table = await self.service.open_table(
+            guild_id,
+            channel_id,
+            user_id,
+            name,
+            game,
+            chosen,
+            players,
+            hints=hints,
+            computers=computers,
+            announce=not self.local,  # the chat table posts it in its channel
+        )
         if self.local:  # no channel message to post: the table is shown where it was made
             await self.service.set_location(table.id, message_id=table.id)
             table = await self.service.table(table.id)

@@ -127,7 +127,7 @@ class LobbyClicks:
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table.id, interaction.user.id, can_manage=True)
                 raise
-            self.publisher.mark_shown(table.id)
+            self.publisher.mark_shown(table.id, table.version)
             thread_id = None
             if own_thread:
                 try:
@@ -183,24 +183,26 @@ class LobbyClicks:
             await self.offer_computers(interaction, table_id)
             return
         async with self.work.working(interaction, update=True):
-            try:
-                if op == "join":
-                    await self.service.join(table_id, user.id, user.display_name)
-                elif op == "leave":
-                    await self.service.leave(table_id, user.id)
-                elif op in ("hints-on", "hints-off"):
-                    await self.service.set_hints(table_id, user.id, op == "hints-on")
-                else:
-                    pressed_on = interaction.message
-                    lobby = pressed_on.id if pressed_on is not None and not pressed_on.flags.ephemeral else None
-                    await self.service.start(table_id, user.id, message_id=lobby)
-            except TableError as error:
-                await send(interaction, error_text(error, locale))
-                return
+            # The lobby's lock from before the change until its message is redrawn: the edit the change's event
+            # asks the publisher for comes after, sees this version shown, and is not made.
             async with self.publisher.lock(table_id):
+                try:
+                    if op == "join":
+                        await self.service.join(table_id, user.id, user.display_name)
+                    elif op == "leave":
+                        await self.service.leave(table_id, user.id)
+                    elif op in ("hints-on", "hints-off"):
+                        await self.service.set_hints(table_id, user.id, op == "hints-on")
+                    else:
+                        pressed_on = interaction.message
+                        lobby = pressed_on.id if pressed_on is not None and not pressed_on.flags.ephemeral else None
+                        await self.service.start(table_id, user.id, message_id=lobby)
+                except TableError as error:
+                    await send(interaction, error_text(error, locale))
+                    return
                 kwargs = await self.publisher.message(table_id, can_attach=interaction.app_permissions.attach_files)
                 await update(interaction, **kwargs)
-            self.publisher.mark_shown(table_id)
+                self.publisher.mark_shown(table_id)
             if op == "start":  # the match's table follows from the service's events
                 await send(interaction, t(locale, "lobby.started_hint"))
 

@@ -15,7 +15,7 @@ export class Page {
   private previous: TableScreen | null = null;
   games: GameEntry[] = [];
   tables: TableChoice[] = []; // the channel's open tables, when there are several
-  local = true; // local mode: tables are opened here; in Discord, with /play in the channel
+  local = true; // local mode: another table may be opened beside those of the room; in Discord, where there is none
   private selected: string | null = null;
   private step: Step | null = null;
   private picked = new Set<string>();
@@ -94,8 +94,9 @@ export class Page {
     if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
     if (table === null) {
       if (this.tables.length) this.root.append(this.chooser());
-      if (this.local) this.root.append(this.lobbyForm());
-      else if (!this.tables.length) this.root.append(el("p", { class: "panel", text: t("screen.no_table_here") }));
+      // A new table: always in local mode; in Discord where the channel has none (the chat table posts it there)
+      if (this.local || !this.tables.length) this.root.append(this.lobbyForm());
+      if (!this.local && !this.tables.length) this.root.append(el("p", { class: "muted", text: t("screen.announced") }));
     }
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
