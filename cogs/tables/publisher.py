@@ -32,7 +32,7 @@ import aiohttp
 import discord
 
 from bot.rest_budget import Priority, RestBudget, rest_priority
-from bot.tables import TableInfo, TableService, TableStatus
+from bot.tables import TableError, TableInfo, TableService, TableStatus
 
 from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
@@ -231,7 +231,7 @@ class Publisher:
                     message = await channel.send(**kwargs)
             except (discord.HTTPException, aiohttp.ClientError):
                 log.warning("could not post the lobby of table %s in its channel: it is closed", table_id)
-                with contextlib.suppress(Exception):
+                with contextlib.suppress(TableError):
                     await self.service.abandon(table_id, table.host_id, can_manage=True)
                 return
             await self.service.set_location(table_id, message_id=message.id)

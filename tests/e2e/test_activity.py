@@ -176,4 +176,13 @@ async def test_a_table_opened_on_a_screen_is_posted_in_the_channel_and_its_lobby
         await double.wait_for(lambda: control(message, "tt:hand:"), timeout=20, what="the table in the channel")
         await screen.close()
         await other.close()
+
+        # A channel the bot cannot post in (Discord answers 404): the lobby nobody could see is closed at once.
+        nowhere = double.activity.launch([carol], double.channel_id + 999, double.guild_id)
+        lost = await signed_in(client, base, double, carol, nowhere)
+        assert (await first_state(lost))["table"] is None
+        await lost.send_str(json.dumps({**opened, "computers": []}))
+        closed = await latest_state(lost, lambda t: t["status"] == "abandoned", timeout=30)
+        assert not [m for m in double.public_messages() if control(m, f":join:{closed['id']}")]
+        await lost.close()
     assert double.problems == [], double.problems
