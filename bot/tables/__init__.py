@@ -25,7 +25,7 @@ from .errors import (
     WrongStatus,
 )
 from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
-from .review import DealReview, TrickReview
+from .review import DealReview, TrickReview, running_totals
 from .service import TableService
 
 __all__ = [
@@ -59,4 +59,5 @@ __all__ = [
     "TooMany",
     "TrickReview",
     "WrongStatus",
+    "running_totals",
 ]

@@ -8,7 +8,7 @@ over (see ``Records.deal_reviews``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -94,3 +94,14 @@ def review_deals(
     if tricks and not state.is_over():
         deals.append(DealReview(public["deal"], tuple(tricks), None, hands))
     return deals
+
+
+def running_totals(sheets: Sequence[DealSheet], seats: int) -> list[list[int]]:
+    """Each seat's match total after every deal, starting from 0 before the first (the end-of-match chart's
+    lines, in chat and on the Activity's page)."""
+    lines = [[0] for _ in range(seats)]
+    for sheet in sheets:
+        totals = {row["seat"]: row["total"] for row in sheet["rows"]}
+        for seat, line in enumerate(lines):
+            line.append(int(totals.get(seat, line[-1])))
+    return lines
