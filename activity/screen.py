@@ -20,23 +20,9 @@ from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, running_t
 
 from .words import said, seat_name
 
-SHEET_NAME = 10  # columns of a name in the score sheet
-
 
 def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
-
-
-def _narrow(text: str, width: int) -> str:
-    if _width(text) <= width:
-        return text
-    while text and _width(text) > width - 1:
-        text = text[:-1]
-    return text + "…"
 
 
 def _cell(cell: Cell) -> str:
@@ -44,22 +30,6 @@ def _cell(cell: Cell) -> str:
         mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
         return f"{mark:<{cell.width}}"
     return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
-
-
-def sheet_screen(table: TableInfo, sheet: DealSheet, language: str) -> dict[str, Any]:
-    """A deal's score sheet: its title, fixed-width lines (names cut short) and the notes in words."""
-    described = presentation_of(table.game).sheet(sheet)
-    lines: list[str] = []
-    if described.rows:
-        names = {seat: _narrow(seat_name(table, seat, language), SHEET_NAME) for seat, _ in described.rows}
-        width = max(_width(name) for name in names.values())
-        lines.append(translate(language, described.head, name=" " * width))
-        lines.extend(" ".join([_pad(names[seat], width), *map(_cell, cells)]) for seat, cells in described.rows)
-    return {
-        "title": said(table, described.title, language),
-        "lines": lines,
-        "notes": [said(table, note, language) for note in described.notes],
-    }
 
 
 def _words(line: str) -> list[tuple[str, int, int]]:
@@ -370,7 +340,7 @@ def screen(
                 for s in [*shown.face_up(view), *(shown.beside(own) if own is not None else [])]
             ],
             "choices": choices_screen(table, own, legal, language) if own is not None else [],
-            "sheet": sheet_screen(table, view["last_deal"], language) if view["last_deal"] else None,
+            "sheet": sheet_table(table, view["last_deal"], language) if view["last_deal"] else None,
             "scores": list(view["scores"]["total"]),
             "winners": view["winners"],
         }

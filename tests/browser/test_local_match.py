@@ -141,17 +141,42 @@ async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
     return players
 
 
-async def shoot(players: list[Player], folder: Path) -> None:
+async def shoot(players: list[Player], folder: Path, what: str = "") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for player, (_, language, viewport) in zip(players, PEOPLE, strict=True):
         kind = "phone" if viewport == PHONE else "desktop"
-        await player.page.screenshot(path=str(folder / f"activity-{kind}-{language}.png"))
+        await player.page.screenshot(path=str(folder / f"activity-{what}{kind}-{language}.png"))
+
+
+async def no_stale_note(player: Player) -> None:
+    """The note "Tap 10♦ again to play it." shows only while that card is chosen in the hand."""
+    note = await player.page.text_content("#note") or ""
+    chosen = await player.page.eval_on_selector_all(".hand .card.chosen", "cards => cards.map(c => c.dataset.card)")
+    if "again" in note or "もう一度" in note:
+        assert len(chosen) == 1, (player.name, note)
+
+
+async def review_last_deal(player: Player, folder: Path, name: str, tricks: int, hands: int) -> None:
+    """The player opens "Last deal": its tricks in order with who took each, the sheet, and the hands only
+    once the match is over; a picture is saved; Close puts the table back."""
+    page = player.page
+    await page.click("[data-key=review]", timeout=10_000)
+    dialog = page.locator("dialog.review")
+    await dialog.wait_for(timeout=10_000)
+    assert await dialog.locator(".review-tricks li").count() == tricks
+    assert await dialog.locator(".review-tricks figure.won").count() <= tricks
+    assert await dialog.locator(".deal-sheet tbody tr").count() == 4
+    assert await dialog.locator(".review-hand").count() == hands
+    await page.screenshot(path=str(folder / name))
+    await dialog.locator("[data-key=close]").click()
+    await dialog.wait_for(state="detached", timeout=5000)
 
 
 async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, browser: Browser, tmp_path: Path) -> None:
     players = await seat_everyone(local_bot, browser)
     table_id = players[0].states()[-1]["id"]
-    reloaded = shot = False
+    reloaded = shot = reviewed = False
+    screens = tmp_path / "screens"
     for _ in range(1500):
         if all([await p.page.locator(".final-panel").count() for p in players]):
             break
@@ -161,8 +186,15 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
             trick = players[0].states()[-1].get("trick") or []
             if not shot and len(trick) >= 3 and players[0].states()[-1]["actions"] >= 12:
                 await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
-                await shoot(players, tmp_path / "screens")
+                await shoot(players, screens)
                 shot = True
+                for player in players:
+                    await no_stale_note(player)
+            scored = players[0].states()[-1].get("sheet")
+            if not reviewed and scored and players[0].states()[-1]["status"] == "playing":
+                reviewed = True  # the first deal (3 cards) is scored: its review, on two phones
+                await review_last_deal(players[0], screens, "activity-review-phone-en.png", 3, 0)
+                await review_last_deal(players[2], screens, "activity-review-phone-ja.png", 3, 0)
         moves = max(s["actions"] for p in players for s in p.states())
         if not reloaded and moves >= 6:
             reloaded = True
@@ -177,7 +209,16 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
             await asyncio.sleep(0.2)
     else:
         raise AssertionError("the match did not end")
-    assert reloaded and shot
+    assert reloaded and shot and reviewed
+    # The end of the match: standings, and the running totals drawn as a line a seat (SVG, no picture)
+    for player in players:
+        await player.page.locator(".final-panel svg.chart polyline").nth(3).wait_for(timeout=10_000)
+        assert await player.page.locator(".final-panel svg.chart polyline").count() == 4
+        assert await player.page.locator(".final-panel .chart-key li").count() == 4
+        await no_stale_note(player)
+    await asyncio.sleep(0.5)
+    await shoot(players, screens, "final-")
+    await review_last_deal(players[0], screens, "activity-final-review-phone-en.png", 1, 4)  # the last deal: 1 card
     finals = [await p.page.text_content(".final-panel") for p in players]
     assert all("Alice" in text and "久美子" in text and "Dan <b>" in text for text in finals if text)
     # A name is text on the page, never HTML: "<b>" is shown as it was typed.

@@ -6,12 +6,9 @@ import type { FinalScreen } from "./types";
 
 // The Okabe-Ito palette, then brown, black and grey: the chat chart's colours, seat by seat.
 export const LINE_COLOURS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#8a7a00", "#7b4a12", "#000000", "#999999"];
-const WIDTH = 640;
-const HEIGHT = 300;
 const LEFT = 52;
-const RIGHT = WIDTH - 46;
 const TOP = 14;
-const BOTTOM = HEIGHT - 44;
+const LABEL_GAP = 14; // the least distance between two totals written at the line ends
 const SMALL_SCORES = 20; // at most this far from 0, totals are drawn as steps with a dot at every deal
 const AXIS = "#4e5058";
 const GRID = "#e3e5e8";
@@ -43,7 +40,11 @@ export function colourOf(seat: number): string {
 }
 
 /** The chart and its key: a figure whose picture is labelled for screen readers. */
-export function totalsChart(chart: Chart): HTMLElement {
+export function totalsChart(chart: Chart, narrow = false): HTMLElement {
+  // a phone draws it smaller in units, so that its words stay readable once scaled to the screen
+  const [WIDTH, HEIGHT] = narrow ? [400, 260] : [640, 300];
+  const RIGHT = WIDTH - 40;
+  const BOTTOM = HEIGHT - 44;
   const lines = chart.lines;
   const deals = Math.max(1, ...lines.map((line) => line.length - 1));
   const values = lines.flat();
@@ -67,6 +68,7 @@ export function totalsChart(chart: Chart): HTMLElement {
   root.append(text((LEFT + RIGHT) / 2, HEIGHT - 6, chart.x, { "text-anchor": "middle" }));
   root.append(text(14, (TOP + BOTTOM) / 2, chart.y, { "text-anchor": "middle", transform: `rotate(-90 14 ${(TOP + BOTTOM) / 2})`, "font-size": 12 }));
   const spread = 2.5; // lines that run together (a tie, partners) sit side by side, not on top of each other
+  const labelled: number[] = [];
   lines.forEach((line, seat) => {
     const colour = colourOf(seat);
     const shift = (seat - (lines.length - 1) / 2) * spread;
@@ -85,7 +87,10 @@ export function totalsChart(chart: Chart): HTMLElement {
     const end = points[points.length - 1];
     if (end) {
       root.append(svg("circle", { cx: end[0], cy: end[1], r: 5, fill: colour, stroke: AXIS }));
-      root.append(text(end[0] + 8, end[1] + 4, String(line[line.length - 1] ?? 0), { fill: colour === "#999999" ? AXIS : colour, "font-weight": 700 }));
+      if (labelled.every((other) => Math.abs(other - end[1]) >= LABEL_GAP)) { // a tie is written once (the key has them all)
+        labelled.push(end[1]);
+        root.append(text(end[0] + 8, end[1] + 4, String(line[line.length - 1] ?? 0), { fill: colour === "#999999" ? AXIS : colour, "font-weight": 700 }));
+      }
     }
   });
   const key = el("ul", { class: "chart-key" });

@@ -31,7 +31,7 @@ export function reviewBody(review: ReviewScreen, seats: SeatScreen[]): (Node | n
     tricks.append(el("li", {}, [el("span", { class: "number", text: String(trick.number) }), cards, el("span", { class: "winner", text: trick.text })]));
   }
   const hands = review.hands.map((hand) =>
-    el("div", { class: "face-up" }, [el("span", { text: hand.title }), ...hand.cards.map((card) => miniCard(card))]),
+    el("div", { class: "review-hand" }, [el("p", { text: hand.title }), el("div", { class: "row" }, hand.cards.map((card) => miniCard(card)))]),
   );
   return [
     review.sheet ? sheetTable(review.sheet) : null,

@@ -34,12 +34,6 @@ export interface ChoiceScreen {
   numbers?: { number: number; label: string; actions: string[] }[];
 }
 
-export interface SheetScreen {
-  title: string;
-  lines: string[];
-  notes: string[];
-}
-
 export interface LobbyScreen {
   host: boolean;
   seated: boolean;
@@ -71,7 +65,7 @@ export interface TableScreen {
   last_trick?: { cards: Played[]; winner: number | null; text: string } | null;
   face_up?: { title: string; cards: string[] }[];
   choices?: ChoiceScreen[];
-  sheet?: SheetScreen | null;
+  sheet?: SheetTable | null;
   scores?: number[];
   winners?: number[] | null;
   final?: FinalScreen;

@@ -5,7 +5,7 @@ import { timeLeft } from "./clock";
 import { clear, el } from "./dom";
 import { LANGUAGES, currentLanguage, t } from "./i18n";
 import type { Connection } from "./net";
-import { reviewBody } from "./review";
+import { reviewBody, sheetTable } from "./review";
 import type { ChoiceScreen, GameEntry, Played, ReviewScreen, TableChoice, TableScreen } from "./types";
 
 interface Step {
@@ -310,6 +310,7 @@ export class Page {
   // ------------------------------------------------------------------ the match
 
   private playing(table: TableScreen): HTMLElement {
+    if (table.status === "finished") return el("main", { class: "match over" }, [this.finalPanel(table)]);
     const main = el("main", { class: "match" });
     main.append(this.felt(table));
     const info = el("div", { class: "info" });
@@ -320,8 +321,7 @@ export class Page {
     }
     if (table.seat === null && table.status === "playing") info.append(el("p", { class: "muted", text: t("screen.watching") }));
     main.append(info);
-    if (table.status === "finished") main.append(this.finalPanel(table));
-    else if (table.status === "abandoned") main.append(this.closedPanel());
+    if (table.status === "abandoned") main.append(this.closedPanel());
     else main.append(this.controls(table));
     if (table.seat !== null) main.append(this.hand(table));
     return main;
@@ -347,7 +347,8 @@ export class Page {
       const name = el("div", { class: "name", text: seat.name });
       if (seat.me) name.append(el("span", { class: "you", text: ` (${t("screen.you")})` }));
       plate.title = seat.label;
-      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? " · " : "", el("span", { text: part })])));
+      // each part kept whole, and the dot kept with the part before it: a line breaks only between parts
+      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", { text: part })])));
       if (!seat.me && seat.cards > 0) {
         plate.append(el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })]));
       }
@@ -542,9 +543,10 @@ export class Page {
     }
     return el("section", { class: "panel final-panel" }, [
       el("h2", { text: t("screen.final") }),
-      list,
-      final?.unrated ? el("p", { class: "muted", text: final.unrated }) : null,
-      final?.chart ? totalsChart(final.chart) : null,
+      el("div", { class: "final-body" }, [
+        el("div", {}, [list, final?.unrated ? el("p", { class: "muted", text: final.unrated }) : null]),
+        final?.chart ? totalsChart(final.chart, this.root.clientWidth < 600) : null,
+      ]),
       el("div", { class: "row" }, [
         table.sheet ? this.reviewButton(table, "") : null,
         this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
@@ -577,9 +579,8 @@ export class Page {
     const sheet = table.sheet;
     this.dialog(t("screen.sheet"), [
       scores,
-      sheet ? el("h3", { text: sheet.title }) : el("p", { class: "muted", text: t("screen.no_sheet") }),
-      sheet && sheet.lines.length ? el("pre", { text: sheet.lines.join("\n") }) : null,
-      sheet ? el("ul", {}, sheet.notes.map((note) => el("li", { text: note }))) : null,
+      sheet ? sheetTable(sheet) : el("p", { class: "muted", text: t("screen.no_sheet") }),
+      sheet?.notes.length ? el("ul", { class: "notes" }, sheet.notes.map((note) => el("li", { text: note }))) : null,
     ]);
   }
 
