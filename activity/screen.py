@@ -16,7 +16,8 @@ from bot.games import GAMES, presentation_of
 from bot.games.options import resolve
 from bot.games.shown import CARD, LIST, NUMBER, Cell, Choice
 from bot.games.views import DealSheet, View
-from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, running_totals
+from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, final_standings, running_totals
+from bot.words import option_text, rating_text
 
 from .words import said, seat_name
 
@@ -118,49 +119,31 @@ def review_screen(table: TableInfo, review: DealReview, language: str) -> dict[s
     }
 
 
-def rating_text(before: float | None, after: float | None, language: str) -> str:
-    """``rating 24.1 → 26.3 (+2.2)`` for a rated seat, as the chat's standings say it; nothing for a computer."""
-    if before is None or after is None:
-        return ""
-    return translate(
-        language, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}"
-    )
-
-
 def final_screen(table: TableInfo, public: View, result: MatchSheet | None, language: str) -> dict[str, Any]:
     """The end of the match: places, scores and rating changes (once the match is stored, as in chat), and
     every seat's running total deal by deal for the chart the page draws."""
-    totals = public["scores"]["total"]
-    winners = set(public["winners"] or [])
-    ratings: dict[int, tuple[float | None, float | None]] = {}
-    placement: dict[int, int] = {}
-    if result is not None:
-        winners = set(result["winners"] or winners)
-        for stored in result["seats"]:
-            ratings[stored["seat"]] = (stored["rating_before"], stored["rating_after"])
-            if stored["placement"] is not None:
-                placement[stored["seat"]] = stored["placement"]
-    order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
+    standings = final_standings(public, result)
+    seats = len(public["scores"]["total"])
     sheets = list(result["sheets"]) if result is not None else []
     return {
         "standings": [
             {
-                "seat": seat,
-                "name": seat_label(table, seat, language),
-                "place": placement.get(seat),
-                "score": totals[seat],
-                "winner": seat in winners,
-                "rating": rating_text(*ratings.get(seat, (None, None)), language),
+                "seat": row.seat,
+                "name": seat_label(table, row.seat, language),
+                "place": row.place,
+                "score": row.score,
+                "winner": row.winner,
+                "rating": rating_text(row.rating_before, row.rating_after, language),
             }
-            for seat in order
+            for row in standings
         ],
         "unrated": translate(language, "table.hints_unrated") if table.hints else "",
         "chart": {
             "title": translate(language, "table.chart"),
             "x": translate(language, "chart.deals"),
             "y": translate(language, "chart.points"),
-            "names": [seat_name(table, seat, language) for seat in range(len(totals))],
-            "lines": running_totals(sheets, len(totals)),
+            "names": [seat_name(table, seat, language) for seat in range(seats)],
+            "lines": running_totals(sheets, seats),
         }
         if sheets
         else None,
@@ -204,16 +187,8 @@ def choice_screen(table: TableInfo, view: View, choice: Choice, actions: list[st
 
 
 def options_lines(table: TableInfo, language: str) -> list[str]:
-    lines = []
-    for name, value in resolve(table.game, GAMES[table.game].options, table.options).items():
-        if isinstance(value, bool):
-            shown = translate(language, "option.on" if value else "option.off")
-        elif isinstance(value, str):
-            shown = translate(language, f"choice.{value}")
-        else:
-            shown = str(value)
-        lines.append(f"{translate(language, f'option.{name}')}: {shown}")
-    return lines
+    options = resolve(table.game, GAMES[table.game].options, table.options)
+    return [option_text(table.game, name, value, language) for name, value in options.items()]
 
 
 def seat_label(table: TableInfo, index: int, language: str) -> str:

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from bot.catalogues import language_of, translate
 from bot.games import GAMES
 from bot.tables import MatchSheet, NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
+from bot.words import error_text, hint_text
 
 from .frames import (
     MAX_FRAME,
@@ -43,7 +44,6 @@ from .identity import DISCORD, DiscordSignIn, SignInRefused
 from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
-from .words import hint_text
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +53,6 @@ RATE_PER_SECOND = 8.0
 RATE_BURST = 16.0
 MAX_ROOM = 1_000_000
 IDLE_POLL = 1.0  # a screen with no table here looks for one made meanwhile (another tab's) this often
-
-
-def error_text(error: TableError, language: str) -> str:
-    params = dict(error.params)
-    if params.get("game") in GAMES:
-        params["game"] = translate(language, f"game.{params['game']}")
-    text = translate(language, f"error.{error.key}", **params)
-    return text if text != f"error.{error.key}" else str(error)
 
 
 def games_catalogue(language: str) -> list[dict[str, Any]]:
