@@ -31,6 +31,7 @@ async def test_the_last_deal_is_reviewed_trick_by_trick_and_hands_only_once_the_
             for screen in (alice, watcher):
                 await screen.send(op="review", table=table_id)
                 reviews.append((await screen.next("review"))["review"])
+        assert not set(shown["hand_notes"]) & set(shown["header"])  # a line once (the trumps were shown twice)
         if shown["choices"]:
             await alice.send(op="act", table=table_id, action=first_action(shown), turn=shown["turn"])
             await alice.state_where(lambda t, n=table.actions: t["actions"] > n)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -110,8 +111,8 @@ class Player:
             await card.click(timeout=3000)
             await page.locator(f'.hand .card.chosen[data-card="{playable[0]}"]').click(timeout=3000)
             return True
-        except PlaywrightError:
-            return False  # the table moved on under the click (a re-render): look again
+        except (PlaywrightError, ValueError):
+            return False  # the table moved on under the click (a re-render, a card gone): look again
 
 
 async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
@@ -190,21 +191,36 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
                 shot = True
                 for player in players:
                     await no_stale_note(player)
+                    # the clock as people read time: 4:59 left / 42 s left, 残り4:59 / 残り42秒
+                    clock = await player.page.text_content(".turn-line .clock") or ""
+                    assert re.fullmatch(r"\d+:\d\d left|\d+ s left|残り\d+:\d\d|残り\d+秒", clock), clock
+                    info = await player.page.eval_on_selector_all(".info p", "lines => lines.map(p => p.textContent)")
+                    assert len(info) == len(set(info)), info  # no line twice (the trumps were)
             scored = players[0].states()[-1].get("sheet")
             if not reviewed and scored and players[0].states()[-1]["status"] == "playing":
                 reviewed = True  # the first deal (3 cards) is scored: its review, on two phones
                 await review_last_deal(players[0], screens, "activity-review-phone-en.png", 3, 0)
                 await review_last_deal(players[2], screens, "activity-review-phone-ja.png", 3, 0)
         moves = max(s["actions"] for p in players for s in p.states())
-        if not reloaded and moves >= 6:
-            reloaded = True
+        if not reloaded and moves >= 6 and await players[1].hand():
             player = players[1]
+            seen = player.states()[-1]["actions"]
             before = await player.hand()
             header = await player.page.text_content(".info")
+            shown = len(player.states())
             await player.page.reload()
-            await player.page.wait_for_selector(".hand .card", timeout=20_000)
-            assert await player.hand() == before and await player.page.text_content(".info") == header
+            for _ in range(400):  # the reloaded page's first state
+                if len(player.states()) > shown:
+                    break
+                await asyncio.sleep(0.05)
+            await player.page.wait_for_selector(".info", timeout=20_000)
+            after = (await player.hand(), await player.page.text_content(".info"))
             assert await player.page.locator("#name").count() == 0  # the same seat, not a new sign-in
+            # The same hand and table, unless a move (this page's own, still on its way) landed meanwhile:
+            # then the check is made again at a later move.
+            if player.states()[-1]["actions"] == seen and player.states()[-2]["actions"] == seen:
+                assert after == (before, header), (before, header, after)
+                reloaded = True
         if not moved:
             await asyncio.sleep(0.2)
     else:
@@ -212,7 +228,7 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
     assert reloaded and shot and reviewed
     # The end of the match: standings, and the running totals drawn as a line a seat (SVG, no picture)
     for player in players:
-        await player.page.locator(".final-panel svg.chart polyline").nth(3).wait_for(timeout=10_000)
+        await player.page.locator(".final-panel svg.chart polyline").nth(3).wait_for(state="attached", timeout=10_000)
         assert await player.page.locator(".final-panel svg.chart polyline").count() == 4
         assert await player.page.locator(".final-panel .chart-key li").count() == 4
         await no_stale_note(player)

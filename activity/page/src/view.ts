@@ -340,7 +340,8 @@ export class Page {
     for (const seat of table.seats ?? []) {
       const [dx, dy] = this.direction(table, seat.index);
       const plate = el("div", {
-        class: `plate${seat.acting ? " acting" : ""}${seat.me ? " me" : ""}`,
+        // a plate at the top or bottom of the felt may be wider than one held against a side (clear of the trick)
+        class: `plate ${Math.abs(dx) > 0.6 ? "side" : Math.abs(dx) < 0.3 ? "end" : "corner"}${seat.acting ? " acting" : ""}${seat.me ? " me" : ""}`,
         style: plateAt(dx, dy),
         "data-seat": seat.index,
       });
