@@ -64,3 +64,14 @@ async def test_a_review_of_another_table_is_refused(served: Served) -> None:
     await alice.send(op="review", table=lobby["id"], extra=1)
     assert (await alice.next("error"))["key"] == "activity.bad_frame"
     await alice.close()
+
+
+def test_the_review_leak_check_can_fail() -> None:
+    """A review naming a card never played, or carrying a hand, is caught."""
+    trick = {"number": 1, "cards": [{"seat": 0, "card": "AS"}], "winner": 0, "text": ""}
+    clean = {"type": "review", "review": {"tricks": [trick], "hands": [], "sheet": None}}
+    assert review_leaks([clean], {"AS"}) == []
+    assert review_leaks([clean], {"KS"}) == [{"AS"}]
+    hand = {"seat": 1, "title": "", "cards": ["QH"]}
+    dealt = {"type": "review", "review": {"tricks": [trick], "hands": [hand], "sheet": None}}
+    assert review_leaks([dealt], {"AS"}) == [{"QH"}]
