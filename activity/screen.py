@@ -14,23 +14,16 @@ from typing import Any
 from bot.catalogues import translate
 from bot.games import GAMES, presentation_of
 from bot.games.options import resolve
-from bot.games.shown import CARD, LIST, NUMBER, Cell, Choice
+from bot.games.shown import CARD, LIST, NUMBER, Choice
 from bot.games.views import DealSheet, View
 from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, final_standings, running_totals
-from bot.words import option_text, rating_text
+from bot.words import cell_text, option_text, rating_text
 
 from .words import said, seat_name
 
 
 def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _cell(cell: Cell) -> str:
-    if isinstance(cell.value, bool):
-        mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
-        return f"{mark:<{cell.width}}"
-    return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
 def _words(line: str) -> list[tuple[str, int, int]]:
@@ -77,7 +70,11 @@ def sheet_table(table: TableInfo, sheet: DealSheet, language: str) -> dict[str, 
         "title": said(table, described.title, language),
         "columns": _heads(translate(language, described.head, name=""), widths),
         "rows": [
-            {"seat": seat, "name": seat_name(table, seat, language), "cells": [_cell(cell).strip() for cell in cells]}
+            {
+                "seat": seat,
+                "name": seat_name(table, seat, language),
+                "cells": [cell_text(cell).strip() for cell in cells],
+            }
             for seat, cells in described.rows
         ],
         "notes": [said(table, note, language) for note in described.notes],

@@ -19,7 +19,7 @@ from .cards import (
     suit_of,
 )
 from .hints import AIMS, advised, hint_text
-from .texts import SeatNamer, computer_name, duration, error_text, option_text, rating_text, said, said_cards
+from .texts import SeatNamer, cell_text, computer_name, duration, error_text, option_text, rating_text, said, said_cards
 
 __all__ = [
     "AIMS",
@@ -31,6 +31,7 @@ __all__ = [
     "advised",
     "card_label",
     "cards_label",
+    "cell_text",
     "computer_name",
     "duration",
     "error_text",

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.catalogues import translate
 from bot.games import GAMES
-from bot.games.shown import Card, Cards, Joined, Param, Seat, Suit, SuitSymbol, Text
+from bot.games.shown import Card, Cards, Cell, Joined, Param, Seat, Suit, SuitSymbol, Text
 from bot.tables import TableError
 
 from .cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
@@ -109,3 +109,12 @@ def rating_text(before: float | None, after: float | None, locale: Any) -> str:
     return translate(
         locale, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}"
     )
+
+
+def cell_text(cell: Cell) -> str:
+    """A score-sheet figure in its column: a number (signed where it says so), made ✓ or missed ✗ (✗! past
+    the target)."""
+    if isinstance(cell.value, bool):
+        mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
+        return f"{mark:<{cell.width}}"
+    return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"

@@ -14,10 +14,10 @@ import discord
 
 from bot.games import GAMES, presentation_of
 from bot.games.options import resolve
-from bot.games.shown import Cell, Text
+from bot.games.shown import Text
 from bot.games.views import DealSheet, Played, View
 from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings
-from bot.words import card_label, computer_name, option_text, rating_text, said_cards
+from bot.words import card_label, cell_text, computer_name, option_text, rating_text, said_cards
 from bot.words import said as said_words
 
 from ..charts import FILENAME, legend
@@ -220,13 +220,6 @@ def _revealed(table: TableInfo, public: View, locale: Any) -> list[tuple[str, st
     ]
 
 
-def _cell(cell: Cell) -> str:
-    if isinstance(cell.value, bool):
-        mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
-        return f"{mark:<{cell.width}}"
-    return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
-
-
 def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     """A deal's score sheet as a small fixed-width table that fits a phone (names cut to ten columns,
     no line much over 36), then each bonus or penalty with its cause, in words."""
@@ -239,7 +232,7 @@ def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]
     for seat, cells in described.rows:
-        lines.append(" ".join([pad(names[seat], width), *map(_cell, cells)]))
+        lines.append(" ".join([pad(names[seat], width), *map(cell_text, cells)]))
     text = "```\n" + "\n".join(lines) + "\n```"
     if described.notes:
         text += "\n" + "\n".join(said(table, note, locale) for note in described.notes)
