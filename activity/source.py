@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from bot.games.views import View
-from bot.tables import HandSnapshot, Hint, TableError, TableInfo, TableService
+from bot.tables import DealReview, HandSnapshot, Hint, MatchSheet, TableError, TableInfo, TableService
 from bot.tables.events import Event, SeatViewChanged, TableMovedElsewhere
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,14 @@ class TableSource(Protocol):
     async def hand(self, table_id: int, user_id: int) -> HandSnapshot: ...
 
     async def hint(self, table_id: int, user_id: int) -> Hint: ...
+
+    async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
+        """The scored deals trick by trick, as the chat's "Last deal" has them (hands only once the match is over)."""
+        ...
+
+    async def table_result(self, table_id: int) -> MatchSheet | None:
+        """A finished table's stored match: places, rating changes and every deal's sheet."""
+        ...
 
     async def act(self, table_id: int, user_id: int, action: str, turn: int) -> None: ...
 
@@ -180,6 +188,12 @@ class ServiceSource:
 
     async def hint(self, table_id: int, user_id: int) -> Hint:
         return await self.service.hint(table_id, user_id)
+
+    async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
+        return await self.service.deal_reviews(table_id)
+
+    async def table_result(self, table_id: int) -> MatchSheet | None:
+        return await self.service.table_result(table_id)
 
     # ---------------------------------------------------------------- writes
 

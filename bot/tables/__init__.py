@@ -25,7 +25,7 @@ from .errors import (
     WrongStatus,
 )
 from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
-from .review import DealReview, TrickReview
+from .review import DealReview, Standing, TrickReview, final_standings, running_totals
 from .service import TableService
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "RatingPoint",
     "SeatInfo",
     "StaleAction",
+    "Standing",
     "TableError",
     "TableInfo",
     "TableNotFound",
@@ -59,4 +60,6 @@ __all__ = [
     "TooMany",
     "TrickReview",
     "WrongStatus",
+    "final_standings",
+    "running_totals",
 ]

@@ -15,13 +15,14 @@ import aiohttp
 import discord
 
 from bot.tables import ChannelBusy, SeatInfo, TableError, TableInfo, TableService, TableStatus
+from bot.words import error_text
 
 from ..i18n import reader, t
 from ..replies import PUBLIC_THINKING, answer_lock, send, update
 from .lobby import computer_choice
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_name
-from .working import Work, error_text, show_note
+from .working import Work, show_note
 
 log = logging.getLogger(__name__)
 
