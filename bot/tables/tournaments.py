@@ -130,6 +130,7 @@ class Tournaments:
         self.abandoner = abandoner
         self.events = TournamentEvents()
         self._advancing: dict[int, asyncio.Lock] = {}
+        self._announced: set[tuple[int, int]] = set()  # rounds whose opening this process announced
         self._loop: asyncio.Task[None] | None = None
         store.events.subscribe(self._heard, (MatchEnded,))
 
@@ -522,6 +523,7 @@ class Tournaments:
             await self._changed(info.id, "finished")
             return True
         await self._start_tables(opened)
+        self._announced.add((info.id, round_no))
         self.events.publish(TournamentChanged(info.id, info.guild_id, "round_opened", round_no))
         return True
 
@@ -551,6 +553,10 @@ class Tournaments:
             if waiting:  # written, never started (a crash in between): start them now
                 await self._start_tables(waiting)
                 return False
+            unshown = [table for table in tables if table.status in OPEN_STATUSES and table.message_id is None]
+            if unshown and (info.id, info.round) not in self._announced:  # posted by a process that stopped?
+                self._announced.add((info.id, info.round))
+                self.events.publish(TournamentChanged(info.id, info.guild_id, "round_opened", info.round))
             if not tables or any(table.status in OPEN_STATUSES for table in tables):
                 return False
             done_round = info.round

@@ -254,6 +254,9 @@ class Tournaments(commands.Cog, name=HANDLER):
             self._posting.add(table.table_id)
             try:
                 kwargs = await tables_cog.publisher.message(table.table_id)
+                kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
+                if kwargs.get("content") is None:
+                    kwargs.pop("content", None)
                 message = await channel.send(**kwargs)
                 tables_cog.publisher.mark_shown(table.table_id)
                 thread_id = None
