@@ -89,6 +89,25 @@ class StandingLine:
 
 
 @dataclass(frozen=True)
+class ComparedSeat:
+    """One table's seat at one deal of a duplicate round: who sat there, what it bid and took, its score
+    for the deal, and its matchpoints for the deal against the same seat at the other tables."""
+
+    table: int  # the table's number in the round
+    entrant: EntrantInfo | None  # None: a computer filling the seat
+    bid: int | None
+    tricks: int
+    change: int
+    matchpoints: int
+
+
+@dataclass(frozen=True)
+class ComparedDeal:
+    deal: int
+    seats: tuple[tuple[ComparedSeat, ...], ...]  # per seat position, one per table
+
+
+@dataclass(frozen=True)
 class TournamentChanged:
     """A tournament changed: ``what`` is ``signup`` (entrants), ``started``, ``round_opened`` (the round's
     tables are open: post them), ``round_done`` (its standings), ``finished`` (the podium) or ``cancelled``."""

@@ -38,7 +38,7 @@ from bot.storage.models import (
     OPEN_STATUSES,
     TournamentStatus,
 )
-from bot.tournaments.duplicate import compare, round_seed
+from bot.tournaments.duplicate import compare, deal_scores, round_seed
 from bot.tournaments.knockout import advancing, is_final, knockout_round
 from bot.tournaments.standings import Standing, TablePlaces, shown, standings
 from bot.tournaments.swiss import RoundPlan, first_round_order, pair_key, swiss_round
@@ -53,6 +53,8 @@ from .tournament_records import (
     FORMATS,
     KNOCKOUT,
     SWISS,
+    ComparedDeal,
+    ComparedSeat,
     EntrantInfo,
     RoundTable,
     StandingLine,
@@ -176,6 +178,43 @@ class Tournaments:
             )
             for line in lines
         ]
+
+    async def comparison(self, tournament_id: int, round_no: int) -> list[ComparedDeal]:
+        """A duplicate round's deals side by side: per deal, per seat position, every table's seat (what it
+        bid, took and scored, and its matchpoints). Empty unless every table of the round is over."""
+        info = await self.tournament(tournament_id)
+        async with self.store.db.engine.connect() as connection:
+            rows = await trepo.event_tables(connection, tournament_id, round_no)
+        if not rows or any(row.status in OPEN_STATUSES for row in rows):
+            return []
+        compared = compare([row.sheets for row in rows], info.table_size)
+        names = {entrant.id: entrant for entrant in info.entrants}
+        sheets = [{int(sheet["deal"]): sheet for sheet in row.sheets} for row in rows]
+        scores = [deal_scores(row.sheets) for row in rows]
+        out = []
+        for deal in compared.deals:
+            positions = []
+            for position in range(info.table_size):
+                seats = []
+                for index, row in enumerate(rows):
+                    line = next(r for r in sheets[index][deal]["rows"] if int(r["seat"]) == position)
+                    mine = scores[index][deal][position]
+                    others = [score[deal][position] for other, score in enumerate(scores) if other != index]
+                    points = sum(2 if mine > theirs else 1 if mine == theirs else 0 for theirs in others)
+                    entrant = row.seats[position]
+                    seats.append(
+                        ComparedSeat(
+                            row.number,
+                            names.get(entrant) if entrant is not None else None,
+                            int(line["bid"]) if "bid" in line else None,
+                            int(line["tricks"]),
+                            int(line["change"]),
+                            points,
+                        )
+                    )
+                positions.append(tuple(seats))
+            out.append(ComparedDeal(deal, tuple(positions)))
+        return out
 
     @staticmethod
     def _finished_rounds(tables: Sequence[trepo.EventTableRow]) -> set[int]:
@@ -519,6 +558,8 @@ class Tournaments:
         opened = await self.store.db.write(work)
         if opened is None:
             return False
+        if round_no > 1:  # the round before is over: its standings (and comparison) come first
+            self.events.publish(TournamentChanged(info.id, info.guild_id, "round_done", round_no - 1))
         if not opened:
             await self._changed(info.id, "finished")
             return True
@@ -559,11 +600,7 @@ class Tournaments:
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "round_opened", info.round))
             if not tables or any(table.status in OPEN_STATUSES for table in tables):
                 return False
-            done_round = info.round
-            moved = await self._open_round(info, done_round + 1)
-            if moved:
-                self.events.publish(TournamentChanged(info.id, info.guild_id, "round_done", done_round))
-            return moved
+            return await self._open_round(info, info.round + 1)
 
     async def recheck(self) -> None:
         """At start-up and now and then: start what is due, mend a round half opened, advance what finished."""

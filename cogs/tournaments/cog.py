@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.games import GAMES, Option
 from bot.tables import TableError
-from bot.tables.tournament_records import FORMATS, TournamentChanged, TournamentInfo
+from bot.tables.tournament_records import DUPLICATE, FORMATS, TournamentChanged, TournamentInfo
 
 from ..client import TableBot
 from ..i18n import reader, t, text
@@ -29,7 +29,7 @@ from ..replies import send, update
 from ..tables.cog import Tables
 from ..tables.working import Work, error_text
 from .components import HANDLER, signup_controls
-from .render import podium_embed, signup_embed, standings_embed, table_ping, thread_name
+from .render import comparison_embed, podium_embed, signup_embed, standings_embed, table_ping, thread_name
 
 log = logging.getLogger(__name__)
 
@@ -233,12 +233,24 @@ class Tournaments(commands.Cog, name=HANDLER):
             if event.what == "round_opened":
                 await self._post_round(info, event.round, locale)
             elif event.what == "round_done":
+                if info.format == DUPLICATE:
+                    deals = await self.tournaments.comparison(info.id, event.round)
+                    if deals:
+                        await channel.send(
+                            embed=comparison_embed(info, event.round, deals, locale),
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        )
                 lines = await self.tournaments.standings(info.id)
-                await channel.send(embed=standings_embed(info, lines, event.round, locale))
+                await channel.send(
+                    embed=standings_embed(info, lines, event.round, locale),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             elif event.what == "finished":
                 lines = await self.tournaments.standings(info.id)
                 tables = await self.tournaments.round_tables(info.id)
-                await channel.send(embed=podium_embed(info, lines, tables, locale))
+                await channel.send(
+                    embed=podium_embed(info, lines, tables, locale), allowed_mentions=discord.AllowedMentions.none()
+                )
             elif event.what == "cancelled":
                 await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
         except (discord.HTTPException, aiohttp.ClientError):

@@ -7,7 +7,15 @@ from typing import Any
 import discord
 
 from bot.tables import TableStatus
-from bot.tables.tournament_records import DUPLICATE, KNOCKOUT, EntrantInfo, RoundTable, StandingLine, TournamentInfo
+from bot.tables.tournament_records import (
+    DUPLICATE,
+    KNOCKOUT,
+    ComparedDeal,
+    EntrantInfo,
+    RoundTable,
+    StandingLine,
+    TournamentInfo,
+)
 
 from ..i18n import t
 from ..tables.render import COLOUR, clip, game_name
@@ -116,4 +124,40 @@ def podium_embed(
     embed.add_field(
         name=t(locale, "tournament.sheets_title"), value=clip(t(locale, "tournament.sheets", tables=sheets), 1024)
     )
+    return embed
+
+
+MOST_DEALS_SHOWN = 20  # fields of one embed (Discord allows 25)
+
+
+def comparison_embed(info: TournamentInfo, round_no: int, deals: list[ComparedDeal], locale: Any) -> discord.Embed:
+    """A duplicate round's deals side by side: each seat position, what every table's seat bid, took and
+    scored, and its matchpoints against the same seat elsewhere."""
+    embed = discord.Embed(
+        title=t(locale, "tournament.comparison_title", tournament=info.id, round=round_no),
+        description=t(locale, "tournament.comparison_help"),
+        colour=COLOUR[TableStatus.PLAYING],
+    )
+    for deal in deals[:MOST_DEALS_SHOWN]:
+        lines = []
+        for position, seats in enumerate(deal.seats, start=1):
+            cells = " · ".join(
+                t(
+                    locale,
+                    "tournament.comparison_cell" if seat.bid is not None else "tournament.comparison_cell_nobid",
+                    table=seat.table,
+                    name=entrant_name(seat.entrant, locale) if seat.entrant else t(locale, "tournament.computer_seat"),
+                    bid=seat.bid if seat.bid is not None else 0,
+                    tricks=seat.tricks,
+                    change=f"{seat.change:+d}",
+                    matchpoints=seat.matchpoints,
+                )
+                for seat in seats
+            )
+            lines.append(t(locale, "tournament.comparison_seat", seat=position, cells=cells))
+        embed.add_field(
+            name=t(locale, "tournament.comparison_deal", deal=deal.deal),
+            value=clip("\n".join(lines), 1024),
+            inline=False,
+        )
     return embed

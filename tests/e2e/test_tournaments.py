@@ -137,6 +137,8 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
             await driver.play()
             await driver.wait_finished()
         await double.wait_for(lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT)
+        compared = next(m for m in double.public_messages() if "the same deals at every table" in m.text())
+        assert "Deal 1" in compared.text() and "Deal 2" in compared.text() and "T3 " in compared.text()
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]

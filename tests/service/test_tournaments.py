@@ -194,5 +194,11 @@ async def test_duplicate_tables_play_the_same_deals(service: TableService) -> No
     await play_round(service, info.id)
     lines = await service.tournaments.standings(info.id)
     assert len(lines) == 12
+    deals = await service.tournaments.comparison(info.id, 1)
+    assert [deal.deal for deal in deals] == [1, 2, 3]  # 3 cards, 2, 1: every deal compared
+    for deal in deals:
+        for position in deal.seats:
+            assert [seat.table for seat in position] == [1, 2, 3]
+            assert sum(seat.matchpoints for seat in position) == 6  # 2 a pair of tables, 3 pairs
     done = await service.tournaments.tournament(info.id)
     assert done.status == TournamentStatus.DONE
