@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
-from bot.tables import TableError
+from bot.tables import NotAllowed, TableError
 from bot.tables.tournament_records import DUPLICATE, FORMATS, TournamentChanged, TournamentInfo
 
 from ..client import TableBot
@@ -162,10 +162,10 @@ class Tournaments(commands.Cog, name=HANDLER):
         try:
             info = await self.tournaments.tournament(tournament)
             if info.guild_id != interaction.guild_id:
-                raise TableError("tournament_elsewhere")
+                raise NotAllowed("tournament_elsewhere")
             entrant = info.entrant_of(player.id)
             if entrant is None:
-                raise TableError("not_entered")
+                raise NotAllowed("not_entered")
             info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
         except TableError as error:
             await send(interaction, error_text(error, locale))
@@ -181,7 +181,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         try:
             info = await self.tournaments.tournament(tournament)
             if info.guild_id != interaction.guild_id:
-                raise TableError("tournament_elsewhere")
+                raise NotAllowed("tournament_elsewhere")
             lines = await self.tournaments.standings(tournament)
         except TableError as error:
             await send(interaction, error_text(error, locale))
@@ -198,6 +198,9 @@ class Tournaments(commands.Cog, name=HANDLER):
         locale, user = reader(interaction), interaction.user
         async with self.work.working(interaction, update=True):
             try:
+                found = await self.tournaments.tournament(tournament_id)
+                if found.guild_id != interaction.guild_id:  # a button copied from another server
+                    raise NotAllowed("tournament_elsewhere")
                 if op == "join":
                     info = await self.tournaments.join(
                         tournament_id, interaction.guild_id or 0, user.id, user.display_name

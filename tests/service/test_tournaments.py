@@ -202,3 +202,33 @@ async def test_duplicate_tables_play_the_same_deals(service: TableService) -> No
             assert sum(seat.matchpoints for seat in position) == 6  # 2 a pair of tables, 3 pairs
     done = await service.tournaments.tournament(info.id)
     assert done.status == TournamentStatus.DONE
+
+
+async def test_a_start_time_starts_it_or_calls_it_off(service: TableService, clock: Clock) -> None:
+    soon = clock.now + timedelta(minutes=5)
+    ready = await signed_up(service, 4, starts_at=soon)
+    lonely = await service.tournaments.create(
+        GUILD, CHANNEL + 1, HOST, "Host", "oh-hell", dict(SHORT), table_size=4, starts_at=soon
+    )
+    await service.tournaments.recheck()
+    assert (await service.tournaments.tournament(ready.id)).status == TournamentStatus.SIGNUP  # not yet
+    clock.advance(301)
+    await service.tournaments.recheck()
+    assert (await service.tournaments.tournament(ready.id)).status == TournamentStatus.RUNNING
+    assert (await service.tournaments.tournament(lonely.id)).status == TournamentStatus.CANCELLED  # one entrant
+
+
+async def test_withdrawing_between_rounds_and_a_computer_entrant(service: TableService) -> None:
+    info = await signed_up(service, 5, rounds=2)
+    info = await service.tournaments.add_computer(info.id, HOST)
+    computer = info.entrants[-1]
+    assert computer.computer
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.add_computer(info.id, HOST + 1)
+    assert refused.value.key == "not_tournament_host"
+    await service.tournaments.start(info.id, HOST)
+    await service.tournaments.leave(info.id, HOST + 4)  # withdraws from the rounds to come
+    await play_round(service, info.id)
+    seated = [seat for table in await service.tournaments.round_tables(info.id, 2) for seat in table.seats]
+    withdrawn = next(e for e in info.entrants if e.user_id == HOST + 4)
+    assert withdrawn.id not in seated and computer.id in seated
