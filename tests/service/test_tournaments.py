@@ -13,6 +13,7 @@ from bot.storage.database import Database
 from bot.storage.models import TournamentStatus
 from bot.tables import TableError, TableService
 from bot.tables.tournament_records import TournamentInfo
+from bot.tables.tournaments import Tournaments
 
 from .conftest import Clock
 from .helpers import CHANNEL, GUILD, HOST, make_service
@@ -232,3 +233,24 @@ async def test_withdrawing_between_rounds_and_a_computer_entrant(service: TableS
     seated = [seat for table in await service.tournaments.round_tables(info.id, 2) for seat in table.seats]
     withdrawn = next(e for e in info.entrants if e.user_id == HOST + 4)
     assert withdrawn.id not in seated and computer.id in seated
+
+
+class NoStart:
+    """A process that stops right after writing a round, before starting its tables."""
+
+    async def start_seated(self, table_id: int) -> None:
+        return None
+
+
+async def test_a_round_written_but_never_started_is_started_at_the_re_check(service: TableService) -> None:
+    crashing = Tournaments(service.store, NoStart(), service.play)
+    info = await crashing.create(GUILD, CHANNEL, HOST, "Host", "oh-hell", dict(SHORT), table_size=4)
+    for n in range(1, 4):
+        await crashing.join(info.id, GUILD, HOST + n, f"P{n}")
+    await crashing.start(info.id, HOST)
+    (table,) = await service.tournaments.round_tables(info.id, 1)
+    assert table.status == "lobby"
+    assert await service.close_unshown_lobbies(timedelta(0)) == []  # not a lobby nobody posted: left alone
+    await service.tournaments.recheck()
+    assert (await service.table(table.table_id)).status == "playing"
+    await crashing.close()
