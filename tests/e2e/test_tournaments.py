@@ -115,6 +115,15 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
     process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
     await process.start()
     try:
+        # refused at the door, in the reader's language, and nothing posted
+        japanese = User(2999, "Hanako", "ja")
+        for options in ("start_cards=99", "bogus=1", "start_cards"):
+            answer = await double.command(japanese, "tournament", "create", game="oh-hell", options=options)
+            assert answer.original is not None and answer.original.ephemeral_for == japanese.id
+            assert "オプション" in answer.original.text() or "start_cards" in answer.original.text()
+        answer = await double.command(users[0], "tournament", "create", game="oh-hell", table_size=2)
+        assert answer.original is not None and "cannot be played at a table of 2" in answer.original.text()
+        assert not [m for m in double.public_messages() if "Tournament" in m.text()]
         signup = await sign_up(double, users, format="duplicate", rounds=1, options="start_cards=2 sequence=down")
         start = control(signup, ":start:")
         assert start is not None
