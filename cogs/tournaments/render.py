@@ -66,7 +66,7 @@ def signup_embed(info: TournamentInfo, locale: Any) -> discord.Embed:
         name=t(locale, "tournament.status_title"),
         value=t(locale, f"tournament.status_{info.status.value}", round=info.round),
     )
-    embed.set_footer(text=t(locale, "tournament.host", host=info.host_id))
+    embed.add_field(name=t(locale, "tournament.host_title"), value=f"<@{info.host_id}>")
     return embed
 
 
