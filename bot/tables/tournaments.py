@@ -72,6 +72,7 @@ SIGNUP, RUNNING, DONE, CANCELLED = (
     TournamentStatus.CANCELLED,
 )
 LONGEST_WAIT = timedelta(days=30)  # a start time at most this far ahead
+REPOST_AFTER = timedelta(minutes=2)  # a round's tables still not posted this long after it opened: post them
 
 
 class Starter(Protocol):
@@ -133,6 +134,7 @@ class Tournaments:
         self.events = TournamentEvents()
         self._advancing: dict[int, asyncio.Lock] = {}
         self._announced: set[tuple[int, int]] = set()  # rounds whose opening this process announced
+        self._born = store.clock()
         self._loop: asyncio.Task[None] | None = None
         store.events.subscribe(self._heard, (MatchEnded,))
 
@@ -595,12 +597,22 @@ class Tournaments:
                 await self._start_tables(waiting)
                 return False
             unshown = [table for table in tables if table.status in OPEN_STATUSES and table.message_id is None]
-            if unshown and (info.id, info.round) not in self._announced:  # posted by a process that stopped?
+            if unshown and (info.id, info.round) not in self._announced and await self._left_unposted(info):
                 self._announced.add((info.id, info.round))
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "round_opened", info.round))
             if not tables or any(table.status in OPEN_STATUSES for table in tables):
                 return False
             return await self._open_round(info, info.round + 1)
+
+    async def _left_unposted(self, info: TournamentInfo) -> bool:
+        """Whether the round's tables not posted yet were left so (by a process that stopped), rather than
+        being posted right now by the process that opened the round: the round was opened before this
+        process started, or longer ago than ``REPOST_AFTER``."""
+        async with self.store.db.engine.connect() as connection:
+            opened = next(
+                (r.created_at for r in await trepo.rounds(connection, info.id) if r.round == info.round), None
+            )
+        return opened is not None and (opened < self._born or self.store.clock() - opened > REPOST_AFTER)
 
     async def recheck(self) -> None:
         """At start-up and now and then: start what is due, mend a round half opened, advance what finished."""

@@ -12,7 +12,7 @@ import pytest
 from bot.storage.database import Database
 from bot.storage.models import TournamentStatus
 from bot.tables import TableError, TableService
-from bot.tables.tournament_records import TournamentInfo
+from bot.tables.tournament_records import TournamentChanged, TournamentInfo
 from bot.tables.tournaments import Tournaments
 
 from .conftest import Clock
@@ -254,3 +254,23 @@ async def test_a_round_written_but_never_started_is_started_at_the_re_check(serv
     await service.tournaments.recheck()
     assert (await service.table(table.table_id)).status == "playing"
     await crashing.close()
+
+
+async def test_a_round_left_unposted_is_announced_again_once(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    info = await signed_up(service, 4)
+    await service.tournaments.start(info.id, HOST)
+    await service.close()
+    clock.advance(1)
+    heard: list[TournamentChanged] = []
+
+    async def listen(event: TournamentChanged) -> None:
+        heard.append(event)
+
+    again = make_service(database, clock)  # a new process: nobody is posting that round's tables
+    again.tournaments.events.subscribe(listen)
+    await again.tournaments.recheck()
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [(e.what, e.round) for e in heard] == [("round_opened", 1)]
+    await again.close()
