@@ -101,6 +101,10 @@ async def delete_entrant(connection: AsyncConnection, entrant_id: int) -> None:
     await connection.execute(delete(ENTRANTS).where(ENTRANTS.c.id == entrant_id))
 
 
+async def replace_entrant(connection: AsyncConnection, entrant_id: int, user_id: int) -> None:
+    await connection.execute(update(ENTRANTS).where(ENTRANTS.c.id == entrant_id).values(user_id=user_id))
+
+
 async def withdraw_entrant(connection: AsyncConnection, entrant_id: int, now: datetime) -> None:
     await connection.execute(update(ENTRANTS).where(ENTRANTS.c.id == entrant_id).values(withdrawn_at=now))
 

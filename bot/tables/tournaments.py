@@ -378,6 +378,33 @@ class Tournaments:
             raise NotAllowed("not_entered")
         return await self._drop(info, entrant)
 
+    async def replace(
+        self, tournament_id: int, by_user: int, entrant_id: int, user_id: int, name: str
+    ) -> TournamentInfo:
+        """The host puts someone in a no-show's place (a person or a computer entrant): in sign-up, or during
+        the tournament for the rounds to come, with the standing so far. Not someone already entered."""
+        info = await self.tournament(tournament_id)
+        self._host_only(info, by_user)
+        if not info.is_open:
+            raise WrongStatus("tournament_closed")
+        entrant = next((e for e in info.playing if e.id == entrant_id), None)
+        if entrant is None:
+            raise NotAllowed("not_entered")
+        if info.entrant_of(user_id) is not None:
+            raise NotAllowed("already_entered")
+
+        async def work(connection: AsyncConnection) -> None:
+            if not await trepo.update_tournament(connection, info.id, {"status": info.status, "round": info.round}):
+                raise BatchRollback(WrongStatus("tournament_moved_on"))
+            await repo.remember_player(connection, user_id, name)
+            try:
+                await trepo.replace_entrant(connection, entrant.id, user_id)
+            except IntegrityError:  # entered a moment ago in another process
+                raise BatchRollback(NotAllowed("already_entered")) from None
+
+        await self.store.db.write(work)
+        return await self._changed(info.id, "signup")
+
     async def _drop(self, info: TournamentInfo, entrant: EntrantInfo) -> TournamentInfo:
         if not info.is_open:
             raise WrongStatus("tournament_closed")

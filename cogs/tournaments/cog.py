@@ -172,6 +172,37 @@ class Tournaments(commands.Cog, name=HANDLER):
             return
         await send(interaction, t(locale, "tournament.removed", name=f"<@{player.id}>"))
 
+    @tournament.command(name="replace", description=text("command.tournament_replace"))
+    @app_commands.describe(
+        tournament=text("describe.tournament.tournament"),
+        player=text("describe.tournament.player"),
+        replacement=text("describe.tournament.replacement"),
+    )
+    async def replace(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: app_commands.Range[int, 1, 2_147_483_647],
+        player: discord.User,
+        replacement: discord.User,
+    ) -> None:
+        locale = reader(interaction)
+        try:
+            info = await self.tournaments.tournament(tournament)
+            if info.guild_id != interaction.guild_id:
+                raise NotAllowed("tournament_elsewhere")
+            entrant = info.entrant_of(player.id)
+            if entrant is None:
+                raise NotAllowed("not_entered")
+            if replacement.bot:
+                raise NotAllowed("not_a_person")
+            await self.tournaments.replace(
+                tournament, interaction.user.id, entrant.id, replacement.id, replacement.display_name
+            )
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        await send(interaction, t(locale, "tournament.replaced", name=f"<@{player.id}>", by=f"<@{replacement.id}>"))
+
     @tournament.command(name="standings", description=text("command.tournament_standings"))
     @app_commands.describe(tournament=text("describe.tournament.tournament"))
     async def standings(

@@ -274,3 +274,20 @@ async def test_a_round_left_unposted_is_announced_again_once(database: Database,
     await again.tournaments.events.drain()
     assert [(e.what, e.round) for e in heard] == [("round_opened", 1)]
     await again.close()
+
+
+async def test_the_host_replaces_a_no_show(service: TableService) -> None:
+    info = await signed_up(service, 4, rounds=2)
+    no_show = next(e for e in info.entrants if e.user_id == HOST + 3)
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.replace(info.id, HOST + 1, no_show.id, HOST + 9, "Sub")
+    assert refused.value.key == "not_tournament_host"
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.replace(info.id, HOST, no_show.id, HOST + 1, "Already in")
+    assert refused.value.key == "already_entered"
+    await service.tournaments.start(info.id, HOST)
+    info = await service.tournaments.replace(info.id, HOST, no_show.id, HOST + 9, "Sub")
+    assert info.entrant_of(HOST + 9) is not None and info.entrant_of(HOST + 3) is None
+    await play_round(service, info.id)
+    (table,) = await service.tournaments.round_tables(info.id, 2)
+    assert HOST + 9 in [seat.user_id for seat in (await service.table(table.table_id)).seats]
