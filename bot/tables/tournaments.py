@@ -136,7 +136,7 @@ class Tournaments:
         self._announced: set[tuple[int, int]] = set()  # rounds whose opening this process announced
         self._born = store.clock()
         self._loop: asyncio.Task[None] | None = None
-        store.events.subscribe(self._heard, (MatchEnded,))
+        self._hearing = store.events.subscribe(self._heard, (MatchEnded,))
 
     # Reads -----------------------------------------------------------------------
 
@@ -679,6 +679,8 @@ class Tournaments:
             self._loop = asyncio.get_running_loop().create_task(self.run_forever(every), name="tournaments")
 
     async def close(self) -> None:
+        """Stop hearing the tables (a round half opened is mended by the next re-check), the loop, the events."""
+        await self._hearing.close()
         if self._loop is not None:
             self._loop.cancel()
             with contextlib.suppress(asyncio.CancelledError):
