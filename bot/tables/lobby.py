@@ -314,6 +314,7 @@ class Lobby:
                 raise WrongStatus("lobby_not_ready")
             return await self._begin(live, message_id)
 
+    @read_again_if_behind
     async def start_seated(self, table_id: int) -> Outcome | None:
         """Start a table whose seats were set by an event (a tournament's round), with no host's click and
         before its message is posted (the presentation posts it on hearing the round open). None if it

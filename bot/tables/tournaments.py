@@ -78,7 +78,7 @@ REPOST_AFTER = timedelta(minutes=2)  # a round's tables still not posted this lo
 class Starter(Protocol):
     """Starting a table seated by a round (the lobby's door)."""
 
-    async def start_seated(self, table_id: int) -> Outcome | None: ...
+    def start_seated(self, table_id: int, /) -> Awaitable[Outcome | None]: ...
 
 
 class Abandoner(Protocol):
@@ -601,8 +601,8 @@ class Tournaments:
         for table_id in table_ids:
             try:
                 await self.starter.start_seated(table_id)
-            except TableError:
-                log.exception("table %s of a tournament could not start", table_id)
+            except TableError as error:  # the next re-check tries again
+                log.warning("table %s of a tournament could not start: %s", table_id, error)
 
     async def _heard(self, event: Event) -> None:
         if isinstance(event, MatchEnded):

@@ -238,7 +238,7 @@ async def test_withdrawing_between_rounds_and_a_computer_entrant(service: TableS
 class NoStart:
     """A process that stops right after writing a round, before starting its tables."""
 
-    async def start_seated(self, table_id: int) -> None:
+    async def start_seated(self, table_id: int, /) -> None:
         return None
 
 
