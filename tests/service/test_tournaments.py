@@ -291,3 +291,15 @@ async def test_the_host_replaces_a_no_show(service: TableService) -> None:
     await play_round(service, info.id)
     (table,) = await service.tournaments.round_tables(info.id, 2)
     assert HOST + 9 in [seat.user_id for seat in (await service.table(table.table_id)).seats]
+
+
+async def test_entrants_per_tournament_are_limited(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.tables.tournaments.MAX_ENTRANTS", 4)  # 256 in the product: the same door
+    info = await signed_up(service, 4)
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.join(info.id, GUILD, HOST + 50, "One too many")
+    assert refused.value.key == "tournament_full"
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.add_computer(info.id, HOST)
+    assert refused.value.key == "tournament_full"
+    assert len((await service.tournaments.tournament(info.id)).entrants) == 4
