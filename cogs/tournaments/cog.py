@@ -21,13 +21,14 @@ from discord.ext import commands
 from bot.games import GAMES, Option
 from bot.tables import NotAllowed, TableError
 from bot.tables.tournament_records import DUPLICATE, FORMATS, TournamentChanged, TournamentInfo
+from bot.words import error_text
 
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send, update
 from ..tables.cog import Tables
-from ..tables.working import Work, error_text
+from ..tables.working import Work
 from .components import HANDLER, signup_controls
 from .render import comparison_embed, podium_embed, signup_embed, standings_embed, table_ping, thread_name
 
