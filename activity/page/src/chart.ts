@@ -6,7 +6,8 @@ import type { FinalScreen } from "./types";
 
 // The Okabe-Ito palette, then brown, black and grey: the chat chart's colours, seat by seat.
 export const LINE_COLOURS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#8a7a00", "#7b4a12", "#000000", "#999999"];
-const LEFT = 52;
+const LEFT = 52; // the plot's left edge, or further right where a tick is wider ("-600"), clear of the axis's title
+const DIGIT = 8.5; // about how wide a digit or minus sign is at the ticks' font size
 const TOP = 14;
 const LABEL_GAP = 14; // the least distance between two totals written at the line ends
 const SMALL_SCORES = 20; // at most this far from 0, totals are drawn as steps with a dot at every deal
@@ -53,19 +54,20 @@ export function totalsChart(chart: Chart, narrow = false): HTMLElement {
   const low = yTicks[0] ?? 0;
   const last = yTicks[yTicks.length - 1] ?? 1;
   const high = last > low ? last : low + 1;
-  const x = (deal: number): number => LEFT + ((RIGHT - LEFT) * deal) / deals;
+  const left = Math.max(LEFT, 26 + DIGIT * Math.max(...yTicks.map((tick) => String(tick).length)));
+  const x = (deal: number): number => left + ((RIGHT - left) * deal) / deals;
   const y = (value: number): number => BOTTOM - ((BOTTOM - TOP) * (value - low)) / (high - low);
   const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": chart.title });
   root.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 10, fill: "#ffffff" }));
   for (const tick of yTicks) {
-    root.append(svg("line", { x1: LEFT, x2: RIGHT, y1: y(tick), y2: y(tick), stroke: tick === 0 ? AXIS : GRID }));
-    root.append(text(LEFT - 6, y(tick) + 4, String(tick), { "text-anchor": "end" }));
+    root.append(svg("line", { x1: left, x2: RIGHT, y1: y(tick), y2: y(tick), stroke: tick === 0 ? AXIS : GRID }));
+    root.append(text(left - 6, y(tick) + 4, String(tick), { "text-anchor": "end" }));
   }
   for (const deal of ticks(0, deals, 12)) {
     if (deal <= deals) root.append(text(x(deal), BOTTOM + 16, String(deal), { "text-anchor": "middle" }));
   }
-  root.append(svg("path", { d: `M${LEFT} ${TOP}V${BOTTOM}H${RIGHT}`, stroke: AXIS, fill: "none" }));
-  root.append(text((LEFT + RIGHT) / 2, HEIGHT - 6, chart.x, { "text-anchor": "middle" }));
+  root.append(svg("path", { d: `M${left} ${TOP}V${BOTTOM}H${RIGHT}`, stroke: AXIS, fill: "none" }));
+  root.append(text((left + RIGHT) / 2, HEIGHT - 6, chart.x, { "text-anchor": "middle" }));
   root.append(text(14, (TOP + BOTTOM) / 2, chart.y, { "text-anchor": "middle", transform: `rotate(-90 14 ${(TOP + BOTTOM) / 2})`, "font-size": 12 }));
   const spread = 2.5; // lines that run together (a tie, partners) sit side by side, not on top of each other
   const labelled: number[] = [];
