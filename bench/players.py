@@ -486,6 +486,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a game option (rules/*.md names) for every game that has it, or for GAME only; repeatable",
     )
     parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument(
+        "--against",
+        choices=("ismcts",),
+        help="ismcts: duplicate four-player Oh Hell deals against OpenSpiel's ISMCTS (--matches deals, "
+        "--level plays them); needs pip install 'open_spiel==1.6.1'",
+    )
+    parser.add_argument(
+        "--level", choices=("strong", BASELINE), default="strong", help="with --against: the level that plays"
+    )
 
 
 def parse_options(given: list[str], games: Sequence[str]) -> dict[str, dict[str, object]]:
