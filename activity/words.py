@@ -81,9 +81,26 @@ def advised(action: str, view: View, language: str) -> str:
 
 
 def hint_text(hint: Hint, view: View, language: str) -> str:
-    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.``"""
+    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.``; and what the
+    search read of the others' bids and plays, where it read something, on a line of its own."""
     action = advised(hint.action, view, language)
     if hint.aim in AIMS and hint.rate is not None and hint.samples > 0:
         rate = f"{round(100 * hint.rate)}%"
-        return translate(language, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
-    return translate(language, "hint.plain", action=action)
+        text = translate(language, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
+    else:
+        text = translate(language, "hint.plain", action=action)
+    reading = hint.reading
+    if reading is not None:
+        own = view["seat"] if view["seat"] is not None else 0
+        offset = (reading.seat - own) % view["players"]
+        if offset == 1:
+            who = translate(language, "hint.seat.left")
+        elif offset == view["players"] - 1:
+            who = translate(language, "hint.seat.right")
+        elif 2 * offset == view["players"]:
+            who = translate(language, "hint.seat.across")
+        else:
+            who = translate(language, "hint.seat.nth", count=offset)
+        suit = suit_label(reading.suit, language)
+        text += "\n" + translate(language, "hint.reading", who=who, bid=reading.bid, suit=suit, rank=reading.rank)
+    return text

@@ -138,8 +138,8 @@ def play_once(
 
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": plan.size})
     os_state = game.new_initial_state()
-    for action in plan.chance:
-        os_state.apply_action(action)
+    for dealt in plan.chance:
+        os_state.apply_action(dealt)
     state = our_state(os_state, plan.size, plan.seed)
     rng = random.Random(f"{plan.seed}/{ours_at}")
     bots = {

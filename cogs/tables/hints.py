@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.games import presentation_of
 from bot.games.views import View
-from bot.tables import Hint
+from bot.tables import Hint, Reading
 
 from ..cards import card_label, suit_label
 from ..i18n import t
@@ -33,9 +33,30 @@ def advised(action: str, view: View, locale: Any) -> str:
 
 
 def hint_text(hint: Hint, view: View, locale: Any) -> str:
-    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.`` for a forced move."""
+    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.`` for a forced move;
+    and where the search read the others' bids and plays, what it read, on a line of its own."""
     action = advised(hint.action, view, locale)
     if hint.aim in AIMS and hint.rate is not None and hint.samples > 0:
         rate = f"{round(100 * hint.rate)}%"
-        return t(locale, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
-    return t(locale, "hint.plain", action=action)
+        text = t(locale, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
+    else:
+        text = t(locale, "hint.plain", action=action)
+    if hint.reading is not None:
+        text += "\n" + reading_text(hint.reading, view, locale)
+    return text
+
+
+def reading_text(reading: Reading, view: View, locale: Any) -> str:
+    """``🔎 The player on your left bid 0: likely no ♠ Spades above the 9.``: the seat named from the reader's
+    own (on your left, across, on your right, or so many seats to your left)."""
+    own = view["seat"] if view["seat"] is not None else 0
+    offset = (reading.seat - own) % view["players"]
+    if offset == 1:
+        who = t(locale, "hint.seat.left")
+    elif offset == view["players"] - 1:
+        who = t(locale, "hint.seat.right")
+    elif 2 * offset == view["players"]:
+        who = t(locale, "hint.seat.across")
+    else:
+        who = t(locale, "hint.seat.nth", count=offset)
+    return t(locale, "hint.reading", who=who, bid=reading.bid, suit=suit_label(reading.suit, locale), rank=reading.rank)
