@@ -283,6 +283,10 @@ class OhHellKnowledge(EverySeatForItself):
             return [first, *(a for a in near if a != first)][:MOST_BIDS]
         return [first, *(a for a in legal if a != first)]
 
+    def weighty(self, world: GameState, seat: int) -> bool:
+        """A bid is searched with the whole budget: the points of a deal are in it."""
+        return _game(world).phase == BID
+
     def likelihood(self, world: GameState, seat: int) -> float:
         return deal_likelihood(_game(world), seat)
 
