@@ -25,7 +25,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +80,7 @@ class DealOutcome:
     difference: float  # our points less ISMCTS's per seat-deal, over the two plays of the deal
     made: tuple[int, int]  # exact bids made: ours, ISMCTS's (of 4 each)
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # seconds: ours, ISMCTS's
+    worlds: list[tuple[int, int]] = field(default_factory=list)  # our searches: deals tried, deals drawn
 
 
 def make_deal(pyspiel: Any, size: int, rng: random.Random) -> tuple[int, ...]:
@@ -129,12 +130,15 @@ def os_action(action: str) -> int:
     return OUR_TO_OS[code]
 
 
-def play_once(
-    plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any
-) -> tuple[list[int], list[bool], tuple[list[float], list[float]]]:
-    """One play of the deal with our level at ``ours_at``: each seat's points, whether it made its bid, and
-    the decision times (ours, ISMCTS's) of decisions with a choice."""
-    from bench.players import choose
+Played = tuple[list[int], list[bool], tuple[list[float], list[float]], list[tuple[int, int]]]
+
+
+def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
+    """One play of the deal with our level at ``ours_at``: each seat's points, whether it made its bid, the
+    decision times (ours, ISMCTS's) of decisions with a choice, and how many deals each of our searches tried
+    and drew (the weighted-away ones included)."""
+    from bench.baseline import baseline_decide
+    from bot.players import ComputerPlayer
 
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": plan.size})
     os_state = game.new_initial_state()
@@ -157,6 +161,7 @@ def play_once(
         if seat not in ours_at
     }
     times: tuple[list[float], list[float]] = ([], [])
+    worlds: list[tuple[int, int]] = []
     while not os_state.is_terminal():
         seat = state.to_act()[0]
         legal = state.legal(seat)
@@ -164,8 +169,15 @@ def play_once(
             raise RuntimeError(f"the engines disagree at deal {plan.index}: {os_state.history()} {legal}")
         started = time.perf_counter()
         if seat in ours_at:
-            action = choose(plan.ours, state, seat, rng.getrandbits(32), plan.budget_ms)
+            seed = rng.getrandbits(32)
+            if plan.ours == "baseline":
+                decision = baseline_decide(state, seat, seed, plan.budget_ms)
+            else:
+                decision = ComputerPlayer(plan.ours, seed=seed, budget_ms=plan.budget_ms).decide(state, seat)
+            action = decision.action
             spent, mine = time.perf_counter() - started, 0
+            if decision.samples:
+                worlds.append((decision.samples, decision.drawn or decision.samples))
             chosen = os_action(action)
         else:
             chosen = bots[seat].step(os_state) if len(legal) > 1 else os_state.legal_actions()[0]
@@ -182,7 +194,7 @@ def play_once(
     points = [int(row["points"]) for row in rows]
     if [float(p) for p in points] != list(returns):
         raise RuntimeError(f"deal {plan.index}: the engines score differently: {points} against {returns}")
-    return points, [bool(row["made"]) for row in rows], times
+    return points, [bool(row["made"]) for row in rows], times, worlds
 
 
 def play_deal(plan: DealPlan) -> DealOutcome:
@@ -195,7 +207,8 @@ def play_deal(plan: DealPlan) -> DealOutcome:
     our_made = sum(first[1][s] if s in (0, 2) else second[1][s] for s in range(PLAYERS))
     their_made = sum(second[1][s] if s in (0, 2) else first[1][s] for s in range(PLAYERS))
     times = (first[2][0] + second[2][0], first[2][1] + second[2][1])
-    return DealOutcome(plan.index, (sum(ours) - sum(theirs)) / PLAYERS, (our_made, their_made), times)
+    difference = (sum(ours) - sum(theirs)) / PLAYERS
+    return DealOutcome(plan.index, difference, (our_made, their_made), times, first[3] + second[3])
 
 
 def calibrate(pyspiel: Any, ours: str, budget_ms: int, seed: int) -> tuple[int, float, float]:
@@ -207,14 +220,14 @@ def calibrate(pyspiel: Any, ours: str, budget_ms: int, seed: int) -> tuple[int, 
     for index in range(2):
         size = SIZES[index % len(SIZES)]
         plan = DealPlan(-1 - index, size, make_deal(pyspiel, size, rng), ours, budget_ms, PROBE_SIMULATIONS, seed)
-        _, _, times = play_once(plan, (0, 2), pyspiel)
+        _, _, times, _ = play_once(plan, (0, 2), pyspiel)
         mine += times[0]
         theirs += times[1]
     ours_median, probe_median = statistics.median(mine), statistics.median(theirs)
     return max(10, round(PROBE_SIMULATIONS * ours_median / probe_median)), ours_median, probe_median
 
 
-def percentile(values: list[float], fraction: float) -> float:
+def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[max(1, math.ceil(fraction * len(ordered))) - 1] if ordered else math.nan
 
@@ -259,6 +272,8 @@ def bench_ismcts(
     t_ours = [t for o in outcomes for t in o.times[0]]
     t_theirs = [t for o in outcomes for t in o.times[1]]
     load_after = "/".join(f"{v:.2f}" for v in os.getloadavg())
+    tried = sorted(w[0] for o in outcomes for w in o.worlds)
+    drawn = sorted(w[1] for o in outcomes for w in o.worlds)
     lines += [
         f"| {ours} vs ISMCTS | duplicate deals | points per seat-deal (95%) | exact bids {ours} / ISMCTS "
         f"| {ours} ms p50 / p99 | ISMCTS ms p50 / p99 |",
@@ -272,6 +287,10 @@ def bench_ismcts(
         f"Run: `python -m bench players --against ismcts --level {ours} --matches {deals} "
         f"--budget-ms {budget_ms} --seed {seed} --jobs {jobs}` ({simulations} ISMCTS simulations a decision, "
         f"uct_c {UCT_C}, random rollouts, max-visit final policy)",
+        f"{ours}'s searches ({len(tried)}): deals tried a decision median {percentile(tried, 0.5):.0f}, mean "
+        f"{statistics.fmean(tried) if tried else math.nan:.0f}, p90 {percentile(tried, 0.9):.0f}; deals drawn "
+        f"(weighted away included) median {percentile(drawn, 0.5):.0f}, "
+        f"mean {statistics.fmean(drawn) if drawn else math.nan:.0f}.",
         f"{time.perf_counter() - started:.0f} s wall on {os.cpu_count()} cores; load average {load_before} → "
         f"{load_after}. Each deal played twice (seats 0 and 2, then 1 and 3); scoring trick-plus-ten with the hook "
         "(OpenSpiel's oh_hell).",
