@@ -45,6 +45,7 @@ MOST_BIDS = 6  # bids a search compares: the easy one and those next to it
 # estimate with this spread (tricks); a card is the easy player's card with this chance, else any other.
 BID_SPREAD = 0.9
 PLAY_FOLLOWS = 0.55
+PLAY_WINDOW = 2  # tricks: only the cards of the last two (finished or not) are scored, which bounds the cost
 READ_LIKELY = 0.7  # a reading says "likely" of what holds in this share of the weighted deals
 READ_GAIN = 0.1  # ... and that share must exceed the unweighted deals' by this much
 
@@ -190,8 +191,10 @@ def bid_log_chance(world: OhHell, seat: int, hand: int, bid: int, bids: list[int
 
 def deal_likelihood(world: OhHell, seat: int) -> float:
     """The log of the chance the other seats' bids and plays so far came from the hands ``world`` gives them,
-    players bidding and playing like the easy player, softened. Reads only ``world``: a determinization
-    of ``seat``'s knowledge (its hand, the public history, the rest dealt at random)."""
+    players bidding and playing like the easy player, softened (the cards of the last PLAY_WINDOW tricks only:
+    the bids and the voids say most of the rest, and scoring every card cost more than the rollouts). Reads
+    only ``world``: a determinization of ``seat``'s knowledge (its hand, the public history, the rest dealt at
+    random)."""
     n = world.players
     dealt = list(world.hands)
     for s, code in world.plays:
@@ -209,8 +212,9 @@ def deal_likelihood(world: OhHell, seat: int) -> float:
     replay.plays, replay.voids, replay.last_trick = [], [0] * n, None
     replay.leader = (world.dealer + 1) % n
     follows, strays = log(PLAY_FOLLOWS), log(1 - PLAY_FOLLOWS)
-    for s, code in world.plays:
-        if s != seat:
+    scored_from = len(world.plays) - len(world.trick) - n * (PLAY_WINDOW - 1)
+    for index, (s, code) in enumerate(world.plays):
+        if s != seat and index >= scored_from:
             choice = replay.hands[s]
             if replay.trick:
                 choice = choice & SUIT_MASK[replay.trick[0] >> 4] or choice
