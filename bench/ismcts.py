@@ -81,6 +81,7 @@ class DealOutcome:
     made: tuple[int, int]  # exact bids made: ours, ISMCTS's (of 4 each)
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # seconds: ours, ISMCTS's
     worlds: list[tuple[int, int]] = field(default_factory=list)  # our searches: deals tried, deals drawn
+    simulations: list[int] = field(default_factory=list)  # ISMCTS's, a decision
 
 
 def make_deal(pyspiel: Any, size: int, rng: random.Random) -> tuple[int, ...]:
@@ -146,20 +147,6 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
         os_state.apply_action(dealt)
     state = our_state(os_state, plan.size, plan.seed)
     rng = random.Random(f"{plan.seed}/{ours_at}")
-    bots = {
-        seat: pyspiel.ISMCTSBot(
-            rng.getrandbits(31),
-            pyspiel.RandomRolloutEvaluator(1, rng.getrandbits(31)),
-            UCT_C,
-            plan.simulations,
-            -1,
-            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            False,
-            False,
-        )
-        for seat in range(PLAYERS)
-        if seat not in ours_at
-    }
     times: tuple[list[float], list[float]] = ([], [])
     worlds: list[tuple[int, int]] = []
     while not os_state.is_terminal():
@@ -180,11 +167,29 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
                 worlds.append((decision.samples, decision.drawn or decision.samples))
             chosen = os_action(action)
         else:
-            chosen = bots[seat].step(os_state) if len(legal) > 1 else os_state.legal_actions()[0]
+            if len(legal) > 1:
+                simulations = PACE.simulations(plan.simulations)
+                bot = pyspiel.ISMCTSBot(
+                    rng.getrandbits(31),
+                    pyspiel.RandomRolloutEvaluator(1, rng.getrandbits(31)),
+                    UCT_C,
+                    simulations,
+                    -1,
+                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                    False,
+                    False,
+                )
+                started = time.perf_counter()
+                chosen = bot.step(os_state)
+                PACE.theirs(simulations, time.perf_counter() - started)
+            else:
+                chosen = os_state.legal_actions()[0]
             spent, mine = time.perf_counter() - started, 1
             action = next(a for a in legal if os_action(a) == chosen)
         if len(legal) > 1:
             times[mine].append(spent)
+            if mine == 0:
+                PACE.ours(spent)
         state.act(seat, action)
         os_state.apply_action(chosen)
     if not state.sheets:
@@ -195,6 +200,36 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
     if [float(p) for p in points] != list(returns):
         raise RuntimeError(f"deal {plan.index}: the engines score differently: {points} against {returns}")
     return points, [bool(row["made"]) for row in rows], times, worlds
+
+
+class Pace:
+    """ISMCTS's simulations a decision, kept so that its decisions take our level's median time as the run
+    goes (the machine's load changes under a long run; one calibration at the start does not hold): ISMCTS's
+    speed in simulations a second is followed decision by decision, and our level's median over its last
+    decisions is the target."""
+
+    WINDOW = 200
+
+    def __init__(self) -> None:
+        self.our_times: list[float] = []
+        self.rate: float | None = None  # ISMCTS simulations a second, a running average
+        self.used: list[int] = []
+
+    def ours(self, seconds: float) -> None:
+        self.our_times = [*self.our_times[-self.WINDOW + 1 :], seconds]
+
+    def theirs(self, simulations: int, seconds: float) -> None:
+        rate = simulations / max(seconds, 1e-4)
+        self.rate = rate if self.rate is None else 0.8 * self.rate + 0.2 * rate
+        self.used.append(simulations)
+
+    def simulations(self, start: int) -> int:
+        if self.rate is None or len(self.our_times) < 5:
+            return start
+        return max(10, round(self.rate * statistics.median(self.our_times)))
+
+
+PACE = Pace()  # one a process: a worker plays its deals one after another
 
 
 def play_deal(plan: DealPlan) -> DealOutcome:
@@ -208,7 +243,9 @@ def play_deal(plan: DealPlan) -> DealOutcome:
     their_made = sum(second[1][s] if s in (0, 2) else first[1][s] for s in range(PLAYERS))
     times = (first[2][0] + second[2][0], first[2][1] + second[2][1])
     difference = (sum(ours) - sum(theirs)) / PLAYERS
-    return DealOutcome(plan.index, difference, (our_made, their_made), times, first[3] + second[3])
+    outcome = DealOutcome(plan.index, difference, (our_made, their_made), times, first[3] + second[3], PACE.used)
+    PACE.used = []
+    return outcome
 
 
 def calibrate(pyspiel: Any, ours: str, budget_ms: int, seed: int) -> tuple[int, float, float]:
@@ -273,6 +310,7 @@ def bench_ismcts(
     t_theirs = [t for o in outcomes for t in o.times[1]]
     load_after = "/".join(f"{v:.2f}" for v in os.getloadavg())
     tried = sorted(w[0] for o in outcomes for w in o.worlds)
+    simulated = sorted(n for o in outcomes for n in o.simulations)
     drawn = sorted(w[1] for o in outcomes for w in o.worlds)
     lines += [
         f"| {ours} vs ISMCTS | duplicate deals | points per seat-deal (95%) | exact bids {ours} / ISMCTS "
@@ -285,8 +323,10 @@ def bench_ismcts(
         f"| {1000 * percentile(t_theirs, 0.5):.0f} / {1000 * percentile(t_theirs, 0.99):.0f} ({len(t_theirs)}) |",
         "",
         f"Run: `python -m bench players --against ismcts --level {ours} --matches {deals} "
-        f"--budget-ms {budget_ms} --seed {seed} --jobs {jobs}` ({simulations} ISMCTS simulations a decision, "
-        f"uct_c {UCT_C}, random rollouts, max-visit final policy)",
+        f"--budget-ms {budget_ms} --seed {seed} --jobs {jobs}`: ISMCTS with uct_c {UCT_C}, random rollouts, the "
+        f"max-visit final policy, its simulations a decision following {ours}'s running median time (started at "
+        f"{simulations}; median {percentile(simulated, 0.5):.0f}, p10 {percentile(simulated, 0.1):.0f}, p90 "
+        f"{percentile(simulated, 0.9):.0f}).",
         f"{ours}'s searches ({len(tried)}): deals tried a decision median {percentile(tried, 0.5):.0f}, mean "
         f"{statistics.fmean(tried) if tried else math.nan:.0f}, p90 {percentile(tried, 0.9):.0f}; deals drawn "
         f"(weighted away included) median {percentile(drawn, 0.5):.0f}, "
