@@ -288,8 +288,10 @@ class OhHellKnowledge(EverySeatForItself):
         return [first, *(a for a in legal if a != first)]
 
     def weighty(self, world: GameState, seat: int) -> bool:
-        """A bid is searched with the whole budget: the points of a deal are in it."""
-        return _game(world).phase == BID
+        """Every decision is searched with the whole budget (no early stop once a candidate leads by a standard
+        error): against OpenSpiel's ISMCTS at the same median time per decision, 60 duplicate deals, that moved
+        strong from -0.51 to +0.64 points per seat-deal and its exact bids from 55% to 62% (docs/benchmarks.md)."""
+        return True
 
     def likelihood(self, world: GameState, seat: int) -> float:
         return deal_likelihood(_game(world), seat)

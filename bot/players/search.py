@@ -129,8 +129,8 @@ def decide(
     active = list(range(len(candidates)))
     timed = samples is None and budget_s is not None
     deadline = started + budget_s if timed and budget_s is not None else None
-    # A decision the game calls worth the whole budget (Oh Hell's bids: the points are in the bid, and they are
-    # a few of a deal's decisions, so they cost the median decision time nothing) has no soft stop.
+    # A decision the game calls worth the whole budget (every decision of Oh Hell's: measured against ISMCTS at
+    # the same median time, PIMC gained more from its deals than ISMCTS from its simulations) has no soft stop.
     weighty: Callable[[GameState, int], bool] | None = getattr(knowledge, "weighty", None)
     soft = timed and budget_s is not None and not (weighty is not None and weighty(world, seat))
     soft_stop_at = started + budget_s * SOFT_STOP if soft and budget_s is not None else None
