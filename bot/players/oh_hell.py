@@ -289,8 +289,8 @@ class OhHellKnowledge(EverySeatForItself):
 
     def weighty(self, world: GameState, seat: int) -> bool:
         """Every decision is searched with the whole budget (no early stop once a candidate leads by a standard
-        error): against OpenSpiel's ISMCTS at the same median time per decision, 60 duplicate deals, that moved
-        strong from -0.51 to +0.64 points per seat-deal and its exact bids from 55% to 62% (docs/benchmarks.md)."""
+        error): against OpenSpiel's ISMCTS at the same median time per decision, with the weighted deals, strong
+        went from -0.61 +- 0.59 points per seat-deal (120 deals) to +0.34 +- 0.45 (180 deals, docs/benchmarks.md)."""
         return True
 
     def likelihood(self, world: GameState, seat: int) -> float:
