@@ -26,7 +26,7 @@ from .errors import (
     WrongStatus,
 )
 from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
-from .review import DealReview, TrickReview
+from .review import DealReview, Standing, TrickReview, final_standings, running_totals
 from .service import TableService
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "Reading",
     "SeatInfo",
     "StaleAction",
+    "Standing",
     "TableError",
     "TableInfo",
     "TableNotFound",
@@ -61,4 +62,6 @@ __all__ = [
     "TooMany",
     "TrickReview",
     "WrongStatus",
+    "final_standings",
+    "running_totals",
 ]

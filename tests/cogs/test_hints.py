@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import Hint, Reading
-from cogs.tables.hints import hint_text
+from bot.words import hint_text
 from tests.e2e.driver import cards_named
 
 FIVE_HUNDRED = {"game": "five-hundred"}
