@@ -83,7 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole, computers = parser()
     args = whole.parse_args(given)
     lines: Iterable[str] = []
-    if args.what == "players":
+    if args.what == "players" and args.against == "ismcts":
+        from bench.ismcts import bench_ismcts
+
+        lines = bench_ismcts(args.matches, args.budget_ms, args.seed, args.jobs, args.level)
+    elif args.what == "players":
         try:
             config = bench_players.config_from(args)
         except ValueError as error:

@@ -1,5 +1,6 @@
 """The table service: lobbies, play, computer players, durable logs, timers and the leaderboard (no discord)."""
 
+from bot.players.inference import Reading
 from bot.storage.models import DEFAULT_GRACE_SECONDS, DEFAULT_TURN_SECONDS, TableStatus
 from bot.storage.record_rows import (
     BestDeal,
@@ -49,6 +50,7 @@ __all__ = [
     "PlayerProfile",
     "PlayerStats",
     "RatingPoint",
+    "Reading",
     "SeatInfo",
     "StaleAction",
     "Standing",

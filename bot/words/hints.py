@@ -13,7 +13,7 @@ from typing import Any
 from bot.catalogues import translate
 from bot.games import presentation_of
 from bot.games.views import View
-from bot.tables import Hint
+from bot.tables import Hint, Reading
 
 from .cards import card_label, suit_label
 from .texts import said
@@ -33,9 +33,31 @@ def advised(action: str, view: View, locale: Any) -> str:
 
 
 def hint_text(hint: Hint, view: View, locale: Any) -> str:
-    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.`` for a forced move."""
+    """``💡 Play 7♥: you make your bid in 64% of the 180 deals I tried.``, or ``💡 Play 7♥.`` for a forced move;
+    and where the search read the others' bids and plays, what it read, on a line of its own."""
     action = advised(hint.action, view, locale)
     if hint.aim in AIMS and hint.rate is not None and hint.samples > 0:
         rate = f"{round(100 * hint.rate)}%"
-        return translate(locale, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
-    return translate(locale, "hint.plain", action=action)
+        text = translate(locale, f"hint.aim.{hint.aim}", action=action, rate=rate, samples=hint.samples)
+    else:
+        text = translate(locale, "hint.plain", action=action)
+    if hint.reading is not None:
+        text += "\n" + reading_text(hint.reading, view, locale)
+    return text
+
+
+def reading_text(reading: Reading, view: View, locale: Any) -> str:
+    """``🔎 The player on your left bid 0: likely no ♠ Spades above the 9.``: the seat named from the reader's
+    own (on your left, across, on your right, or so many seats to your left)."""
+    own = view["seat"] if view["seat"] is not None else 0
+    offset = (reading.seat - own) % view["players"]
+    if offset == 1:
+        who = translate(locale, "hint.seat.left")
+    elif offset == view["players"] - 1:
+        who = translate(locale, "hint.seat.right")
+    elif 2 * offset == view["players"]:
+        who = translate(locale, "hint.seat.across")
+    else:
+        who = translate(locale, "hint.seat.nth", count=offset)
+    suit = suit_label(reading.suit, locale)
+    return translate(locale, "hint.reading", who=who, bid=reading.bid, suit=suit, rank=reading.rank)
