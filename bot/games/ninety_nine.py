@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, NotRequired, Self, TypedDict
+from itertools import combinations
+from typing import Any, Final, NotRequired, Self, TypedDict
 
 from . import cards as C
 from .base import GameState, played_cards, shown_voids
@@ -127,30 +128,38 @@ def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     return Length(by_players.get(players, max(by_players.values())), tricks)
 
 
-BID, PREMIUM, PLAY, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("bidding", "premium", "playing", "over")
+BID: Final = 0
+PREMIUM: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("bidding", "premium", "playing", "over")
 
-NT = -1
+NT: Final = -1
 # Bid value of a card by suit (index = suit number: S H C D).
-BID_VALUE = (1, 2, 3, 0)
+BID_VALUE: Final = (1, 2, 3, 0)
 # Trump of the next deal by how many hands made their bid: 0 → ♦, 1 → ♠, 2 → ♥, 3 → ♣, 4 → NT.
-TRUMP_BY_MADE = (C.DIAMONDS, C.SPADES, C.HEARTS, C.CLUBS, NT)
-DECLARE, REVEAL = 1, 2
-PREMIUM_VALUE = (0, 30, 60)
-PREMIUM_NAMES = (None, "declare", "reveal")
+TRUMP_BY_MADE: Final = (C.DIAMONDS, C.SPADES, C.HEARTS, C.CLUBS, NT)
+DECLARE: Final = 1
+REVEAL: Final = 2
+PREMIUM_VALUE: Final = (0, 30, 60)
+PREMIUM_NAMES: Final = (None, "declare", "reveal")
 GAME_TO = 100
 
 SHORT_DECK = C.deck(["6", "7", "8", "9", "10", "J", "Q", "K", "A"])
 FULL_DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
-FULL_DECK_CODES = tuple(FULL_DECK)
-SHORT_DECK_CODES = tuple(SHORT_DECK)
+FULL_DECK_CODES: Final = tuple(FULL_DECK)
+SHORT_DECK_CODES: Final = tuple(SHORT_DECK)
 OXFORD_PILE = C.deck(["2", "3", "4", "5"])
 
-PLAY_ACTION = ["play " + n for n in C.NAMES]
+PLAY_ACTION: Final = ["play " + n for n in C.NAMES]
 # The order of play from each leader, per player count (shared: never change one in place).
-SEAT_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in (3, 4)}
+SEAT_ORDERS: Final = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in (3, 4)}
 ACTION_WORDS = {"bid": BID, "pass": PREMIUM, "declare": PREMIUM, "reveal": PREMIUM, "play": PLAY}
-SUIT_NAMES = {C.SPADES: "spades", C.HEARTS: "hearts", C.CLUBS: "clubs", C.DIAMONDS: "diamonds"}
+PREMIUM_WORDS: Final = ("pass", "declare", "reveal")  # the fast path's premium moves, by number
+# The positions in a hand of n cards of each of its 3-card choices, in ``legal``'s order: a bid move's cards.
+TRIPLES: Final = [list(combinations(range(n), 3)) for n in range(14)]
+PREMIUM_MOVES: Final = {word: move for move, word in enumerate(PREMIUM_WORDS)}
+SUIT_NAMES: Final = {C.SPADES: "spades", C.HEARTS: "hearts", C.CLUBS: "clubs", C.DIAMONDS: "diamonds"}
 
 
 def _bid_value(mask: int) -> int:
@@ -788,6 +797,108 @@ class NinetyNine(GameState):
             view["bid_cards"] = listed(self.bid_cards[seat])
             view["bid"] = self.bids[seat] if self.bids[seat] >= 0 else None
         return view
+
+    # The fast path of searches (see ``GameState.moves``) ------------------------
+    # A move is the number of a bid in ``legal``'s order while bidding (its cards: ``_bid_mask``), 0
+    # (pass), 1 (declare) or 2 (reveal, or raise when the declarer is asked again) in the premium
+    # round, a card's code in play.
+
+    def to_move(self) -> int:
+        phase = self.phase
+        if phase == PLAY:
+            h = self.order[len(self.trick)]
+            return self.controller if h == 2 and self.players == 2 else h
+        if phase == BID:
+            for s in self._live:
+                if self.bids[s] < 0:
+                    return s
+            return -1
+        if phase == PREMIUM:
+            return self.ask[0]
+        return -1
+
+    def moves(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            return C.cards_in(self._playable())
+        if phase == BID:
+            return list(range(len(TRIPLES[self.hands[self.to_move()].bit_count()])))
+        if phase == PREMIUM:
+            return [PREMIUM_MOVES[word] for word in self._premium_choices(self.ask[0])]
+        return []
+
+    def move(self, move: int) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            self._play_card(self.order[len(self.trick)], move)
+        elif phase == BID:
+            seat = self.to_move()
+            self._lay_aside(seat, self._bid_mask(self.hands[seat], move))
+        else:
+            self._premium(self.ask[0], PREMIUM_WORDS[move])
+
+    def move_action(self, move: int) -> str:
+        phase = self.phase
+        if phase == PLAY:
+            return self._play[move]
+        if phase == BID:
+            names = self._names
+            return "bid " + " ".join(names[c] for c in C.cards_in(self._bid_mask(self.hands[self.to_move()], move)))
+        return PREMIUM_WORDS[move]
+
+    @staticmethod
+    def _bid_mask(hand: int, move: int) -> int:
+        """The three cards of bid number ``move`` of ``hand`` (``legal``'s order: lowest codes first)."""
+        held = C.cards_in(hand)
+        i, j, k = TRIPLES[len(held)][move]
+        return 1 << held[i] | 1 << held[j] | 1 << held[k]
+
+    def random_playout(self, rng: random.Random) -> int:
+        pick = rng.random
+        made = 0
+        while True:
+            phase = self.phase
+            if phase == PLAY:
+                self._play_card(self.order[len(self.trick)], C.nth_card(self._playable(), pick))
+            elif phase == BID:
+                seat = self.to_move()
+                rest = self.hands[seat]
+                bid = 0
+                for _ in range(3):  # three cards one after another: every 3-card bid equally likely
+                    code = C.nth_card(rest, pick)
+                    rest ^= 1 << code
+                    bid |= 1 << code
+                self._lay_aside(seat, bid)
+            elif phase == PREMIUM:
+                seat = self.ask[0]
+                choices = self._premium_choices(seat)
+                self._premium(seat, choices[int(pick() * len(choices))])
+            else:
+                return made
+            made += 1
+
+    def deal_afresh(self, rng: random.Random) -> None:
+        """Before anybody bids: the cards of the hands (and the two-player dummy's bid cards) dealt
+        again at random from ``rng``, each hand keeping its size, the dummy's bid recomputed, and the
+        seed replaced; the trumps and a turned-up card stay. For benchmarks and searches that want a
+        new deal fast (with the 36-card pack and three players, a whole new deal)."""
+        if self.phase != BID or any(self.bids[s] >= 0 for s in self._live):
+            raise ValueError("deal_afresh: the deal has started")  # a programming error, never a player's
+        pool = self.bid_cards[2] if self.players == 2 else 0
+        for hand in self.hands:
+            pool |= hand
+        deck = C.cards_in(pool)
+        C.shuffle_codes(deck, rng.random)
+        at = 0
+        for h in range(self._nh):
+            size = self.hands[h].bit_count()
+            self.hands[h] = C.mask_of(deck[at : at + size])
+            at += size
+        if self.players == 2:
+            self.bid_cards[2] = C.mask_of(deck[at:])
+            self.bids[2] = _bid_value(self.bid_cards[2])
+        self.seed = rng.getrandbits(63)
+        self.decks = []
 
     # What a computer player may know ----------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Final, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState, played_cards, shown_voids
@@ -63,13 +63,15 @@ class OhHellRecord(OhHellView, Record):
     pass
 
 
-BID, PLAY, OVER = 0, 1, 2
-PHASE_NAMES = ("bidding", "playing", "over")
-DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
-DECK_MASK = C.mask_of(DECK)
-NO_TRUMPS = -1
-SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
-PLAY_TEXT = ["play " + name for name in C.NAMES]
+BID: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("bidding", "playing", "over")
+DECK: Final = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+DECK_MASK: Final = C.mask_of(DECK)
+NO_TRUMPS: Final = -1
+SUIT_NAMES: Final = ("spades", "hearts", "clubs", "diamonds")
+PLAY_TEXT: Final = ["play " + name for name in C.NAMES]
 
 ENGLISH.setdefault("hook", "The dealer may not bid {bid}: the bids would add up to the {cards} tricks.")
 ENGLISH.setdefault("bad_bid", "A bid is a number of tricks from 0 to {cards}, not '{bid}'.")
@@ -196,8 +198,11 @@ class OhHell(GameState):
         """The bid the dealer may not make now (-1: none): the one that makes the bids add up to the tricks."""
         if not self.options["hook"] or self.phase != BID or self.bidder != self.dealer:
             return -1
-        rest = self.cards - sum(b for b in self.bids if b >= 0)
-        return rest if 0 <= rest <= self.cards else -1
+        rest = self.cards
+        for bid in self.bids:
+            if bid > 0:
+                rest -= bid
+        return rest if rest >= 0 else -1
 
     def legal(self, seat: int) -> list[str]:
         if self.phase == OVER or seat != self._on_turn():
@@ -265,7 +270,9 @@ class OhHell(GameState):
         trick = self.trick
         best = C.taking(trick, self.trump)
         winner = (self.leader + best) % self.players
-        self.last_trick = [self.leader, *trick, winner]
+        trick.insert(0, self.leader)  # the trick's list becomes the last trick: one list fewer a trick
+        trick.append(winner)
+        self.last_trick = trick
         self.tricks[winner] += 1
         self.tricks_played += 1
         self.trick = []
@@ -304,6 +311,79 @@ class OhHell(GameState):
 
     def _pass_deal(self) -> None:
         self.dealer = (self.dealer + 1) % self.players
+
+    # The fast path of searches (see ``GameState.moves``) ------------------------
+    # A move is a bid's number while bidding, a card's code in play.
+
+    def to_move(self) -> int:
+        phase = self.phase
+        if phase == BID:
+            return self.bidder
+        if phase == PLAY:
+            return (self.leader + len(self.trick)) % self.players
+        return -1
+
+    def moves(self) -> list[int]:
+        phase = self.phase
+        if phase == BID:
+            hooked = self.hooked()
+            return [b for b in range(self.cards + 1) if b != hooked]
+        if phase == PLAY:
+            return C.cards_in(self._playable((self.leader + len(self.trick)) % self.players))
+        return []
+
+    def move(self, move: int) -> None:
+        if self.phase == BID:
+            self._bid(self.bidder, move)
+        else:
+            self._play((self.leader + len(self.trick)) % self.players, move)
+
+    def move_action(self, move: int) -> str:
+        return f"bid {move}" if self.phase == BID else PLAY_TEXT[move]
+
+    def playable(self) -> int:
+        """The cards the seat on turn may play now, as a mask (0 outside play)."""
+        return self._playable((self.leader + len(self.trick)) % self.players) if self.phase == PLAY else 0
+
+    def random_playout(self, rng: random.Random) -> int:
+        pick = rng.random
+        made = 0
+        n = self.players
+        while True:
+            phase = self.phase
+            if phase == BID:
+                hooked = self.hooked()
+                choices = self.cards if hooked >= 0 else self.cards + 1
+                bid = int(pick() * choices)
+                if 0 <= hooked <= bid:
+                    bid += 1  # the hooked bid skipped
+                self._bid(self.bidder, bid)
+            elif phase == PLAY:
+                seat = (self.leader + len(self.trick)) % n
+                self._play(seat, C.nth_card(self._playable(seat), pick))
+            else:
+                return made
+            made += 1
+
+    def deal_afresh(self, rng: random.Random) -> None:
+        """Before anybody bids: the deal's cards dealt again, a uniformly random deal of the whole
+        pack from ``rng`` (hands of the same size, the turned-up card and so the trumps, the unused
+        rest), and the seed replaced. For benchmarks and searches that want a new deal fast."""
+        if self.phase != BID or any(b >= 0 for b in self.bids):
+            raise ValueError("deal_afresh: the deal has started")  # a programming error, never a player's
+        deck = list(DECK)
+        C.shuffle_codes(deck, rng.random)
+        n, size = self.players, self.cards
+        for s in range(n):
+            self.hands[s] = 0
+        for j in range(n * size):
+            self.hands[j % n] |= 1 << deck[j]
+        rest = n * size
+        self.turn_up = deck[rest] if rest < len(deck) else -1
+        self.trump = self.turn_up >> 4 if self.turn_up >= 0 else NO_TRUMPS
+        self.unused = C.mask_of(deck[rest + 1 :])
+        self.seed = rng.getrandbits(62)
+        self.decks = []
 
     # What a computer player may know ----------------------------------------
 
