@@ -105,7 +105,12 @@ def cards_in(mask: int) -> list[int]:
 def nth_card(mask: int, pick: Callable[[], float]) -> int:
     """One card of a non-empty ``mask``, chosen uniformly by ``pick()`` (a float in [0, 1)), without
     listing the cards: the searches' random playouts."""
-    skip = int(pick() * mask.bit_count())
+    count = 0
+    rest = mask
+    while rest:  # counted by hand: int.bit_count() is a method call even where compiled
+        rest &= rest - 1
+        count += 1
+    skip = int(pick() * count)
     while skip:
         mask &= mask - 1
         skip -= 1
