@@ -161,7 +161,7 @@ def decide(
 def _sample(state: GameState, seat: int, knowledge: Knowledge, rng: random.Random) -> GameState:
     """A deal the seat cannot tell from the real one, made likelier by the game's knowledge where it has
     some (Ninety-Nine's ``refine`` lays hidden bid cards aside as a player would have)."""
-    world = state.determinize(seat, rng)
+    world = state.determinize(seat, rng).stop_at_deal_end()  # searched to the deal's end: never deal the next
     refine: Callable[[GameState, int, random.Random], GameState | None] | None = getattr(knowledge, "refine", None)
     if refine is not None:
         return refine(world, seat, rng) or world
