@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.games import GAMES, GameState, compiled, new_game
+from bot.games.oh_hell import OhHell, PlayoutDeal
 
 # The formats that keep each game's matches short and even, so a figure is deals per second.
 BENCH_OPTIONS: dict[str, dict[str, object]] = {"ninety-nine": {"format": "nine-deals"}}
@@ -126,6 +127,18 @@ def _in_engine(start: GameState, rng: random.Random) -> Playout:
     return playout
 
 
+def _compact(start: GameState, rng: random.Random) -> Playout:
+    """Ours, Oh Hell's compact deal (``PlayoutDeal.mean_points``): ROLLOUTS_PER_CALL copies of the dealt
+    deal played out inside the engine a call, every seat's points summed, as OpenSpiel's evaluator does."""
+    assert isinstance(start, OhHell)
+    dealt = PlayoutDeal.of(start)
+
+    def playouts() -> None:
+        dealt.mean_points(rng, ROLLOUTS_PER_CALL)
+
+    return playouts
+
+
 def our_start(game: str, players: int, tricks: int) -> GameState:
     """A dealt deal of ``game`` with ``tricks`` tricks, that stops when the deal is scored."""
     if game == "oh-hell":
@@ -236,6 +249,11 @@ def openspiel_figures(
                 done, wall, cpu = _timed(playout, seconds)
                 ratio = f" ratio={done / cpu / theirs:.2f}" if theirs else ""
                 yield _line(round_no, "ours", game, driver, dealing, done, wall, cpu) + ratio
+                if driver == "in-engine" and game == "oh-hell":
+                    calls, wall, cpu = _timed(_compact(start, rng), seconds)
+                    done = calls * ROLLOUTS_PER_CALL
+                    ratio = f" ratio={done / cpu / theirs:.2f}" if theirs else ""
+                    yield _line(round_no, "ours", game, "in-engine-compact", dealing, done, wall, cpu) + ratio
         for game in ours:  # the table's own contract, for the record (no counterpart)
             done, wall, cpu = _timed(_contract(our_start(game, players, tricks), rng), seconds)
             yield _line(round_no, "ours", game, "contract", "excluded", done, wall, cpu)

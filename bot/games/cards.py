@@ -104,7 +104,9 @@ def cards_in(mask: int) -> list[int]:
 
 def nth_card(mask: int, pick: Callable[[], float]) -> int:
     """One card of a non-empty ``mask``, chosen uniformly by ``pick()`` (a float in [0, 1)), without
-    listing the cards: the searches' random playouts."""
+    listing the cards: the searches' random playouts. A single card is chosen without calling ``pick``."""
+    if not mask & (mask - 1):
+        return mask.bit_length() - 1
     count = 0
     rest = mask
     while rest:  # counted by hand: int.bit_count() is a method call even where compiled
