@@ -278,7 +278,7 @@ class GameState(ABC):
 
     def moves(self) -> list[int]:
         """The legal moves of ``to_move()`` as ints, in the order of ``legal``; empty when nobody may
-        act. An engine's own fast path says what its ints mean (a card's code, a bid, a 3-card mask);
+        act. An engine's own fast path says what its ints mean (a card's code, a bid's number);
         this fallback numbers the ``legal`` actions."""
         seat = self.to_move()
         return [] if seat < 0 else list(range(len(self.legal(seat))))
