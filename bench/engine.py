@@ -11,7 +11,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.games import GAMES, GameState, compiled, new_game
-from bot.games.oh_hell import OhHell, PlayoutDeal
+from bot.games.ninety_nine import NinetyNine
+from bot.games.ninety_nine import PlayoutDeal as NinetyNineDeal
+from bot.games.oh_hell import OhHell
+from bot.games.oh_hell import PlayoutDeal as OhHellDeal
 
 # The formats that keep each game's matches short and even, so a figure is deals per second.
 BENCH_OPTIONS: dict[str, dict[str, object]] = {"ninety-nine": {"format": "nine-deals"}}
@@ -128,10 +131,14 @@ def _in_engine(start: GameState, rng: random.Random) -> Playout:
 
 
 def _compact(start: GameState, rng: random.Random) -> Playout:
-    """Ours, Oh Hell's compact deal (``PlayoutDeal.mean_points``): ROLLOUTS_PER_CALL copies of the dealt
+    """Ours, the game's compact deal (``PlayoutDeal.mean_points``): ROLLOUTS_PER_CALL copies of the dealt
     deal played out inside the engine a call, every seat's points summed, as OpenSpiel's evaluator does."""
-    assert isinstance(start, OhHell)
-    dealt = PlayoutDeal.of(start)
+    dealt: OhHellDeal | NinetyNineDeal
+    if isinstance(start, OhHell):
+        dealt = OhHellDeal.of(start)
+    else:
+        assert isinstance(start, NinetyNine)
+        dealt = NinetyNineDeal.of(start)
 
     def playouts() -> None:
         dealt.mean_points(rng, ROLLOUTS_PER_CALL)
@@ -249,7 +256,7 @@ def openspiel_figures(
                 done, wall, cpu = _timed(playout, seconds)
                 ratio = f" ratio={done / cpu / theirs:.2f}" if theirs else ""
                 yield _line(round_no, "ours", game, driver, dealing, done, wall, cpu) + ratio
-                if driver == "in-engine" and game == "oh-hell":
+                if driver == "in-engine":
                     calls, wall, cpu = _timed(_compact(start, rng), seconds)
                     done = calls * ROLLOUTS_PER_CALL
                     ratio = f" ratio={done / cpu / theirs:.2f}" if theirs else ""

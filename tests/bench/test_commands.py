@@ -74,7 +74,7 @@ def test_engine_against_openspiel_prints_both_sides_or_how_to_install(capsys: py
     ours = [fields(row) for row in rows if fields(row)["side"] == "ours"]
     assert {(row["game"], row["driver"]) for row in ours} == {
         (game, driver) for game in ("oh-hell", "ninety-nine") for driver in ("per-move", "in-engine", "contract")
-    } | {("oh-hell", "in-engine-compact")}
+    } | {("oh-hell", "in-engine-compact"), ("ninety-nine", "in-engine-compact")}
     assert all(int(row["deals"]) > 0 for row in ours)
     if "not installed" not in other:
         assert all("ratio" in row for row in ours if row["driver"] != "contract")
