@@ -55,6 +55,13 @@ class Ask(Frame):
     table: TableId
 
 
+class Review(Frame):
+    """The last scored deal trick by trick (the chat's "Last deal"): asked for, not pushed with every change."""
+
+    op: Literal["review"]
+    table: TableId
+
+
 class Computer(Frame):
     op: Literal["computer"]
     table: TableId
@@ -72,7 +79,9 @@ class Watch(Frame):
     table: TableId | None = None  # None: the place's open table (or the lobby form)
 
 
-Inbound = Annotated[Hello | Act | Open | Lobby | Ask | Computer | Uncomputer | Watch, Field(discriminator="op")]
+Inbound = Annotated[
+    Hello | Act | Open | Lobby | Ask | Review | Computer | Uncomputer | Watch, Field(discriminator="op")
+]
 PARSER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 
 
@@ -88,7 +97,7 @@ class BadFrame(ValueError):
     """A frame that is too long, not JSON, or not one of the operations above."""
 
 
-def parse(data: str | bytes) -> Hello | Act | Open | Lobby | Ask | Computer | Uncomputer | Watch:
+def parse(data: str | bytes) -> Hello | Act | Open | Lobby | Ask | Review | Computer | Uncomputer | Watch:
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > MAX_FRAME:
         raise BadFrame("too_long")

@@ -14,51 +14,136 @@ from typing import Any
 from bot.catalogues import translate
 from bot.games import GAMES, presentation_of
 from bot.games.options import resolve
-from bot.games.shown import CARD, LIST, NUMBER, Cell, Choice
+from bot.games.shown import CARD, LIST, NUMBER, Choice
 from bot.games.views import DealSheet, View
-from bot.tables import TableInfo, TableStatus
+from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, final_standings, running_totals
+from bot.words import cell_text, option_text, rating_text
 
 from .words import said, seat_name
-
-SHEET_NAME = 10  # columns of a name in the score sheet
 
 
 def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
+def _words(line: str) -> list[tuple[str, int, int]]:
+    """The words of a fixed-width line, each with the display columns it spans (a wide character counts two)."""
+    found: list[tuple[str, int, int]] = []
+    column, word, start = 0, "", 0
+    for ch in line + " ":
+        if ch == " ":
+            if word:
+                found.append((word, start, column))
+            word = ""
+        else:
+            if not word:
+                start = column
+            word += ch
+        column += _width(ch)
+    return found
 
 
-def _narrow(text: str, width: int) -> str:
-    if _width(text) <= width:
-        return text
-    while text and _width(text) > width - 1:
-        text = text[:-1]
-    return text + "…"
+def _heads(head: str, widths: list[int]) -> list[str]:
+    """Each figure's column head, read from the fixed-width head line above figures ``widths`` wide (after the
+    name column and a space): a word of the line heads the figure it overlaps most; a figure may have none
+    (the ✓ of a made bid). None at all when a word of the line overlaps no figure."""
+    spans, start = [], 1
+    for width in widths:
+        spans.append((start, start + width))
+        start += width + 1
+    heads: list[list[str]] = [[] for _ in widths]
+    for word, begin, end in _words(head):
+        overlaps = [min(end, right) - max(begin, left) for left, right in spans]
+        best = max(range(len(spans)), key=lambda at: overlaps[at], default=None)
+        if best is None or overlaps[best] <= 0:
+            return []
+        heads[best].append(word)
+    return [" ".join(words) for words in heads]
 
 
-def _cell(cell: Cell) -> str:
-    if isinstance(cell.value, bool):
-        mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
-        return f"{mark:<{cell.width}}"
-    return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
-
-
-def sheet_screen(table: TableInfo, sheet: DealSheet, language: str) -> dict[str, Any]:
-    """A deal's score sheet: its title, fixed-width lines (names cut short) and the notes in words."""
+def sheet_table(table: TableInfo, sheet: DealSheet, language: str) -> dict[str, Any]:
+    """A deal's score sheet as a table for the page: the column heads, a row per seat (its name and figures:
+    bid, tricks, points) and the notes in words."""
     described = presentation_of(table.game).sheet(sheet)
-    lines: list[str] = []
-    if described.rows:
-        names = {seat: _narrow(seat_name(table, seat, language), SHEET_NAME) for seat, _ in described.rows}
-        width = max(_width(name) for name in names.values())
-        lines.append(translate(language, described.head, name=" " * width))
-        lines.extend(" ".join([_pad(names[seat], width), *map(_cell, cells)]) for seat, cells in described.rows)
+    widths = [cell.width for cell in described.rows[0][1]] if described.rows else []
     return {
         "title": said(table, described.title, language),
-        "lines": lines,
+        "columns": _heads(translate(language, described.head, name=""), widths),
+        "rows": [
+            {
+                "seat": seat,
+                "name": seat_name(table, seat, language),
+                "cells": [cell_text(cell).strip() for cell in cells],
+            }
+            for seat, cells in described.rows
+        ],
         "notes": [said(table, note, language) for note in described.notes],
+    }
+
+
+def review_screen(table: TableInfo, review: DealReview, language: str) -> dict[str, Any]:
+    """The last deal, as the chat's "Last deal" shows it and no more: its tricks in order and who took each,
+    its score sheet (bids, tricks, points), and the hands as dealt only where the service hands them out
+    (once the match is over)."""
+    tricks = []
+    for number, trick in enumerate(review.tricks, start=1):
+        tricks.append(
+            {
+                "number": number,
+                "cards": [{"seat": seat, "card": card} for seat, card in trick.cards],
+                "winner": trick.winner,
+                "text": translate(language, "table.won_by", name=seat_name(table, trick.winner, language))
+                if trick.winner is not None
+                else translate(language, "review.nobody"),
+            }
+        )
+    return {
+        "table": table.id,
+        "deal": review.deal,
+        "title": translate(
+            language, "review.title", game=translate(language, f"game.{table.game}"), table=table.id, deal=review.deal
+        ),
+        "tricks": tricks,
+        "sheet": sheet_table(table, review.sheet, language) if review.sheet is not None else None,
+        "hands": [
+            {
+                "seat": seat,
+                "title": translate(language, "review.dealt", name=seat_name(table, seat, language)),
+                "cards": list(cards),
+            }
+            for seat, cards in enumerate(review.hands)
+        ],
+    }
+
+
+def final_screen(table: TableInfo, public: View, result: MatchSheet | None, language: str) -> dict[str, Any]:
+    """The end of the match: places, scores and rating changes (once the match is stored, as in chat), and
+    every seat's running total deal by deal for the chart the page draws."""
+    standings = final_standings(public, result)
+    seats = len(public["scores"]["total"])
+    sheets = list(result["sheets"]) if result is not None else []
+    return {
+        "standings": [
+            {
+                "seat": row.seat,
+                "name": seat_label(table, row.seat, language),
+                "place": row.place,
+                "score": row.score,
+                "winner": row.winner,
+                "rating": rating_text(row.rating_before, row.rating_after, language),
+            }
+            for row in standings
+        ],
+        "unrated": translate(language, "table.hints_unrated") if table.hints else "",
+        "chart": {
+            "title": translate(language, "table.chart"),
+            "x": translate(language, "chart.deals"),
+            "y": translate(language, "chart.points"),
+            "names": [seat_name(table, seat, language) for seat in range(seats)],
+            "lines": running_totals(sheets, seats),
+        }
+        if sheets
+        else None,
     }
 
 
@@ -99,16 +184,8 @@ def choice_screen(table: TableInfo, view: View, choice: Choice, actions: list[st
 
 
 def options_lines(table: TableInfo, language: str) -> list[str]:
-    lines = []
-    for name, value in resolve(table.game, GAMES[table.game].options, table.options).items():
-        if isinstance(value, bool):
-            shown = translate(language, "option.on" if value else "option.off")
-        elif isinstance(value, str):
-            shown = translate(language, f"choice.{value}")
-        else:
-            shown = str(value)
-        lines.append(f"{translate(language, f'option.{name}')}: {shown}")
-    return lines
+    options = resolve(table.game, GAMES[table.game].options, table.options)
+    return [option_text(table.game, name, value, language) for name, value in options.items()]
 
 
 def seat_label(table: TableInfo, index: int, language: str) -> str:
@@ -160,10 +237,12 @@ def screen(
     seat: int | None,
     legal: list[str],
     language: str,
+    result: MatchSheet | None = None,
 ) -> dict[str, Any]:
     """One screen's whole state, as the chat presentation splits it: the table (header, seats, the trick, cards
     face up, the score sheet) from ``public`` (``view(None)``), and for a seated player their hand, its notes,
-    what they play beside it and their choices from ``mine`` (``view(seat)``, of the same moment)."""
+    what they play beside it and their choices from ``mine`` (``view(seat)``, of the same moment). A finished
+    table's standings take their places, rating changes and running totals from the stored ``result``."""
     out: dict[str, Any] = {
         "id": table.id,
         "version": table.version,
@@ -203,15 +282,18 @@ def screen(
     to_act = list(table.to_act)
     phase = view["phase"]
     who = translate(language, "list.separator").join(seat_name(table, s, language) for s in to_act)
+    header = [" ".join(said(table, text, language) for text in line) for line in shown.header(view)]
     out.update(
         {
-            "header": [" ".join(said(table, text, language) for text in line) for line in shown.header(view)],
+            "header": header,
             "seats": seats,
             "to_act": to_act,
             "turn_line": translate(language, f"turn.{phase}", who=who) if to_act and phase else "",
             "turn_ends": table.turn_ends.isoformat() if table.turn_ends else None,
             "hand": list(own.get("hand") or []) if own is not None else [],
-            "hand_notes": [said(table, text, language) for text in shown.hand_notes(own)] if own is not None else [],
+            "hand_notes": _new_lines(
+                [said(table, text, language) for text in shown.hand_notes(own)] if own is not None else [], header
+            ),
             "trick": [{"seat": p["seat"], "card": p["card"]} for p in view["trick"]],
             "leader": view["leader"],
             "last_trick": (
@@ -230,16 +312,16 @@ def screen(
                 for s in [*shown.face_up(view), *(shown.beside(own) if own is not None else [])]
             ],
             "choices": choices_screen(table, own, legal, language) if own is not None else [],
-            "sheet": sheet_screen(table, view["last_deal"], language) if view["last_deal"] else None,
+            "sheet": sheet_table(table, view["last_deal"], language) if view["last_deal"] else None,
             "scores": list(view["scores"]["total"]),
             "winners": view["winners"],
         }
     )
     if table.status == TableStatus.FINISHED:
-        totals = view["scores"]["total"]
-        winners = set(view["winners"] or [])
-        order = sorted(range(len(totals)), key=lambda s: (s not in winners, -totals[s]))
-        out["final"] = [
-            {"name": seat_label(table, s, language), "score": totals[s], "winner": s in winners} for s in order
-        ]
+        out["final"] = final_screen(table, view, result, language)
     return out
+
+
+def _new_lines(lines: list[str], shown: list[str]) -> list[str]:
+    """``lines`` less those already ``shown`` (a hand note that repeats a header line, such as the trumps)."""
+    return [line for line in lines if line not in shown]

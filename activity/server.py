@@ -22,14 +22,28 @@ from pydantic import ValidationError
 
 from bot.catalogues import language_of, translate
 from bot.games import GAMES
-from bot.tables import NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
+from bot.tables import MatchSheet, NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
+from bot.words import error_text, hint_text
 
-from .frames import MAX_FRAME, Act, Ask, BadFrame, Computer, Hello, Lobby, Open, TokenRequest, Uncomputer, Watch, parse
+from .frames import (
+    MAX_FRAME,
+    Act,
+    Ask,
+    BadFrame,
+    Computer,
+    Hello,
+    Lobby,
+    Open,
+    Review,
+    TokenRequest,
+    Uncomputer,
+    Watch,
+    parse,
+)
 from .identity import DISCORD, DiscordSignIn, SignInRefused
-from .screen import screen, seat_label
+from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
-from .words import hint_text
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +53,6 @@ RATE_PER_SECOND = 8.0
 RATE_BURST = 16.0
 MAX_ROOM = 1_000_000
 IDLE_POLL = 1.0  # a screen with no table here looks for one made meanwhile (another tab's) this often
-
-
-def error_text(error: TableError, language: str) -> str:
-    params = dict(error.params)
-    if params.get("game") in GAMES:
-        params["game"] = translate(language, f"game.{params['game']}")
-    text = translate(language, f"error.{error.key}", **params)
-    return text if text != f"error.{error.key}" else str(error)
 
 
 def games_catalogue(language: str) -> list[dict[str, Any]]:
@@ -114,6 +120,7 @@ class Screen:
         self._pusher: asyncio.Task[None] | None = None
         self._hinting: asyncio.Task[None] | None = None
         self._send_lock = asyncio.Lock()
+        self._result: tuple[int, MatchSheet] | None = None
 
     @property
     def source(self) -> TableSource:
@@ -193,23 +200,25 @@ class Screen:
 
     async def state(self, table_id: int) -> dict[str, Any]:
         """The screen as the table is now: the public table, and the seat's own view if seated (one moment)."""
-        user = self.session.user_id
+        user, language = self.session.user_id, self.language
         for _ in range(5):
             table, public = await self.source.public(table_id)
+            result = await self.result(table) if table.status == TableStatus.FINISHED else None
             try:
                 hand = await self.source.hand(table_id, user)
             except (NotAllowed, WrongStatus):
-                return screen(table, public, user_id=user, seat=None, legal=[], language=self.language)
+                return screen(table, public, user_id=user, seat=None, legal=[], language=language, result=result)
             if hand.table.version == table.version:  # else a move came between the two reads: read again
                 break
         else:
-            return screen(table, public, user_id=user, seat=None, legal=[], language=self.language)
+            return screen(table, public, user_id=user, seat=None, legal=[], language=language, result=result)
         legal = hand.legal if hand.table.status == TableStatus.PLAYING else []
+        seat = hand.seat.index
         return screen(
-            hand.table, public, mine=hand.view, user_id=user, seat=hand.seat.index, legal=legal, language=self.language
+            hand.table, public, mine=hand.view, user_id=user, seat=seat, legal=legal, language=language, result=result
         )
 
-    async def handle(self, frame: Act | Open | Lobby | Ask | Computer | Uncomputer | Watch | Hello) -> None:
+    async def handle(self, frame: Act | Open | Lobby | Ask | Review | Computer | Uncomputer | Watch | Hello) -> None:
         user, name = self.session.user_id, self.session.name
         try:
             if isinstance(frame, Hello):
@@ -224,6 +233,8 @@ class Screen:
                     return
                 if isinstance(frame, Act):
                     await self.source.act(frame.table, user, frame.action, frame.turn)
+                elif isinstance(frame, Review):
+                    await self.review(frame.table)
                 elif isinstance(frame, Ask):  # the search takes up to a second: the screen goes on meanwhile
                     self._hinting = asyncio.create_task(self.hint(frame.table))
                 elif isinstance(frame, Computer):
@@ -241,6 +252,23 @@ class Screen:
             if isinstance(error, StaleAction) and self.table_id is not None:
                 await self.send({"type": "state", "table": await self.state(self.table_id)})
 
+    async def review(self, table_id: int) -> None:
+        """The last scored deal, trick by trick: what the chat's "Last deal" shows (hands once the match is over)."""
+        table, deals = await self.source.deal_reviews(table_id)
+        if not deals:
+            await self.refuse("review.none")
+            return
+        await self.send({"type": "review", "review": review_screen(table, deals[-1], self.language)})
+
+    async def result(self, table: TableInfo) -> MatchSheet | None:
+        """A finished table's stored match (read once: it never changes after)."""
+        if self._result is not None and self._result[0] == table.id:
+            return self._result[1]
+        result = await self.source.table_result(table.id)
+        if result is not None:
+            self._result = (table.id, result)
+        return result
+
     async def hint(self, table_id: int) -> None:
         try:
             hint = await self.source.hint(table_id, self.session.user_id)
@@ -251,12 +279,9 @@ class Screen:
         await self.send({"type": "hint", "message": hint_text(hint, hand.view, self.language)})
 
     async def open(self, frame: Open) -> None:
-        if not self.session.local:  # a table made here must be posted in the channel: /play does that today
-            await self.refuse("activity.open_in_chat")
-            return
-        if frame.game not in GAMES:
-            await self.refuse("activity.bad_frame")
-            return
+        """A new table in this screen's place, from the lobby form: the service checks the game, its options,
+        the seat count and the computers as it checks ``/play``'s (a refusal is said and writes nothing); in
+        Discord the chat table posts its lobby in the channel, as ``/play`` would have."""
         session = self.session
         table = await self.source.open_table(
             session.guild_id,
@@ -267,12 +292,8 @@ class Screen:
             dict(frame.options),
             frame.players,
             frame.hints,
+            list(frame.computers),
         )
-        try:
-            for level in frame.computers:
-                await self.source.add_computer(table.id, session.user_id, level)
-        except TableError as error:
-            await self.refuse_table(error)
         await self.show(table.id)
 
     async def close(self) -> None:

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from bot.games.views import View
-from bot.tables import HandSnapshot, Hint, TableError, TableInfo, TableService
+from bot.tables import DealReview, HandSnapshot, Hint, MatchSheet, TableError, TableInfo, TableService
 from bot.tables.events import Event, SeatViewChanged, TableMovedElsewhere
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,14 @@ class TableSource(Protocol):
 
     async def hint(self, table_id: int, user_id: int) -> Hint: ...
 
+    async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
+        """The scored deals trick by trick, as the chat's "Last deal" has them (hands only once the match is over)."""
+        ...
+
+    async def table_result(self, table_id: int) -> MatchSheet | None:
+        """A finished table's stored match: places, rating changes and every deal's sheet."""
+        ...
+
     async def act(self, table_id: int, user_id: int, action: str, turn: int) -> None: ...
 
     async def open_table(
@@ -57,7 +65,12 @@ class TableSource(Protocol):
         options: dict[str, Any],
         players: int | None,
         hints: bool,
-    ) -> TableInfo: ...
+        computers: list[str],
+    ) -> TableInfo:
+        """A new lobby here, checked by the service as ``/play`` is (the server's default options under those
+        chosen), with the host and ``computers`` seated at once; outside local mode it is posted in its channel
+        by the chat table, which hears it opened (all or nothing: a refusal writes nothing)."""
+        ...
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableInfo: ...
 
@@ -176,6 +189,12 @@ class ServiceSource:
     async def hint(self, table_id: int, user_id: int) -> Hint:
         return await self.service.hint(table_id, user_id)
 
+    async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
+        return await self.service.deal_reviews(table_id)
+
+    async def table_result(self, table_id: int) -> MatchSheet | None:
+        return await self.service.table_result(table_id)
+
     # ---------------------------------------------------------------- writes
 
     async def act(self, table_id: int, user_id: int, action: str, turn: int) -> None:
@@ -192,8 +211,22 @@ class ServiceSource:
         options: dict[str, Any],
         players: int | None,
         hints: bool,
+        computers: list[str],
     ) -> TableInfo:
-        table = await self.service.open_table(guild_id, channel_id, user_id, name, game, options, players, hints=hints)
+        settings = await self.service.guild_settings(guild_id)
+        chosen = {**settings.default_options.get(game, {}), **options}  # as /play: the server's defaults, then these
+        table = await self.service.open_table(
+            guild_id,
+            channel_id,
+            user_id,
+            name,
+            game,
+            chosen,
+            players,
+            hints=hints,
+            computers=computers,
+            announce=not self.local,  # the chat table posts it in its channel
+        )
         if self.local:  # no channel message to post: the table is shown where it was made
             await self.service.set_location(table.id, message_id=table.id)
             table = await self.service.table(table.id)

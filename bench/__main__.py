@@ -1,4 +1,5 @@
-"""``python -m bench engine|tables|start|players|picture|activity``: print speed figures (see ``bench/__init__.py``).
+"""``python -m bench engine|tables|start|players|picture|activity|events``: print speed figures (see
+``bench/__init__.py``).
 
 Each benchmark's module is imported only when it runs: the engine's figures need neither the
 database nor the pictures' libraries.
@@ -69,6 +70,10 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         help="computer players: decision times and strength in seat-rotated matches on the same deals",
     )
     bench_players.add_arguments(computers)
+    events = sub.add_parser("events", help="a 64-entrant Swiss tournament at full speed: each round change's time")
+    events.add_argument("--entrants", type=int, default=64)
+    events.add_argument("--rounds", type=int, default=3)
+    events.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
     sub.add_parser(
         "activity", help="the Activity on real WebSockets: action to new state on four screens", add_help=False
     )
@@ -86,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole, computers = parser()
     args = whole.parse_args(given)
     lines: Iterable[str] = []
-    if args.what == "players":
+    if args.what == "players" and args.against == "ismcts":
+        from bench.ismcts import bench_ismcts
+
+        lines = bench_ismcts(args.matches, args.budget_ms, args.seed, args.jobs, args.level)
+    elif args.what == "players":
         try:
             config = bench_players.config_from(args)
         except ValueError as error:
@@ -114,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.tables import bench_tables
 
         lines = bench_tables(args.tables, args.database, args.think_ms, args.players, args.processes)
+    elif args.what == "events":
+        from bench.events import bench_events
+
+        lines = bench_events(args.entrants, args.rounds, args.database)
     elif args.what == "engine":
         from bench.engine import engine_figures, openspiel_figures
 

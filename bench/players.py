@@ -26,7 +26,8 @@ from bot.games.views import BidRow
 from bot.players import LEVELS, ComputerPlayer
 
 RANDOM = "random"  # uniformly random legal actions: the floor every level must clear
-BENCH_LEVELS = (*LEVELS, RANDOM)
+BASELINE = "baseline"  # strong as it was before it read the table (bench/baseline.py), at the same budget
+BENCH_LEVELS = (*LEVELS, BASELINE, RANDOM)
 PAIRINGS: tuple[tuple[str, str], ...] = (("strong", "easy"), ("easy", RANDOM), ("strong", RANDOM))
 # Short formats where a game has them, so a match is quick enough to measure many;
 # Five Hundred plays a full game to 500 and Just Make to its default target.
@@ -145,7 +146,7 @@ def play_match(plan: MatchPlan) -> MatchOutcome:
             action = random.Random(decision_seed).choice(legal)
         else:
             started = time.perf_counter()
-            action = ComputerPlayer(level, seed=decision_seed, budget_ms=plan.budget_ms).choose(state, seat)
+            action = choose(level, state, seat, decision_seed, plan.budget_ms)
             if len(legal) > 1:  # a forced move is no decision; it would only flatter the times
                 times[role[seat]].append(time.perf_counter() - started)
         state.act(seat, action)
@@ -163,6 +164,15 @@ def play_match(plan: MatchPlan) -> MatchOutcome:
         tally_aims(state.sheets, role),
         points_margin(state.scores()["total"], units, plan.rotation) / max(1, hands),
     )
+
+
+def choose(level: str, state: GameState, seat: int, seed: int, budget_ms: int) -> str:
+    """A computer level's choice: ``bot.players``' levels, or the bench's ``baseline``."""
+    if level == BASELINE:
+        from bench.baseline import baseline_decide
+
+        return baseline_decide(state, seat, seed, budget_ms).action
+    return ComputerPlayer(level, seed=seed, budget_ms=budget_ms).choose(state, seat)
 
 
 def points_margin(total: Sequence[float], units: list[list[int]], first_unit: int) -> float:
@@ -198,7 +208,7 @@ def player_counts(config: BenchConfig, game: str) -> list[int]:
 def unavailable(game: str, players: int, options: dict[str, object], levels: Iterable[str]) -> str | None:
     """Why a level cannot play this game (it has no knowledge module yet), or None."""
     state = new_game(game, players=players, options=options, seed=0)
-    for level in sorted(set(levels) - {RANDOM}):
+    for level in sorted(set(levels) - {RANDOM, BASELINE}):
         try:
             ComputerPlayer(level, seed=0, samples=1).choose(state, state.to_act()[0])
         except ImportError as error:
@@ -459,7 +469,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--pairing",
         type=_pairing,
         action="append",
-        help="FIRST:SECOND levels (strong, easy, random; repeatable); default strong:easy, easy:random, strong:random",
+        help="FIRST:SECOND levels (strong, easy, baseline, random; repeatable); default strong:easy, easy:random, "
+        "strong:random",
     )
     parser.add_argument(
         "--matches", type=_positive, default=12, help="matches per pairing, rounded up to whole seat rotations"
@@ -475,6 +486,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a game option (rules/*.md names) for every game that has it, or for GAME only; repeatable",
     )
     parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument(
+        "--against",
+        choices=("ismcts",),
+        help="ismcts: duplicate four-player Oh Hell deals against OpenSpiel's ISMCTS (--matches deals, "
+        "--level plays them); needs pip install 'open_spiel==1.6.1'",
+    )
+    parser.add_argument(
+        "--level", choices=("strong", BASELINE), default="strong", help="with --against: the level that plays"
+    )
 
 
 def parse_options(given: list[str], games: Sequence[str]) -> dict[str, dict[str, object]]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.games.views import DealSheet
+from bot.tables import running_totals
 
 from .picture.fonts import drawable, fit, fit_apart, font, undrawn
 
@@ -29,15 +29,7 @@ LABEL_GAP = 17  # the least distance between two names at the line ends, in pixe
 SMALL_SCORES = 20  # at most this far from 0, totals are drawn as steps with a dot at every deal
 FILENAME = "totals.png"
 
-
-def running_totals(sheets: Sequence[DealSheet], seats: int) -> list[list[int]]:
-    """Each seat's match total after every deal, starting from 0 before the first."""
-    lines = [[0] for _ in range(seats)]
-    for sheet in sheets:
-        totals = {row["seat"]: row["total"] for row in sheet["rows"]}
-        for seat, line in enumerate(lines):
-            line.append(int(totals.get(seat, line[-1])))
-    return lines
+__all__ = ["COLOURS", "FILENAME", "SQUARES", "legend", "running_totals", "totals_chart"]
 
 
 def legend(names: Sequence[str]) -> str:

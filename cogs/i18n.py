@@ -33,8 +33,19 @@ from bot.catalogues import (
     translate,
     translations,
 )
+from bot.words import duration
 
-__all__ = ["DEFAULT", "LOCALES_DIR", "catalogue", "language_of", "languages", "plural_forms", "t", "translations"]
+__all__ = [
+    "DEFAULT",
+    "LOCALES_DIR",
+    "catalogue",
+    "duration",
+    "language_of",
+    "languages",
+    "plural_forms",
+    "t",
+    "translations",
+]
 
 log = logging.getLogger(__name__)
 
@@ -114,29 +125,3 @@ class Translator(app_commands.Translator):
         if key is None and context.location in (Where.command_name, Where.group_name, Where.parameter_name):
             key = f"name.{string.message}"
         return None if key is None else catalogue(language).get(key)
-
-
-def duration(seconds: int, locale: Any) -> str:
-    """A length of time as people say it, the same everywhere (lobby, /settings, refusals): ``45 s``,
-    ``5 min``, ``1 min 30 s``, ``2 h``, ``1 h 30 min``, ``1 d`` (Japanese ``1分30秒``); two units at most,
-    the smaller one dropped past a day. ``off`` for none."""
-    if seconds <= 0:
-        return t(locale, "duration.off")
-    days, rest = divmod(seconds, 86_400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return t(locale, "duration.days", count=days)
-    if hours:
-        return (
-            t(locale, "duration.hours_minutes", hours=hours, minutes=minutes)
-            if minutes
-            else (t(locale, "duration.hours", count=hours))
-        )
-    if minutes:
-        return (
-            t(locale, "duration.minutes_seconds", minutes=minutes, seconds=secs)
-            if secs
-            else (t(locale, "duration.minutes", count=minutes))
-        )
-    return t(locale, "duration.seconds", count=secs)

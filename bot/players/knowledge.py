@@ -67,6 +67,12 @@ class Knowledge(Protocol):
     # auction), changing in place (None) or returning a replacement, and touching only
     # cards ``seat`` has not seen; the search calls it after every ``determinize``.
 
+    # Optional: ``likelihood(world, seat) -> float``, the log of the chance that the others' bids and plays so
+    # far came from the hands ``world`` gives them (``bot/players/inference.py`` weights determinizations by
+    # it), and ``read(worlds, weights, seat) -> Reading | None``, what that says in one line, for hints.
+    # Optional: ``weighty(world, seat) -> bool``, True for a decision worth the whole time budget (no early
+    # stop once a candidate leads by one standard error).
+
     def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
         """Once ``world``'s deal has been scored (its last sheet): what ``seat`` aimed at
         (``BID``, ``CONTRACT`` or ``DEFENCE``) and whether it got it; None if it had no aim."""
@@ -79,6 +85,12 @@ class EverySeatForItself:
 
     def units(self, world: GameState) -> list[list[int]]:
         return [[seat] for seat in range(world.players)]
+
+    # Optional: ``likelihood(world, seat) -> float``, the log of the chance that the others' bids and plays so
+    # far came from the hands ``world`` gives them (``bot/players/inference.py`` weights determinizations by
+    # it), and ``read(worlds, weights, seat) -> Reading | None``, what that says in one line, for hints.
+    # Optional: ``weighty(world, seat) -> bool``, True for a decision worth the whole time budget (no early
+    # stop once a candidate leads by one standard error).
 
     def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
         if not world.sheets:

@@ -1,5 +1,6 @@
 """The table service: lobbies, play, computer players, durable logs, timers and the leaderboard (no discord)."""
 
+from bot.players.inference import Reading
 from bot.storage.models import DEFAULT_GRACE_SECONDS, DEFAULT_TURN_SECONDS, TableStatus
 from bot.storage.record_rows import (
     BestDeal,
@@ -25,7 +26,7 @@ from .errors import (
     WrongStatus,
 )
 from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
-from .review import DealReview, TrickReview
+from .review import DealReview, Standing, TrickReview, final_standings, running_totals
 from .service import TableService
 
 __all__ = [
@@ -49,8 +50,10 @@ __all__ = [
     "PlayerProfile",
     "PlayerStats",
     "RatingPoint",
+    "Reading",
     "SeatInfo",
     "StaleAction",
+    "Standing",
     "TableError",
     "TableInfo",
     "TableNotFound",
@@ -59,4 +62,6 @@ __all__ = [
     "TooMany",
     "TrickReview",
     "WrongStatus",
+    "final_standings",
+    "running_totals",
 ]

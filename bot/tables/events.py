@@ -91,9 +91,11 @@ class MatchEnded:
 
 @dataclass(frozen=True)
 class LobbyChanged:
-    """A lobby's seats, options or hints changed, or it closed (its last person left)."""
+    """A lobby's seats, options or hints changed, or it closed (its last person left). ``announce``: a lobby
+    just opened away from its channel (on an Activity's screen), which the channel's presentation posts."""
 
     table: TableInfo
+    announce: bool = False
 
     @property
     def table_id(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -51,10 +52,10 @@ class Lobby:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def _changed(self, live: LiveTable) -> TableInfo:
+    def _changed(self, live: LiveTable, *, announce: bool = False) -> TableInfo:
         """The lobby as it is now, published to the subscribers (the caller holds the table's lock)."""
         info = live.info()
-        self.store.events.publish(LobbyChanged(info))
+        self.store.events.publish(LobbyChanged(info, announce=announce))
         return info
 
     async def open_table(
@@ -71,12 +72,23 @@ class Lobby:
         turn_seconds: int | None = None,
         own_thread: bool = False,
         hints: bool = False,
+        computers: Sequence[str] = (),
+        announce: bool = False,
     ) -> TableInfo:
         """A new lobby with the host seated. One open table per channel unless it has its own thread
         (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted).
-        ``hints``: players may ask for hints, and the match is not rated."""
+        ``hints``: players may ask for hints, and the match is not rated. ``computers``: the levels of
+        computer players seated at once with the host (all or none). ``announce``: the lobby was opened
+        away from the channel (an Activity's screen), and a presentation of the channel posts it there
+        when it hears it (:class:`LobbyChanged` says so)."""
         own_thread = own_thread or thread_id is not None
         options = checked_options(game, options, players)
+        for level in computers:
+            if level not in LEVELS:
+                raise BadOptions("bad_level", level=level, allowed=", ".join(LEVELS))
+        most = players or max(GAMES[game].players)
+        if 1 + len(computers) > most:
+            raise NotAllowed("table_full", players=most)
         if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
             raise BadOptions("bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds")
         now = self.store.clock()
@@ -114,11 +126,13 @@ class Lobby:
             except IntegrityError:  # another process opened one here a moment ago: undo only this
                 raise BatchRollback(ChannelBusy("channel_busy")) from None
             seat_id = await repo.insert_seat(connection, table_id, host_id, now)
+            for level in computers:
+                await repo.insert_seat(connection, table_id, None, now, level)
             return table_id, seat_id
 
         table_id, _ = await self.store.db.write(work)
         async with self.store.locked(table_id) as live:
-            return self._changed(live)
+            return self._changed(live, announce=announce)
 
     async def set_location(
         self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None, in_channel: bool = False
@@ -298,22 +312,36 @@ class Lobby:
             self._host_only(live, by_user)
             if live.message_id is None and message_id is None:
                 raise WrongStatus("lobby_not_ready")
-            info = GAMES[live.game]
-            count = len(live.seats)
-            if count not in info.players or (live.players is not None and count != live.players):
-                allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
-                raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
-            try:
-                new_game(live.game, players=count, options=live.options, seed=live.seed)
-            except GameError as error:
-                raise BadOptions.from_game(error) from None
-            now = self.store.clock()
-            for position, seat in enumerate(live.seats):
-                seat.position = position
-            live.status, live.started_at = PLAYING, now
-            live.begin()
-            if live.message_id is None:
-                live.message_id = message_id
-            step = Step(live, now)
-            step.events.append({"kind": "started"})
-            return await self.store.commit(live, step, actor=None, positions=True)
+            return await self._begin(live, message_id)
+
+    @read_again_if_behind
+    async def start_seated(self, table_id: int) -> Outcome | None:
+        """Start a table whose seats were set by an event (a tournament's round), with no host's click and
+        before its message is posted (the presentation posts it on hearing the round open). None if it
+        has already started (another process, or before a restart): starting is done once."""
+        async with self.store.locked(table_id) as live:
+            if live.status != LOBBY:
+                return None
+            return await self._begin(live)
+
+    async def _begin(self, live: LiveTable, message_id: int | None = None) -> Outcome:
+        """The match starts with the seats as they are (in join order); the caller holds the lock."""
+        info = GAMES[live.game]
+        count = len(live.seats)
+        if count not in info.players or (live.players is not None and count != live.players):
+            allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
+            raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
+        try:
+            new_game(live.game, players=count, options=live.options, seed=live.seed)
+        except GameError as error:
+            raise BadOptions.from_game(error) from None
+        now = self.store.clock()
+        for position, seat in enumerate(live.seats):
+            seat.position = position
+        live.status, live.started_at = PLAYING, now
+        live.begin()
+        if live.message_id is None:
+            live.message_id = message_id
+        step = Step(live, now)
+        step.events.append({"kind": "started"})
+        return await self.store.commit(live, step, actor=None, positions=True)

@@ -305,4 +305,4 @@ class Play:
                 future = pending[seat.position] = asyncio.ensure_future(thinking)
                 future.add_done_callback(retrieved)  # its asker may have gone: no "never retrieved" warning
         choice = await asyncio.shield(future)  # a second click while thinking waits for the same hint
-        return Hint(choice.action, choice.aim, choice.rate, choice.samples)
+        return Hint(choice.action, choice.aim, choice.rate, choice.samples, choice.reading)

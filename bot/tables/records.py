@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.games.views import View
+from bot.players.inference import Reading
 from bot.storage.models import (
     DEFAULT_COMPUTER_PACE_MS,
     DEFAULT_MAX_LOBBIES_PER_HOST,
@@ -139,3 +140,4 @@ class Hint:
     aim: str | None  # what the advice aims at: "bid" (the seat's own), "contract" (its side's), "defence"
     rate: float | None  # the share of the deals tried in which that aim was reached
     samples: int  # deals tried (0: there was only one sensible choice)
+    reading: Reading | None = None  # what the others' bids and plays say of one of them, where the game reads it

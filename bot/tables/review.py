@@ -8,12 +8,13 @@ over (see ``Records.deal_reviews``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games import new_game
 from bot.games.views import DealSheet, View
+from bot.storage.record_rows import MatchSheet
 
 
 @dataclass(frozen=True)
@@ -94,3 +95,46 @@ def review_deals(
     if tricks and not state.is_over():
         deals.append(DealReview(public["deal"], tuple(tricks), None, hands))
     return deals
+
+
+def running_totals(sheets: Sequence[DealSheet], seats: int) -> list[list[int]]:
+    """Each seat's match total after every deal, starting from 0 before the first (the end-of-match chart's
+    lines, in chat and on the Activity's page)."""
+    lines = [[0] for _ in range(seats)]
+    for sheet in sheets:
+        totals = {row["seat"]: row["total"] for row in sheet["rows"]}
+        for seat, line in enumerate(lines):
+            line.append(int(totals.get(seat, line[-1])))
+    return lines
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat at the end of a match: its place (None until the match is stored), score, and rating change."""
+
+    seat: int
+    place: int | None
+    score: int
+    winner: bool
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+
+def final_standings(public: View, result: MatchSheet | None) -> list[Standing]:
+    """The seats in their final order: the stored places when the match is stored (winners first until
+    then), then by score; each person's rating change once stored (a computer has none)."""
+    totals = public["scores"]["total"]
+    winners = set(public["winners"] or [])
+    ratings: dict[int, tuple[float | None, float | None]] = {}
+    placement: dict[int, int] = {}
+    if result is not None:
+        winners = set(result["winners"] or winners)
+        for stored in result["seats"]:
+            ratings[stored["seat"]] = (stored["rating_before"], stored["rating_after"])
+            if stored["placement"] is not None:
+                placement[stored["seat"]] = stored["placement"]
+    order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
+    return [
+        Standing(seat, placement.get(seat), totals[seat], seat in winners, *ratings.get(seat, (None, None)))
+        for seat in order
+    ]

@@ -16,6 +16,7 @@ another part:
 - :class:`~bot.tables.play.Play`: actions, resignations, abandoning, turn timers, computer seats, hints
 - :class:`~bot.tables.record_reads.Records`: leaderboards, stats, history, score sheets, deal reviews
 - :class:`~bot.tables.settings.Settings`: each server's settings, and what other processes tell
+- :class:`~bot.tables.tournaments.Tournaments`: tournaments and duplicate nights, their rounds of tables
 
 Callers may use the parts directly (``service.lobby.join(...)``) or the same calls on the façade.
 """
@@ -38,6 +39,7 @@ from .record_reads import Records
 from .settings import Settings
 from .store import UNSHOWN_LOBBY_GRACE, TableStore
 from .thinking import Thinker
+from .tournaments import Tournaments
 
 
 class TableService:
@@ -76,6 +78,7 @@ class TableService:
         self.settings = settings = Settings(store)
         self.lobby = lobby = Lobby(store)
         self.play = play = Play(store, thinker=thinker, sleep=sleep)
+        self.tournaments = Tournaments(store, lobby, play)
         # The store's tables and the drivers, for tests that look inside.
         self._live = store.live
         self._drivers = play.computers.drivers
@@ -137,6 +140,7 @@ class TableService:
         """Stop the timers, the computer players (a move half thought is thought again by the next
         process: nothing of it was written) and hints under way, stop hearing the other processes,
         and shut the pool if it is ours. Subscribers hear nothing more."""
+        await self.tournaments.close()
         await self.play.close()
         await self.settings.close()
         await self.store.close()

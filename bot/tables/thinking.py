@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from bot.games import from_json
 from bot.players import DEFAULT_BUDGET_MS, ComputerPlayer
+from bot.players.inference import Reading
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ class Choice:
     aim: str | None = None  # "bid", "contract" or "defence"
     rate: float | None = None  # share of the deals tried in which the aim was reached
     samples: int = 0  # deals tried (0: no search was needed)
+    reading: Reading | None = None  # what the others' bids and plays say, where the game reads them
 
 
 def think(job: Job) -> Choice:
@@ -54,8 +56,8 @@ def think(job: Job) -> Choice:
     decision = player.decide(state, job.seat)
     chosen = decision.chosen
     if chosen is None:
-        return Choice(decision.action, samples=decision.samples)
-    return Choice(decision.action, chosen.aim, chosen.aim_rate, decision.samples)
+        return Choice(decision.action, samples=decision.samples, reading=decision.reading)
+    return Choice(decision.action, chosen.aim, chosen.aim_rate, decision.samples, decision.reading)
 
 
 def decision_seed(table_seed: int, action_count: int) -> int:

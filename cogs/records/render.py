@@ -16,6 +16,7 @@ import discord
 
 from bot.games import presentation_of
 from bot.tables import BoardRow, MatchSeat, MatchSheet, MatchSummary, PlayerProfile, RatingPoint, TableStatus
+from bot.words import computer_name
 
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
@@ -25,7 +26,6 @@ from ..tables.render import (
     FIELD_VALUE_MAX,
     NAME_MAX,
     clip,
-    computer_name,
     game_name,
     pad,
     rating_change,

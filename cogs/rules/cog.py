@@ -11,13 +11,14 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.games.options import resolve
 from bot.tables import TableStatus
+from bot.words import option_text
 
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send
 from ..tables.cog import table_here
-from ..tables.render import COLOUR, clip, game_name, option_text
+from ..tables.render import COLOUR, clip, game_name
 
 
 class Rules(commands.Cog):
@@ -54,4 +55,5 @@ class Rules(commands.Cog):
         shown = "\n".join(option_text(chosen, name, value, locale) for name, value in options.items())
         embed.add_field(name=heading, value=clip(shown, 1024), inline=False)
         embed.add_field(name=t(locale, "rules.computers_title"), value=t(locale, "rules.computers"), inline=False)
+        embed.add_field(name=t(locale, "rules.duplicate_title"), value=t(locale, "rules.duplicate"), inline=False)
         await send(interaction, embed=embed)

@@ -17,12 +17,12 @@ from discord.ext import commands
 
 from bot.games import GAMES, Option
 from bot.tables import DEFAULT_GRACE_SECONDS, DEFAULT_TURN_SECONDS, GuildSettings, TableError, TableStatus
+from bot.words import error_text, option_text
 
 from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
 from ..replies import click_values, safely, send
-from ..tables.cog import error_text
-from ..tables.render import COLOUR, clip, game_name, option_text
+from ..tables.render import COLOUR, clip, game_name
 
 TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)

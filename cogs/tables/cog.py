@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot.tables import SeatInfo, TableError, TableInfo
 from bot.tables.events import Subscription
+from bot.words import error_text
 
 from ..client import TableBot
 from ..i18n import reader, t, text
@@ -38,7 +39,7 @@ from .play_commands import add_play_commands, refused_choice
 from .presenting import HEARD, Presenter
 from .publisher import Publisher
 from .review import show_review
-from .working import SHUTDOWN_GRACE, Work, error_text, table_here
+from .working import SHUTDOWN_GRACE, Work, table_here
 
 __all__ = ["Tables", "error_text", "table_here"]
 

@@ -19,11 +19,11 @@ from bot.games import presentation_of
 from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice
 from bot.games.views import View
 from bot.tables import SeatInfo, TableInfo, TableStatus
+from bot.words import RED, card_label, hand_lines, is_joker, said_cards, sort_key
 
-from ..cards import RED, card_label, hand_lines, is_joker, sort_key
 from ..i18n import t
 from .hand_components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
-from .render import COLOUR, clip, game_name, said, said_cards, seat_name, trick_text, turn_clock
+from .render import COLOUR, clip, game_name, said, seat_name, trick_text, turn_clock
 
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5

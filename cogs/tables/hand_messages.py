@@ -11,11 +11,12 @@ from typing import Any
 import discord
 
 from bot.tables import HandSnapshot, SeatInfo, TableError, TableInfo, TableService, TableStatus
+from bot.words import error_text
 
 from ..i18n import reader, t
 from ..replies import send
 from .hand import hand_message
-from .working import Work, error_text, show_in_hand
+from .working import Work, show_in_hand
 
 TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minutes; keep a margin
 

@@ -15,13 +15,14 @@ import aiohttp
 import discord
 
 from bot.tables import ChannelBusy, SeatInfo, TableError, TableInfo, TableService, TableStatus
+from bot.words import error_text
 
 from ..i18n import reader, t
 from ..replies import PUBLIC_THINKING, answer_lock, send, update
 from .lobby import computer_choice
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_name
-from .working import Work, error_text, show_note
+from .working import Work, show_note
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ class LobbyClicks:
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table.id, interaction.user.id, can_manage=True)
                 raise
-            self.publisher.mark_shown(table.id)
+            self.publisher.mark_shown(table.id, table.version)
             thread_id = None
             if own_thread:
                 try:
@@ -183,24 +184,26 @@ class LobbyClicks:
             await self.offer_computers(interaction, table_id)
             return
         async with self.work.working(interaction, update=True):
-            try:
-                if op == "join":
-                    await self.service.join(table_id, user.id, user.display_name)
-                elif op == "leave":
-                    await self.service.leave(table_id, user.id)
-                elif op in ("hints-on", "hints-off"):
-                    await self.service.set_hints(table_id, user.id, op == "hints-on")
-                else:
-                    pressed_on = interaction.message
-                    lobby = pressed_on.id if pressed_on is not None and not pressed_on.flags.ephemeral else None
-                    await self.service.start(table_id, user.id, message_id=lobby)
-            except TableError as error:
-                await send(interaction, error_text(error, locale))
-                return
+            # The lobby's lock from before the change until its message is redrawn: the edit the change's event
+            # asks the publisher for comes after, sees this version shown, and is not made.
             async with self.publisher.lock(table_id):
+                try:
+                    if op == "join":
+                        await self.service.join(table_id, user.id, user.display_name)
+                    elif op == "leave":
+                        await self.service.leave(table_id, user.id)
+                    elif op in ("hints-on", "hints-off"):
+                        await self.service.set_hints(table_id, user.id, op == "hints-on")
+                    else:
+                        pressed_on = interaction.message
+                        lobby = pressed_on.id if pressed_on is not None and not pressed_on.flags.ephemeral else None
+                        await self.service.start(table_id, user.id, message_id=lobby)
+                except TableError as error:
+                    await send(interaction, error_text(error, locale))
+                    return
                 kwargs = await self.publisher.message(table_id, can_attach=interaction.app_permissions.attach_files)
                 await update(interaction, **kwargs)
-            self.publisher.mark_shown(table_id)
+                self.publisher.mark_shown(table_id)
             if op == "start":  # the match's table follows from the service's events
                 await send(interaction, t(locale, "lobby.started_hint"))
 

@@ -9,13 +9,13 @@ from typing import Any
 import discord
 
 from bot.tables import NotAllowed, StaleAction, TableError, TableService, WrongStatus
+from bot.words import error_text, hint_text
 
 from ..i18n import reader, t
 from ..replies import send
 from .hand import confirmation, matching
 from .hand_messages import Hands
-from .hints import hint_text
-from .working import Work, error_text, show_in_hand
+from .working import Work, show_in_hand
 
 
 class PlayClicks:

@@ -2,8 +2,10 @@
 computer's move, a timer), its message is edited (coalesced), the people now on turn are pinged,
 reminders and timeouts are announced, and the hands whose turn came or went are redrawn.
 
-Lobby changes are not shown from here: the click that changed a lobby redraws its message itself. A
-table moved on by another process is shown by that process (it handled the click)."""
+A lobby changed anywhere has its message edited too, coalesced, and not at all when the click in chat
+that changed it redrew it in place already (the publisher compares versions); a lobby opened on an
+Activity's screen is posted in its channel from here. A table moved on by another process is shown by
+that process (it handled the click)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import discord
 
 from bot.rest_budget import Priority, rest_priority
 from bot.tables import TableInfo
-from bot.tables.events import Event, Reminded, TableChanged, TimedOut
+from bot.tables.events import Event, LobbyChanged, Reminded, TableChanged, TimedOut
 
 from ..i18n import t
 from .hand_messages import Hands
@@ -26,7 +28,7 @@ from .working import Work
 
 log = logging.getLogger(__name__)
 
-HEARD = (TableChanged, Reminded, TimedOut)  # the events the chat table shows
+HEARD = (TableChanged, LobbyChanged, Reminded, TimedOut)  # the events the chat table shows
 
 
 class Presenter:
@@ -51,6 +53,11 @@ class Presenter:
     async def on_event(self, event: Event) -> None:
         if isinstance(event, TableChanged):
             await self.table_changed(event.table)
+        elif isinstance(event, LobbyChanged):
+            if event.table.message_id is not None:
+                self.publisher.touch(event.table.id)
+            elif event.announce:  # opened on an Activity's screen: posted here, as /play posts its lobby
+                self.work.in_background(self.publisher.post(event.table.id))
         elif isinstance(event, Reminded):
             await self.table_changed(event.table)  # its clock now counts the grace
             locale = await self.locale_of(event.table.guild_id)

@@ -11,6 +11,11 @@ are served first come, first served, and a table that has just edited waits
 its interval and then queues behind the others, so under pressure every
 table's edits are spaced further apart, fairly, and each still ends showing
 its last state.
+
+A lobby is also edited when it changed somewhere other than its own message (a seat taken on an
+Activity's screen), coalesced as a table's edits are: an edit that would show a lobby's version
+already shown (the click in chat that changed it redrew it in place) is not made at all. A lobby
+opened on an Activity's screen is posted in its channel from here (:meth:`Publisher.post`).
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.rest_budget import Priority, RestBudget, rest_priority
-from bot.tables import TableInfo, TableService, TableStatus
+from bot.tables import TableError, TableInfo, TableService, TableStatus
 
 from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
@@ -83,6 +89,8 @@ class Publisher:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._rendered: dict[int, int] = {}  # the table's version the last message rendered showed
+        self._shown: dict[int, int] = {}  # the version its message shows (a lobby's, or a closed lobby's)
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -97,6 +105,7 @@ class Publisher:
         (the table's picture while it is played, where the server wants it and the bot may attach
         files; the chart of running totals once it is over)."""
         table, public = await self.service.snapshot(table_id)
+        self._rendered[table_id] = table.version
         locale = await self.locale_of(table.guild_id)
         if table.status == TableStatus.LOBBY:
             controls = lobby_controls(table, locale)
@@ -145,9 +154,25 @@ class Publisher:
         if task is None or task.done():
             self._tasks[table_id] = asyncio.create_task(self._run(table_id), name=f"publish-{table_id}")
 
-    def mark_shown(self, table_id: int) -> None:
-        """An interaction response just showed the table as it is: the next edit waits its turn."""
+    def mark_shown(self, table_id: int, version: int | None = None) -> None:
+        """An interaction response just showed the table as it is (``version``, else the one :meth:`message` last
+        rendered): the next edit waits its turn, and none is made for a lobby that shows this version already."""
         self._last[table_id] = time.monotonic()
+        shown = self._rendered.get(table_id) if version is None else version
+        if shown is not None:
+            self._shown[table_id] = max(shown, self._shown.get(table_id, -1))
+
+    async def _shows_already(self, table_id: int) -> bool:
+        """Whether the message of a lobby (open or closed before it started) shows its present version: then
+        there is nothing to edit. Taken under the table's lock, after any click that is redrawing it in place."""
+        async with self.lock(table_id):
+            try:
+                table = await self.service.table(table_id)
+            except Exception:
+                return False
+            if table.status not in (TableStatus.LOBBY, TableStatus.ABANDONED):
+                return False
+            return self._shown.get(table_id, -1) >= table.version
 
     async def _run(self, table_id: int) -> None:
         with rest_priority(Priority.EDIT):
@@ -155,6 +180,9 @@ class Publisher:
                 wait = self._last.get(table_id, 0.0) + self.interval - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
+                if await self._shows_already(table_id):  # a click in chat redrew it: no call at all
+                    self._dirty.discard(table_id)
+                    continue
                 # The token first (behind every table already waiting), then the table as it is by then.
                 async with self._token():
                     self._dirty.discard(table_id)
@@ -178,6 +206,7 @@ class Publisher:
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
+                self.mark_shown(table_id)
             except discord.Forbidden:
                 if not any(file.filename == PICTURE for file in kwargs["attachments"]):
                     raise
@@ -185,7 +214,29 @@ class Publisher:
                 self.text_only.add(table_id)
                 kwargs = await self.message(table_id)
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
+                self.mark_shown(table_id)
                 await self._tell_host_text_only(table)
+
+    async def post(self, table_id: int) -> None:
+        """Post in its channel a lobby opened on an Activity's screen, as ``/play`` posts one (the same message and
+        controls); if it cannot be posted (the bot may not write there), the lobby is closed: nobody could see it."""
+        async with self.lock(table_id):
+            table = await self.service.table(table_id)
+            if table.message_id is not None or table.status != TableStatus.LOBBY:
+                return
+            kwargs = await self.message(table_id)
+            channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            try:
+                with rest_priority(Priority.PING):  # an answer of sorts: before table edits
+                    message = await channel.send(**kwargs)
+            except (discord.HTTPException, aiohttp.ClientError):
+                log.warning("could not post the lobby of table %s in its channel: it is closed", table_id)
+                with contextlib.suppress(TableError):
+                    await self.service.abandon(table_id, table.host_id, can_manage=True)
+                return
+            await self.service.set_location(table_id, message_id=message.id)
+            self.mark_shown(table_id)
+        self.touch(table_id)  # a seat taken while it was posted: shown with the next edit (none if nothing changed)
 
     async def _tell_host_text_only(self, table: TableInfo) -> None:
         locale = await self.locale_of(table.guild_id)

@@ -14,11 +14,12 @@ import discord
 
 from bot.games import GAMES, presentation_of
 from bot.games.options import resolve
-from bot.games.shown import Card, Cards, Cell, Joined, Param, Seat, Suit, SuitSymbol, Text
+from bot.games.shown import Text
 from bot.games.views import DealSheet, Played, View
-from bot.tables import MatchSheet, TableInfo, TableStatus
+from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings
+from bot.words import card_label, cell_text, computer_name, option_text, rating_text, said_cards
+from bot.words import said as said_words
 
-from ..cards import SUIT_SYMBOL, card_label, cards_label, hand_lines, suit_label
 from ..charts import FILENAME, legend
 from ..i18n import duration, t
 from ..picture import FILENAME as PICTURE
@@ -60,14 +61,6 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - shown_width(text))
 
 
-def computer_name(number: int, level: str | None, locale: Any) -> str:
-    """``🤖 Strong 2``: a computer by its level and seat number, short and told apart from the others
-    (``🤖 Computer 2`` where its level is not known: a stored match keeps none)."""
-    if level is None:
-        return t(locale, "seat.computer", number=number)
-    return t(locale, f"seat.computer.{level}", number=number)
-
-
 def seat_names(table: TableInfo, locale: Any) -> dict[int, str]:
     """Every seat's display name: a person's (cut short, and told apart from the others where two are
     cut alike or the same), a computer's (``🤖 Strong 2``)."""
@@ -96,16 +89,6 @@ def mention(table: TableInfo, seat: int) -> str | None:
         if info.index == seat and info.user_id is not None:
             return f"<@{info.user_id}>"
     return None
-
-
-def option_text(game: str, name: str, value: Any, locale: Any) -> str:
-    if isinstance(value, bool):
-        shown = t(locale, "option.on") if value else t(locale, "option.off")
-    elif isinstance(value, str):
-        shown = t(locale, f"choice.{value}")
-    else:
-        shown = str(value)
-    return f"{t(locale, f'option.{name}')}: {shown}"
 
 
 def all_options(table: TableInfo) -> dict[str, Any]:
@@ -210,32 +193,10 @@ def turn_line(table: TableInfo, public: View, locale: Any) -> str | None:
 
 def said(table: TableInfo | None, text: Text, locale: Any) -> str:
     """A game's words (:mod:`bot.games.shown`) in the reader's language: a seat by its player's name,
-    cards and suits as people read them."""
-    params = {name: _param(table, value, locale) for name, value in text.params.items()}
-    return t(locale, text.key, **params)
-
-
-def _param(table: TableInfo | None, value: Param, locale: Any) -> str | int:
-    if isinstance(value, Text):
-        return said(table, value, locale)
-    if isinstance(value, Seat):
-        return seat_name(table, value.index, locale) if table is not None else str(value.index + 1)
-    if isinstance(value, Card):
-        return card_label(value.name, locale)
-    if isinstance(value, Cards):
-        return said_cards(value, locale)
-    if isinstance(value, Suit):
-        return suit_label(value.letter, locale)
-    if isinstance(value, SuitSymbol):
-        return SUIT_SYMBOL[value.letter]
-    if isinstance(value, Joined):
-        return t(locale, "list.separator").join(said(table, item, locale) for item in value.items)
-    return value
-
-
-def said_cards(cards: Cards, locale: Any) -> str:
-    """Cards in a line, or a whole hand a line per suit."""
-    return hand_lines(cards.names, locale) if cards.by_suit else cards_label(cards.names, locale)
+    cards and suits as people read them (the shared words of :mod:`bot.words`)."""
+    if table is None:
+        return said_words(text, locale)
+    return said_words(text, locale, lambda seat: seat_name(table, seat, locale))
 
 
 def _header(table: TableInfo, public: View, locale: Any) -> list[str]:
@@ -254,16 +215,9 @@ def _seat_rows(table: TableInfo, public: View, locale: Any) -> list[str]:
 def _revealed(table: TableInfo, public: View, locale: Any) -> list[tuple[str, str]]:
     """Hands and cards face up by rule, as the game describes them."""
     return [
-        (said(table, shown.title, locale), str(_param(table, shown.cards, locale)))
+        (said(table, shown.title, locale), said_cards(shown.cards, locale))
         for shown in presentation_of(table.game).face_up(public)
     ]
-
-
-def _cell(cell: Cell) -> str:
-    if isinstance(cell.value, bool):
-        mark = "✓" if cell.value else ("✗!" if cell.bust else "✗")
-        return f"{mark:<{cell.width}}"
-    return f"{cell.value:>+{cell.width}}" if cell.signed else f"{cell.value:>{cell.width}}"
 
 
 def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
@@ -278,7 +232,7 @@ def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]
     for seat, cells in described.rows:
-        lines.append(" ".join([pad(names[seat], width), *map(_cell, cells)]))
+        lines.append(" ".join([pad(names[seat], width), *map(cell_text, cells)]))
     text = "```\n" + "\n".join(lines) + "\n```"
     if described.notes:
         text += "\n" + "\n".join(said(table, note, locale) for note in described.notes)
@@ -359,33 +313,17 @@ def _options_short(table: TableInfo, locale: Any) -> str:
 
 def rating_change(before: float | None, after: float | None, locale: Any) -> str:
     """`` · rating 24.1 → 26.3 (+2.2)`` for a rated seat, nothing for a computer."""
-    if before is None or after is None:
-        return ""
-    change = t(
-        locale, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}"
-    )
-    return " · " + change
+    shown = rating_text(before, after, locale)
+    return " · " + shown if shown else ""
 
 
 def standings_text(table: TableInfo, public: View, result: MatchSheet | None, locale: Any) -> str:
     """Final places, scores and, once the match is stored, each person's rating change."""
-    totals = public["scores"]["total"]
-    winners = set(public["winners"] or [])
-    ratings: dict[int, tuple[float | None, float | None]] = {}
-    placement: dict[int, int] = {}
-    if result is not None:
-        winners = set(result["winners"] or winners)
-        for stored in result["seats"]:
-            ratings[stored["seat"]] = (stored["rating_before"], stored["rating_after"])
-            if stored["placement"] is not None:
-                placement[stored["seat"]] = stored["placement"]
-    order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
     lines = []
-    for seat in order:
-        name = seat_name(table, seat, locale)
-        place = placement.get(seat)
-        line = f"{'🏆 ' if seat in winners else ''}{place or '-'}. **{name}** {totals[seat]}"
-        line += rating_change(*ratings.get(seat, (None, None)), locale)
+    for row in final_standings(public, result):
+        name = seat_name(table, row.seat, locale)
+        line = f"{'🏆 ' if row.winner else ''}{row.place or '-'}. **{name}** {row.score}"
+        line += rating_change(row.rating_before, row.rating_after, locale)
         lines.append(line)
     if table.hints:
         lines.append(t(locale, "table.hints_unrated"))

@@ -8,13 +8,13 @@ from typing import Any
 import discord
 
 from bot.tables import DealReview, TableError, TableInfo, TableService, TableStatus
+from bot.words import card_label, error_text, hand_lines
 
-from ..cards import card_label, hand_lines
 from ..i18n import reader, t
 from ..replies import send
 from .render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, FIELDS_MAX, _fit, clip, game_name, seat_name, sheet_text
 from .render import sheet_title as deal_sheet_title
-from .working import Work, error_text
+from .working import Work
 
 HANDS_SHOWN = 9  # the most seats, each a field of its hand as dealt
 

@@ -10,26 +10,12 @@ from typing import Any
 
 import discord
 
-from bot.games import GAMES
-from bot.tables import TableError, TableInfo, TableService
+from bot.tables import TableInfo, TableService
 
-from ..i18n import duration, t
 from ..replies import PUBLIC_THINKING, answer_lock, send, update
-from .render import game_name
 
 DEFER_AFTER = 1.0  # Discord wants an answer within 3 seconds: a busy machine still makes it
 SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish when the bot stops
-
-
-def error_text(error: TableError, locale: Any) -> str:
-    """A service refusal in the reader's language (engine reasons included)."""
-    params = {key: value for key, value in error.params.items()}
-    if "game" in params and params["game"] in GAMES:
-        params["game"] = game_name(params["game"], locale)
-    if isinstance(params.get("seconds"), int):  # a wait, said as every length of time is
-        params["seconds"] = duration(params["seconds"], locale)
-    text = t(locale, f"error.{error.key}", **params)
-    return text if text != f"error.{error.key}" else str(error)
 
 
 async def table_here(service: TableService, interaction: discord.Interaction[Any]) -> TableInfo | None:

@@ -1,4 +1,5 @@
-"""A table service on a fresh database and the Activity's server over it, on a real port."""
+"""A table service on a fresh database and the Activity's server over it, on a real port: in local mode
+(``served``), or inside Discord against the double (``inside``)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
+from activity.identity import DiscordSignIn
 from activity.server import ActivityServer
 from activity.source import ServiceSource
 from bot.tables import TableService
+from tests.double import DiscordDouble
+from tests.double.activity import SECRET
 from tests.service.conftest import BACKENDS, drop_schema, fresh_database
 from tests.service.helpers import make_service
 
@@ -107,3 +111,51 @@ async def served(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         await service.close()
         await database.close()
         await drop_schema(schema)
+
+
+class Inside:
+    """The Activity's server inside Discord: sign-in through the double, the screens over the service."""
+
+    def __init__(self, double: DiscordDouble, http: TestServer, service: Any) -> None:
+        self.double, self.http, self.service = double, http, service
+        self.client = aiohttp.ClientSession()
+
+    async def token(self, code: str, instance: str, language: str = "en") -> tuple[int, dict[str, Any]]:
+        body = {"code": code, "instance_id": instance, "language": language}
+        async with self.client.post(str(self.http.make_url("/api/token")), json=body) as reply:
+            return reply.status, await reply.json()
+
+    async def screen(self, session: str, table: int | None = None, language: str = "en") -> ScreenClient:
+        socket = await self.client.ws_connect(str(self.http.make_url("/ws")))
+        hello = {"op": "hello", "session": session, "table": table, "language": language}
+        await socket.send_str(json.dumps(hello))
+        screen = ScreenClient(socket)
+        await screen.next("hello")
+        return screen
+
+
+@pytest.fixture
+async def inside(double: DiscordDouble, tmp_path: Path) -> AsyncIterator[Inside]:
+    database, _ = await fresh_database("sqlite", tmp_path)
+    service = make_service(database)
+    source = ServiceSource(service, poll=0.05)
+    discord = DiscordSignIn(double.app_id, SECRET, "double-token", double.base)
+    http = TestServer(ActivityServer(source, local=False, page_dir=tmp_path / "no-page", discord=discord).app())
+    await http.start_server()
+    here = Inside(double, http, service)
+    try:
+        yield here
+    finally:
+        await here.client.close()
+        await http.close()
+        await source.close()
+        await service.close()
+        await database.close()
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    server = DiscordDouble()
+    await server.start()
+    yield server
+    await server.stop()

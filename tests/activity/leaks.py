@@ -47,3 +47,24 @@ def leaks(frames: list[dict[str, Any]], table_id: int, sight: list[set[str]]) ->
         if extra:
             found.append((table["actions"], extra))
     return found
+
+
+async def played_cards(database: Database, table_id: int) -> set[str]:
+    """Every card played at the table so far (face up on the felt, so public, once its trick is shown)."""
+    async with database.engine.connect() as connection:
+        stored = await repo.load_table(connection, table_id)
+    assert stored is not None
+    return {action.action.split()[1] for action in stored.actions if action.action.startswith("play ")}
+
+
+def review_leaks(frames: list[dict[str, Any]], played: set[str]) -> list[set[str]]:
+    """The deal reviews (received while the match goes on) naming a card that was never played, or any hand."""
+    found = []
+    for frame in frames:
+        if frame.get("type") != "review":
+            continue
+        review = frame["review"]
+        extra = card_codes(review) - played
+        if extra or review["hands"]:
+            found.append(extra | card_codes(review["hands"]))
+    return found

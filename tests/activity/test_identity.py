@@ -3,72 +3,14 @@
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
 
-import aiohttp
-import pytest
-from aiohttp.test_utils import TestServer
+from tests.double import User
+from tests.double.activity import CODE_SECONDS, OTHER_APP
 
-from activity.identity import DiscordSignIn
-from activity.server import ActivityServer
-from activity.source import ServiceSource
-from tests.double import DiscordDouble, User
-from tests.double.activity import CODE_SECONDS, OTHER_APP, SECRET
-from tests.service.conftest import fresh_database
-from tests.service.helpers import make_service
-
-from .conftest import ScreenClient
+from .conftest import Inside
 
 ALICE, BOB, MALLORY = User(1000, "Alice", "en-US"), User(1001, "Bob", "en-US"), User(1002, "Mallory", "ja")
-
-
-class Inside:
-    def __init__(self, double: DiscordDouble, http: TestServer, service: Any) -> None:
-        self.double, self.http, self.service = double, http, service
-        self.client = aiohttp.ClientSession()
-
-    async def token(self, code: str, instance: str, language: str = "en") -> tuple[int, dict[str, Any]]:
-        body = {"code": code, "instance_id": instance, "language": language}
-        async with self.client.post(str(self.http.make_url("/api/token")), json=body) as reply:
-            return reply.status, await reply.json()
-
-    async def screen(self, session: str, table: int | None = None) -> ScreenClient:
-        socket = await self.client.ws_connect(str(self.http.make_url("/ws")))
-        await socket.send_str(json.dumps({"op": "hello", "session": session, "table": table}))
-        screen = ScreenClient(socket)
-        await screen.next("hello")
-        return screen
-
-
-@pytest.fixture
-async def inside(double: DiscordDouble, tmp_path: Path) -> AsyncIterator[Inside]:
-    database, _ = await fresh_database("sqlite", tmp_path)
-    service = make_service(database)
-    source = ServiceSource(service, poll=0.05)
-    discord = DiscordSignIn(double.app_id, SECRET, "double-token", double.base)
-    http = TestServer(ActivityServer(source, local=False, page_dir=tmp_path / "no-page", discord=discord).app())
-    await http.start_server()
-    here = Inside(double, http, service)
-    try:
-        yield here
-    finally:
-        await here.client.close()
-        await http.close()
-        await source.close()
-        await service.close()
-        await database.close()
-
-
-@pytest.fixture
-async def double() -> AsyncIterator[DiscordDouble]:
-    server = DiscordDouble()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def a_table_here(inside: Inside, host: User) -> int:

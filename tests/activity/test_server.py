@@ -64,7 +64,14 @@ async def test_a_table_is_opened_started_and_played_from_screens(served: Served)
                 await screen.send(op="act", table=table_id, action=first_action(state), turn=state["turn"])
                 await screen.state_where(lambda t, n=moves: t["actions"] > n)
     final = await alice.state_where(lambda t: t["status"] == "finished")
-    assert final["final"] and {row["name"] for row in final["final"]} >= {"Alice", "Bob"}
+    standings = final["final"]["standings"]
+    assert {row["name"] for row in standings} >= {"Alice", "Bob"}
+    # The chart's running totals end at the final scores; people's rating changes show, a computer's none.
+    chart = final["final"]["chart"]
+    assert [line[-1] for line in chart["lines"]] == final["scores"] and chart["names"][:1] == ["Alice"]
+    assert all(line[0] == 0 and len(line) == len(chart["lines"][0]) >= 2 for line in chart["lines"])
+    ratings = {row["name"]: row["rating"] for row in standings}
+    assert ratings["Alice"].startswith("rating ") and ratings["Bob"] and ratings["🤖 Easy 2"] == ""
     await alice.close()
     await bob.close()
 

@@ -78,3 +78,11 @@ def test_engine_against_openspiel_prints_both_sides_or_how_to_install(capsys: py
     assert all(int(row["deals"]) > 0 for row in ours)
     if "not installed" not in other:
         assert all("ratio" in row for row in ours if row["driver"] != "contract")
+
+
+def test_events_prints_each_round_change(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["events", "--entrants", "8", "--rounds", "2"]) == 0
+    first, change, rest = capsys.readouterr().out.splitlines()
+    assert first.startswith("bench events: 8 entrants, Swiss, 2 tables of 4") and first.endswith("finished")
+    assert change.startswith("round change") and change.count(" ms") == 2
+    assert rest.startswith("REST calls the chat presentation makes per round change: 8 ")

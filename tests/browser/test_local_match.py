@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,13 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 PEOPLE = [("Alice", "en", PHONE), ("Bob", "en", DESKTOP), ("久美子", "ja", PHONE), ("Dan <b>", "ja", DESKTOP)]
 ROOM = 7
+# the pictures the README (the first two) and docs/playing.md show, of the eleven saved
+DOCS_PICTURES = {
+    "activity-phone-en.png",
+    "activity-desktop-ja.png",
+    "activity-review-phone-ja.png",
+    "activity-final-desktop-en.png",
+}
 
 
 class Player:
@@ -110,8 +118,8 @@ class Player:
             await card.click(timeout=3000)
             await page.locator(f'.hand .card.chosen[data-card="{playable[0]}"]').click(timeout=3000)
             return True
-        except PlaywrightError:
-            return False  # the table moved on under the click (a re-render): look again
+        except (PlaywrightError, ValueError):
+            return False  # the table moved on under the click (a re-render, a card gone): look again
 
 
 async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
@@ -141,17 +149,42 @@ async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
     return players
 
 
-async def shoot(players: list[Player], folder: Path) -> None:
+async def shoot(players: list[Player], folder: Path, what: str = "") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for player, (_, language, viewport) in zip(players, PEOPLE, strict=True):
         kind = "phone" if viewport == PHONE else "desktop"
-        await player.page.screenshot(path=str(folder / f"activity-{kind}-{language}.png"))
+        await player.page.screenshot(path=str(folder / f"activity-{what}{kind}-{language}.png"))
+
+
+async def no_stale_note(player: Player) -> None:
+    """The note "Tap 10♦ again to play it." shows only while that card is chosen in the hand."""
+    note = await player.page.text_content("#note") or ""
+    chosen = await player.page.eval_on_selector_all(".hand .card.chosen", "cards => cards.map(c => c.dataset.card)")
+    if "again" in note or "もう一度" in note:
+        assert len(chosen) == 1, (player.name, note)
+
+
+async def review_last_deal(player: Player, folder: Path, name: str, tricks: int, hands: int) -> None:
+    """The player opens "Last deal": its tricks in order with who took each, the sheet, and the hands only
+    once the match is over; a picture is saved; Close puts the table back."""
+    page = player.page
+    await page.click("[data-key=review]", timeout=10_000)
+    dialog = page.locator("dialog.review")
+    await dialog.wait_for(timeout=10_000)
+    assert await dialog.locator(".review-tricks li").count() == tricks
+    assert await dialog.locator(".review-tricks figure.won").count() <= tricks
+    assert await dialog.locator(".deal-sheet tbody tr").count() == 4
+    assert await dialog.locator(".review-hand").count() == hands
+    await page.screenshot(path=str(folder / name))
+    await dialog.locator("[data-key=close]").click()
+    await dialog.wait_for(state="detached", timeout=5000)
 
 
 async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, browser: Browser, tmp_path: Path) -> None:
     players = await seat_everyone(local_bot, browser)
     table_id = players[0].states()[-1]["id"]
-    reloaded = shot = False
+    reloaded = shot = reviewed = False
+    screens = tmp_path / "screens"
     for _ in range(1500):
         if all([await p.page.locator(".final-panel").count() for p in players]):
             break
@@ -161,23 +194,54 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
             trick = players[0].states()[-1].get("trick") or []
             if not shot and len(trick) >= 3 and players[0].states()[-1]["actions"] >= 12:
                 await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
-                await shoot(players, tmp_path / "screens")
+                await shoot(players, screens)
                 shot = True
+                for player in players:
+                    await no_stale_note(player)
+                    # the clock as people read time: 4:59 left / 42 s left, 残り4:59 / 残り42秒
+                    clock = await player.page.text_content(".turn-line .clock") or ""
+                    assert re.fullmatch(r"\d+:\d\d left|\d+ s left|残り\d+:\d\d|残り\d+秒", clock), clock
+                    info = await player.page.eval_on_selector_all(".info p", "lines => lines.map(p => p.textContent)")
+                    assert len(info) == len(set(info)), info  # no line twice (the trumps were)
+            scored = players[0].states()[-1].get("sheet")
+            if not reviewed and scored and players[0].states()[-1]["status"] == "playing":
+                reviewed = True  # the first deal (3 cards) is scored: its review, on two phones
+                await review_last_deal(players[0], screens, "activity-review-phone-en.png", 3, 0)
+                await review_last_deal(players[2], screens, "activity-review-phone-ja.png", 3, 0)
         moves = max(s["actions"] for p in players for s in p.states())
-        if not reloaded and moves >= 6:
-            reloaded = True
+        if not reloaded and moves >= 6 and await players[1].hand():
             player = players[1]
+            seen = player.states()[-1]["actions"]
             before = await player.hand()
             header = await player.page.text_content(".info")
+            shown = len(player.states())
             await player.page.reload()
-            await player.page.wait_for_selector(".hand .card", timeout=20_000)
-            assert await player.hand() == before and await player.page.text_content(".info") == header
+            for _ in range(400):  # the reloaded page's first state
+                if len(player.states()) > shown:
+                    break
+                await asyncio.sleep(0.05)
+            await player.page.wait_for_selector(".info", timeout=20_000)
+            after = (await player.hand(), await player.page.text_content(".info"))
             assert await player.page.locator("#name").count() == 0  # the same seat, not a new sign-in
+            # The same hand and table, unless a move (this page's own, still on its way) landed meanwhile:
+            # then the check is made again at a later move.
+            if player.states()[-1]["actions"] == seen and player.states()[-2]["actions"] == seen:
+                assert after == (before, header), (before, header, after)
+                reloaded = True
         if not moved:
             await asyncio.sleep(0.2)
     else:
         raise AssertionError("the match did not end")
-    assert reloaded and shot
+    assert reloaded and shot and reviewed
+    # The end of the match: standings, and the running totals drawn as a line a seat (SVG, no picture)
+    for player in players:
+        await player.page.locator(".final-panel svg.chart polyline").nth(3).wait_for(state="attached", timeout=10_000)
+        assert await player.page.locator(".final-panel svg.chart polyline").count() == 4
+        assert await player.page.locator(".final-panel .chart-key li").count() == 4
+        await no_stale_note(player)
+    await asyncio.sleep(0.5)
+    await shoot(players, screens, "final-")
+    await review_last_deal(players[0], screens, "activity-final-review-phone-en.png", 1, 4)  # the last deal: 1 card
     finals = [await p.page.text_content(".final-panel") for p in players]
     assert all("Alice" in text and "久美子" in text and "Dan <b>" in text for text in finals if text)
     # A name is text on the page, never HTML: "<b>" is shown as it was typed.
@@ -195,8 +259,10 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
         await service.close()
     finally:
         await database.close()
-    wanted = os.environ.get("ACTIVITY_SCREENSHOTS")  # e.g. docs: the README's pictures
-    for picture in sorted((tmp_path / "screens").glob("*.png")):
+    wanted = os.environ.get("ACTIVITY_SCREENSHOTS")  # e.g. docs: the pictures the README and docs show
+    pictures = sorted((tmp_path / "screens").glob("*.png"))
+    assert len(pictures) == 11
+    for picture in pictures:
         assert picture.stat().st_size > 10_000
-        if wanted:
+        if wanted and picture.name in DOCS_PICTURES:
             shutil.copy(picture, Path(wanted) / picture.name)

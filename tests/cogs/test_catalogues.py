@@ -138,7 +138,7 @@ def test_japanese_command_names_are_names_discord_accepts() -> None:
 
 
 def test_cards_and_suits_read_naturally() -> None:
-    from cogs.cards import card_label, suit_label
+    from bot.words import card_label, suit_label
 
     assert suit_label("S", "ja") == "♠ スペード" and suit_label("H", "en-US") == "♥ Hearts"
     assert card_label("JK", "ja") == "🃏 ジョーカー" and card_label("10D", "ja") == "10♦"

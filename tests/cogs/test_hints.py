@@ -1,11 +1,12 @@
-"""A hint reads as one line: the action as the hand labels it, and how often its aim was reached."""
+"""A hint reads as one line: the action as the hand labels it, and how often its aim was reached; and where the
+search read the others' bids and plays, one more line saying what it read."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.tables import Hint
-from cogs.tables.hints import hint_text
+from bot.tables import Hint, Reading
+from bot.words import hint_text
 from tests.e2e.driver import cards_named
 
 FIVE_HUNDRED = {"game": "five-hundred"}
@@ -58,4 +59,26 @@ def test_hints_in_japanese() -> None:
     assert hint_text(Hint("play JK H", None, None, 0), FIVE_HUNDRED, "ja") == "💡 🃏 ジョーカーを♥ ハートとして出す。"
     assert hint_text(Hint("bid 7S", "contract", 0.71, 120), FIVE_HUNDRED, "ja") == (
         "💡 7 ♠をビッド：試した120通りの配りのうち71%で、契約を果たせます。"
+    )
+
+
+OH_HELL = {"game": "oh-hell", "seat": 3, "players": 4}
+READ = Hint("bid 1", "bid", 0.64, 180, Reading(seat=0, bid=0, suit="S", rank="9", chance=0.8, before=0.5))
+
+
+def test_a_hint_says_what_it_read_of_the_table_in_one_line() -> None:
+    assert hint_text(READ, OH_HELL, "en-US") == (
+        "💡 Bid 1: you make your bid in 64% of the 180 deals I tried.\n"
+        "🔎 The player on your left bid 0: likely no ♠ Spades above the 9."
+    )
+    assert (
+        hint_text(READ, OH_HELL, "ja").splitlines()[1]
+        == "🔎 左隣の人は0をビッド：♠ スペードの9より上はおそらく持っていません。"
+    )
+    across = Hint("bid 1", "bid", 0.64, 180, Reading(1, 2, "H", "Q", 0.8, 0.5))
+    assert hint_text(across, OH_HELL, "en-US").splitlines()[1] == (
+        "🔎 The player across bid 2: likely no ♥ Hearts above the Q."
+    )
+    assert hint_text(Hint("bid 1", "bid", 0.64, 180, Reading(2, 1, "D", "10", 0.8, 0.5)), OH_HELL, "en-US").endswith(
+        "🔎 The player on your right bid 1: likely no ♦ Diamonds above the 10."
     )

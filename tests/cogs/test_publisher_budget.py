@@ -8,8 +8,10 @@ import asyncio
 import random
 import time
 from collections import Counter
+from types import SimpleNamespace
 
 from bot.rest_budget import Priority, RestBudget, current_priority
+from bot.tables import TableStatus
 from cogs.tables.publisher import Publisher
 from tests.test_rest_budget import most_in_a_second
 
@@ -63,4 +65,43 @@ async def test_a_stop_waits_for_queued_edits_only_so_long() -> None:
     await publisher.flush(timeout=1.0)  # forty edits at four a second would take ten
     assert 0 < len(publisher.shown) < len(versions)  # some were sent; the rest were given up, not left running
     assert all(task.done() for task in publisher._tasks.values())
+    await budget.close()
+
+
+class Lobbies:
+    """The service as the publisher reads a lobby: its status and version."""
+
+    def __init__(self) -> None:
+        self.version = 1
+        self.status = TableStatus.LOBBY
+
+    async def table(self, table_id: int) -> SimpleNamespace:
+        return SimpleNamespace(id=table_id, version=self.version, status=self.status)
+
+
+async def test_a_lobby_is_edited_for_a_change_made_elsewhere_but_not_again_for_a_click_that_redrew_it() -> None:
+    budget = RestBudget(12)
+    lobbies = Lobbies()
+    publisher = Recording(budget, {7: 1})
+    publisher.service = lobbies  # type: ignore[assignment]
+    # A click in chat: the table's lock from before its change until its answer showed the new version.
+    async with publisher.lock(7):
+        lobbies.version = 2
+        publisher.touch(7)  # the change's event, heard while the click is still answering
+        await asyncio.sleep(0.1)
+        publisher.mark_shown(7, 2)
+    await publisher.flush()
+    assert publisher.edits[7] == 0 and budget.taken == {}  # no call at all: the click showed it
+    lobbies.version = 3  # a seat taken on a screen: one edit, coalesced with the next change
+    publisher.versions[7] = 3
+    publisher.touch(7)
+    lobbies.version = 4
+    publisher.versions[7] = 4
+    publisher.touch(7)
+    await publisher.flush()
+    assert publisher.edits[7] == 1 and publisher.shown[7] == 4
+    lobbies.status = TableStatus.PLAYING  # a table in play is edited whatever the version (its clock moves)
+    publisher.touch(7)
+    await publisher.flush()
+    assert publisher.edits[7] == 2
     await budget.close()

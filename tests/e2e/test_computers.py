@@ -15,7 +15,7 @@ import contextlib
 import re
 import time
 
-from cogs.tables.hints import advised
+from bot.words import advised
 from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.double.server import THINKING
 

@@ -291,6 +291,8 @@ async def test_a_whole_match_in_japanese_shows_no_english(
     assert len(seen) > 50
     found: dict[str, str] = {}
     for _message_id, version in seen:
+        if version.get("content") == THINKING:  # Discord's own "is thinking…", in the reader's language there
+            continue
         shadow = Message(0, 0)
         shadow.apply(version)
         text = shadow.text()

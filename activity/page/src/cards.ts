@@ -1,6 +1,6 @@
 // Cards drawn as SVG (crisp at any size): a four-colour deck, each suit with its own shape and colour, so a
 // reader who cannot tell red from green still tells every suit apart by its symbol and its shade.
-import { svg } from "./dom";
+import { el, svg } from "./dom";
 import { t } from "./i18n";
 
 export const SUIT_COLOUR: Record<string, string> = {
@@ -131,4 +131,11 @@ export function sortHand(cards: string[]): string[] {
     const [x2, y2] = key(b);
     return x1 - x2 || y1 - y2;
   });
+}
+
+/** A small card face in a line of text (a review, a dialog), named for screen readers. */
+export function miniCard(card: string): HTMLElement {
+  const box = el("span", { class: "mini", role: "img", "aria-label": cardLabel(card) });
+  box.append(cardFace(card));
+  return box;
 }

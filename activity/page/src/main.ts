@@ -33,6 +33,8 @@ function connect(signed: SignedIn): void {
         page.show(frame.table);
       } else if (frame.type === "hint") {
         page.say(frame.message, 15000);
+      } else if (frame.type === "review") {
+        page.showReview(frame.review);
       } else if (frame.key === "activity.signed_out") {
         // The server no longer knows this tab (it restarted): sign in again, or in Discord, say why.
         sessionStorage.removeItem(`session:${room}`);

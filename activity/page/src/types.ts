@@ -34,12 +34,6 @@ export interface ChoiceScreen {
   numbers?: { number: number; label: string; actions: string[] }[];
 }
 
-export interface SheetScreen {
-  title: string;
-  lines: string[];
-  notes: string[];
-}
-
 export interface LobbyScreen {
   host: boolean;
   seated: boolean;
@@ -71,10 +65,35 @@ export interface TableScreen {
   last_trick?: { cards: Played[]; winner: number | null; text: string } | null;
   face_up?: { title: string; cards: string[] }[];
   choices?: ChoiceScreen[];
-  sheet?: SheetScreen | null;
+  sheet?: SheetTable | null;
   scores?: number[];
   winners?: number[] | null;
-  final?: { name: string; score: number; winner: boolean }[];
+  final?: FinalScreen;
+}
+
+/** A deal's score sheet as a table: column heads (may be empty), a row of figures per seat, the notes. */
+export interface SheetTable {
+  title: string;
+  columns: string[];
+  rows: { seat: number; name: string; cells: string[] }[];
+  notes: string[];
+}
+
+/** The last scored deal, trick by trick (sent when asked for, as the chat's "Last deal"). */
+export interface ReviewScreen {
+  table: number;
+  deal: number;
+  title: string;
+  tricks: { number: number; cards: Played[]; winner: number | null; text: string }[];
+  sheet: SheetTable | null;
+  hands: { seat: number; title: string; cards: string[] }[]; // only once the match is over
+}
+
+/** The end of the match: standings (with rating changes once stored) and every seat's running totals. */
+export interface FinalScreen {
+  standings: { seat: number; name: string; place: number | null; score: number; winner: boolean; rating: string }[];
+  unrated: string;
+  chart: { title: string; x: string; y: string; names: string[]; lines: number[][] } | null;
 }
 
 /** An open table of the channel, when there are several to choose from. */
@@ -108,4 +127,5 @@ export type ServerFrame =
   | { type: "hello"; user: { id: string; name: string }; local: boolean; language: string; games: GameEntry[] }
   | { type: "state"; table: TableScreen | null; tables?: TableChoice[] }
   | { type: "error"; key: string; message: string }
-  | { type: "hint"; message: string };
+  | { type: "hint"; message: string }
+  | { type: "review"; review: ReviewScreen };

@@ -1,9 +1,12 @@
 // The table on screen, drawn again from each state the server sends (the seat's own view, or the public one).
-import { cardBack, cardFace, cardLabel, cardName, sortHand } from "./cards";
+import { cardBack, cardFace, cardLabel, cardName, miniCard, sortHand } from "./cards";
+import { totalsChart } from "./chart";
+import { timeLeft } from "./clock";
 import { clear, el } from "./dom";
 import { LANGUAGES, currentLanguage, t } from "./i18n";
 import type { Connection } from "./net";
-import type { ChoiceScreen, GameEntry, Played, TableChoice, TableScreen } from "./types";
+import { reviewBody, sheetTable } from "./review";
+import type { ChoiceScreen, GameEntry, Played, ReviewScreen, TableChoice, TableScreen } from "./types";
 
 interface Step {
   text: string;
@@ -15,7 +18,7 @@ export class Page {
   private previous: TableScreen | null = null;
   games: GameEntry[] = [];
   tables: TableChoice[] = []; // the channel's open tables, when there are several
-  local = true; // local mode: tables are opened here; in Discord, with /play in the channel
+  local = true; // local mode: another table may be opened beside those of the room; in Discord, where there is none
   private selected: string | null = null;
   private step: Step | null = null;
   private picked = new Set<string>();
@@ -52,7 +55,29 @@ export class Page {
     }
     this.previous = before;
     this.table = table;
+    if (this.selected && !this.playable(this.selected)) this.selected = null; // played, or the turn passed
     this.render();
+  }
+
+  /** The last deal trick by trick, when the server sends it (asked for with "Last deal"). */
+  showReview(review: ReviewScreen): void {
+    const table = this.table;
+    if (!table || table.id !== review.table) return;
+    this.dialog(review.title, reviewBody(review, table.seats ?? []), "review");
+  }
+
+  /** A card of the hand that the seat may play now (the one a second tap plays). */
+  private playable(card: string): boolean {
+    const table = this.table;
+    if (!table?.hand?.includes(card)) return false;
+    const entry = this.myChoices(table).find((choice) => choice.kind === "card")?.cards?.find((item) => item.card === card);
+    return Boolean(entry?.actions.length);
+  }
+
+  /** What the note line says: a message for a few seconds, else how to play the card chosen. */
+  private noteText(): string {
+    if (this.note) return this.note;
+    return this.selected ? t("screen.tap_again", { card: cardName(this.selected) }) : "";
   }
 
   status(up: boolean): void {
@@ -94,21 +119,23 @@ export class Page {
     if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
     if (table === null) {
       if (this.tables.length) this.root.append(this.chooser());
-      if (this.local) this.root.append(this.lobbyForm());
-      else if (!this.tables.length) this.root.append(el("p", { class: "panel", text: t("screen.no_table_here") }));
+      // A new table: always in local mode; in Discord where the channel has none (the chat table posts it there)
+      if (this.local || !this.tables.length) this.root.append(this.lobbyForm());
+      if (!this.local && !this.tables.length) this.root.append(el("p", { class: "muted", text: t("screen.announced") }));
     }
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
-    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite", text: this.note }));
+    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite", text: this.noteText() }));
     if (focused) {
       const again = this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
       again?.focus();
     }
+    this.tick();
   }
 
   private renderNote(): void {
     const note = this.root.querySelector("#note");
-    if (note) note.textContent = this.note;
+    if (note) note.textContent = this.noteText();
   }
 
   private topBar(): HTMLElement {
@@ -118,6 +145,7 @@ export class Page {
     if (table?.seats) {
       buttons.push(this.button(t("screen.sheet"), () => { this.openSheet(); }, "ghost", "sheet"));
       if (table.last_trick) buttons.push(this.button(t("screen.last_trick"), () => { this.openLastTrick(); }, "ghost", "last"));
+      if (table.sheet && table.status !== "finished") buttons.push(this.reviewButton(table, "ghost"));
     }
     buttons.push(this.button(t("screen.other_language"), () => { this.switchLanguage(other); }, "ghost", "language"));
     const lines = [el("h1", { text: table?.title ?? "Trick Table" })];
@@ -125,6 +153,10 @@ export class Page {
       lines.push(el("p", { class: "turn-line" }, [table.turn_line, " ", el("span", { class: "clock", "data-clock": "1" })]));
     }
     return el("header", { class: "top" }, [el("div", { class: "titles" }, lines), el("nav", {}, buttons)]);
+  }
+
+  private reviewButton(table: TableScreen, kind: string): HTMLButtonElement {
+    return this.button(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
   }
 
   private button(text: string, onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
@@ -279,6 +311,7 @@ export class Page {
   // ------------------------------------------------------------------ the match
 
   private playing(table: TableScreen): HTMLElement {
+    if (table.status === "finished") return el("main", { class: "match over" }, [this.finalPanel(table)]);
     const main = el("main", { class: "match" });
     main.append(this.felt(table));
     const info = el("div", { class: "info" });
@@ -289,8 +322,7 @@ export class Page {
     }
     if (table.seat === null && table.status === "playing") info.append(el("p", { class: "muted", text: t("screen.watching") }));
     main.append(info);
-    if (table.status === "finished") main.append(this.finalPanel(table));
-    else if (table.status === "abandoned") main.append(this.closedPanel());
+    if (table.status === "abandoned") main.append(this.closedPanel());
     else main.append(this.controls(table));
     if (table.seat !== null) main.append(this.hand(table));
     return main;
@@ -309,14 +341,16 @@ export class Page {
     for (const seat of table.seats ?? []) {
       const [dx, dy] = this.direction(table, seat.index);
       const plate = el("div", {
-        class: `plate${seat.acting ? " acting" : ""}${seat.me ? " me" : ""}`,
+        // a plate at the top or bottom of the felt may be wider than one held against a side (clear of the trick)
+        class: `plate ${Math.abs(dx) > 0.6 ? "side" : Math.abs(dx) < 0.3 ? "end" : "corner"}${seat.acting ? " acting" : ""}${seat.me ? " me" : ""}`,
         style: plateAt(dx, dy),
         "data-seat": seat.index,
       });
       const name = el("div", { class: "name", text: seat.name });
       if (seat.me) name.append(el("span", { class: "you", text: ` (${t("screen.you")})` }));
       plate.title = seat.label;
-      plate.append(name, el("div", { class: "parts", text: seat.parts.join(" · ") }));
+      // each part kept whole, and the dot kept with the part before it: a line breaks only between parts
+      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", { text: part })])));
       if (!seat.me && seat.cards > 0) {
         plate.append(el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })]));
       }
@@ -486,7 +520,7 @@ export class Page {
     }
     if (this.selected !== card) {
       this.selected = card;
-      this.say(t("screen.tap_again", { card: cardName(card) }));
+      this.note = ""; // the note line now says how to play it (see noteText)
       this.render();
       return;
     }
@@ -496,25 +530,37 @@ export class Page {
   }
 
   private finalPanel(table: TableScreen): HTMLElement {
+    const final = table.final;
     const list = el("ol", { class: "final" });
-    for (const row of table.final ?? []) {
+    for (const row of final?.standings ?? []) {
       list.append(el("li", { class: row.winner ? "winner" : "" }, [
-        row.winner ? el("span", { class: "tag gold", text: t("screen.winner") }) : null,
-        el("span", { class: "name", text: row.name }),
+        el("span", { class: "place", text: row.place === null ? "–" : `${row.place}.` }),
+        el("span", { class: "who" }, [
+          el("span", { class: "name", text: row.name }),
+          row.winner ? el("span", { class: "tag gold", text: t("screen.winner") }) : null,
+          row.rating ? el("span", { class: "rating", text: row.rating }) : null,
+        ]),
         el("span", { class: "score", text: String(row.score) }),
       ]));
     }
     return el("section", { class: "panel final-panel" }, [
       el("h2", { text: t("screen.final") }),
-      list,
-      this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+      el("div", { class: "final-body" }, [
+        el("div", {}, [list, final?.unrated ? el("p", { class: "muted", text: final.unrated }) : null]),
+        final?.chart ? totalsChart(final.chart, this.root.clientWidth < 600) : null,
+      ]),
+      el("div", { class: "row" }, [
+        table.sheet ? this.reviewButton(table, "") : null,
+        this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+      ]),
     ]);
   }
 
   // ------------------------------------------------------------------ dialogs
 
-  private dialog(title: string, body: (Node | null)[]): void {
-    const dialog = el("dialog", { class: "sheet", "aria-label": title }, [el("h2", { text: title }), ...body]);
+  private dialog(title: string, body: (Node | null)[], kind = ""): void {
+    for (const open of document.querySelectorAll("dialog.sheet")) open.remove(); // one at a time
+    const dialog = el("dialog", { class: `sheet ${kind}`, "aria-label": title }, [el("h2", { text: title }), ...body]);
     const close = this.button(t("screen.close"), () => { dialog.close(); dialog.remove(); }, "primary", "close");
     dialog.append(close);
     dialog.addEventListener("close", () => { dialog.remove(); });
@@ -535,9 +581,8 @@ export class Page {
     const sheet = table.sheet;
     this.dialog(t("screen.sheet"), [
       scores,
-      sheet ? el("h3", { text: sheet.title }) : el("p", { class: "muted", text: t("screen.no_sheet") }),
-      sheet && sheet.lines.length ? el("pre", { text: sheet.lines.join("\n") }) : null,
-      sheet ? el("ul", {}, sheet.notes.map((note) => el("li", { text: note }))) : null,
+      sheet ? sheetTable(sheet) : el("p", { class: "muted", text: t("screen.no_sheet") }),
+      sheet?.notes.length ? el("ul", { class: "notes" }, sheet.notes.map((note) => el("li", { text: note }))) : null,
     ]);
   }
 
@@ -559,7 +604,7 @@ export class Page {
     const ends = this.table?.turn_ends;
     const left = ends ? Math.max(0, Math.round((Date.parse(ends) - Date.now()) / 1000)) : null;
     for (const clock of this.root.querySelectorAll<HTMLElement>("[data-clock]")) {
-      clock.textContent = left === null ? "" : t("screen.seconds_left", { seconds: left });
+      clock.textContent = left === null ? "" : timeLeft(left);
     }
   }
 }
@@ -570,12 +615,6 @@ function plateAt(dx: number, dy: number): string {
   if (dx > 0.6) return `${top};right:0.4rem;transform:translate(0,-50%)`;
   if (dx < -0.6) return `${top};left:0.4rem;transform:translate(0,-50%)`;
   return `${top};left:${50 + 36 * dx}%`;
-}
-
-function miniCard(card: string): HTMLElement {
-  const box = el("span", { class: "mini", role: "img", "aria-label": cardLabel(card) });
-  box.append(cardFace(card));
-  return box;
 }
 
 function resetOption(box: HTMLElement, option: GameEntry["options"][number]): void {

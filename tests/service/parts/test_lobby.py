@@ -49,3 +49,22 @@ async def test_the_last_person_leaving_closes_the_lobby(database: Database) -> N
     assert info.host_id == HOST + 1 and info.status == TableStatus.LOBBY
     info = await lobby.leave(info.id, HOST + 1)
     assert info.status == TableStatus.ABANDONED
+
+
+async def test_a_lobby_opened_away_from_chat_seats_its_computers_at_once_or_not_at_all(database: Database) -> None:
+    store = TableStore(database)
+    lobby = Lobby(store)
+    events = Events(store)
+    for computers, players, refused in (
+        (["easy", "made-up"], None, BadOptions),  # no such level
+        (["easy", "easy", "strong"], 3, NotAllowed),  # four seats at a table of three
+        (["easy"] * 7, None, NotAllowed),  # more than the game seats
+    ):
+        with pytest.raises(refused):
+            await lobby.open_table(GUILD, CHANNEL, HOST, "Host", "oh-hell", players=players, computers=computers)
+    assert await events.take() == []  # nothing was opened
+    info = await lobby.open_table(
+        GUILD, CHANNEL, HOST, "Host", "oh-hell", players=3, computers=["easy", "strong"], announce=True
+    )
+    assert [(s.computer, s.level) for s in info.seats] == [(False, None), (True, "easy"), (True, "strong")]
+    assert await events.take() == [LobbyChanged(info, announce=True)]  # one event: the channel is to post it

@@ -1,11 +1,11 @@
-"""How cards, suits and bids read on Discord: ``A♠``, ``10♥``, the joker; hands sorted by suit."""
+"""How cards, suits and hands read: ``A♠``, ``10♥``, the joker by name; hands sorted by suit."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from .i18n import t
+from bot.catalogues import translate
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"  # alternating colours, as people hold them
@@ -27,7 +27,7 @@ def suit_of(card: str) -> str | None:
 def card_label(card: str, locale: Any = None) -> str:
     """``A♠``, ``10♥``; the jokers by name."""
     if is_joker(card):
-        return t(locale, "card.joker2") if card == "JK2" else t(locale, "card.joker")
+        return translate(locale, "card.joker2") if card == "JK2" else translate(locale, "card.joker")
     return card[:-1] + SUIT_SYMBOL.get(card[-1], card[-1])
 
 
@@ -38,8 +38,8 @@ def cards_label(cards: Iterable[str], locale: Any = None) -> str:
 def suit_label(suit: str | None, locale: Any = None) -> str:
     """A trump or named suit, ``None`` meaning no trumps."""
     if suit is None or suit == "NT":
-        return t(locale, "suit.none")
-    return f"{SUIT_SYMBOL[suit]} {t(locale, f'suit.{suit}')}"
+        return translate(locale, "suit.none")
+    return f"{SUIT_SYMBOL[suit]} {translate(locale, f'suit.{suit}')}"
 
 
 def sort_key(card: str) -> tuple[int, int]:
@@ -64,4 +64,4 @@ def hand_lines(cards: Iterable[str], locale: Any = None) -> str:
             lines.append(cards_label(cards_of_suit, locale))
         else:
             lines.append(SUIT_SYMBOL[suit] + " " + " ".join(card[:-1] for card in cards_of_suit))
-    return "\n".join(lines) or t(locale, "hand.empty")
+    return "\n".join(lines) or translate(locale, "hand.empty")

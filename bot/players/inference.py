@@ -1,0 +1,95 @@
+"""Reading the table: determinizations drawn in proportion to how likely they make what was seen.
+
+A determinization consistent with the voids shown is not yet a likely one: a
+player who bid 0 rarely holds the ace of trumps. Where a game's knowledge can
+score a deal by how likely its bids and plays were (``likelihood``: the log of
+the chance that players bidding and playing like the rule-based player, read
+softly, would have done what the table saw), :class:`Sampler` draws several
+determinizations for each one the search uses and keeps one in proportion to
+that likelihood (sampling-importance-resampling, Rubin 1988; the same idea as
+Kermit's inference in Skat, Buro et al. 2009). The likelihood reads only the
+determinization: the seat's own hand, the public history (bids, cards played,
+voids) and cards the seat has not seen dealt at random, so the reading cannot
+peek (``tests/players/test_hidden.py``).
+
+The worlds drawn are kept with their weights (up to a few hundred): unweighted
+they are what the voids alone allow, weighted what the bids and plays make
+likely; a game's ``read`` turns the difference into one line a person
+understands, for hints ("the player on your left bid 0: likely no spade above
+the 9").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import exp
+
+from bot.games import GameState
+
+from .knowledge import Knowledge
+
+PROPOSALS = 4  # determinizations drawn for each one kept
+KEPT = 384  # worlds kept, with their weights, for the reading
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the bids and plays say of one other seat: ``seat`` bid ``bid`` and likely holds no card of
+    ``suit`` (a letter of ``SHCD``) above ``rank`` (a rank name such as ``9``)."""
+
+    seat: int
+    bid: int
+    suit: str
+    rank: str
+    chance: float  # share of the weighted deals in which it is so
+    before: float  # the same share among deals only consistent with the voids shown
+
+
+Likelihood = Callable[[GameState, int], float]
+
+
+class Sampler:
+    """Determinizations for one decision of ``seat``, weighted by the game's ``likelihood`` when it has one."""
+
+    def __init__(self, state: GameState, seat: int, knowledge: Knowledge, rng: random.Random) -> None:
+        self.state, self.seat, self.knowledge, self.rng = state, seat, knowledge, rng
+        self.likelihood: Likelihood | None = getattr(knowledge, "likelihood", None)
+        self.refine: Callable[[GameState, int, random.Random], GameState | None] | None = getattr(
+            knowledge, "refine", None
+        )
+        self.worlds: list[GameState] = []  # drawn, for the reading
+        self.weights: list[float] = []  # each one's chance to be kept among those drawn with it
+        self.drawn = 0  # determinizations dealt, kept or not
+
+    def _one(self) -> GameState:
+        world = self.state.determinize(self.seat, self.rng).stop_at_deal_end()  # searched to the deal's end only
+        self.drawn += 1
+        if self.refine is not None:
+            return self.refine(world, self.seat, self.rng) or world
+        return world
+
+    def draw(self) -> GameState:
+        """A deal the seat cannot tell from the real one, as likely as the table makes it."""
+        if self.likelihood is None:
+            return self._one()
+        worlds = [self._one() for _ in range(PROPOSALS)]
+        logs = [self.likelihood(world, self.seat) for world in worlds]
+        top = max(logs)
+        weights = [exp(value - top) for value in logs]
+        chosen = self.rng.choices(worlds, weights)[0]
+        if len(self.worlds) < KEPT:
+            total = sum(weights)
+            self.worlds += worlds
+            self.weights += [weight / total for weight in weights]
+        return chosen
+
+    def reading(self) -> Reading | None:
+        """The one line the game's ``read`` makes of the worlds kept, if it says anything."""
+        read: Callable[[list[GameState], list[float], int], Reading | None] | None = getattr(
+            self.knowledge, "read", None
+        )
+        if read is None or len(self.worlds) < 16 * PROPOSALS:
+            return None
+        return read(self.worlds, self.weights, self.seat)
