@@ -26,7 +26,15 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     sub = parser.add_subparsers(dest="what", required=True)
     engine = sub.add_parser("engine", help="random matches through the engine contract, deals per second")
     engine.add_argument("--game", choices=sorted(GAMES), action="append", help="one game (repeatable); all by default")
-    engine.add_argument("--seconds", type=float, default=3.0, help="time per game and player count")
+    engine.add_argument("--seconds", type=float, default=3.0, help="time per game and player count (per line)")
+    engine.add_argument(
+        "--against",
+        choices=("openspiel",),
+        help="random deals side by side with OpenSpiel's oh_hell (pip install open_spiel), the same table and tricks",
+    )
+    engine.add_argument("--players", type=int, default=3, choices=range(3, 8), metavar="P", help="with --against")
+    engine.add_argument("--tricks", type=int, help="with --against: tricks a deal (9, 10 with four players)")
+    engine.add_argument("--rounds", type=int, default=3, help="with --against: the whole comparison, this many times")
     tables = sub.add_parser("tables", help="many Ninety-Nine tables played at once through the service")
     tables.add_argument("--tables", type=int, default=200)
     tables.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
@@ -120,9 +128,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         lines = bench_events(args.entrants, args.rounds, args.database)
     elif args.what == "engine":
-        from bench.engine import engine_figures
+        from bench.engine import engine_figures, openspiel_figures
 
-        lines = engine_figures(args.game or list(GAMES), args.seconds)
+        if args.against:
+            lines = openspiel_figures(args.players, args.tricks, args.seconds, args.rounds, args.game)
+        else:
+            lines = engine_figures(args.game or list(GAMES), args.seconds)
     for line in lines:
         print(line, flush=True)
     return 0

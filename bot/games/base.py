@@ -54,6 +54,12 @@ class GameState(ABC):
     totals: list[int]  # the match total per seat (per hand, with Ninety-Nine's dummy)
     sheets: list[Any]  # one score sheet per deal scored, in order (each game's DealSheet)
     winners: list[int] | None  # None until the match is over
+    # Set by ``stop_at_deal_end`` (searches): the state stops when its deal is scored instead of
+    # dealing the next one. Never saved: a table's state never has it.
+    _stop_at_deal_end: bool
+
+    def __init__(self) -> None:
+        self._stop_at_deal_end = False
 
     @classmethod
     def new(
@@ -122,6 +128,9 @@ class GameState(ABC):
         self.sheets.append(sheet)
         if winners:
             self.winners = winners
+            self.phase = self.OVER
+            return
+        if self._stop_at_deal_end:  # a search's world: the next deal would be work thrown away
             self.phase = self.OVER
             return
         self._pass_deal()
@@ -230,6 +239,7 @@ class GameState(ABC):
         new.decks, new.phase = self.decks.copy(), self.phase
         new.totals, new.sheets = self.totals.copy(), self.sheets.copy()
         new.winners = None if self.winners is None else self.winners.copy()
+        new._stop_at_deal_end = self._stop_at_deal_end
 
     def _clone_native(self) -> Self:
         """``clone`` for a class compiled by mypyc, through the state mypyc's pickling support reads.
@@ -249,6 +259,55 @@ class GameState(ABC):
                 value = value.copy()
             setattr(new, name, value)
         return new
+
+    # The fast path of searches: moves as ints ------------------------------------
+
+    def stop_at_deal_end(self) -> Self:
+        """Make this state (and its clones) stop once its deal is scored, instead of dealing the next
+        one: then ``phase`` is the game's ``OVER`` and nobody may act, while ``is_over()`` stays False
+        unless the deal ended the match. A search plays its worlds to the end of the deal only, and the
+        next deal's shuffle is most of a random playout's time. Returns the state itself."""
+        self._stop_at_deal_end = True
+        return self
+
+    def to_move(self) -> int:
+        """The seat whose move ``moves`` lists and ``move`` makes; -1 when nobody may act. Where several
+        may act (simultaneous bids) the lowest of them: their moves commute."""
+        seats = self.to_act()
+        return seats[0] if seats else -1
+
+    def moves(self) -> list[int]:
+        """The legal moves of ``to_move()`` as ints, in the order of ``legal``; empty when nobody may
+        act. An engine's own fast path says what its ints mean (a card's code, a bid's number);
+        this fallback numbers the ``legal`` actions."""
+        seat = self.to_move()
+        return [] if seat < 0 else list(range(len(self.legal(seat))))
+
+    def move(self, move: int) -> None:
+        """Make ``move`` (one of ``moves()``) for ``to_move()``. An engine's fast path does not check
+        it again: a move not listed by ``moves()`` leaves the state undefined."""
+        seat = self.to_move()
+        self.act(seat, self.move_action(move))
+
+    def move_action(self, move: int) -> str:
+        """The action (as ``legal`` writes it) that ``move`` makes now."""
+        return self.legal(self.to_move())[move]
+
+    def deal_afresh(self, rng: random.Random) -> None:
+        """Before anybody bids: the deal's cards dealt again at random from ``rng`` (Oh Hell and
+        Ninety-Nine say exactly what is dealt). For benchmarks and searches that want a new deal fast."""
+        raise NotImplementedError(f"{self.NAME} cannot deal afresh")
+
+    def random_playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves (``rng.random()`` picks each) until nobody may act: the
+        match's end, or the deal's with ``stop_at_deal_end``. Returns the moves made."""
+        made = 0
+        while True:
+            moves = self.moves()
+            if not moves:
+                return made
+            self.move(moves[int(rng.random() * len(moves))])
+            made += 1
 
     # Snapshots ------------------------------------------------------------
 

@@ -11,11 +11,15 @@ boundary format; engines work on the ints.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import combinations
+from typing import Final
 
-SUITS = "SHCD"  # index = suit number
-SPADES, HEARTS, CLUBS, DIAMONDS = 0, 1, 2, 3
+SUITS: Final = "SHCD"  # index = suit number
+SPADES: Final = 0
+HEARTS: Final = 1
+CLUBS: Final = 2
+DIAMONDS: Final = 3
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A")
@@ -23,10 +27,10 @@ RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 # Rank indices of the court cards and the ace, handy for engines.
 R9, R10, JACK, QUEEN, KING, ACE = (RANK_INDEX[r] for r in ("9", "10", "J", "Q", "K", "A"))
 
-JOKER = 64
-JOKER2 = 65
+JOKER: Final = 64
+JOKER2: Final = 65
 
-SUIT_MASK = tuple(0xFFFF << (16 * s) for s in range(4))
+SUIT_MASK: Final = tuple(0xFFFF << (16 * s) for s in range(4))
 
 
 def taking(trick: list[int], trump: int) -> int:
@@ -96,6 +100,31 @@ def cards_in(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def nth_card(mask: int, pick: Callable[[], float]) -> int:
+    """One card of a non-empty ``mask``, chosen uniformly by ``pick()`` (a float in [0, 1)), without
+    listing the cards: the searches' random playouts. A single card is chosen without calling ``pick``."""
+    if not mask & (mask - 1):
+        return mask.bit_length() - 1
+    count = 0
+    rest = mask
+    while rest:  # counted by hand: int.bit_count() is a method call even where compiled
+        rest &= rest - 1
+        count += 1
+    skip = int(pick() * count)
+    while skip:
+        mask &= mask - 1
+        skip -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def shuffle_codes(codes: list[int], pick: Callable[[], float]) -> None:
+    """Shuffle ``codes`` in place (Fisher and Yates), each swap chosen by ``pick()`` (a float in
+    [0, 1)): fast where compiled, unlike ``random.shuffle``; the table's deals keep ``random.shuffle``."""
+    for i in range(len(codes) - 1, 0, -1):
+        j = int(pick() * (i + 1))
+        codes[i], codes[j] = codes[j], codes[i]
 
 
 def deck(ranks: Iterable[str], suits: str = SUITS, jokers: int = 0) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Final, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState
@@ -46,16 +46,21 @@ def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     return Length(HANDS.get(players, 10.0), 10)
 
 
-BID, DISCARD, CALL, PLAY, OVER = 0, 1, 2, 3, 4
-PHASE_NAMES = ("bidding", "discarding", "calling", "playing", "over")
-NT = -1
-JOKER_SUIT = 4
-TRICKS = 10
+BID: Final = 0
+DISCARD: Final = 1
+CALL: Final = 2
+PLAY: Final = 3
+OVER: Final = 4
+PHASE_NAMES: Final = ("bidding", "discarding", "calling", "playing", "over")
+NT: Final = -1
+JOKER_SUIT: Final = 4
+TRICKS: Final = 10
 
 # Bid suits in rank order, and their card suit numbers (S H C D in ``cards``).
 BID_SUITS = ("S", "C", "D", "H", "NT")
 BID_SUIT_CARD = (C.SPADES, C.CLUBS, C.DIAMONDS, C.HEARTS, NT)
-MISERE, OPEN_MISERE = 19, 45
+MISERE: Final = 19
+OPEN_MISERE: Final = 45
 OPEN_MISERE_HIGHEST = 50
 
 _R = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5"]
@@ -68,7 +73,7 @@ DECKS = {
         [*C.deck(["2", "3", "4", "11", "12", *_R]), C.card("13", "H"), C.card("13", "D"), C.JOKER]
     ),
 }  # fmt: skip
-KITTY = {2: 5, 3: 3, 4: 3, 5: 3, 6: 3}
+KITTY: Final = {2: 5, 3: 3, 4: 3, 5: 3, 6: 3}
 PHASE_OF = {"bid": BID, "pass": BID, "discard": DISCARD, "call": CALL, "alone": CALL, "play": PLAY}
 # Per (players, trump): each card's effective suit, its trick-winning power, and the mask of each suit.
 _ORDERS: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], list[int]]] = {}

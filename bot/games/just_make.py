@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import NotRequired, TypedDict
+from typing import Final, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState, played_cards
@@ -77,15 +77,17 @@ class JustMakeRecord(JustMakeView, Record):
     pass
 
 
-BID, PLAY, OVER = 0, 1, 2
-PHASE_NAMES = ("bidding", "playing", "over")
-HAND_SIZE = 6
-TRICKS = 5
-JOKERS = (C.JOKER, C.JOKER2)
+BID: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("bidding", "playing", "over")
+HAND_SIZE: Final = 6
+TRICKS: Final = 5
+JOKERS: Final = (C.JOKER, C.JOKER2)
 DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], jokers=2)
-DECK_MASK = C.mask_of(DECK)
-BID_VALUE = (1, 2, 3, 0)  # by suit: S H C D
-JOKER_BID = 4
+DECK_MASK: Final = C.mask_of(DECK)
+BID_VALUE: Final = (1, 2, 3, 0)  # by suit: S H C D
+JOKER_BID: Final = 4
 
 
 def bid_value(code: int) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, NotRequired, Self, TypedDict
+from itertools import combinations
+from typing import Any, Final, NotRequired, Self, TypedDict
 
 from . import cards as C
 from .base import GameState, played_cards, shown_voids
@@ -127,30 +128,38 @@ def expected_length(players: int, options: Mapping[str, OptionValue]) -> Length:
     return Length(by_players.get(players, max(by_players.values())), tricks)
 
 
-BID, PREMIUM, PLAY, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("bidding", "premium", "playing", "over")
+BID: Final = 0
+PREMIUM: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("bidding", "premium", "playing", "over")
 
-NT = -1
+NT: Final = -1
 # Bid value of a card by suit (index = suit number: S H C D).
-BID_VALUE = (1, 2, 3, 0)
+BID_VALUE: Final = (1, 2, 3, 0)
 # Trump of the next deal by how many hands made their bid: 0 → ♦, 1 → ♠, 2 → ♥, 3 → ♣, 4 → NT.
-TRUMP_BY_MADE = (C.DIAMONDS, C.SPADES, C.HEARTS, C.CLUBS, NT)
-DECLARE, REVEAL = 1, 2
-PREMIUM_VALUE = (0, 30, 60)
-PREMIUM_NAMES = (None, "declare", "reveal")
+TRUMP_BY_MADE: Final = (C.DIAMONDS, C.SPADES, C.HEARTS, C.CLUBS, NT)
+DECLARE: Final = 1
+REVEAL: Final = 2
+PREMIUM_VALUE: Final = (0, 30, 60)
+PREMIUM_NAMES: Final = (None, "declare", "reveal")
 GAME_TO = 100
 
 SHORT_DECK = C.deck(["6", "7", "8", "9", "10", "J", "Q", "K", "A"])
 FULL_DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
-FULL_DECK_CODES = tuple(FULL_DECK)
-SHORT_DECK_CODES = tuple(SHORT_DECK)
+FULL_DECK_CODES: Final = tuple(FULL_DECK)
+SHORT_DECK_CODES: Final = tuple(SHORT_DECK)
 OXFORD_PILE = C.deck(["2", "3", "4", "5"])
 
-PLAY_ACTION = ["play " + n for n in C.NAMES]
+PLAY_ACTION: Final = ["play " + n for n in C.NAMES]
 # The order of play from each leader, per player count (shared: never change one in place).
-SEAT_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in (3, 4)}
+SEAT_ORDERS: Final = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in (3, 4)}
 ACTION_WORDS = {"bid": BID, "pass": PREMIUM, "declare": PREMIUM, "reveal": PREMIUM, "play": PLAY}
-SUIT_NAMES = {C.SPADES: "spades", C.HEARTS: "hearts", C.CLUBS: "clubs", C.DIAMONDS: "diamonds"}
+PREMIUM_WORDS: Final = ("pass", "declare", "reveal")  # the fast path's premium moves, by number
+# The positions in a hand of n cards of each of its 3-card choices, in ``legal``'s order: a bid move's cards.
+TRIPLES: Final = [list(combinations(range(n), 3)) for n in range(14)]
+PREMIUM_MOVES: Final = {word: move for move, word in enumerate(PREMIUM_WORDS)}
+SUIT_NAMES: Final = {C.SPADES: "spades", C.HEARTS: "hearts", C.CLUBS: "clubs", C.DIAMONDS: "diamonds"}
 
 
 def _bid_value(mask: int) -> int:
@@ -789,6 +798,108 @@ class NinetyNine(GameState):
             view["bid"] = self.bids[seat] if self.bids[seat] >= 0 else None
         return view
 
+    # The fast path of searches (see ``GameState.moves``) ------------------------
+    # A move is the number of a bid in ``legal``'s order while bidding (its cards: ``_bid_mask``), 0
+    # (pass), 1 (declare) or 2 (reveal, or raise when the declarer is asked again) in the premium
+    # round, a card's code in play.
+
+    def to_move(self) -> int:
+        phase = self.phase
+        if phase == PLAY:
+            h = self.order[len(self.trick)]
+            return self.controller if h == 2 and self.players == 2 else h
+        if phase == BID:
+            for s in self._live:
+                if self.bids[s] < 0:
+                    return s
+            return -1
+        if phase == PREMIUM:
+            return self.ask[0]
+        return -1
+
+    def moves(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            return C.cards_in(self._playable())
+        if phase == BID:
+            return list(range(len(TRIPLES[self.hands[self.to_move()].bit_count()])))
+        if phase == PREMIUM:
+            return [PREMIUM_MOVES[word] for word in self._premium_choices(self.ask[0])]
+        return []
+
+    def move(self, move: int) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            self._play_card(self.order[len(self.trick)], move)
+        elif phase == BID:
+            seat = self.to_move()
+            self._lay_aside(seat, self._bid_mask(self.hands[seat], move))
+        else:
+            self._premium(self.ask[0], PREMIUM_WORDS[move])
+
+    def move_action(self, move: int) -> str:
+        phase = self.phase
+        if phase == PLAY:
+            return self._play[move]
+        if phase == BID:
+            names = self._names
+            return "bid " + " ".join(names[c] for c in C.cards_in(self._bid_mask(self.hands[self.to_move()], move)))
+        return PREMIUM_WORDS[move]
+
+    @staticmethod
+    def _bid_mask(hand: int, move: int) -> int:
+        """The three cards of bid number ``move`` of ``hand`` (``legal``'s order: lowest codes first)."""
+        held = C.cards_in(hand)
+        i, j, k = TRIPLES[len(held)][move]
+        return 1 << held[i] | 1 << held[j] | 1 << held[k]
+
+    def random_playout(self, rng: random.Random) -> int:
+        pick = rng.random
+        made = 0
+        while True:
+            phase = self.phase
+            if phase == PLAY:
+                self._play_card(self.order[len(self.trick)], C.nth_card(self._playable(), pick))
+            elif phase == BID:
+                seat = self.to_move()
+                rest = self.hands[seat]
+                bid = 0
+                for _ in range(3):  # three cards one after another: every 3-card bid equally likely
+                    code = C.nth_card(rest, pick)
+                    rest ^= 1 << code
+                    bid |= 1 << code
+                self._lay_aside(seat, bid)
+            elif phase == PREMIUM:
+                seat = self.ask[0]
+                choices = self._premium_choices(seat)
+                self._premium(seat, choices[int(pick() * len(choices))])
+            else:
+                return made
+            made += 1
+
+    def deal_afresh(self, rng: random.Random) -> None:
+        """Before anybody bids: the cards of the hands (and the two-player dummy's bid cards) dealt
+        again at random from ``rng``, each hand keeping its size, the dummy's bid recomputed, and the
+        seed replaced; the trumps and a turned-up card stay. For benchmarks and searches that want a
+        new deal fast (with the 36-card pack and three players, a whole new deal)."""
+        if self.phase != BID or any(self.bids[s] >= 0 for s in self._live):
+            raise ValueError("deal_afresh: the deal has started")  # a programming error, never a player's
+        pool = self.bid_cards[2] if self.players == 2 else 0
+        for hand in self.hands:
+            pool |= hand
+        deck = C.cards_in(pool)
+        C.shuffle_codes(deck, rng.random)
+        at = 0
+        for h in range(self._nh):
+            size = self.hands[h].bit_count()
+            self.hands[h] = C.mask_of(deck[at : at + size])
+            at += size
+        if self.players == 2:
+            self.bid_cards[2] = C.mask_of(deck[at:])
+            self.bids[2] = _bid_value(self.bid_cards[2])
+        self.seed = rng.getrandbits(63)
+        self.decks = []
+
     # What a computer player may know ----------------------------------------
 
     def record(self, seat: int) -> NinetyNineRecord:
@@ -832,3 +943,308 @@ class NinetyNine(GameState):
         world.seed = rng.getrandbits(63)
         world.decks = []  # later deals come from the new seed, so nothing of the real ones leaks
         return world
+
+
+# A compact deal for random playouts -------------------------------------------------------------
+
+# A card's index in a compact deal: suit * 13 + its rank among 2 … A (0 … 12), so that a hand's mask
+# is below 2**52 and stays an unboxed int where compiled (a card code's mask may reach 2**63).
+COMPACT: Final = [(c >> 4) * 13 + (c & 15 if c & 15 <= C.R10 else (c & 15) - C.JACK + C.R10 + 1) for c in range(64)]
+COMPACT_SUIT: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+
+
+class PlayoutDeal:
+    """One Ninety-Nine deal of three or four players reduced to what a random playout needs (as Oh
+    Hell's ``PlayoutDeal``): made from a state in any phase of a deal (``of``), copied (``copy``),
+    played out with the same moves as the state's own ``random_playout`` for the same generator, then
+    read (``bid``, ``tricks``, ``premium``, ``points``: the deal's points before any game bonus).
+    Each hand's fields are its own and the masks are of compact indexes, so a playout allocates nothing.
+    """
+
+    players: int
+    dealer: int
+    trump: int  # a suit, or NT
+    premiums: bool
+    may_raise: bool
+    oxford: bool
+    phase: int  # BID, PREMIUM, PLAY or OVER
+    asked: int  # premium round: how many of the seats from the dealer's left have been asked
+    again: int  # the declarer asked again after a later reveal (-1: nobody)
+    declarer: int
+    revealer: int
+    raised: bool
+    leader: int
+    played: int
+    best: int
+    best_seat: int
+    best_suit: int
+    led: int
+    h0: int
+    h1: int
+    h2: int
+    h3: int
+    b0: int
+    b1: int
+    b2: int
+    b3: int
+    t0: int
+    t1: int
+    t2: int
+    t3: int
+    p0: int
+    p1: int
+    p2: int
+    p3: int
+
+    def __init__(self) -> None:
+        self.players = 3
+        self.dealer = self.asked = self.leader = self.played = 0
+        self.trump = self.again = self.declarer = self.revealer = -1
+        self.best = self.best_seat = self.best_suit = self.led = -1
+        self.premiums = self.may_raise = self.oxford = self.raised = False
+        self.phase = OVER
+        self.h0 = self.h1 = self.h2 = self.h3 = 0
+        self.b0 = self.b1 = self.b2 = self.b3 = -1
+        self.t0 = self.t1 = self.t2 = self.t3 = 0
+        self.p0 = self.p1 = self.p2 = self.p3 = 0
+
+    @staticmethod
+    def of(state: NinetyNine) -> PlayoutDeal:
+        """The current deal of ``state`` (three or four players), wherever it stands."""
+        if state.players == 2:
+            raise ValueError("PlayoutDeal: three or four players")  # a programming error, never a player's
+        deal = PlayoutDeal()
+        deal.players, deal.dealer, deal.trump = state.players, state.dealer, state.trump
+        deal.premiums, deal.oxford = bool(state._premiums), state._oxford
+        deal.may_raise = bool(state.options["declarer_may_raise"])
+        deal.phase = state.phase if state.winners is None else OVER
+        deal.declarer, deal.revealer, deal.raised = state.declarer, state.revealer, False
+        for _, kind in state.offers:
+            if kind == "raise":
+                deal.raised = True
+        if state.phase == PREMIUM:
+            deal.again = state.ask[0] if state.raising else -1
+            deal.asked = state.players - len(state.ask) if not state.raising else state.players
+        deal.leader = state.leader
+        for h in range(state.players):
+            hand = 0
+            for code in C.cards_in(state.hands[h]):
+                hand |= 1 << COMPACT[code]
+            deal._set(0, h, hand)
+            deal._set(1, h, state.bids[h])
+            deal._set(2, h, state.tricks[h])
+            deal._set(3, h, state.premium[h])
+        for i, code in enumerate(state.trick):
+            deal._follow(state.order[i], COMPACT[code])
+        return deal
+
+    def copy(self) -> PlayoutDeal:
+        new = PlayoutDeal()
+        new.players, new.dealer, new.trump, new.premiums = self.players, self.dealer, self.trump, self.premiums
+        new.may_raise, new.oxford, new.phase, new.asked = self.may_raise, self.oxford, self.phase, self.asked
+        new.again, new.declarer, new.revealer, new.raised = self.again, self.declarer, self.revealer, self.raised
+        new.leader, new.played, new.best, new.best_seat = self.leader, self.played, self.best, self.best_seat
+        new.best_suit, new.led = self.best_suit, self.led
+        new.h0, new.h1, new.h2, new.h3 = self.h0, self.h1, self.h2, self.h3
+        new.b0, new.b1, new.b2, new.b3 = self.b0, self.b1, self.b2, self.b3
+        new.t0, new.t1, new.t2, new.t3 = self.t0, self.t1, self.t2, self.t3
+        new.p0, new.p1, new.p2, new.p3 = self.p0, self.p1, self.p2, self.p3
+        return new
+
+    # Each hand's fields: 0 its cards (compact indexes), 1 its bid, 2 its tricks, 3 its premium ----
+
+    def _get(self, field: int, h: int) -> int:
+        if field == 0:
+            return self.h0 if h == 0 else self.h1 if h == 1 else self.h2 if h == 2 else self.h3
+        if field == 1:
+            return self.b0 if h == 0 else self.b1 if h == 1 else self.b2 if h == 2 else self.b3
+        if field == 2:
+            return self.t0 if h == 0 else self.t1 if h == 1 else self.t2 if h == 2 else self.t3
+        return self.p0 if h == 0 else self.p1 if h == 1 else self.p2 if h == 2 else self.p3
+
+    def _set(self, field: int, h: int, value: int) -> None:
+        if field == 0:
+            if h == 0:
+                self.h0 = value
+            elif h == 1:
+                self.h1 = value
+            elif h == 2:
+                self.h2 = value
+            else:
+                self.h3 = value
+        elif field == 1:
+            if h == 0:
+                self.b0 = value
+            elif h == 1:
+                self.b1 = value
+            elif h == 2:
+                self.b2 = value
+            else:
+                self.b3 = value
+        elif field == 2:
+            if h == 0:
+                self.t0 = value
+            elif h == 1:
+                self.t1 = value
+            elif h == 2:
+                self.t2 = value
+            else:
+                self.t3 = value
+        elif h == 0:
+            self.p0 = value
+        elif h == 1:
+            self.p1 = value
+        elif h == 2:
+            self.p2 = value
+        else:
+            self.p3 = value
+
+    def hand(self, h: int) -> int:
+        return self._get(0, h)
+
+    def bid(self, h: int) -> int:
+        return self._get(1, h)
+
+    def tricks(self, h: int) -> int:
+        return self._get(2, h)
+
+    def premium(self, h: int) -> int:
+        """0, DECLARE or REVEAL."""
+        return self._get(3, h)
+
+    def mean_points(self, rng: random.Random, playouts: int) -> list[float]:
+        """Each hand's points (``points_each``) averaged over ``playouts`` random playouts of copies of
+        this deal; this deal stays as it is."""
+        total = [0] * self.players
+        for _ in range(playouts):
+            deal = self.copy()
+            deal.random_playout(rng)
+            for h, points in enumerate(deal.points_each()):
+                total[h] += points
+        return [points / max(1, playouts) for points in total]
+
+    def points_each(self) -> list[int]:
+        """Every hand's points for the deal once it is over, before any game's bonus (as ``_score_deal``)."""
+        n = self.players
+        made = 0
+        for h in range(n):
+            if self.tricks(h) == self.bid(h):
+                made += 1
+        bonus = 10 if self.oxford else 10 * (4 - made)
+        out = [0] * n
+        for h in range(n):
+            out[h] = self.tricks(h) + (bonus if self.tricks(h) == self.bid(h) else 0)
+        for s in range(n):
+            kind = self.premium(s)
+            if kind:
+                value = PREMIUM_VALUE[kind]
+                if self.tricks(s) == self.bid(s):
+                    out[s] += value
+                else:
+                    for o in range(n):
+                        if o != s:
+                            out[o] += value
+        return out
+
+    # Playing -----------------------------------------------------------------------------------
+
+    def _follow(self, h: int, index: int) -> None:
+        suit = index // 13
+        if self.played == 0:
+            self.led, self.best, self.best_seat, self.best_suit = suit, index, h, suit
+        elif suit == self.best_suit:
+            if index > self.best:
+                self.best, self.best_seat = index, h
+        elif suit == self.trump:
+            self.best, self.best_seat, self.best_suit = index, h, suit
+        self.played += 1
+
+    def _offer(self, h: int, word: int) -> None:
+        """``NinetyNine._premium`` for a compact deal (``word``: 0 pass, 1 declare, 2 reveal)."""
+        if self.again >= 0:
+            if word == REVEAL:
+                self.revealer = -1
+                self.raised = True
+            else:
+                self.declarer = -1
+            self.again = -1
+            self.asked = self.players
+        else:
+            self.asked += 1
+            if word == DECLARE:
+                self.declarer = h
+            elif word == REVEAL:
+                self.revealer = h
+                if self.declarer >= 0 and self.may_raise:
+                    self.again = self.declarer
+                else:
+                    self.declarer = -1
+                    self.asked = self.players
+        if self.again >= 0 or self.asked < self.players:
+            return
+        if self.revealer >= 0:
+            self._set(3, self.revealer, REVEAL)
+        elif self.declarer >= 0:
+            self._set(3, self.declarer, REVEAL if self.raised else DECLARE)
+        self.phase = PLAY
+
+    def random_playout(self, rng: random.Random) -> None:
+        """Uniformly random moves to the end of the deal, as ``NinetyNine.random_playout`` picks them."""
+        pick = rng.random
+        n = self.players
+        while self.phase == BID:
+            for h in range(n):
+                if self.bid(h) < 0:
+                    rest = self.hand(h)
+                    value = 0
+                    for _ in range(3):
+                        count = 0
+                        left = rest
+                        while left:
+                            left &= left - 1
+                            count += 1
+                        chosen = rest
+                        skip = int(pick() * count) if count > 1 else 0
+                        while skip:
+                            chosen &= chosen - 1
+                            skip -= 1
+                        low = chosen & -chosen
+                        rest ^= low
+                        value += BID_VALUE[(low.bit_length() - 1) // 13]
+                    self._set(0, h, rest)
+                    self._set(1, h, value)
+                    break
+            else:
+                self.phase = PREMIUM if self.premiums else PLAY
+        while self.phase == PREMIUM:
+            h = self.again if self.again >= 0 else (self.dealer + 1 + self.asked) % n
+            two = self.again >= 0 or self.declarer >= 0  # pass or reveal; else pass, declare or reveal
+            word = int(pick() * (2 if two else 3))
+            self._offer(h, REVEAL if two and word else word)
+        while self.phase == PLAY:
+            h = (self.leader + self.played) % n
+            held = self.hand(h)
+            playable = held
+            if self.played:
+                follow = held & COMPACT_SUIT[self.led]
+                if follow:
+                    playable = follow
+            if playable & (playable - 1):
+                count = 0
+                left = playable
+                while left:
+                    left &= left - 1
+                    count += 1
+                skip = int(pick() * count)
+                while skip:
+                    playable &= playable - 1
+                    skip -= 1
+            low = playable & -playable
+            self._set(0, h, held ^ low)
+            self._follow(h, low.bit_length() - 1)
+            if self.played == n:
+                winner = self.best_seat
+                self._set(2, winner, self.tricks(winner) + 1)
+                self.leader, self.played = winner, 0
+                if self.hand(winner) == 0:
+                    self.phase = OVER

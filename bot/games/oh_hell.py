@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Final, NotRequired, TypedDict
 
 from . import cards as C
 from .base import GameState, played_cards, shown_voids
@@ -63,13 +63,15 @@ class OhHellRecord(OhHellView, Record):
     pass
 
 
-BID, PLAY, OVER = 0, 1, 2
-PHASE_NAMES = ("bidding", "playing", "over")
-DECK = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
-DECK_MASK = C.mask_of(DECK)
-NO_TRUMPS = -1
-SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
-PLAY_TEXT = ["play " + name for name in C.NAMES]
+BID: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("bidding", "playing", "over")
+DECK: Final = C.deck(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+DECK_MASK: Final = C.mask_of(DECK)
+NO_TRUMPS: Final = -1
+SUIT_NAMES: Final = ("spades", "hearts", "clubs", "diamonds")
+PLAY_TEXT: Final = ["play " + name for name in C.NAMES]
 
 ENGLISH.setdefault("hook", "The dealer may not bid {bid}: the bids would add up to the {cards} tricks.")
 ENGLISH.setdefault("bad_bid", "A bid is a number of tricks from 0 to {cards}, not '{bid}'.")
@@ -196,8 +198,11 @@ class OhHell(GameState):
         """The bid the dealer may not make now (-1: none): the one that makes the bids add up to the tricks."""
         if not self.options["hook"] or self.phase != BID or self.bidder != self.dealer:
             return -1
-        rest = self.cards - sum(b for b in self.bids if b >= 0)
-        return rest if 0 <= rest <= self.cards else -1
+        rest = self.cards
+        for bid in self.bids:
+            if bid > 0:
+                rest -= bid
+        return rest if rest >= 0 else -1
 
     def legal(self, seat: int) -> list[str]:
         if self.phase == OVER or seat != self._on_turn():
@@ -265,7 +270,9 @@ class OhHell(GameState):
         trick = self.trick
         best = C.taking(trick, self.trump)
         winner = (self.leader + best) % self.players
-        self.last_trick = [self.leader, *trick, winner]
+        trick.insert(0, self.leader)  # the trick's list becomes the last trick: one list fewer a trick
+        trick.append(winner)
+        self.last_trick = trick
         self.tricks[winner] += 1
         self.tricks_played += 1
         self.trick = []
@@ -304,6 +311,79 @@ class OhHell(GameState):
 
     def _pass_deal(self) -> None:
         self.dealer = (self.dealer + 1) % self.players
+
+    # The fast path of searches (see ``GameState.moves``) ------------------------
+    # A move is a bid's number while bidding, a card's code in play.
+
+    def to_move(self) -> int:
+        phase = self.phase
+        if phase == BID:
+            return self.bidder
+        if phase == PLAY:
+            return (self.leader + len(self.trick)) % self.players
+        return -1
+
+    def moves(self) -> list[int]:
+        phase = self.phase
+        if phase == BID:
+            hooked = self.hooked()
+            return [b for b in range(self.cards + 1) if b != hooked]
+        if phase == PLAY:
+            return C.cards_in(self._playable((self.leader + len(self.trick)) % self.players))
+        return []
+
+    def move(self, move: int) -> None:
+        if self.phase == BID:
+            self._bid(self.bidder, move)
+        else:
+            self._play((self.leader + len(self.trick)) % self.players, move)
+
+    def move_action(self, move: int) -> str:
+        return f"bid {move}" if self.phase == BID else PLAY_TEXT[move]
+
+    def playable(self) -> int:
+        """The cards the seat on turn may play now, as a mask (0 outside play)."""
+        return self._playable((self.leader + len(self.trick)) % self.players) if self.phase == PLAY else 0
+
+    def random_playout(self, rng: random.Random) -> int:
+        pick = rng.random
+        made = 0
+        n = self.players
+        while True:
+            phase = self.phase
+            if phase == BID:
+                hooked = self.hooked()
+                choices = self.cards if hooked >= 0 else self.cards + 1
+                bid = int(pick() * choices)
+                if 0 <= hooked <= bid:
+                    bid += 1  # the hooked bid skipped
+                self._bid(self.bidder, bid)
+            elif phase == PLAY:
+                seat = (self.leader + len(self.trick)) % n
+                self._play(seat, C.nth_card(self._playable(seat), pick))
+            else:
+                return made
+            made += 1
+
+    def deal_afresh(self, rng: random.Random) -> None:
+        """Before anybody bids: the deal's cards dealt again, a uniformly random deal of the whole
+        pack from ``rng`` (hands of the same size, the turned-up card and so the trumps, the unused
+        rest), and the seed replaced. For benchmarks and searches that want a new deal fast."""
+        if self.phase != BID or any(b >= 0 for b in self.bids):
+            raise ValueError("deal_afresh: the deal has started")  # a programming error, never a player's
+        deck = list(DECK)
+        C.shuffle_codes(deck, rng.random)
+        n, size = self.players, self.cards
+        for s in range(n):
+            self.hands[s] = 0
+        for j in range(n * size):
+            self.hands[j % n] |= 1 << deck[j]
+        rest = n * size
+        self.turn_up = deck[rest] if rest < len(deck) else -1
+        self.trump = self.turn_up >> 4 if self.turn_up >= 0 else NO_TRUMPS
+        self.unused = C.mask_of(deck[rest + 1 :])
+        self.seed = rng.getrandbits(62)
+        self.decks = []
 
     # What a computer player may know ----------------------------------------
 
@@ -380,3 +460,256 @@ class OhHell(GameState):
             view["hand"] = [C.NAMES[c] for c in C.cards_in(self.hands[seat])]
             view["bid"] = self.bids[seat] if self.bids[seat] >= 0 else None
         return view
+
+
+# A compact deal for random playouts -------------------------------------------------------------
+
+# A card's index in a compact deal: suit * 13 + its rank among 2 … A (0 … 12), so that a hand's mask
+# is below 2**52 and stays an unboxed int where compiled (a card code's mask may reach 2**63).
+COMPACT: Final = [(c >> 4) * 13 + (c & 15 if c & 15 <= C.R10 else (c & 15) - C.JACK + C.R10 + 1) for c in range(64)]
+COMPACT_SUIT: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+
+
+class PlayoutDeal:
+    """One Oh Hell deal reduced to what a random playout needs, for searches that play thousands.
+
+    Made from a state in any phase of a deal (``of``), copied for each playout (``copy``), played out
+    with uniformly random moves (``random_playout``: the same moves, for the same generator, as the
+    state's own ``random_playout``), then read (``tricks``, ``bid``, ``points``). Hands are masks of
+    compact indexes (see ``COMPACT``); each seat's hand, bid and tricks are fields of their own, so
+    a playout allocates nothing. The state's own moves and views stay the only way to a table.
+    """
+
+    players: int
+    cards: int
+    dealer: int
+    trump: int  # a suit, or NO_TRUMPS
+    hook: bool
+    scoring: str
+    phase: int  # BID, PLAY or OVER
+    bidder: int
+    leader: int
+    played: int  # cards in the trick so far
+    led: int  # the suit led (while a trick is going)
+    best: int  # the compact index winning the trick so far
+    best_seat: int
+    best_suit: int
+    h0: int
+    h1: int
+    h2: int
+    h3: int
+    h4: int
+    h5: int
+    h6: int
+    b0: int
+    b1: int
+    b2: int
+    b3: int
+    b4: int
+    b5: int
+    b6: int
+    t0: int
+    t1: int
+    t2: int
+    t3: int
+    t4: int
+    t5: int
+    t6: int
+
+    def __init__(self) -> None:
+        self.players = self.cards = self.dealer = self.bidder = self.leader = self.played = 0
+        self.trump = self.led = self.best = self.best_seat = self.best_suit = -1
+        self.hook = True
+        self.scoring = "ten-plus-bid"
+        self.phase = OVER
+        self.h0 = self.h1 = self.h2 = self.h3 = self.h4 = self.h5 = self.h6 = 0
+        self.b0 = self.b1 = self.b2 = self.b3 = self.b4 = self.b5 = self.b6 = -1
+        self.t0 = self.t1 = self.t2 = self.t3 = self.t4 = self.t5 = self.t6 = 0
+
+    @staticmethod
+    def of(state: OhHell) -> PlayoutDeal:
+        """The current deal of ``state``, wherever it stands (a finished match gives a finished deal)."""
+        deal = PlayoutDeal()
+        deal.players, deal.cards, deal.dealer = state.players, state.cards, state.dealer
+        deal.trump, deal.hook, deal.scoring = state.trump, bool(state.options["hook"]), state.options["scoring"]
+        deal.phase = state.phase if state.winners is None else OVER
+        deal.bidder, deal.leader = state.bidder, state.leader
+        for seat in range(state.players):
+            hand = 0
+            for code in C.cards_in(state.hands[seat]):
+                hand |= 1 << COMPACT[code]
+            deal._set_hand(seat, hand)
+            deal._set_bid(seat, state.bids[seat])
+            deal._set_tricks(seat, state.tricks[seat])
+        for i, code in enumerate(state.trick):
+            deal._follow((state.leader + i) % state.players, COMPACT[code])
+        return deal
+
+    def copy(self) -> PlayoutDeal:
+        new = PlayoutDeal()
+        new.players, new.cards, new.dealer, new.trump = self.players, self.cards, self.dealer, self.trump
+        new.hook, new.scoring, new.phase, new.bidder = self.hook, self.scoring, self.phase, self.bidder
+        new.leader, new.played, new.led, new.best, new.best_seat, new.best_suit = (
+            self.leader, self.played, self.led, self.best, self.best_seat, self.best_suit
+        )  # fmt: skip
+        new.h0, new.h1, new.h2, new.h3, new.h4, new.h5, new.h6 = (
+            self.h0, self.h1, self.h2, self.h3, self.h4, self.h5, self.h6
+        )  # fmt: skip
+        new.b0, new.b1, new.b2, new.b3, new.b4, new.b5, new.b6 = (
+            self.b0, self.b1, self.b2, self.b3, self.b4, self.b5, self.b6
+        )  # fmt: skip
+        new.t0, new.t1, new.t2, new.t3, new.t4, new.t5, new.t6 = (
+            self.t0, self.t1, self.t2, self.t3, self.t4, self.t5, self.t6
+        )  # fmt: skip
+        return new
+
+    # Each seat's fields ------------------------------------------------------------------------
+
+    def hand(self, seat: int) -> int:
+        """The seat's hand, a mask of compact indexes (``COMPACT``)."""
+        if seat < 4:
+            return self.h0 if seat == 0 else self.h1 if seat == 1 else self.h2 if seat == 2 else self.h3
+        return self.h4 if seat == 4 else self.h5 if seat == 5 else self.h6
+
+    def _set_hand(self, seat: int, hand: int) -> None:
+        if seat == 0:
+            self.h0 = hand
+        elif seat == 1:
+            self.h1 = hand
+        elif seat == 2:
+            self.h2 = hand
+        elif seat == 3:
+            self.h3 = hand
+        elif seat == 4:
+            self.h4 = hand
+        elif seat == 5:
+            self.h5 = hand
+        else:
+            self.h6 = hand
+
+    def bid(self, seat: int) -> int:
+        """The seat's bid (-1 before it bids)."""
+        if seat < 4:
+            return self.b0 if seat == 0 else self.b1 if seat == 1 else self.b2 if seat == 2 else self.b3
+        return self.b4 if seat == 4 else self.b5 if seat == 5 else self.b6
+
+    def _set_bid(self, seat: int, bid: int) -> None:
+        if seat == 0:
+            self.b0 = bid
+        elif seat == 1:
+            self.b1 = bid
+        elif seat == 2:
+            self.b2 = bid
+        elif seat == 3:
+            self.b3 = bid
+        elif seat == 4:
+            self.b4 = bid
+        elif seat == 5:
+            self.b5 = bid
+        else:
+            self.b6 = bid
+
+    def tricks(self, seat: int) -> int:
+        """The tricks the seat has taken this deal."""
+        if seat < 4:
+            return self.t0 if seat == 0 else self.t1 if seat == 1 else self.t2 if seat == 2 else self.t3
+        return self.t4 if seat == 4 else self.t5 if seat == 5 else self.t6
+
+    def _set_tricks(self, seat: int, tricks: int) -> None:
+        if seat == 0:
+            self.t0 = tricks
+        elif seat == 1:
+            self.t1 = tricks
+        elif seat == 2:
+            self.t2 = tricks
+        elif seat == 3:
+            self.t3 = tricks
+        elif seat == 4:
+            self.t4 = tricks
+        elif seat == 5:
+            self.t5 = tricks
+        else:
+            self.t6 = tricks
+
+    def points(self, seat: int) -> int:
+        """What the deal scores the seat once it is over (``points_for`` with the match's scoring)."""
+        return points_for(self.scoring, self.bid(seat), self.tricks(seat))
+
+    def mean_points(self, rng: random.Random, playouts: int) -> list[float]:
+        """Each seat's points averaged over ``playouts`` random playouts of copies of this deal (what
+        OpenSpiel's ``RandomRolloutEvaluator`` gives its searches); this deal stays as it is."""
+        total = [0] * self.players
+        for _ in range(playouts):
+            deal = self.copy()
+            deal.random_playout(rng)
+            for seat in range(self.players):
+                total[seat] += points_for(self.scoring, deal.bid(seat), deal.tricks(seat))
+        return [points / max(1, playouts) for points in total]
+
+    def points_each(self) -> list[int]:
+        """Every seat's ``points``, in seat order."""
+        return [points_for(self.scoring, self.bid(seat), self.tricks(seat)) for seat in range(self.players)]
+
+    # Playing -----------------------------------------------------------------------------------
+
+    def _follow(self, seat: int, index: int) -> None:
+        """``index`` added to the trick by ``seat`` (already out of its hand)."""
+        suit = index // 13
+        if self.played == 0:
+            self.led, self.best, self.best_seat, self.best_suit = suit, index, seat, suit
+        elif suit == self.best_suit:
+            if index > self.best:
+                self.best, self.best_seat = index, seat
+        elif suit == self.trump:
+            self.best, self.best_seat, self.best_suit = index, seat, suit
+        self.played += 1
+
+    def random_playout(self, rng: random.Random) -> None:
+        """Uniformly random moves (``rng.random()`` picks each, as ``OhHell.random_playout`` does) to the
+        end of the deal."""
+        pick = rng.random
+        n = self.players
+        while self.phase == BID:
+            seat = self.bidder
+            hooked = -1
+            if self.hook and seat == self.dealer:
+                rest = self.cards
+                for s in range(n):
+                    if self.bid(s) > 0:
+                        rest -= self.bid(s)
+                hooked = rest
+            bid = int(pick() * (self.cards if hooked >= 0 else self.cards + 1))
+            if 0 <= hooked <= bid:
+                bid += 1
+            self._set_bid(seat, bid)
+            if seat == self.dealer:
+                self.phase = PLAY
+            else:
+                self.bidder = (seat + 1) % n
+        while self.phase == PLAY:
+            seat = (self.leader + self.played) % n
+            held = self.hand(seat)
+            playable = held
+            if self.played:
+                follow = held & COMPACT_SUIT[self.led]
+                if follow:
+                    playable = follow
+            if playable & (playable - 1):  # a choice (a forced card draws nothing, as in ``C.nth_card``)
+                count = 0
+                rest = playable
+                while rest:
+                    rest &= rest - 1
+                    count += 1
+                skip = int(pick() * count)
+                while skip:
+                    playable &= playable - 1
+                    skip -= 1
+            low = playable & -playable
+            self._set_hand(seat, held ^ low)
+            self._follow(seat, low.bit_length() - 1)
+            if self.played == n:
+                winner = self.best_seat
+                self._set_tricks(winner, self.tricks(winner) + 1)
+                self.leader, self.played = winner, 0
+                if self.hand(winner) == 0:
+                    self.phase = OVER

@@ -64,7 +64,7 @@ class Sampler:
         self.drawn = 0  # determinizations dealt, kept or not
 
     def _one(self) -> GameState:
-        world = self.state.determinize(self.seat, self.rng)
+        world = self.state.determinize(self.seat, self.rng).stop_at_deal_end()  # searched to the deal's end only
         self.drawn += 1
         if self.refine is not None:
             return self.refine(world, self.seat, self.rng) or world

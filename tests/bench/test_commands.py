@@ -67,6 +67,19 @@ def test_python_m_bot_bench_runs_the_benchmarks() -> None:
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
 
 
+def test_engine_against_openspiel_prints_both_sides_or_how_to_install(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["engine", "--against", "openspiel", "--seconds", "0.01", "--rounds", "1"]) == 0
+    _, other, shape, *rows = capsys.readouterr().out.splitlines()
+    assert other.startswith("openspiel: ") and shape.startswith("shape: 3 players, 9 tricks")
+    ours = [fields(row) for row in rows if fields(row)["side"] == "ours"]
+    assert {(row["game"], row["driver"]) for row in ours} == {
+        (game, driver) for game in ("oh-hell", "ninety-nine") for driver in ("per-move", "in-engine", "contract")
+    } | {("oh-hell", "in-engine-compact"), ("ninety-nine", "in-engine-compact")}
+    assert all(int(row["deals"]) > 0 for row in ours)
+    if "not installed" not in other:
+        assert all("ratio" in row for row in ours if row["driver"] != "contract")
+
+
 def test_events_prints_each_round_change(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_main(["events", "--entrants", "8", "--rounds", "2"]) == 0
     first, change, rest = capsys.readouterr().out.splitlines()
