@@ -23,7 +23,10 @@ from .conftest import people
 from .driver import MANAGER, WAIT, Player, TableDriver, cards_named, control, set_computer_pace
 from .leaks import check_public_messages, logged_actions, seat_at_move
 
-HINT = re.compile(r"^💡 (.+?)(?:: .+ in \d{1,3}% of the \d+ deals I tried)?\.$")
+HINT = re.compile(r"^💡 (.+?)(?:: .+ in \d{1,3}% of the \d+ deals? I tried)?\.$")
+READING = re.compile(
+    r"^🔎 The player (?:on your left|across|on your right|\d+ seats to your left) bid \d+: likely no .+ above the .+\.$"
+)
 
 
 def hint_button(message: Message) -> dict[str, object] | None:
@@ -107,7 +110,9 @@ async def follow_a_hint(
     assert message is not None and message.ephemeral_for == player.user.id and message is not player.hand
     await double.wait_for(lambda: THINKING not in message.text(), timeout=WAIT)
     text = message.text()
-    found = HINT.match(text)
+    first, *reading = text.split("\n")  # the advice, then what the table says of a hand, if anything
+    found = HINT.match(first)
+    assert all(READING.match(line) for line in reading), text
     assert found is not None, text
     view, known, legal = await seat_at_move(database_url, table.table_id, player.user.id, move)
     assert cards_named(text) <= known, f"{text} names {cards_named(text) - known}, which the seat cannot see"
