@@ -44,6 +44,7 @@ from .picture import table_picture
 from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, turn_line
 
 log = logging.getLogger(__name__)
+UNKNOWN_MESSAGE = 10008  # Discord's JSON error code for a message that no longer exists
 
 
 def lobby_controls(table: TableInfo, locale: Any) -> discord.ui.View:
@@ -207,6 +208,10 @@ class Publisher:
             try:
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
                 self.mark_shown(table_id)
+            except discord.NotFound as gone:
+                if gone.code != UNKNOWN_MESSAGE:
+                    raise
+                await self._post_again(table, channel)
             except discord.Forbidden:
                 if not any(file.filename == PICTURE for file in kwargs["attachments"]):
                     raise
@@ -216,6 +221,21 @@ class Publisher:
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
                 self.mark_shown(table_id)
                 await self._tell_host_text_only(table)
+
+    async def _post_again(self, table: TableInfo, channel: discord.PartialMessageable) -> None:
+        """The table's message was deleted in Discord (someone with Manage Messages, or a bot): the table is
+        posted again in its channel, as it is now, so its players keep their Show my hand button; if it
+        cannot be (the channel is gone, or the bot may no longer write there), one line says so."""
+        log.warning("the message of table %s was deleted in Discord: posting the table again", table.id)
+        kwargs = await self.message(table.id)
+        kwargs["files"] = kwargs.pop("attachments", [])
+        try:
+            message = await channel.send(**kwargs)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("could not post table %s again in its channel (%s)", table.id, error)
+            return
+        await self.service.set_location(table.id, message_id=message.id)
+        self.mark_shown(table.id)
 
     async def post(self, table_id: int) -> None:
         """Post in its channel a lobby opened on an Activity's screen, as ``/play`` posts one (the same message and
