@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.database import Database
-from bot.tables import TableError, TableService
+from bot.tables import BoardRow, TableError, TableService
 from bot.tables.season_calendar import season_end, season_label
 
 from .conftest import Clock
@@ -33,9 +33,19 @@ async def play_match(service: TableService, lineup: tuple[int, ...], seed: int =
 
 async def turn_on(service: TableService, length: str = "month", **kwargs: object) -> str:
     season = await service.seasons.turn_on(
-        GUILD, GAME, by_user=1, can_manage=True, length=length, channel_id=ROOM, **kwargs  # type: ignore[arg-type]
+        GUILD,
+        GAME,
+        by_user=1,
+        can_manage=True,
+        length=length,
+        channel_id=ROOM,
+        **kwargs,  # type: ignore[arg-type]
     )
     return season.name
+
+
+def played(board: list[BoardRow]) -> dict[int, int]:
+    return {row["user_id"]: row["matches"] for row in board}
 
 
 async def count(database: Database, table: str) -> int:
@@ -108,14 +118,14 @@ async def test_a_match_counts_in_the_season_it_finished_in(service: TableService
     nov = await service.seasons.season(GUILD, GAME, "2026-11")
     dec = await service.seasons.season(GUILD, GAME, "2026-12")
     assert (nov.ends_at, dec.starts_at) == (datetime(2026, 12, 1, tzinfo=UTC),) * 2
-    assert {row["user_id"]: row["matches"] for row in await service.seasons.board(nov.id)} == {1: 2, 2: 2, 3: 1, 4: 1, 5: 2}
-    assert {row["user_id"]: row["matches"] for row in await service.seasons.board(dec.id)} == {1: 1, 2: 1, 3: 1, 5: 1}
-    assert {row["user_id"]: row["matches"] for row in await service.leaderboard(GUILD, GAME)} == {1: 4, 2: 4, 3: 3, 4: 1, 5: 4}
+    assert played(await service.seasons.board(nov.id)) == {1: 2, 2: 2, 3: 1, 4: 1, 5: 2}
+    assert played(await service.seasons.board(dec.id)) == {1: 1, 2: 1, 3: 1, 5: 1}
+    assert played(await service.leaderboard(GUILD, GAME)) == {1: 4, 2: 4, 3: 3, 4: 1, 5: 4}
     ended = await service.seasons.roll()
     assert [(e.season.name, e.channel_id, e.players, e.following and e.following.name) for e in ended] == [
         ("2026-11", ROOM, 5, "2026-12")
     ]
-    assert [row["user_id"] for row in ended[0].standings] == [row["user_id"] for row in await service.seasons.board(nov.id)]
+    assert ended[0].standings == await service.seasons.board(nov.id)
     assert await service.seasons.roll() == []  # claimed: nobody posts it again
     await service.seasons.announced(nov.id, 123)
     mine = await service.seasons.player_seasons(GUILD, GAME, 4)
@@ -157,7 +167,9 @@ async def test_two_processes_post_each_end_once_and_agree_on_the_next(database: 
         clock.now = datetime(2026, 11, 28, tzinfo=UTC)  # the first instant of the second week
         both = await asyncio.gather(first.seasons.roll(), second.seasons.roll(), first.seasons.roll())
         assert sorted(e.season.name for ended in both for e in ended) == ["2026-11-21"]  # one post
-        records = await asyncio.gather(play_match(first, (5, 6, 7, 8), seed=2), play_match(second, (9, 10, 11, 12), seed=3))
+        records = await asyncio.gather(
+            play_match(first, (5, 6, 7, 8), seed=2), play_match(second, (9, 10, 11, 12), seed=3)
+        )
         assert {r["season"]["season"] for r in records} == {"2026-11-28"}  # type: ignore[index]
         assert [s.name for s in await second.seasons.seasons(GUILD, GAME)] == ["2026-11-28", "2026-11-21"]
     finally:
