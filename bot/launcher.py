@@ -35,7 +35,7 @@ from cogs.tables import Tables
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.settings", "cogs.rules")
+EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.settings", "cogs.rules", "cogs.seasons", "cogs.gamenights")
 # A stop (SIGTERM, SIGINT) closes everything within this many seconds, whatever the bot was doing; each
 # part is given what is left of it, and one that takes longer is left behind (see TrickBot.close).
 STOP_WITHIN = 8.0
@@ -118,6 +118,7 @@ class TrickBot(TableBot):
             sharding["shard_ids"] = sorted(shards.ids)
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; interactions carry everything else
+        intents.guild_scheduled_events = True  # a game night's Discord event, edited or cancelled there
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -157,12 +157,10 @@ class GameNights:
             opens = await stored.claim_nights(connection, now, "opened_at", now)
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
 
-    async def opened(self, night_id: int, table_id: int | None) -> None:
-        """The lobby (or the sign-up) of a night is open; ``table_id`` None: it could not open."""
+    async def opened(self, night_id: int, *, table_id: int | None = None, failed: bool = False) -> None:
+        """The lobby (``table_id``) or the sign-up of a night is open; ``failed``: it could not open."""
         async with self.store.db.engine.begin() as connection:
-            await stored.update_night(
-                connection, night_id, status=FAILED if table_id is None else OPEN, table_id=table_id
-            )
+            await stored.update_night(connection, night_id, status=FAILED if failed else OPEN, table_id=table_id)
 
     async def edited(self, event_id: int, starts_at: datetime, *, cancelled: bool) -> NightInfo | None:
         """Its Discord event was edited: a new start (pinged again if it moved later), or cancelled. None: no

@@ -245,6 +245,12 @@ class Seasons:
             raise SeasonRefused("season_unknown", name=name, game=game)
         return SeasonInfo.of(row)
 
+    async def season_by_id(self, guild_id: int, season_id: int) -> SeasonInfo | None:
+        """A season of this server by its id (a page button's), None for another server's or none."""
+        async with self.store.db.engine.connect() as connection:
+            row = await stored.season_by_id(connection, season_id)
+        return None if row is None or row.guild_id != guild_id else SeasonInfo.of(row)
+
     async def seasons(self, guild_id: int, game: str | None = None) -> list[SeasonInfo]:
         """A server's seasons, newest first (at most 25: a choice list's most)."""
         async with self.store.db.engine.connect() as connection:

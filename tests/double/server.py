@@ -52,6 +52,7 @@ from .limits import (
     form_errors,
     message_errors,
 )
+from .scheduled_events import ScheduledEventsDouble
 from .spec import Report, discord_spec
 
 API = "/api/v10"
@@ -69,6 +70,7 @@ BOT_PERMISSIONS = str(
     | (1 << 16)  # read message history
     | (1 << 35)  # create public threads
     | (1 << 38)  # send messages in threads
+    | (1 << 33)  # manage events (a scheduled game night)
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
 MANAGE_GUILD = 1 << 5
@@ -312,6 +314,8 @@ class DiscordDouble:
         self.port = 0
         self.changed = asyncio.Condition()
         self.activity = ActivityDouble(self)  # the Activity's side of Discord (activity.py)
+        self.scheduled_events = ScheduledEventsDouble(self)  # Scheduled Events (scheduled_events.py)
+        self.intents: dict[int, int] = {}  # each shard's intents, as IDENTIFY said
 
     # ------------------------------------------------------------------ server
 
@@ -340,6 +344,7 @@ class DiscordDouble:
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
         self.activity.routes(r)
+        self.scheduled_events.routes(r)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -523,6 +528,7 @@ class DiscordDouble:
                 if op == 2:
                     shard_id, count = data["d"].get("shard") or [0, 1]
                     self.identified.append([shard_id, count])
+                    self.intents[shard_id] = int(data["d"].get("intents") or 0)
                     if count != self.shard_count or not 0 <= shard_id < count:
                         wanted = self.shard_count
                         self.problems.append(f"IDENTIFY as shard {shard_id} of {count}; Discord wants {wanted}")
@@ -549,7 +555,10 @@ class DiscordDouble:
                     shard=shard,
                 )
                 for guild in guilds:
-                    await self._dispatch("GUILD_CREATE", self._guild_payload(guild), shard=shard)
+                    payload = self._guild_payload(guild)
+                    if self.intents.get(shard, 0) & (1 << 16):  # GUILD_SCHEDULED_EVENTS
+                        payload["guild_scheduled_events"] = self.scheduled_events.of_guild(guild)
+                    await self._dispatch("GUILD_CREATE", payload, shard=shard)
                 self._ready_event(shard).set()
         if shard is not None and self._sockets.get(shard) is ws:
             del self._sockets[shard]

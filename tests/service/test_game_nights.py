@@ -66,7 +66,7 @@ async def test_the_interested_are_pinged_before_and_the_lobby_opens_at_the_start
     clock.advance(10 * 60)  # 21:00 exactly
     pings, opens = await service.game_nights.due()
     assert pings == [] and [n.id for n in opens] == [night.id]
-    await service.game_nights.opened(night.id, 5)
+    await service.game_nights.opened(night.id, table_id=5)
     assert await service.game_nights.due() == ([], [])
     assert await service.game_nights.edited(EVENT, night.starts_at, cancelled=True) is None  # open: not ours now
 
