@@ -24,7 +24,7 @@ from bot.tables.game_nights import NightInfo
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
-from ..replies import send
+from ..replies import PUBLIC_THINKING, send
 from ..tables.render import game_name
 from ..tables.working import error_text
 from .hooks import TABLES, LobbyOpener, TournamentSignUps
@@ -117,7 +117,8 @@ class GameNights(commands.Cog, name=HANDLER):
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(thinking=True)  # public: the night is announced in its place
+        interaction.extras[PUBLIC_THINKING] = True  # a refusal from here on is for the asker alone (``send``)
         public = self.bot.languages.of(guild.id)
         name = game_name(game.value, public)
         try:
@@ -131,11 +132,11 @@ class GameNights(commands.Cog, name=HANDLER):
                 privacy_level=discord.PrivacyLevel.guild_only,
             )
         except discord.Forbidden:
-            await interaction.followup.send(t(locale, "night.no_manage_events"), ephemeral=True)
+            await send(interaction, t(locale, "night.no_manage_events"))
             return
         except (discord.HTTPException, aiohttp.ClientError):
             log.warning("creating the scheduled event of a game night failed", exc_info=True)
-            await interaction.followup.send(t(locale, "night.create_failed"), ephemeral=True)
+            await send(interaction, t(locale, "night.create_failed"))
             return
         night = await self.service.game_nights.schedule(
             plan,
@@ -154,7 +155,8 @@ class GameNights(commands.Cog, name=HANDLER):
             relative=stamp(night.starts_at, "R"),
             channel=where.mention,
         )
-        await interaction.followup.send(said, allowed_mentions=discord.AllowedMentions.none())
+        interaction.extras.pop(PUBLIC_THINKING, None)
+        await interaction.edit_original_response(content=said, allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ the nights due
 

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,8 @@ _ids = itertools.count(1_400_000_000_000_000_000)
 
 
 def _reply(data: Any, status: int = 200) -> web.Response:
-    return web.json_response(data, status=status)
+    """JSON exactly as Discord sends it: discord.py checks for a bare ``application/json``."""
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
 
 
 def _when(text: str) -> datetime:

@@ -1014,7 +1014,8 @@ class DiscordDouble:
     async def command(
         self, who: User, name: str, sub: str | None = None, channel_id: int | None = None, **options: Any
     ) -> Interaction:
-        """``/name [sub] option:value …`` as ``who`` (a User as a value is a user option)."""
+        """``/name [sub] option:value …`` as ``who`` (a User as a value is a user option; a channel option's
+        value is the channel's id)."""
         command = next(c for c in self.commands if c["name"] == name)
         resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
         opts = []
@@ -1025,11 +1026,19 @@ class DiscordDouble:
                     k: v for k, v in value.member(self.guild_id).items() if k != "user"
                 }
                 value = str(value.id)
-            opts.append({"name": key, "type": self._option_type(command, sub, key), "value": value})
+            kind = self._option_type(command, sub, key)
+            if kind == 7:  # a channel option: Discord sends the id and the channel in "resolved"
+                channel = self.channels[int(value)]
+                resolved.setdefault("channels", {})[str(value)] = {
+                    **{k: channel[k] for k in ("id", "type", "name", "parent_id", "nsfw", "position")},
+                    "permissions": who.member(self.guild_id)["permissions"],
+                }
+                value = str(value)
+            opts.append({"name": key, "type": kind, "value": value})
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
-        if resolved["users"]:
-            data["resolved"] = resolved
+        if resolved["users"] or resolved.get("channels"):
+            data["resolved"] = {key: found for key, found in resolved.items() if found}
         return await self._send_interaction(who, 2, data, channel_id or self.channel_id)
 
     @staticmethod
