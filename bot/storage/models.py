@@ -316,7 +316,8 @@ class SeasonRating(Base):
 
 class GameNight(Base):
     """A game night scheduled as a Discord Scheduled Event: its people are pinged before it, its lobby opens at
-    its start. ``status``: scheduled, open (the lobby was opened), cancelled, failed (the lobby could not open)."""
+    its start. ``status``: scheduled, open (the lobby was opened), cancelled, failed (the lobby could not open),
+    missed (its start passed over an hour before the bot could open it)."""
 
     __tablename__ = "game_nights"
     __table_args__ = (Index(None, "status", "starts_at"),)

@@ -202,13 +202,20 @@ async def update_night(connection: AsyncConnection, night_id: int, **values: Any
     await connection.execute(update(NIGHTS).where(NIGHTS.c.id == night_id).values(**values))
 
 
-async def claim_nights(connection: AsyncConnection, due_before: datetime, column: str, now: datetime) -> list[Row[Any]]:
-    """Claim the scheduled nights due by ``due_before`` whose ``column`` (pinged_at, opened_at) is not set: set
-    it to ``now`` in one statement, so one process pings or opens each."""
+async def claim_nights(
+    connection: AsyncConnection, due_before: datetime, not_before: datetime, column: str, now: datetime
+) -> list[Row[Any]]:
+    """Claim the scheduled nights starting from ``not_before`` to ``due_before`` whose ``column`` (pinged_at,
+    opened_at) is not set: set it to ``now`` in one statement, so one process pings or opens each."""
     target = NIGHTS.c[column]
     statement = (
         update(NIGHTS)
-        .where(NIGHTS.c.status == "scheduled", NIGHTS.c.starts_at <= due_before, target.is_(None))
+        .where(
+            NIGHTS.c.status == "scheduled",
+            NIGHTS.c.starts_at <= due_before,
+            NIGHTS.c.starts_at >= not_before,
+            target.is_(None),
+        )
         .values({column: now})
         .returning(*NIGHTS.c)
     )
@@ -231,3 +238,13 @@ async def release_announcement(connection: AsyncConnection, season_id: int) -> N
         .where(SEASONS.c.id == season_id, SEASONS.c.announced_message_id.is_(None))
         .values(announce_claimed_at=None)
     )
+
+
+async def miss_nights(connection: AsyncConnection, started_before: datetime) -> int:
+    """Nights still waiting whose start is long past (the bot was away): missed, never opened late."""
+    statement = (
+        update(NIGHTS)
+        .where(NIGHTS.c.status == "scheduled", NIGHTS.c.starts_at < started_before)
+        .values(status="missed")
+    )
+    return int((await connection.execute(statement)).rowcount or 0)

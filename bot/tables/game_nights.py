@@ -19,9 +19,10 @@ from .settings import checked_options
 from .store import Store
 
 PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long before the start
+LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
 MAX_AHEAD_DAYS = 365
 MAX_OPTIONS_TEXT = 200
-SCHEDULED, OPEN, CANCELLED, FAILED = "scheduled", "open", "cancelled", "failed"
+SCHEDULED, OPEN, CANCELLED, FAILED, MISSED = "scheduled", "open", "cancelled", "failed", "missed"
 KINDS = ("game", "tournament")  # "tournament": its sign-up opens, through the tournaments' own hook
 
 
@@ -152,9 +153,10 @@ class GameNights:
         by this call alone (however many processes ask at once)."""
         now = self.store.clock()
         async with self.store.db.engine.begin() as connection:
-            pings = await stored.claim_nights(connection, now + PING_BEFORE, "pinged_at", now)
+            await stored.miss_nights(connection, now - LATE_GRACE)
+            pings = await stored.claim_nights(connection, now + PING_BEFORE, now - LATE_GRACE, "pinged_at", now)
         async with self.store.db.engine.begin() as connection:
-            opens = await stored.claim_nights(connection, now, "opened_at", now)
+            opens = await stored.claim_nights(connection, now, now - LATE_GRACE, "opened_at", now)
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
 
     async def opened(self, night_id: int, *, table_id: int | None = None, failed: bool = False) -> None:

@@ -88,15 +88,25 @@ async def test_edits_and_cancellations_in_discord_are_followed(service: TableSer
     assert await service.game_nights.edited(12345, later, cancelled=True) is None  # not a night of ours
 
 
+async def test_a_night_long_past_when_the_bot_comes_back_is_missed_not_opened_late(
+    service: TableService, clock: Clock
+) -> None:
+    night = await schedule(service)
+    clock.advance(3 * 3600)  # the bot was away over its start, and an hour more
+    assert await service.game_nights.due() == ([], [])
+    missed = await service.game_nights.night_of_event(EVENT)
+    assert missed is not None and missed.id == night.id and missed.status == "missed"
+
+
 async def test_two_processes_and_a_restart_open_each_night_once(database: Database, clock: Clock) -> None:
     first = make_service(database, clock)
     try:
-        nights = [await schedule(first, f"2026-11-21 2{n}:00", event=EVENT + n) for n in (1, 2)]
+        nights = [await schedule(first, f"2026-11-21 21:{n}0", event=EVENT + n) for n in (1, 2)]
     finally:
         await first.close()
     first, second = make_service(database, clock), make_service(database, clock)  # restarted, and a second
     try:
-        clock.advance(3 * 3600)
+        clock.advance(85 * 60)  # 21:25: both started (21:10, 21:20) within the hour
         answers = await asyncio.gather(*(s.game_nights.due() for s in (first, second, first, second)))
         pinged = sorted(n.id for pings, _ in answers for n in pings)
         opened = sorted(n.id for _, opens in answers for n in opens)
