@@ -61,6 +61,13 @@ async def season_named(connection: AsyncConnection, guild_id: int, game: str, na
     return (await connection.execute(statement)).first()
 
 
+async def season_numbered(connection: AsyncConnection, guild_id: int, game: str, number: int) -> Row[Any] | None:
+    statement = select(SEASONS).where(
+        SEASONS.c.guild_id == guild_id, SEASONS.c.game == game, SEASONS.c.number == number
+    )
+    return (await connection.execute(statement)).first()
+
+
 async def season_by_id(connection: AsyncConnection, season_id: int) -> Row[Any] | None:
     return (await connection.execute(select(SEASONS).where(SEASONS.c.id == season_id))).first()
 

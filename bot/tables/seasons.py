@@ -22,7 +22,7 @@ from .store import Store
 
 ANNOUNCE_LEASE = timedelta(minutes=2)  # a claim older than this was a process that died before posting
 STANDINGS_SHOWN = 10
-TOP_COUNTS = (1, 2, 3, 5, 10)
+TOP_COUNTS = range(1, 11)  # how many of a season's best may get its role
 
 
 class SeasonRefused(TableError):
@@ -54,8 +54,9 @@ class SeasonEnded:
     standings: list[BoardRow]
     players: int  # everyone rated in the season
     following: SeasonInfo | None  # the season that began at its end (None: seasons were turned off)
-    top_role_id: int | None
+    top_role_id: int | None  # a role for the season's best players (None: none)
     top_count: int
+    previous_top: list[int]  # who held the role from the season before (the role moves on)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Seasons:
         if length not in LENGTHS:
             raise SeasonRefused("season_bad_length", length=length)
         if top_count not in TOP_COUNTS:
-            raise BadOptions("bad_setting", setting="top", value=top_count, allowed=", ".join(map(str, TOP_COUNTS)))
+            raise BadOptions("bad_setting", setting="top", value=top_count, allowed="1 to 10")
         now = self.store.clock()
         today = now.date()
         first = parse_day(starts) if starts else None
@@ -214,6 +215,9 @@ class Seasons:
                 season = SeasonInfo.of(row)
                 plan = await stored.plan(connection, season.guild_id, season.game)
                 following = await stored.season_at(connection, season.guild_id, season.game, season.ends_at)
+                count = plan.top_count if plan is not None else 0
+                before = await stored.season_numbered(connection, season.guild_id, season.game, season.number - 1)
+                previous = [] if before is None else await stored.season_top(connection, before.id, count)
                 ended.append(
                     SeasonEnded(
                         season,
@@ -222,7 +226,8 @@ class Seasons:
                         await stored.season_size(connection, season_id),
                         None if following is None else SeasonInfo.of(following),
                         plan.top_role_id if plan is not None else None,
-                        plan.top_count if plan is not None else 0,
+                        count,
+                        [row["user_id"] for row in previous],
                     )
                 )
         return ended

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 ROLL_SECONDS = 5.0  # how often the seasons due are created and ended seasons announced
 HANDLER = "Seasons"
+DEFAULT_TOP = 3  # the players who get a season's role, unless the admin chose how many
 
 
 def length_choices() -> list[app_commands.Choice[str]]:
@@ -72,6 +73,8 @@ class Seasons(commands.Cog, name=HANDLER):
         channel=text("describe.season.channel"),
         first=text("describe.season.first"),
         last=text("describe.season.last"),
+        role=text("describe.season.role"),
+        top=text("describe.season.top"),
     )
     @app_commands.choices(game=game_choices(), length=length_choices())
     async def start(
@@ -82,8 +85,16 @@ class Seasons(commands.Cog, name=HANDLER):
         channel: discord.TextChannel,
         first: app_commands.Range[str, 1, 10] | None = None,
         last: app_commands.Range[str, 1, 10] | None = None,
+        role: discord.Role | None = None,
+        top: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
         locale = reader(interaction)
+        if role is not None and interaction.permissions.manage_guild and not interaction.app_permissions.manage_roles:
+            await send(interaction, t(locale, "season.role_needs_manage_roles", role=role.mention))
+            return
+        if role is not None and (role.is_default() or role.managed):
+            await send(interaction, t(locale, "season.role_not_given", role=role.mention))
+            return
         try:
             season = await self.service.seasons.turn_on(
                 interaction.guild_id or 0,
@@ -94,6 +105,8 @@ class Seasons(commands.Cog, name=HANDLER):
                 channel_id=channel.id,
                 starts=first,
                 ends=last,
+                top_role_id=role.id if role is not None else None,
+                top_count=top or DEFAULT_TOP,
             )
         except TableError as error:
             await send(interaction, error_text(error, locale))
@@ -102,6 +115,9 @@ class Seasons(commands.Cog, name=HANDLER):
             t(locale, "season.started", game=game_name(game.value, locale), channel=channel.mention),
             f"**{season_title(season, locale)}**: {season_span(season, locale)}",
         ]
+        if role is not None:
+            count = top or DEFAULT_TOP
+            lines.append(t(locale, "season.role_on", role=role.mention, top=count))
         await interaction.response.send_message("\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @season.command(name="stop", description=text("command.season_stop"))
@@ -162,3 +178,30 @@ class Seasons(commands.Cog, name=HANDLER):
             raise
         await self.service.seasons.announced(season.id, message.id)
         log.info("season %s of %s in server %s ended: standings posted", season.name, season.game, season.guild_id)
+        if ended.top_role_id is not None:
+            await self.move_role(ended, channel, locale)
+
+    async def move_role(self, ended: SeasonEnded, channel: discord.abc.Messageable, locale: str) -> None:
+        """The season's role goes to its best players and leaves those of the season before; where Discord
+        refuses (no Manage Roles, or the role above the bot's own), the channel is told how to fix it."""
+        assert ended.top_role_id is not None
+        season, role = ended.season, ended.top_role_id
+        best = [row["user_id"] for row in ended.standings[: ended.top_count]]
+        reason = f"season {season.name}"
+        try:
+            for user_id in ended.previous_top:
+                if user_id not in best:
+                    with contextlib.suppress(discord.NotFound):  # a member who left
+                        await self.bot.http.remove_role(season.guild_id, user_id, role, reason=reason)
+            for user_id in best:
+                with contextlib.suppress(discord.NotFound):
+                    await self.bot.http.add_role(season.guild_id, user_id, role, reason=reason)
+        except discord.Forbidden:
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(t(locale, "season.role_refused", role=f"<@&{role}>"))
+            return
+        if best:
+            mentions = " ".join(f"<@{user_id}>" for user_id in best)
+            said = t(locale, "season.role_given", role=f"<@&{role}>", players=mentions, name=season.name)
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(said, allowed_mentions=discord.AllowedMentions.none())

@@ -71,6 +71,7 @@ BOT_PERMISSIONS = str(
     | (1 << 35)  # create public threads
     | (1 << 38)  # send messages in threads
     | (1 << 33)  # manage events (a scheduled game night)
+    | (1 << 28)  # manage roles (a season's role)
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
 MANAGE_GUILD = 1 << 5
@@ -316,6 +317,8 @@ class DiscordDouble:
         self.activity = ActivityDouble(self)  # the Activity's side of Discord (activity.py)
         self.scheduled_events = ScheduledEventsDouble(self)  # Scheduled Events (scheduled_events.py)
         self.intents: dict[int, int] = {}  # each shard's intents, as IDENTIFY said
+        self.member_roles: dict[int, set[int]] = {}  # user id: the roles the bot gave them (and did not take)
+        self.roles_above_bot: set[int] = set()  # roles the bot may not give: above its own (403, as Discord)
 
     # ------------------------------------------------------------------ server
 
@@ -345,6 +348,8 @@ class DiscordDouble:
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
         self.activity.routes(r)
         self.scheduled_events.routes(r)
+        r.add_put(API + "/guilds/{guild}/members/{user}/roles/{role}", self._member_role)
+        r.add_delete(API + "/guilds/{guild}/members/{user}/roles/{role}", self._member_role)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -907,6 +912,19 @@ class DiscordDouble:
         self.deleted.append(message)
         return web.Response(status=204)
 
+    async def _member_role(self, request: web.Request) -> web.Response:
+        """``PUT``/``DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}``: 403 without Manage Roles or for
+        a role above the bot's own, as Discord answers."""
+        role, user = int(request.match_info["role"]), int(request.match_info["user"])
+        if self.permissions_withheld & (1 << 28) or role in self.roles_above_bot:
+            return reply(MISSING_PERMISSIONS, status=403)
+        held = self.member_roles.setdefault(user, set())
+        if request.method == "PUT":
+            held.add(role)
+        else:
+            held.discard(role)
+        return web.Response(status=204)
+
     async def _thread(self, request: web.Request) -> web.Response:
         parent = int(request.match_info["channel"])
         message = self.messages.get(int(request.match_info["message"]))
@@ -1034,12 +1052,29 @@ class DiscordDouble:
                     "permissions": who.member(self.guild_id)["permissions"],
                 }
                 value = str(value)
+            if kind == 8:  # a role option: the role in "resolved"
+                resolved.setdefault("roles", {})[str(value)] = self.role_payload(int(value))
+                value = str(value)
             opts.append({"name": key, "type": kind, "value": value})
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
-        if resolved["users"] or resolved.get("channels"):
+        if resolved["users"] or resolved.get("channels") or resolved.get("roles"):
             data["resolved"] = {key: found for key, found in resolved.items() if found}
         return await self._send_interaction(who, 2, data, channel_id or self.channel_id)
+
+    def role_payload(self, role_id: int) -> dict[str, Any]:
+        """A role of the server (any id a test names is one, below the bot's own role)."""
+        return {
+            "id": str(role_id),
+            "name": f"role-{role_id % 1000}",
+            "color": 0,
+            "hoist": False,
+            "position": 1,
+            "permissions": "0",
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
 
     @staticmethod
     def _option_type(command: dict[str, Any], sub: str | None, name: str) -> int:

@@ -17,6 +17,7 @@ from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 from .driver import MANAGER, WAIT, control
 
 ROOM = 900_000_000_000_000_002  # the double's channel
+CHAMPION = 930_000_000_000_000_001  # the role of a season's best two
 
 
 async def ended_season(database_url: str, guild_id: int) -> tuple[str, list[int]]:
@@ -42,6 +43,8 @@ async def ended_season(database_url: str, guild_id: int) -> tuple[str, list[int]
             channel_id=ROOM,
             starts=first.isoformat(),
             ends=last.isoformat(),
+            top_role_id=CHAMPION,
+            top_count=2,
         )
         moment[0] += timedelta(days=1)
         users = [5100, 5101, 5102, 5103]
@@ -77,6 +80,11 @@ async def test_a_season_ended_while_away_is_posted_once_and_kept(
         assert [text.index(person) for person in ("Ann", "Ben", "Cy", "Di")] != []
         assert "has begun" in text and "Players rated in season" in text
         assert text.index(first_name(ranked[0])) < text.index(first_name(ranked[-1]))  # best first
+
+        given = await double.wait_for(lambda: posts(double, lambda m: "goes to the best of season" in m.text()))
+        best = set(ranked[:2])
+        assert {user for user, roles in double.member_roles.items() if CHAMPION in roles} == best
+        assert all(f"<@{user}>" in given[0].text() for user in best)
 
         ann = User(5100, "Ann")
         board = (await double.command(ann, "leaderboard", game="just-make", season=name)).original
@@ -117,12 +125,21 @@ async def test_a_season_ended_while_away_is_posted_once_and_kept(
         assert (
             backwards.original is not None and "cannot end (2099-01-01) before it starts" in backwards.original.text()
         )
+        double.permissions_withheld = 1 << 28  # no Manage Roles: a season with a role is refused, nothing written
+        no_roles = await double.command(
+            MANAGER, "season", "start", game="oh-hell", length="month", channel=ROOM, role=CHAMPION + 1
+        )
+        assert no_roles.original is not None and "Manage Roles permission" in no_roles.original.text()
+        double.permissions_withheld = 0
         again = (
             await double.command(MANAGER, "season", "start", game="just-make", length="month", channel=ROOM)
         ).original
         assert again is not None and "already on" in again.text()
-        on = (await double.command(MANAGER, "season", "start", game="oh-hell", length="quarter", channel=ROOM)).original
-        assert on is not None and on.ephemeral_for is None and "Seasons of Oh Hell are on" in on.text()
+        on = await double.command(
+            MANAGER, "season", "start", game="oh-hell", length="quarter", channel=ROOM, role=CHAMPION + 1, top=3
+        )
+        assert on.original is not None and on.original.ephemeral_for is None
+        assert "Seasons of Oh Hell are on" in on.original.text() and "best 3 get" in on.original.text()
         assert len(standings()) == 1  # posted once
         assert double.problems == []
     finally:
