@@ -70,7 +70,8 @@ class DatabaseUnavailable(Exception):
 
 
 def permissions() -> discord.Permissions:
-    """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts."""
+    """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts, create a
+    game night's Discord event. (Manage Roles, for a season's role, is asked for only by a server that wants one.)"""
     return discord.Permissions(
         view_channel=True,
         send_messages=True,
@@ -79,6 +80,7 @@ def permissions() -> discord.Permissions:
         embed_links=True,
         attach_files=True,
         read_message_history=True,
+        manage_events=True,
     )
 
 
