@@ -34,8 +34,20 @@ async def save_plan(connection: AsyncConnection, **values: Any) -> None:
     await connection.execute(statement.on_conflict_do_update(index_elements=["guild_id", "game"], set_=keep))
 
 
-async def active_plans(connection: AsyncConnection) -> list[Row[Any]]:
-    return list(await connection.execute(select(PLANS).where(PLANS.c.active.is_(True))))
+async def plans_due(connection: AsyncConnection, now: datetime) -> list[Row[Any]]:
+    """The games whose seasons are on and whose latest season has ended by ``now``: the next one is due. One
+    query, however many servers have seasons on."""
+    latest = (
+        select(SEASONS.c.guild_id, SEASONS.c.game, func.max(SEASONS.c.ends_at).label("last_end"))
+        .group_by(SEASONS.c.guild_id, SEASONS.c.game)
+        .subquery()
+    )
+    statement = (
+        select(PLANS.c.guild_id, PLANS.c.game)
+        .join(latest, and_(latest.c.guild_id == PLANS.c.guild_id, latest.c.game == PLANS.c.game))
+        .where(PLANS.c.active.is_(True), latest.c.last_end <= now)
+    )
+    return list(await connection.execute(statement))
 
 
 async def latest_season(connection: AsyncConnection, guild_id: int, game: str) -> Row[Any] | None:

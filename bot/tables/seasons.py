@@ -203,7 +203,7 @@ class Seasons:
         process each, however many call it at once): post each one's standings, then :meth:`announced`."""
         now = self.store.clock()
         async with self.store.db.engine.begin() as connection:
-            for active in await stored.active_plans(connection):
+            for active in await stored.plans_due(connection, now):
                 await ensure_season(connection, active.guild_id, active.game, now)
         async with self.store.db.engine.begin() as connection:
             claimed = await stored.claim_announcements(connection, now, now - ANNOUNCE_LEASE)
