@@ -20,13 +20,13 @@ from discord.ext import commands
 
 from bot.tables import TableError
 from bot.tables.game_nights import NightInfo
+from bot.words import error_text
 
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import PUBLIC_THINKING, send
 from ..tables.render import game_name
-from ..tables.working import error_text
 from .hooks import TABLES, LobbyOpener, TournamentSignUps
 
 log = logging.getLogger(__name__)

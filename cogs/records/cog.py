@@ -13,13 +13,13 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.tables import TableError
 from bot.tables.standings import SkillRating
+from bot.words import error_text
 
 from ..charts import running_totals, totals_chart
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..replies import id_from, send
 from ..tables.review import review_embed
-from ..tables.working import error_text
 from .components import HANDLER, PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
 from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, person, stats_embed
 

@@ -20,13 +20,13 @@ from discord.ext import commands
 from bot.tables import TableError
 from bot.tables.season_calendar import LENGTHS
 from bot.tables.seasons import SeasonEnded
+from bot.words import error_text
 
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send
 from ..tables.render import game_name
-from ..tables.working import error_text
 from .render import season_span, season_title, standings_embed
 
 log = logging.getLogger(__name__)

@@ -173,7 +173,7 @@ class LobbyClicks:
             with contextlib.suppress(TableError):
                 await self.service.abandon(table.id, host[0], can_manage=True)
             raise
-        self.publisher.mark_shown(table.id)
+        self.publisher.mark_shown(table.id, table.version)
         await self.service.set_location(table.id, message_id=message.id)
         return table
 
