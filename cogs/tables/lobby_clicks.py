@@ -159,16 +159,15 @@ class LobbyClicks:
         intro: str,
     ) -> TableInfo:
         """A lobby opened by the bot itself (a scheduled game night at its start): the host seated, posted in
-        the channel under ``intro``, played in the channel. A refusal (the channel's open table, the server's
-        limits) is the service's TableError, with nothing left behind."""
+        the channel after ``intro`` (a message of its own), played in the channel. A refusal (the channel's
+        open table, the server's limits) is the service's TableError, with nothing left behind."""
         settings = await self.service.guild_settings(guild_id)
         options = {**settings.default_options.get(game, {}), **options}
         table = await self.service.open_table(guild_id, channel_id, host[0], host[1], game, options, players)
         locale = await self.locale_of(guild_id)
         try:
-            message = await channel.send(
-                content=intro, embed=lobby_embed(table, locale), view=lobby_controls(table, locale)
-            )
+            await channel.send(intro)  # its own message: a lobby's redraw replaces the lobby message's content
+            message = await channel.send(embed=lobby_embed(table, locale), view=lobby_controls(table, locale))
         except (discord.HTTPException, aiohttp.ClientError):  # no lobby nobody can see
             with contextlib.suppress(TableError):
                 await self.service.abandon(table.id, host[0], can_manage=True)

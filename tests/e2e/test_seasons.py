@@ -187,11 +187,14 @@ async def test_a_scheduled_night_pings_the_interested_and_opens_its_lobby(
     assert f"<@{bob.id}>" in ping.content and f"<@{carol.id}>" in ping.content
 
     def lobby() -> list[Message]:
-        return posts(double, lambda m: "game night begins" in m.text() and control(m, "tt:") is not None)
+        return posts(double, lambda m: control(m, "tt:lobby:join:") is not None)
+
+    def begins() -> list[Message]:
+        return posts(double, lambda m: "Oh Hell game night begins" in m.text())
 
     opened = (await double.wait_for(lobby, WAIT, "the night's lobby"))[0]
     assert f"<@{MANAGER.id}> is hosting" in opened.text()  # its host is seated
-    assert len(pinged()) == 1 and len(lobby()) == 1  # once each
+    assert len(pinged()) == 1 and len(lobby()) == 1 and len(begins()) == 1  # once each
     join = control(opened, "tt:lobby:join:")
     assert join is not None
     await double.click(bob, opened, join["custom_id"])  # an ordinary lobby: the interested sit down
