@@ -1,4 +1,5 @@
-"""Benchmarks of Trick Table: ``python -m bench engine|tables|start|players|picture`` print figures.
+"""Benchmarks of Trick Table: ``python -m bench engine|tables|start|players|picture|events`` print
+figures.
 
 They live beside the product, not inside it: the modules here import ``bot`` (and, to time the
 pictures, ``cogs``) from above, and nothing in ``bot`` or ``cogs`` imports them
@@ -9,6 +10,7 @@ pictures, ``cogs``) from above, and nothing in ``bot`` or ``cogs`` imports them
 - ``start``: a start over many open tables (seeded straight into the database);
 - ``players``: the computer players' decision times and strength;
 - ``picture``: time to draw the end-of-match chart and the table's picture;
+- ``events``: a Swiss tournament at full speed, the time of each round change;
 - ``database``: the fresh databases (a PostgreSQL schema each) the service benchmarks run on.
 
 Tests never time anything; the figures are in the README's benchmark section.

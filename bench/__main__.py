@@ -1,4 +1,5 @@
-"""``python -m bench engine|tables|start|players|picture|activity``: print speed figures (see ``bench/__init__.py``).
+"""``python -m bench engine|tables|start|players|picture|activity|events``: print speed figures (see
+``bench/__init__.py``).
 
 Each benchmark's module is imported only when it runs: the engine's figures need neither the
 database nor the pictures' libraries.
@@ -61,6 +62,10 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         help="computer players: decision times and strength in seat-rotated matches on the same deals",
     )
     bench_players.add_arguments(computers)
+    events = sub.add_parser("events", help="a 64-entrant Swiss tournament at full speed: each round change's time")
+    events.add_argument("--entrants", type=int, default=64)
+    events.add_argument("--rounds", type=int, default=3)
+    events.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
     sub.add_parser(
         "activity", help="the Activity on real WebSockets: action to new state on four screens", add_help=False
     )
@@ -106,6 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.tables import bench_tables
 
         lines = bench_tables(args.tables, args.database, args.think_ms, args.players, args.processes)
+    elif args.what == "events":
+        from bench.events import bench_events
+
+        lines = bench_events(args.entrants, args.rounds, args.database)
     elif args.what == "engine":
         from bench.engine import engine_figures
 

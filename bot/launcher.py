@@ -35,7 +35,15 @@ from cogs.tables import Tables
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.settings", "cogs.rules", "cogs.seasons", "cogs.gamenights")
+EXTENSIONS = (
+    "cogs.tables",
+    "cogs.records",
+    "cogs.settings",
+    "cogs.rules",
+    "cogs.tournaments",
+    "cogs.seasons",
+    "cogs.gamenights",
+)
 # A stop (SIGTERM, SIGINT) closes everything within this many seconds, whatever the bot was doing; each
 # part is given what is left of it, and one that takes longer is left behind (see TrickBot.close).
 STOP_WITHIN = 8.0

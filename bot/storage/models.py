@@ -259,6 +259,89 @@ class Rating(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class TournamentStatus(StrEnum):
+    """Where a tournament is in its life: sign-up, rounds under way, then finished or cancelled."""
+
+    SIGNUP = "signup"
+    RUNNING = "running"
+    DONE = "finished"
+    CANCELLED = "cancelled"
+
+
+# Limits against abuse, per server and per tournament.
+MAX_OPEN_TOURNAMENTS, MAX_ENTRANTS, MAX_ROUNDS = 3, 256, 15
+
+
+class Tournament(Base):
+    """A tournament or a duplicate night: its settings, where it is shown, and the round under way."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index(None, "guild_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(ForeignKey("guilds.id"))
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)  # the sign-up message
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    format: Mapped[str] = mapped_column(String(16))  # swiss, knockout, duplicate
+    table_size: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)  # Swiss and duplicate: how many; knockout: until the final
+    advance: Mapped[int] = mapped_column(Integer, default=1)  # knockout: the top k of each table go on
+    computers: Mapped[bool] = mapped_column(Boolean, default=True)  # computers may fill seats
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    starts_at: Mapped[datetime | None]  # None: when the host starts it
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default=TournamentStatus.SIGNUP)
+    round: Mapped[int] = mapped_column(Integer, default=0)  # the round under way (0 before the start)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class TournamentEntrant(Base):
+    """An entrant of a tournament, in sign-up order (``id``, also its id in the standings): a person, or
+    a computer the host added (``user_id`` None)."""
+
+    __tablename__ = "tournament_entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    withdrawn_at: Mapped[datetime | None]  # left before the start (then the row is gone) or between rounds
+
+
+class TournamentRound(Base):
+    """One round, written once with its tables (the primary key makes a second writer fail)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seed: Mapped[int] = mapped_column(BigInteger)  # a duplicate round's tables all have it
+    byes: Mapped[list[Any]] = mapped_column(default=list)  # entrants who sat the round out
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TournamentTable(Base):
+    """A table of a round: an ordinary table, and who sat where (None for a computer)."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # from 1
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
+    seats: Mapped[list[Any]] = mapped_column(default=list)  # entrant id per seat position, None: a computer filling it
+
+
 class SeasonPlan(Base):
     """A server's seasons of one game, turned on by an admin: how long each lasts, where its standings go."""
 

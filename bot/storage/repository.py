@@ -17,6 +17,7 @@ from sqlalchemy import (
     bindparam,
     column,
     delete,
+    exists,
     func,
     insert,
     literal_column,
@@ -46,6 +47,7 @@ from .models import (
     Rating,
     Seat,
     Table,
+    TournamentTable,
     utcnow,
 )
 
@@ -58,6 +60,7 @@ PLAYERS = cast(SATable, Player.__table__)
 MATCHES = cast(SATable, Match.__table__)
 MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
 RATINGS = cast(SATable, Rating.__table__)
+EVENT_TABLES = cast(SATable, TournamentTable.__table__)
 
 
 def _insert(connection: AsyncConnection, table: Any) -> Any:
@@ -229,6 +232,7 @@ async def close_unshown_lobbies(
         update(TABLES)
         .where(TABLES.c.status == LOBBY, TABLES.c.message_id.is_(None), TABLES.c.created_at < before)
         .where(*([] if mine is None else [mine]))
+        .where(~exists().where(EVENT_TABLES.c.table_id == TABLES.c.id))  # a tournament's: started at its re-check
         .values(status=ABANDONED, finished_at=now, channel_slot=None, version=TABLES.c.version + 1)
         .returning(TABLES.c.id)
     )

@@ -312,22 +312,36 @@ class Lobby:
             self._host_only(live, by_user)
             if live.message_id is None and message_id is None:
                 raise WrongStatus("lobby_not_ready")
-            info = GAMES[live.game]
-            count = len(live.seats)
-            if count not in info.players or (live.players is not None and count != live.players):
-                allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
-                raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
-            try:
-                new_game(live.game, players=count, options=live.options, seed=live.seed)
-            except GameError as error:
-                raise BadOptions.from_game(error) from None
-            now = self.store.clock()
-            for position, seat in enumerate(live.seats):
-                seat.position = position
-            live.status, live.started_at = PLAYING, now
-            live.begin()
-            if live.message_id is None:
-                live.message_id = message_id
-            step = Step(live, now)
-            step.events.append({"kind": "started"})
-            return await self.store.commit(live, step, actor=None, positions=True)
+            return await self._begin(live, message_id)
+
+    @read_again_if_behind
+    async def start_seated(self, table_id: int) -> Outcome | None:
+        """Start a table whose seats were set by an event (a tournament's round), with no host's click and
+        before its message is posted (the presentation posts it on hearing the round open). None if it
+        has already started (another process, or before a restart): starting is done once."""
+        async with self.store.locked(table_id) as live:
+            if live.status != LOBBY:
+                return None
+            return await self._begin(live)
+
+    async def _begin(self, live: LiveTable, message_id: int | None = None) -> Outcome:
+        """The match starts with the seats as they are (in join order); the caller holds the lock."""
+        info = GAMES[live.game]
+        count = len(live.seats)
+        if count not in info.players or (live.players is not None and count != live.players):
+            allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
+            raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
+        try:
+            new_game(live.game, players=count, options=live.options, seed=live.seed)
+        except GameError as error:
+            raise BadOptions.from_game(error) from None
+        now = self.store.clock()
+        for position, seat in enumerate(live.seats):
+            seat.position = position
+        live.status, live.started_at = PLAYING, now
+        live.begin()
+        if live.message_id is None:
+            live.message_id = message_id
+        step = Step(live, now)
+        step.events.append({"kind": "started"})
+        return await self.store.commit(live, step, actor=None, positions=True)

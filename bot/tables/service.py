@@ -16,6 +16,7 @@ another part:
 - :class:`~bot.tables.play.Play`: actions, resignations, abandoning, turn timers, computer seats, hints
 - :class:`~bot.tables.record_reads.Records`: leaderboards, stats, history, score sheets, deal reviews
 - :class:`~bot.tables.settings.Settings`: each server's settings, and what other processes tell
+- :class:`~bot.tables.tournaments.Tournaments`: tournaments and duplicate nights, their rounds of tables
 - :class:`~bot.tables.seasons.Seasons`: seasons per game, their ratings and boards, their ends announced once
 - :class:`~bot.tables.game_nights.GameNights`: scheduled game nights, pinged and opened once
 
@@ -42,6 +43,7 @@ from .seasons import Seasons
 from .settings import Settings
 from .store import UNSHOWN_LOBBY_GRACE, TableStore
 from .thinking import Thinker
+from .tournaments import Tournaments
 
 
 class TableService:
@@ -80,6 +82,7 @@ class TableService:
         self.settings = settings = Settings(store)
         self.lobby = lobby = Lobby(store)
         self.play = play = Play(store, thinker=thinker, sleep=sleep)
+        self.tournaments = Tournaments(store, lobby, play)
         self.seasons = Seasons(store)  # seasons per game: their ratings, boards and ends (callers use the part)
         self.game_nights = GameNights(store)  # scheduled game nights (callers use the part)
         # The store's tables and the drivers, for tests that look inside.
@@ -143,6 +146,7 @@ class TableService:
         """Stop the timers, the computer players (a move half thought is thought again by the next
         process: nothing of it was written) and hints under way, stop hearing the other processes,
         and shut the pool if it is ours. Subscribers hear nothing more."""
+        await self.tournaments.close()
         await self.play.close()
         await self.settings.close()
         await self.store.close()

@@ -55,4 +55,5 @@ class Rules(commands.Cog):
         shown = "\n".join(option_text(chosen, name, value, locale) for name, value in options.items())
         embed.add_field(name=heading, value=clip(shown, 1024), inline=False)
         embed.add_field(name=t(locale, "rules.computers_title"), value=t(locale, "rules.computers"), inline=False)
+        embed.add_field(name=t(locale, "rules.duplicate_title"), value=t(locale, "rules.duplicate"), inline=False)
         await send(interaction, embed=embed)

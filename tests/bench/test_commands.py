@@ -65,3 +65,11 @@ def test_python_m_bot_bench_runs_the_benchmarks() -> None:
         [sys.executable, "-m", "bot", "bench", "nonsense"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
+
+
+def test_events_prints_each_round_change(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["events", "--entrants", "8", "--rounds", "2"]) == 0
+    first, change, rest = capsys.readouterr().out.splitlines()
+    assert first.startswith("bench events: 8 entrants, Swiss, 2 tables of 4") and first.endswith("finished")
+    assert change.startswith("round change") and change.count(" ms") == 2
+    assert rest.startswith("REST calls the chat presentation makes per round change: 8 ")

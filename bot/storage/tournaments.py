@@ -1,0 +1,202 @@
+"""The tournaments' reads and writes, as SQLAlchemy Core statements on a connection (like ``repository``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy import Table as SATable
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .models import (
+    Match,
+    MatchPlayer,
+    Player,
+    Table,
+    Tournament,
+    TournamentEntrant,
+    TournamentRound,
+    TournamentStatus,
+    TournamentTable,
+)
+
+TOURNAMENTS = cast(SATable, Tournament.__table__)
+ENTRANTS = cast(SATable, TournamentEntrant.__table__)
+ROUNDS = cast(SATable, TournamentRound.__table__)
+EVENT_TABLES = cast(SATable, TournamentTable.__table__)
+TABLES = cast(SATable, Table.__table__)
+MATCHES = cast(SATable, Match.__table__)
+MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
+PLAYERS = cast(SATable, Player.__table__)
+OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+
+
+async def insert_tournament(connection: AsyncConnection, **values: Any) -> int:
+    result = await connection.execute(insert(TOURNAMENTS).values(**values).returning(TOURNAMENTS.c.id))
+    return int(result.scalar_one())
+
+
+async def tournament(connection: AsyncConnection, tournament_id: int) -> Row[Any] | None:
+    return (await connection.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tournament_id))).first()
+
+
+async def open_in_guild(connection: AsyncConnection, guild_id: int) -> int:
+    statement = select(func.count()).where(TOURNAMENTS.c.guild_id == guild_id, TOURNAMENTS.c.status.in_(OPEN))
+    return int((await connection.execute(statement)).scalar_one())
+
+
+async def running(connection: AsyncConnection) -> list[Row[Any]]:
+    """Every tournament whose rounds are under way, and every sign-up with a start time."""
+    statement = select(TOURNAMENTS).where(
+        (TOURNAMENTS.c.status == TournamentStatus.RUNNING)
+        | ((TOURNAMENTS.c.status == TournamentStatus.SIGNUP) & TOURNAMENTS.c.starts_at.is_not(None))
+    )
+    return list((await connection.execute(statement.order_by(TOURNAMENTS.c.id))).all())
+
+
+async def update_tournament(
+    connection: AsyncConnection, tournament_id: int, when: dict[str, Any], **values: Any
+) -> bool:
+    """Change the tournament if its columns still hold ``when`` (a compare-and-set): False otherwise."""
+    statement = update(TOURNAMENTS).where(TOURNAMENTS.c.id == tournament_id)
+    for name, value in when.items():
+        column = TOURNAMENTS.c[name]
+        statement = statement.where(column.in_(value) if isinstance(value, tuple) else column == value)
+    if not values:  # only the check (and a lock on the row until the transaction ends)
+        values = {"status": TOURNAMENTS.c.status}
+    return bool((await connection.execute(statement.values(**values))).rowcount == 1)
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    id: int
+    user_id: int | None
+    name: str
+    withdrawn: bool
+
+
+async def entrants(connection: AsyncConnection, tournament_id: int) -> list[EntrantRow]:
+    """The entrants in sign-up order, with their names."""
+    statement = (
+        select(ENTRANTS.c.id, ENTRANTS.c.user_id, ENTRANTS.c.withdrawn_at, PLAYERS.c.display_name)
+        .select_from(ENTRANTS.outerjoin(PLAYERS, PLAYERS.c.id == ENTRANTS.c.user_id))
+        .where(ENTRANTS.c.tournament_id == tournament_id)
+        .order_by(ENTRANTS.c.id)
+    )
+    return [
+        EntrantRow(row.id, row.user_id, row.display_name or "", row.withdrawn_at is not None)
+        for row in (await connection.execute(statement)).all()
+    ]
+
+
+async def insert_entrant(connection: AsyncConnection, tournament_id: int, user_id: int | None, now: datetime) -> int:
+    values = {"tournament_id": tournament_id, "user_id": user_id, "joined_at": now}
+    return int((await connection.execute(insert(ENTRANTS).values(**values).returning(ENTRANTS.c.id))).scalar_one())
+
+
+async def delete_entrant(connection: AsyncConnection, entrant_id: int) -> None:
+    await connection.execute(delete(ENTRANTS).where(ENTRANTS.c.id == entrant_id))
+
+
+async def replace_entrant(connection: AsyncConnection, entrant_id: int, user_id: int) -> None:
+    await connection.execute(update(ENTRANTS).where(ENTRANTS.c.id == entrant_id).values(user_id=user_id))
+
+
+async def withdraw_entrant(connection: AsyncConnection, entrant_id: int, now: datetime) -> None:
+    await connection.execute(update(ENTRANTS).where(ENTRANTS.c.id == entrant_id).values(withdrawn_at=now))
+
+
+async def insert_round(
+    connection: AsyncConnection, tournament_id: int, round_no: int, seed: int, byes: Sequence[int], now: datetime
+) -> None:
+    values = {"tournament_id": tournament_id, "round": round_no, "seed": seed, "byes": list(byes), "created_at": now}
+    await connection.execute(insert(ROUNDS).values(**values))
+
+
+async def rounds(connection: AsyncConnection, tournament_id: int) -> list[Row[Any]]:
+    statement = select(ROUNDS).where(ROUNDS.c.tournament_id == tournament_id).order_by(ROUNDS.c.round)
+    return list((await connection.execute(statement)).all())
+
+
+async def insert_event_table(
+    connection: AsyncConnection,
+    tournament_id: int,
+    round_no: int,
+    number: int,
+    table_id: int,
+    seats: Sequence[int | None],
+) -> None:
+    values = {"tournament_id": tournament_id, "round": round_no, "number": number, "table_id": table_id}
+    await connection.execute(insert(EVENT_TABLES).values(**values, seats=list(seats)))
+
+
+@dataclass(frozen=True)
+class EventTableRow:
+    """A round's table, where it is in its life, and each seat's place and deal sheets once it finished."""
+
+    round: int
+    number: int
+    table_id: int
+    seats: tuple[int | None, ...]
+    status: str
+    message_id: int | None
+    places: dict[int, int]  # seat position -> place, once the match finished
+    sheets: list[Any]  # the match's deal sheets, once it finished
+
+
+async def event_tables(
+    connection: AsyncConnection, tournament_id: int, round_no: int | None = None
+) -> list[EventTableRow]:
+    """The tables of a round (every round with None), in order, with their results."""
+    statement = (
+        select(
+            EVENT_TABLES.c.round,
+            EVENT_TABLES.c.number,
+            EVENT_TABLES.c.table_id,
+            EVENT_TABLES.c.seats,
+            TABLES.c.status,
+            TABLES.c.message_id,
+            MATCHES.c.id.label("match_id"),
+            MATCHES.c.result,
+        )
+        .select_from(
+            EVENT_TABLES.join(TABLES, TABLES.c.id == EVENT_TABLES.c.table_id).outerjoin(
+                MATCHES, MATCHES.c.table_id == EVENT_TABLES.c.table_id
+            )
+        )
+        .where(EVENT_TABLES.c.tournament_id == tournament_id)
+        .order_by(EVENT_TABLES.c.round, EVENT_TABLES.c.number)
+    )
+    if round_no is not None:
+        statement = statement.where(EVENT_TABLES.c.round == round_no)
+    rows = list((await connection.execute(statement)).all())
+    matches = [row.match_id for row in rows if row.match_id is not None]
+    places: dict[int, dict[int, int]] = {}
+    if matches:
+        statement = select(MATCH_PLAYERS.c.match_id, MATCH_PLAYERS.c.seat, MATCH_PLAYERS.c.placement).where(
+            MATCH_PLAYERS.c.match_id.in_(matches)
+        )
+        for found in (await connection.execute(statement)).all():
+            places.setdefault(int(found.match_id), {})[int(found.seat)] = int(found.placement)
+    return [
+        EventTableRow(
+            row.round,
+            row.number,
+            row.table_id,
+            tuple(row.seats),
+            str(row.status),
+            row.message_id,
+            places.get(row.match_id, {}) if row.match_id is not None else {},
+            list((row.result or {}).get("sheets", [])) if row.match_id is not None else [],
+        )
+        for row in rows
+    ]
+
+
+async def tournament_of_table(connection: AsyncConnection, table_id: int) -> int | None:
+    statement = select(EVENT_TABLES.c.tournament_id).where(EVENT_TABLES.c.table_id == table_id)
+    found = (await connection.execute(statement)).scalar_one_or_none()
+    return None if found is None else int(found)

@@ -1,0 +1,163 @@
+"""What the tournaments part returns and publishes: plain frozen data, no views."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.storage.models import TournamentStatus
+
+log = logging.getLogger(__name__)
+
+SWISS, KNOCKOUT, DUPLICATE = "swiss", "knockout", "duplicate"
+FORMATS = (SWISS, KNOCKOUT, DUPLICATE)
+
+
+@dataclass(frozen=True)
+class EntrantInfo:
+    id: int  # the entrant's id in the standings (sign-up order)
+    user_id: int | None  # None: a computer the host added
+    name: str
+    withdrawn: bool = False
+
+    @property
+    def computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    game: str
+    options: dict[str, Any]
+    format: str
+    table_size: int
+    rounds: int
+    advance: int
+    computers: bool
+    rated: bool
+    starts_at: datetime | None
+    seed: int
+    status: TournamentStatus
+    round: int
+    entrants: tuple[EntrantInfo, ...]
+
+    def entrant_of(self, user_id: int) -> EntrantInfo | None:
+        return next((e for e in self.entrants if e.user_id == user_id and not e.withdrawn), None)
+
+    @property
+    def playing(self) -> list[EntrantInfo]:
+        return [entrant for entrant in self.entrants if not entrant.withdrawn]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A table of a round: its number (from 1), the table, each seat's entrant (None: a computer filling
+    it), whether it is over, and each seat's place (1 best) once it is."""
+
+    round: int
+    number: int
+    table_id: int
+    seats: tuple[int | None, ...]
+    status: str
+    message_id: int | None
+    places: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    entrant: EntrantInfo
+    points: str  # as shown: 3, 2.5, 1.33
+    opponents_points: str
+    firsts: int
+    played: int
+    byes: int
+
+
+@dataclass(frozen=True)
+class ComparedSeat:
+    """One table's seat at one deal of a duplicate round: who sat there, what it bid and took, its score
+    for the deal, and its matchpoints for the deal against the same seat at the other tables."""
+
+    table: int  # the table's number in the round
+    entrant: EntrantInfo | None  # None: a computer filling the seat
+    bid: int | None
+    tricks: int
+    change: int
+    matchpoints: int
+
+
+@dataclass(frozen=True)
+class ComparedDeal:
+    deal: int
+    seats: tuple[tuple[ComparedSeat, ...], ...]  # per seat position, one per table
+
+
+@dataclass(frozen=True)
+class TournamentChanged:
+    """A tournament changed: ``what`` is ``signup`` (entrants), ``started``, ``round_opened`` (the round's
+    tables are open: post them), ``round_done`` (its standings), ``finished`` (the podium) or ``cancelled``."""
+
+    tournament_id: int
+    guild_id: int
+    what: str
+    round: int
+
+
+Listener = Callable[[TournamentChanged], Awaitable[None]]
+
+
+class TournamentEvents:
+    """The tournaments' events, heard one at a time and in order by each listener (like the tables' bus)."""
+
+    def __init__(self) -> None:
+        self._listeners: list[tuple[Listener, asyncio.Queue[TournamentChanged]]] = []
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append((listener, asyncio.Queue()))
+
+    def publish(self, event: TournamentChanged) -> None:
+        for index, (listener, queue) in enumerate(self._listeners):
+            queue.put_nowait(event)
+            task = self._tasks.get(index)
+            if task is None or task.done():
+                self._tasks[index] = asyncio.get_running_loop().create_task(
+                    self._run(listener, queue), name="tournament-events"
+                )
+
+    @staticmethod
+    async def _run(listener: Listener, queue: asyncio.Queue[TournamentChanged]) -> None:
+        while True:
+            event = await queue.get()
+            try:
+                await listener(event)
+            except Exception:
+                log.exception("a tournament listener failed on %s of tournament %s", event.what, event.tournament_id)
+            finally:
+                queue.task_done()
+
+    async def drain(self) -> None:
+        for _, queue in self._listeners:
+            await queue.join()
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = {}

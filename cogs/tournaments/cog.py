@@ -1,0 +1,323 @@
+"""``/tournament``: create a tournament or a duplicate night, its sign-up message and host controls, and
+what each round shows (its tables in threads with their people pinged, the standings, the podium).
+
+The cog is thin: it parses each input at the door, calls ``service.tournaments``, and shows what the
+service's tournament events say, read back from the service. A round's tables are ordinary tables: the
+tables cog's publisher draws their messages and everything after that is the tables cog's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES, Option
+from bot.tables import NotAllowed, TableError
+from bot.tables.tournament_records import DUPLICATE, FORMATS, TournamentChanged, TournamentInfo
+from bot.words import error_text
+
+from ..client import TableBot
+from ..i18n import reader, t, text
+from ..records.cog import game_choices
+from ..replies import send, update
+from ..tables.cog import Tables
+from ..tables.working import Work
+from .components import HANDLER, signup_controls
+from .render import comparison_embed, podium_embed, signup_embed, standings_embed, table_ping, thread_name
+
+log = logging.getLogger(__name__)
+
+MOST_OPTIONS_TEXT = 200
+
+
+def parse_options(game: str, written: str | None) -> dict[str, Any] | str:
+    """``name=value`` pairs as the game's options (typed by its specs), or the catalogue key of a refusal."""
+    specs: dict[str, Option] = {option.name: option for option in GAMES[game].options}
+    out: dict[str, Any] = {}
+    if not written:
+        return out
+    if len(written) > MOST_OPTIONS_TEXT:
+        return "tournament.bad_options_text"
+    for part in written.replace(",", " ").split():
+        name, _, value = part.partition("=")
+        spec = specs.get(name.strip().replace("-", "_"))
+        if spec is None or not value:
+            return "tournament.bad_options_text"
+        if isinstance(spec.default, bool):
+            if value.lower() not in ("true", "false", "yes", "no", "on", "off"):
+                return "tournament.bad_options_text"
+            out[spec.name] = value.lower() in ("true", "yes", "on")
+        elif isinstance(spec.default, int):
+            if not value.isascii() or not value.lstrip("-").isdigit() or len(value) > 9:
+                return "tournament.bad_options_text"
+            out[spec.name] = int(value)
+        else:
+            out[spec.name] = value
+    return out
+
+
+class Tournaments(commands.Cog, name=HANDLER):
+    """Tournaments and duplicate nights in chat."""
+
+    tournament = app_commands.Group(name="tournament", description=text("command.tournament"), guild_only=True)
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.tournaments = bot.service.tournaments
+        self.work = Work()
+        self._posting: set[int] = set()  # tables whose message this process is posting
+
+    async def cog_load(self) -> None:
+        self.tournaments.events.subscribe(self.on_event)
+        self.tournaments.start_loop()
+
+    async def locale_of(self, guild_id: int) -> str:
+        return self.bot.languages.of(guild_id)
+
+    # ------------------------------------------------------------------ commands
+
+    @tournament.command(name="create", description=text("command.tournament_create"))
+    @app_commands.describe(
+        game=text("describe.tournament.game"),
+        format=text("describe.tournament.format"),
+        table_size=text("describe.tournament.table_size"),
+        rounds=text("describe.tournament.rounds"),
+        advance=text("describe.tournament.advance"),
+        computers=text("describe.tournament.computers"),
+        rated=text("describe.tournament.rated"),
+        starts_in=text("describe.tournament.starts_in"),
+        options=text("describe.tournament.options"),
+    )
+    @app_commands.choices(
+        game=game_choices(),
+        format=[app_commands.Choice(name=text(f"choice.format_{name}"), value=name) for name in FORMATS],
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        format: app_commands.Choice[str] | None = None,
+        table_size: app_commands.Range[int, 2, 7] | None = None,
+        rounds: app_commands.Range[int, 1, 15] = 3,
+        advance: app_commands.Range[int, 1, 6] = 1,
+        computers: bool = True,
+        rated: bool = True,
+        starts_in: app_commands.Range[int, 1, 43_200] | None = None,
+        options: app_commands.Range[str, 1, MOST_OPTIONS_TEXT] | None = None,
+    ) -> None:
+        locale = reader(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None or game.value not in GAMES:
+            await send(interaction, t(locale, "error.unknown_game", game=game.value, allowed=", ".join(GAMES)))
+            return
+        chosen = parse_options(game.value, options)
+        if isinstance(chosen, str):
+            await send(interaction, t(locale, chosen))
+            return
+        starts_at = self.tournaments.store.clock() + timedelta(minutes=starts_in) if starts_in else None
+        async with self.work.working(interaction, update=False, public=True):
+            try:
+                info = await self.tournaments.create(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    interaction.user.id,
+                    interaction.user.display_name,
+                    game.value,
+                    chosen,
+                    format=format.value if format else "swiss",
+                    table_size=table_size,
+                    rounds=rounds,
+                    advance=advance,
+                    computers=computers,
+                    rated=rated,
+                    starts_at=starts_at,
+                )
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            public = await self.locale_of(info.guild_id)
+            kwargs = self._signup(info, public)
+            if interaction.response.is_done():
+                message = await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.send_message(**kwargs)
+                message = await interaction.original_response()
+            await self.tournaments.set_message(info.id, message.id)
+
+    @tournament.command(name="remove", description=text("command.tournament_remove"))
+    @app_commands.describe(tournament=text("describe.tournament.tournament"), player=text("describe.tournament.player"))
+    async def remove(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: app_commands.Range[int, 1, 2_147_483_647],
+        player: discord.User,
+    ) -> None:
+        locale = reader(interaction)
+        try:
+            info = await self.tournaments.tournament(tournament)
+            if info.guild_id != interaction.guild_id:
+                raise NotAllowed("tournament_elsewhere")
+            entrant = info.entrant_of(player.id)
+            if entrant is None:
+                raise NotAllowed("not_entered")
+            info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        await send(interaction, t(locale, "tournament.removed", name=f"<@{player.id}>"))
+
+    @tournament.command(name="replace", description=text("command.tournament_replace"))
+    @app_commands.describe(
+        tournament=text("describe.tournament.tournament"),
+        player=text("describe.tournament.player"),
+        replacement=text("describe.tournament.replacement"),
+    )
+    async def replace(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: app_commands.Range[int, 1, 2_147_483_647],
+        player: discord.User,
+        replacement: discord.User,
+    ) -> None:
+        locale = reader(interaction)
+        try:
+            info = await self.tournaments.tournament(tournament)
+            if info.guild_id != interaction.guild_id:
+                raise NotAllowed("tournament_elsewhere")
+            entrant = info.entrant_of(player.id)
+            if entrant is None:
+                raise NotAllowed("not_entered")
+            if replacement.bot:
+                raise NotAllowed("not_a_person")
+            await self.tournaments.replace(
+                tournament, interaction.user.id, entrant.id, replacement.id, replacement.display_name
+            )
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        await send(interaction, t(locale, "tournament.replaced", name=f"<@{player.id}>", by=f"<@{replacement.id}>"))
+
+    @tournament.command(name="standings", description=text("command.tournament_standings"))
+    @app_commands.describe(tournament=text("describe.tournament.tournament"))
+    async def standings(
+        self, interaction: discord.Interaction[Any], tournament: app_commands.Range[int, 1, 2_147_483_647]
+    ) -> None:
+        locale = reader(interaction)
+        try:
+            info = await self.tournaments.tournament(tournament)
+            if info.guild_id != interaction.guild_id:
+                raise NotAllowed("tournament_elsewhere")
+            lines = await self.tournaments.standings(tournament)
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        await send(interaction, embed=standings_embed(info, lines, info.round, locale))
+
+    # ------------------------------------------------------------------ the sign-up message's buttons
+
+    def _signup(self, info: TournamentInfo, locale: Any) -> dict[str, Any]:
+        view = signup_controls(info.id, locale, open_for_signup=info.status.value == "signup")
+        return {"embed": signup_embed(info, locale), "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+
+    async def on_signup(self, interaction: discord.Interaction[Any], tournament_id: int, op: str) -> None:
+        locale, user = reader(interaction), interaction.user
+        async with self.work.working(interaction, update=True):
+            try:
+                found = await self.tournaments.tournament(tournament_id)
+                if found.guild_id != interaction.guild_id:  # a button copied from another server
+                    raise NotAllowed("tournament_elsewhere")
+                if op == "join":
+                    info = await self.tournaments.join(
+                        tournament_id, interaction.guild_id or 0, user.id, user.display_name
+                    )
+                elif op == "leave":
+                    info = await self.tournaments.leave(tournament_id, user.id)
+                elif op == "cpu":
+                    info = await self.tournaments.add_computer(tournament_id, user.id)
+                elif op == "start":
+                    info = await self.tournaments.start(tournament_id, user.id)
+                else:
+                    manage = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+                    info = await self.tournaments.cancel(tournament_id, user.id, can_manage=manage)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            if interaction.message is not None and interaction.message.id == info.message_id:
+                await update(interaction, **self._signup(info, await self.locale_of(info.guild_id)))
+            else:
+                await send(interaction, t(locale, "tournament.done"))
+
+    # ------------------------------------------------------------------ what the service tells
+
+    async def on_event(self, event: TournamentChanged) -> None:
+        if event.what == "signup":
+            return  # the click that changed the sign-up redrew it
+        info = await self.tournaments.tournament(event.tournament_id)
+        locale = await self.locale_of(info.guild_id)
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        try:
+            if info.message_id is not None and event.what in ("started", "cancelled", "finished", "round_opened"):
+                await channel.get_partial_message(info.message_id).edit(**self._signup(info, locale))
+            if event.what == "round_opened":
+                await self._post_round(info, event.round, locale)
+            elif event.what == "round_done":
+                if info.format == DUPLICATE:
+                    deals = await self.tournaments.comparison(info.id, event.round)
+                    if deals:
+                        await channel.send(
+                            embed=comparison_embed(info, event.round, deals, locale),
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        )
+                lines = await self.tournaments.standings(info.id)
+                await channel.send(
+                    embed=standings_embed(info, lines, event.round, locale),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            elif event.what == "finished":
+                lines = await self.tournaments.standings(info.id)
+                tables = await self.tournaments.round_tables(info.id)
+                await channel.send(
+                    embed=podium_embed(info, lines, tables, locale), allowed_mentions=discord.AllowedMentions.none()
+                )
+            elif event.what == "cancelled":
+                await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
+        except (discord.HTTPException, aiohttp.ClientError):
+            log.warning("could not show %s of tournament %s", event.what, info.id)
+
+    async def _post_round(self, info: TournamentInfo, round_no: int, locale: Any) -> None:
+        """Each table of the round not shown yet: its message in the channel, a thread, its people pinged."""
+        tables_cog = self.bot.cog_of(Tables)
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        for table in await self.tournaments.round_tables(info.id, round_no):
+            if table.message_id is not None or table.table_id in self._posting:
+                continue
+            self._posting.add(table.table_id)
+            try:
+                kwargs = await tables_cog.publisher.message(table.table_id)
+                kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
+                if kwargs.get("content") is None:
+                    kwargs.pop("content", None)
+                message = await channel.send(**kwargs)
+                tables_cog.publisher.mark_shown(table.table_id)
+                thread_id = None
+                with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                    thread = await message.create_thread(
+                        name=thread_name(info, table, locale), auto_archive_duration=1440
+                    )
+                    thread_id = thread.id
+                await self.service.set_location(table.table_id, message_id=message.id, thread_id=thread_id)
+                line, users = table_ping(info, table, locale)
+                target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
+                await target.send(
+                    line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users])
+                )
+                tables_cog.publisher.touch(table.table_id)
+            finally:
+                self._posting.discard(table.table_id)

@@ -1,0 +1,163 @@
+"""The tournament's messages, from the service's plain data only: sign-up, a round's tables, standings, podium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.tables import TableStatus
+from bot.tables.tournament_records import (
+    DUPLICATE,
+    KNOCKOUT,
+    ComparedDeal,
+    EntrantInfo,
+    RoundTable,
+    StandingLine,
+    TournamentInfo,
+)
+
+from ..i18n import t
+from ..tables.render import COLOUR, clip, game_name
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def entrant_name(entrant: EntrantInfo, locale: Any) -> str:
+    if entrant.user_id is None:
+        return t(locale, "tournament.computer_entrant", number=entrant.id)
+    return f"<@{entrant.user_id}>"
+
+
+def settings_line(info: TournamentInfo, locale: Any) -> str:
+    """Format, table size, rounds, computers, rated, the start."""
+    rounds = (
+        t(locale, "tournament.rounds_knockout", advance=info.advance)
+        if info.format == KNOCKOUT
+        else t(locale, "tournament.rounds", rounds=info.rounds)
+    )
+    start = (
+        t(locale, "tournament.starts_at", at=f"<t:{int(info.starts_at.timestamp())}:F>")
+        if info.starts_at is not None
+        else t(locale, "tournament.host_starts")
+    )
+    return "\n".join(
+        [
+            t(locale, f"tournament.format_{info.format}", size=info.table_size),
+            rounds,
+            t(locale, "tournament.computers_on" if info.computers else "tournament.computers_off"),
+            t(locale, "tournament.rated" if info.rated else "tournament.unrated"),
+            start,
+        ]
+    )
+
+
+def signup_embed(info: TournamentInfo, locale: Any) -> discord.Embed:
+    colour = COLOUR[TableStatus.LOBBY] if info.is_open else COLOUR[TableStatus.FINISHED]
+    embed = discord.Embed(
+        title=t(locale, "tournament.title", tournament=info.id, game=game_name(info.game, locale)),
+        description=settings_line(info, locale),
+        colour=colour,
+    )
+    people = info.playing
+    names = "\n".join(entrant_name(entrant, locale) for entrant in people) or t(locale, "tournament.no_entrants")
+    embed.add_field(name=t(locale, "tournament.entrants", count=len(people)), value=clip(names, 1024), inline=False)
+    embed.add_field(
+        name=t(locale, "tournament.status_title"),
+        value=t(locale, f"tournament.status_{info.status.value}", round=info.round),
+    )
+    embed.add_field(name=t(locale, "tournament.host_title"), value=f"<@{info.host_id}>")
+    return embed
+
+
+def table_ping(info: TournamentInfo, table: RoundTable, locale: Any) -> tuple[str, list[int]]:
+    """The line that opens a round's table in its thread, pinging its people."""
+    names = {entrant.id: entrant for entrant in info.entrants}
+    users = [names[seat].user_id for seat in table.seats if seat is not None and names[seat].user_id is not None]
+    seats = ", ".join(
+        entrant_name(names[seat], locale) if seat is not None else t(locale, "tournament.computer_seat")
+        for seat in table.seats
+    )
+    line = t(locale, "tournament.table_ready", tournament=info.id, round=table.round, table=table.number, seats=seats)
+    return line, [user for user in users if user is not None]
+
+
+def thread_name(info: TournamentInfo, table: RoundTable, locale: Any) -> str:
+    return t(locale, "tournament.thread", tournament=info.id, round=table.round, table=table.number)[:100]
+
+
+def standings_embed(info: TournamentInfo, lines: list[StandingLine], round_no: int, locale: Any) -> discord.Embed:
+    rows = "\n".join(
+        t(
+            locale,
+            "tournament.standing_line",
+            rank=line.rank,
+            name=entrant_name(line.entrant, locale),
+            points=line.points,
+            opponents=line.opponents_points,
+            played=line.played,
+        )
+        for line in lines[:40]
+    )
+    embed = discord.Embed(
+        title=t(locale, "tournament.standings_title", tournament=info.id, round=round_no),
+        description=clip(rows or "-", 4000),
+        colour=COLOUR[TableStatus.PLAYING],
+    )
+    key = "tournament.points_duplicate" if info.format == DUPLICATE else "tournament.points_rules"
+    embed.add_field(name=t(locale, "tournament.points_title"), value=t(locale, key), inline=False)
+    return embed
+
+
+def podium_embed(
+    info: TournamentInfo, lines: list[StandingLine], tables: list[RoundTable], locale: Any
+) -> discord.Embed:
+    top = "\n".join(
+        f"{MEDALS[index]} {entrant_name(line.entrant, locale)} · {line.points}" for index, line in enumerate(lines[:3])
+    )
+    embed = discord.Embed(
+        title=t(locale, "tournament.podium_title", tournament=info.id, game=game_name(info.game, locale)),
+        description=top or "-",
+        colour=COLOUR[TableStatus.FINISHED],
+    )
+    sheets = ", ".join(f"#{table.table_id}" for table in tables)
+    embed.add_field(
+        name=t(locale, "tournament.sheets_title"), value=clip(t(locale, "tournament.sheets", tables=sheets), 1024)
+    )
+    return embed
+
+
+MOST_DEALS_SHOWN = 20  # fields of one embed (Discord allows 25)
+
+
+def comparison_embed(info: TournamentInfo, round_no: int, deals: list[ComparedDeal], locale: Any) -> discord.Embed:
+    """A duplicate round's deals side by side: each seat position, what every table's seat bid, took and
+    scored, and its matchpoints against the same seat elsewhere."""
+    embed = discord.Embed(
+        title=t(locale, "tournament.comparison_title", tournament=info.id, round=round_no),
+        description=t(locale, "tournament.comparison_help"),
+        colour=COLOUR[TableStatus.PLAYING],
+    )
+    for deal in deals[:MOST_DEALS_SHOWN]:
+        lines = []
+        for position, seats in enumerate(deal.seats, start=1):
+            cells = " · ".join(
+                t(
+                    locale,
+                    "tournament.comparison_cell" if seat.bid is not None else "tournament.comparison_cell_nobid",
+                    table=seat.table,
+                    name=entrant_name(seat.entrant, locale) if seat.entrant else t(locale, "tournament.computer_seat"),
+                    bid=seat.bid if seat.bid is not None else 0,
+                    tricks=seat.tricks,
+                    change=f"{seat.change:+d}",
+                    matchpoints=seat.matchpoints,
+                )
+                for seat in seats
+            )
+            lines.append(t(locale, "tournament.comparison_seat", seat=position, cells=cells))
+        embed.add_field(
+            name=t(locale, "tournament.comparison_deal", deal=deal.deal),
+            value=clip("\n".join(lines), 1024),
+            inline=False,
+        )
+    return embed

@@ -1,0 +1,161 @@
+"""Tournaments through the Discord double: a Swiss tournament of ten in tables of four, computers filling
+seats, two rounds with the bot killed during the first and again between them; and a duplicate night of three
+tables of four at Oh Hell, whose hands are the same seat position by seat position."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.double import BotProcess, DiscordDouble, Message, User
+
+from .driver import WAIT, TableDriver, cards_named, control
+
+SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
+READY = re.compile(r"Tournament (\d+), round (\d+), table (\d+): (.*)\. Your table is ready\.")
+
+
+HAND_CARD = re.compile(r"([♠♥♦♣]) (10|[2-9JQKA])\b")
+
+
+def shown_cards(message: Message) -> set[str]:
+    """The cards a hand's message lists (``♥ Q``), and any its text or buttons name (``Q♥``)."""
+    text = message.content + json.dumps([message.embeds, message.components], ensure_ascii=False)
+    return cards_named(text) | {rank + suit for suit, rank in HAND_CARD.findall(text)}
+
+
+def entrants(count: int) -> list[User]:
+    return [User(2000 + index, f"Entrant{index}") for index in range(count)]
+
+
+def pings(double: DiscordDouble, round_no: int) -> list[Message]:
+    return [m for m in double.public_messages() if (found := READY.search(m.text())) and found[2] == str(round_no)]
+
+
+async def table_of(double: DiscordDouble, ping: Message) -> Message:
+    """The table message whose thread the ping is in (drawn by the publisher soon after it is posted)."""
+    found: Message = await double.wait_for(
+        lambda: next(
+            (m for m in double.public_messages() if m.thread_id == ping.channel_id and control(m, "tt:")), None
+        ),
+        WAIT,
+        "the table drawn on its message",
+    )
+    return found
+
+
+def seated(ping: Message, users: list[User]) -> list[User | None]:
+    """The people of a round's table in seat order (None for a computer), from the ping's list of seats."""
+    found = READY.search(ping.text())
+    assert found is not None
+    by_id = {user.id: user for user in users}
+    return [by_id[int(m[1])] if (m := re.fullmatch(r"<@(\d+)>", seat)) else None for seat in found[4].split(", ")]
+
+
+async def sign_up(double: DiscordDouble, users: list[User], **options: object) -> Message:
+    answer = await double.command(users[0], "tournament", "create", game="oh-hell", table_size=4, **options)
+    assert answer.original is not None and answer.original.ephemeral_for is None, answer.original
+    signup = answer.original
+    join = control(signup, ":join:")
+    assert join is not None
+    for user in users[1:]:
+        await double.click(user, signup, join["custom_id"])
+    await double.wait_for(lambda: f"Entrants ({len(users)})" in signup.text(), WAIT, "everyone signed up")
+    return signup
+
+
+async def play_round(
+    double: DiscordDouble, users: list[User], round_no: int, tables: int, which: slice = slice(None)
+) -> None:
+    await double.wait_for(lambda: len(pings(double, round_no)) == tables, WAIT, f"round {round_no}'s tables")
+    for ping in pings(double, round_no)[which]:
+        people = [user for user in seated(ping, users) if user is not None]
+        driver = TableDriver(double, people, seed=round_no)
+        driver.table = await table_of(double, ping)
+        await driver.play()
+        await driver.wait_finished()
+
+
+async def test_swiss_of_ten_with_computers_and_restarts_during_and_between_rounds(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(10)
+    first = BotProcess(double, database_url, tmp_path / "first.log", COMPUTER_BUDGET_MS="50")
+    await first.start()
+    signup = await sign_up(double, users, rounds=2, options=SHORT)
+    start = control(signup, ":start:")
+    assert start is not None
+    forged = await double.click(users[1], signup, start["custom_id"])  # not the host
+    assert forged.original is not None and "Only the tournament's host" in forged.original.text()
+    await double.click(users[0], signup, start["custom_id"])
+    await play_round(double, users, 1, 3, slice(0, 1))  # one table of round 1 played, then a crash
+    computers = [seat for ping in pings(double, 1) for seat in seated(ping, users) if seat is None]
+    assert len(computers) == 2  # 10 people at 3 tables of 4
+    await first.stop(kill=True)
+
+    second = BotProcess(double, database_url, tmp_path / "second.log", COMPUTER_BUDGET_MS="50")
+    await second.start()
+    await play_round(double, users, 1, 3, slice(1, None))  # the rest of round 1 on the old messages
+    await double.wait_for(lambda: any("standings after round 1" in m.text() for m in double.public_messages()), WAIT)
+    await second.stop(kill=True)  # and a crash between the rounds
+
+    third = BotProcess(double, database_url, tmp_path / "third.log", COMPUTER_BUDGET_MS="50")
+    await third.start()
+    try:
+        await play_round(double, users, 2, 3)
+        podium = await double.wait_for(
+            lambda: next((m for m in double.public_messages() if "the podium" in m.text()), None), WAIT, "the podium"
+        )
+        assert "🥇" in podium.text()
+        assert "Finished" in signup.text()
+        assert double.problems == []
+    finally:
+        await third.stop()
+    for process in (first, second, third):
+        assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_duplicate_night_deals_every_table_the_same_hands(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(12)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        # refused at the door, in the reader's language, and nothing posted
+        japanese = User(2999, "Hanako", "ja")
+        for options in ("start_cards=99", "bogus=1", "start_cards"):
+            answer = await double.command(japanese, "tournament", "create", game="oh-hell", options=options)
+            assert answer.original is not None and answer.original.ephemeral_for == japanese.id
+            assert "オプション" in answer.original.text() or "start_cards" in answer.original.text()
+        answer = await double.command(users[0], "tournament", "create", game="oh-hell", table_size=2)
+        assert answer.original is not None and "cannot be played at a table of 2" in answer.original.text()
+        assert not [m for m in double.public_messages() if "Tournament" in m.text()]
+        signup = await sign_up(double, users, format="duplicate", rounds=1, options="start_cards=2 sequence=down")
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        await double.wait_for(lambda: len(pings(double, 1)) == 3, WAIT, "the three tables")
+        hands: list[list[set[str]]] = []
+        drivers = []
+        for ping in pings(double, 1):
+            people = seated(ping, users)
+            assert None not in people and len(people) == 4
+            driver = TableDriver(double, [p for p in people if p is not None], seed=3)
+            driver.table = await table_of(double, ping)
+            hands.append([shown_cards(await driver.show_hand(player)) for player in driver.players])
+            drivers.append(driver)
+        for position in range(4):  # the same cards to the same seat position at every table
+            assert hands[0][position] == hands[1][position] == hands[2][position], (position, hands)
+        assert all(hands[0]), hands  # every seat's hand was read
+        assert len({frozenset(hand) for hand in hands[0]}) == 4  # the four seats' hands differ
+        for driver in drivers:
+            await driver.play()
+            await driver.wait_finished()
+        await double.wait_for(lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT)
+        compared = next(m for m in double.public_messages() if "the same deals at every table" in m.text())
+        assert "Deal 1" in compared.text() and "Deal 2" in compared.text() and "T3 " in compared.text()
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]

@@ -1,0 +1,305 @@
+"""Tournaments on the service: sign-up refusals, Swiss rounds of ordinary tables opened exactly once,
+standings, a restart between rounds, knockout to a final, duplicate rounds dealt the same."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import timedelta
+
+import pytest
+
+from bot.storage.database import Database
+from bot.storage.models import TournamentStatus
+from bot.tables import TableError, TableService
+from bot.tables.tournament_records import TournamentChanged, TournamentInfo
+from bot.tables.tournaments import Tournaments
+
+from .conftest import Clock
+from .helpers import CHANNEL, GUILD, HOST, make_service
+
+SHORT = {"start_cards": 1, "sequence": "down"}  # one deal of one card: a match in a few moves
+
+
+async def signed_up(service: TableService, people: int, **kwargs: object) -> TournamentInfo:
+    info = await service.tournaments.create(
+        GUILD,
+        CHANNEL,
+        HOST,
+        "Host",
+        "oh-hell",
+        dict(SHORT),
+        table_size=4,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    for n in range(1, people):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    return info
+
+
+async def play_round(service: TableService, tournament_id: int) -> None:
+    """Every person at the round's tables plays their first legal action until every table is over."""
+    info = await service.tournaments.tournament(tournament_id)
+    for _ in range(200):
+        tables = await service.tournaments.round_tables(tournament_id, info.round)
+        open_tables = [t for t in tables if t.status in ("lobby", "playing")]
+        if not open_tables:
+            break
+        for table in open_tables:
+            await service.settle(table.table_id)
+            live = await service.table(table.table_id)
+            for seat in live.to_act:
+                user = next(s.user_id for s in live.seats if s.index == seat)
+                if user is not None:
+                    legal = await service.legal(table.table_id, user)
+                    if legal:
+                        with contextlib.suppress(TableError):
+                            await service.act(table.table_id, user, legal[0])
+        await asyncio.sleep(0)
+    await service.events.drain()
+    await service.tournaments.events.drain()
+
+
+async def test_refusals_write_nothing(service: TableService, clock: Clock) -> None:
+    tournaments = service.tournaments
+    bad = [
+        {"table_size": 9},  # Oh Hell is not played by 9
+        {"rounds": 0},
+        {"rounds": 10_000},
+        {"format": "roulette"},
+        {"starts_at": clock.now - timedelta(minutes=1)},
+        {"starts_at": clock.now + timedelta(days=400)},
+        {"format": "knockout", "advance": 4, "table_size": 4},
+    ]
+    for kwargs in bad:
+        with pytest.raises(TableError):
+            await tournaments.create(GUILD, CHANNEL, HOST, "Host", "oh-hell", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TableError):
+        await tournaments.create(GUILD, CHANNEL, HOST, "Host", "oh-hell", {"start_cards": 99}, table_size=4)
+    info = await signed_up(service, 1)
+    assert info.id == 1  # nothing was written by the refusals
+    with pytest.raises(TableError) as refused:
+        await tournaments.start(info.id, HOST)
+    assert refused.value.key == "too_few_entrants"
+    with pytest.raises(TableError) as refused:
+        await tournaments.join(info.id, GUILD + 1, HOST + 1, "Elsewhere")
+    assert refused.value.key == "tournament_elsewhere"
+    with pytest.raises(TableError) as refused:
+        await tournaments.join(info.id, GUILD, HOST, "Host")
+    assert refused.value.key == "already_entered"
+    await tournaments.join(info.id, GUILD, HOST + 1, "P1")
+    for forged in (tournaments.start(info.id, HOST + 1), tournaments.cancel(info.id, HOST + 1)):
+        with pytest.raises(TableError) as refused:
+            await forged
+        assert refused.value.key == "not_tournament_host"
+    await tournaments.start(info.id, HOST)
+    with pytest.raises(TableError) as refused:
+        await tournaments.join(info.id, GUILD, HOST + 5, "Late")
+    assert refused.value.key == "tournament_started"
+    with pytest.raises(TableError) as refused:
+        await tournaments.tournament(10_000_000_000)
+    assert refused.value.key == "tournament_not_found"
+
+
+async def test_open_tournaments_per_server_are_limited(service: TableService) -> None:
+    for _ in range(3):
+        await service.tournaments.create(GUILD, CHANNEL, HOST, "Host", "oh-hell")
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.create(GUILD, CHANNEL, HOST, "Host", "oh-hell")
+    assert refused.value.key == "server_tournaments_full"
+
+
+async def test_swiss_of_ten_in_tables_of_four_with_a_restart(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    info = await signed_up(service, 10, rounds=2)
+    await service.tournaments.start(info.id, HOST)
+    tables = await service.tournaments.round_tables(info.id, 1)
+    assert len(tables) == 3
+    assert sorted(sum(seat is None for seat in t.seats) for t in tables) == [0, 1, 1]
+    for table in tables:
+        live = await service.table(table.table_id)
+        assert live.status == "playing" and len(live.seats) == 4
+    # a second call, as another process would make it, opens nothing more
+    assert not await service.tournaments.advance(info.id)
+    await play_round(service, info.id)
+    after = await service.tournaments.tournament(info.id)
+    assert after.round == 2
+    standings = await service.tournaments.standings(info.id)
+    assert len(standings) == 10 and [line.rank for line in standings] == list(range(1, 11))
+    await service.close()
+
+    # a restart: a new service finds round 2 under way and plays it to the end
+    service = make_service(database, clock)
+    await service.load_open_tables()
+    await service.tournaments.recheck()
+    assert len(await service.tournaments.round_tables(info.id, 2)) == 3
+    await play_round(service, info.id)
+    await service.tournaments.recheck()
+    done = await service.tournaments.tournament(info.id)
+    assert done.status == TournamentStatus.DONE and done.round == 2
+    assert len(await service.tournaments.round_tables(info.id)) == 6
+    await service.close()
+
+
+async def test_a_round_finished_while_no_process_was_running_opens_the_next_at_start_up(
+    database: Database, clock: Clock
+) -> None:
+    service = make_service(database, clock)
+    info = await signed_up(service, 4, rounds=2)
+    await service.tournaments.start(info.id, HOST)
+    # the round's tables end while nobody advances (as if the process stopped on hearing it)
+    for table in await service.tournaments.round_tables(info.id, 1):
+        await service.abandon(table.table_id, HOST, can_manage=True)
+    await service.events.drain()
+    await service.close()
+    twin = make_service(database, clock)
+    other = make_service(database, clock)
+    await asyncio.gather(twin.tournaments.recheck(), other.tournaments.recheck())
+    assert len(await twin.tournaments.round_tables(info.id, 2)) == 1  # opened once, not twice
+    await twin.close()
+    await other.close()
+
+
+async def test_knockout_ends_with_a_final(service: TableService) -> None:
+    info = await signed_up(service, 8, format="knockout", advance=2)
+    await service.tournaments.start(info.id, HOST)
+    assert len(await service.tournaments.round_tables(info.id, 1)) == 2
+    await play_round(service, info.id)
+    final = await service.tournaments.round_tables(info.id, 2)
+    assert len(final) == 1 and sum(seat is not None for seat in final[0].seats) == 4
+    await play_round(service, info.id)
+    done = await service.tournaments.tournament(info.id)
+    assert done.status == TournamentStatus.DONE
+
+
+async def test_duplicate_tables_play_the_same_deals(service: TableService) -> None:
+    info = await service.tournaments.create(
+        GUILD,
+        CHANNEL,
+        HOST,
+        "Host",
+        "oh-hell",
+        {"start_cards": 3, "sequence": "down"},
+        format="duplicate",
+        table_size=4,
+        rounds=1,
+    )
+    for n in range(1, 12):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    await service.tournaments.start(info.id, HOST)
+    tables = await service.tournaments.round_tables(info.id, 1)
+    assert len(tables) == 3
+    states = [service._live[t.table_id].state for t in tables]
+    assert all(state is not None and state.seed == states[0].seed for state in states)  # type: ignore[union-attr]
+    assert len({state.to_json() for state in states if state is not None}) == 1  # same cards, dealer, trumps
+    await play_round(service, info.id)
+    lines = await service.tournaments.standings(info.id)
+    assert len(lines) == 12
+    deals = await service.tournaments.comparison(info.id, 1)
+    assert [deal.deal for deal in deals] == [1, 2, 3]  # 3 cards, 2, 1: every deal compared
+    for deal in deals:
+        for position in deal.seats:
+            assert [seat.table for seat in position] == [1, 2, 3]
+            assert sum(seat.matchpoints for seat in position) == 6  # 2 a pair of tables, 3 pairs
+    done = await service.tournaments.tournament(info.id)
+    assert done.status == TournamentStatus.DONE
+
+
+async def test_a_start_time_starts_it_or_calls_it_off(service: TableService, clock: Clock) -> None:
+    soon = clock.now + timedelta(minutes=5)
+    ready = await signed_up(service, 4, starts_at=soon)
+    lonely = await service.tournaments.create(
+        GUILD, CHANNEL + 1, HOST, "Host", "oh-hell", dict(SHORT), table_size=4, starts_at=soon
+    )
+    await service.tournaments.recheck()
+    assert (await service.tournaments.tournament(ready.id)).status == TournamentStatus.SIGNUP  # not yet
+    clock.advance(301)
+    await service.tournaments.recheck()
+    assert (await service.tournaments.tournament(ready.id)).status == TournamentStatus.RUNNING
+    assert (await service.tournaments.tournament(lonely.id)).status == TournamentStatus.CANCELLED  # one entrant
+
+
+async def test_withdrawing_between_rounds_and_a_computer_entrant(service: TableService) -> None:
+    info = await signed_up(service, 5, rounds=2)
+    info = await service.tournaments.add_computer(info.id, HOST)
+    computer = info.entrants[-1]
+    assert computer.computer
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.add_computer(info.id, HOST + 1)
+    assert refused.value.key == "not_tournament_host"
+    await service.tournaments.start(info.id, HOST)
+    await service.tournaments.leave(info.id, HOST + 4)  # withdraws from the rounds to come
+    await play_round(service, info.id)
+    seated = [seat for table in await service.tournaments.round_tables(info.id, 2) for seat in table.seats]
+    withdrawn = next(e for e in info.entrants if e.user_id == HOST + 4)
+    assert withdrawn.id not in seated and computer.id in seated
+
+
+class NoStart:
+    """A process that stops right after writing a round, before starting its tables."""
+
+    async def start_seated(self, table_id: int, /) -> None:
+        return None
+
+
+async def test_a_round_written_but_never_started_is_started_at_the_re_check(service: TableService) -> None:
+    crashing = Tournaments(service.store, NoStart(), service.play)
+    info = await crashing.create(GUILD, CHANNEL, HOST, "Host", "oh-hell", dict(SHORT), table_size=4)
+    for n in range(1, 4):
+        await crashing.join(info.id, GUILD, HOST + n, f"P{n}")
+    await crashing.start(info.id, HOST)
+    (table,) = await service.tournaments.round_tables(info.id, 1)
+    assert table.status == "lobby"
+    assert await service.close_unshown_lobbies(timedelta(0)) == []  # not a lobby nobody posted: left alone
+    await service.tournaments.recheck()
+    assert (await service.table(table.table_id)).status == "playing"
+    await crashing.close()
+
+
+async def test_a_round_left_unposted_is_announced_again_once(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    info = await signed_up(service, 4)
+    await service.tournaments.start(info.id, HOST)
+    await service.close()
+    clock.advance(1)
+    heard: list[TournamentChanged] = []
+
+    async def listen(event: TournamentChanged) -> None:
+        heard.append(event)
+
+    again = make_service(database, clock)  # a new process: nobody is posting that round's tables
+    again.tournaments.events.subscribe(listen)
+    await again.tournaments.recheck()
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [(e.what, e.round) for e in heard] == [("round_opened", 1)]
+    await again.close()
+
+
+async def test_the_host_replaces_a_no_show(service: TableService) -> None:
+    info = await signed_up(service, 4, rounds=2)
+    no_show = next(e for e in info.entrants if e.user_id == HOST + 3)
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.replace(info.id, HOST + 1, no_show.id, HOST + 9, "Sub")
+    assert refused.value.key == "not_tournament_host"
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.replace(info.id, HOST, no_show.id, HOST + 1, "Already in")
+    assert refused.value.key == "already_entered"
+    await service.tournaments.start(info.id, HOST)
+    info = await service.tournaments.replace(info.id, HOST, no_show.id, HOST + 9, "Sub")
+    assert info.entrant_of(HOST + 9) is not None and info.entrant_of(HOST + 3) is None
+    await play_round(service, info.id)
+    (table,) = await service.tournaments.round_tables(info.id, 2)
+    assert HOST + 9 in [seat.user_id for seat in (await service.table(table.table_id)).seats]
+
+
+async def test_entrants_per_tournament_are_limited(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.tables.tournaments.MAX_ENTRANTS", 4)  # 256 in the product: the same door
+    info = await signed_up(service, 4)
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.join(info.id, GUILD, HOST + 50, "One too many")
+    assert refused.value.key == "tournament_full"
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.add_computer(info.id, HOST)
+    assert refused.value.key == "tournament_full"
+    assert len((await service.tournaments.tournament(info.id)).entrants) == 4
