@@ -35,7 +35,15 @@ from cogs.tables import Tables
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.settings", "cogs.rules", "cogs.tournaments")
+EXTENSIONS = (
+    "cogs.tables",
+    "cogs.records",
+    "cogs.settings",
+    "cogs.rules",
+    "cogs.tournaments",
+    "cogs.seasons",
+    "cogs.gamenights",
+)
 # A stop (SIGTERM, SIGINT) closes everything within this many seconds, whatever the bot was doing; each
 # part is given what is left of it, and one that takes longer is left behind (see TrickBot.close).
 STOP_WITHIN = 8.0
@@ -70,7 +78,8 @@ class DatabaseUnavailable(Exception):
 
 
 def permissions() -> discord.Permissions:
-    """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts."""
+    """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts, create a
+    game night's Discord event. (Manage Roles, for a season's role, is asked for only by a server that wants one.)"""
     return discord.Permissions(
         view_channel=True,
         send_messages=True,
@@ -79,6 +88,7 @@ def permissions() -> discord.Permissions:
         embed_links=True,
         attach_files=True,
         read_message_history=True,
+        manage_events=True,
     )
 
 
@@ -118,6 +128,7 @@ class TrickBot(TableBot):
             sharding["shard_ids"] = sorted(shards.ids)
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; interactions carry everything else
+        intents.guild_scheduled_events = True  # a game night's Discord event, edited or cancelled there
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

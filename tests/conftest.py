@@ -53,6 +53,7 @@ ON_BOTH_DATABASES = (
     "tests/e2e/test_fuzz.py",
     "tests/e2e/test_stop.py",
     "tests/e2e/test_shards.py",  # PostgreSQL only: its SQLite variant skips, saying why
+    "tests/e2e/test_seasons.py",  # a season that ended while the bot was down; nights claimed in the database
 )
 
 

@@ -340,3 +340,84 @@ class TournamentTable(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # from 1
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
     seats: Mapped[list[Any]] = mapped_column(default=list)  # entrant id per seat position, None: a computer filling it
+
+
+class SeasonPlan(Base):
+    """A server's seasons of one game, turned on by an admin: how long each lasts, where its standings go."""
+
+    __tablename__ = "season_plans"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    length: Mapped[str] = mapped_column(String(16))  # "month", "quarter", or "dates" (then span_days)
+    span_days: Mapped[int | None] = mapped_column(Integer)  # a season of explicit dates: the length of each
+    channel_id: Mapped[int] = mapped_column(BigInteger)  # where each season's final standings are posted
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    top_role_id: Mapped[int | None] = mapped_column(BigInteger)  # given to the season's best players (optional)
+    top_count: Mapped[int] = mapped_column(Integer, default=3)
+    changed_by: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Season(Base):
+    """One season of a game in a server: [starts_at, ends_at) in UTC. A match counts in the season it finished in."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (
+        UniqueConstraint("guild_id", "game", "number"),
+        UniqueConstraint("guild_id", "game", "name"),
+        Index(None, "ends_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, … within the server and game
+    name: Mapped[str] = mapped_column(String(32))  # "2026-11", "2026-Q4", "2026-11-25"
+    starts_at: Mapped[datetime]
+    ends_at: Mapped[datetime]
+    # The post of its final standings: claimed by one process (a lease), then done.
+    announce_claimed_at: Mapped[datetime | None]
+    announced_message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class SeasonRating(Base):
+    """A player's openskill rating within one season (from scratch at its start)."""
+
+    __tablename__ = "season_ratings"
+    __table_args__ = (Index(None, "season_id", "ordinal"),)
+
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, autoincrement=False)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameNight(Base):
+    """A game night scheduled as a Discord Scheduled Event: its people are pinged before it, its lobby opens at
+    its start. ``status``: scheduled, open (the lobby was opened), cancelled, failed (the lobby could not open),
+    missed (its start passed over an hour before the bot could open it)."""
+
+    __tablename__ = "game_nights"
+    __table_args__ = (Index(None, "status", "starts_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    event_id: Mapped[int] = mapped_column(BigInteger, unique=True)  # the Discord Scheduled Event
+    kind: Mapped[str] = mapped_column(String(16), default="game")  # "game": a lobby; "tournament": its sign-up
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    players: Mapped[int | None] = mapped_column(Integer)
+    host_id: Mapped[int] = mapped_column(BigInteger)
+    host_name: Mapped[str] = mapped_column(String(100))
+    starts_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16), default="scheduled")
+    pinged_at: Mapped[datetime | None]
+    opened_at: Mapped[datetime | None]
+    table_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -38,6 +38,21 @@ ENGLISH: dict[str, str] = {
     "server_tables_full": "This server already has {limit} open tables, its most at once.",
     "host_lobbies_full": "You already host {limit} lobbies here, the most at once.",
     "play_cooldown": "You opened a table a moment ago; you can open another in {seconds} s.",
+    "season_not_admin": "Only someone who can manage the server can turn seasons on or off.",
+    "season_bad_length": "A season lasts a month, three months, or chosen dates, not {length!r}.",
+    "season_bad_date": "{value!r} is not a date: write it as YYYY-MM-DD.",
+    "season_needs_dates": "A season of chosen dates needs its first and its last day.",
+    "season_dates_unused": "A last day is only for a season of chosen dates.",
+    "season_ends_before_start": "A season cannot end ({ends}) before it starts ({starts}).",
+    "season_starts_in_past": "A season cannot start in the past ({starts}); today is {today} (UTC).",
+    "season_too_long": "A season lasts at most {days} days.",
+    "season_already_on": "Seasons of {game} are already on here: turn them off first to change them.",
+    "season_not_on": "Seasons of {game} are not on here.",
+    "season_unknown": "There is no season {name!r} of {game} here.",
+    "night_bad_time": "{value!r} is not a time: write it as YYYY-MM-DD HH:MM in UTC.",
+    "night_in_past": "A game night cannot start in the past ({starts}); it is now {now} (UTC).",
+    "night_too_far": "A game night can be scheduled at most {days} days ahead.",
+    "night_bad_options": "{value!r} is not a list of options: write them as name=value, separated by spaces.",
 }
 
 

@@ -14,6 +14,7 @@ from bot.games.views import DealSheet
 from bot.storage import repository as repo
 
 from .live import LiveTable, sides_of
+from .season_record import rate_in_season
 from .standings import SkillRating, placements, rate
 
 
@@ -95,6 +96,10 @@ class MatchRecord:
                     "rating_after": after,
                 }
             )
+        season = None
+        if updated:  # the season's ratings, from scratch at its start (an unrated match counts in no season)
+            won_by = {users[p]: p in winners and p not in self.resigned for p in users}
+            season = await rate_in_season(connection, live.guild_id, live.game, self.now, teams, self.places, won_by)
         started = live.started_at or self.now
         match_id = await repo.insert_match(
             connection,
@@ -116,6 +121,7 @@ class MatchRecord:
             "placements": {str(p): place_of[p] for p in sorted(place_of)},
             "ratings": changes,
             "rated": bool(changes),
+            "season": season,
         }
 
 

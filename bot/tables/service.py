@@ -17,6 +17,8 @@ another part:
 - :class:`~bot.tables.record_reads.Records`: leaderboards, stats, history, score sheets, deal reviews
 - :class:`~bot.tables.settings.Settings`: each server's settings, and what other processes tell
 - :class:`~bot.tables.tournaments.Tournaments`: tournaments and duplicate nights, their rounds of tables
+- :class:`~bot.tables.seasons.Seasons`: seasons per game, their ratings and boards, their ends announced once
+- :class:`~bot.tables.game_nights.GameNights`: scheduled game nights, pinged and opened once
 
 Callers may use the parts directly (``service.lobby.join(...)``) or the same calls on the façade.
 """
@@ -32,10 +34,12 @@ from bot.storage.database import Database
 from bot.storage.models import utcnow
 
 from .autoplay import Sleep
+from .game_nights import GameNights
 from .lobby import Lobby
 from .play import Play
 from .reads import TableReads
 from .record_reads import Records
+from .seasons import Seasons
 from .settings import Settings
 from .store import UNSHOWN_LOBBY_GRACE, TableStore
 from .thinking import Thinker
@@ -79,6 +83,8 @@ class TableService:
         self.lobby = lobby = Lobby(store)
         self.play = play = Play(store, thinker=thinker, sleep=sleep)
         self.tournaments = Tournaments(store, lobby, play)
+        self.seasons = Seasons(store)  # seasons per game: their ratings, boards and ends (callers use the part)
+        self.game_nights = GameNights(store)  # scheduled game nights (callers use the part)
         # The store's tables and the drivers, for tests that look inside.
         self._live = store.live
         self._drivers = play.computers.drivers

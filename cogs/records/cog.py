@@ -11,7 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.tables import TableError
 from bot.tables.standings import SkillRating
+from bot.words import error_text
 
 from ..charts import running_totals, totals_chart
 from ..client import TableBot
@@ -54,7 +56,11 @@ class Records(commands.Cog, name=HANDLER):
     # ------------------------------------------------------------------ /leaderboard
 
     @app_commands.command(name="leaderboard", description=text("command.leaderboard"))
-    @app_commands.describe(game=text("describe.leaderboard.game"), period=text("describe.leaderboard.period"))
+    @app_commands.describe(
+        game=text("describe.leaderboard.game"),
+        period=text("describe.leaderboard.period"),
+        season=text("describe.leaderboard.season"),
+    )
     @app_commands.choices(game=game_choices(), period=period_choices())
     @app_commands.guild_only()
     async def leaderboard(
@@ -62,17 +68,46 @@ class Records(commands.Cog, name=HANDLER):
         interaction: discord.Interaction[Any],
         game: app_commands.Choice[str],
         period: app_commands.Choice[str] | None = None,
+        season: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
+        if season is not None:  # a season's own board, kept after its end
+            try:
+                found = await self.service.seasons.season(interaction.guild_id or 0, game.value, season)
+            except TableError as error:
+                await send(interaction, error_text(error, reader(interaction)))
+                return
+            await interaction.response.send_message(**await self.board_page(interaction, game.value, f"s{found.id}", 0))
+            return
         kwargs = await self.board_page(interaction, game.value, period.value if period else "all", 0)
         await interaction.response.send_message(**kwargs)
+
+    @leaderboard.autocomplete("season")
+    async def season_names(self, interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[str]]:
+        """The server's seasons (of the game chosen, if one is), newest first, that start as typed."""
+        game = getattr(interaction.namespace, "game", None)
+        seasons = await self.service.seasons.seasons(interaction.guild_id or 0, game if game in GAMES else None)
+        names = list(dict.fromkeys(s.name for s in seasons if s.name.startswith(typed.strip())))
+        return [app_commands.Choice(name=name, value=name) for name in names[:25]]
 
     async def board_page(
         self, interaction: discord.Interaction[Any], game: str, period: str, page: int
     ) -> dict[str, Any]:
-        """One page of a board for the person who is looking, with their own place wherever it is."""
+        """One page of a board for the person who is looking, with their own place wherever it is. ``period``
+        ``s<id>`` is a season's board (LookupError: no such season of this server and game)."""
         locale, me = reader(interaction), interaction.user
         guild_id = interaction.guild_id or 0
-        if period == "all":
+        season_name = None
+        if period.startswith("s"):  # a season's board: paged as the all-time one, by the season's ratings
+            season = await self.service.seasons.season_by_id(guild_id, int(period[1:]))
+            if season is None or season.game != game:  # forged, or another server's: its first page is empty
+                raise LookupError(period)
+            season_name = season.name
+            total = await self.service.seasons.board_size(season.id)
+            page = min(page, pages_of(total) - 1)
+            rows = await self.service.seasons.board(season.id, PAGE_SIZE, page * PAGE_SIZE)
+            rank = await self.service.seasons.rank_of(season.id, me.id)
+            mine = None if rank is None else (await self.service.seasons.board(season.id, 1, rank - 1))[0]
+        elif period == "all":
             total = await self.service.leaderboard_size(guild_id, game)
             page = min(page, pages_of(total) - 1)
             rows = await self.service.leaderboard(guild_id, game, PAGE_SIZE, page * PAGE_SIZE)
@@ -87,7 +122,7 @@ class Records(commands.Cog, name=HANDLER):
             page = min(page, pages_of(total) - 1)
             rows = everyone[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
             mine = next((row for row in everyone if row["user_id"] == me.id), None)
-        embed = board_embed(game, period, rows, page, total, mine, me.display_name, locale)
+        embed = board_embed(game, period, rows, page, total, mine, me.display_name, locale, season_name)
         view = discord.ui.View(timeout=None)
         if total > PAGE_SIZE:
             for item in page_buttons(
@@ -102,7 +137,11 @@ class Records(commands.Cog, name=HANDLER):
         if game not in GAMES:
             await send(interaction, t(reader(interaction), "error.unknown_button"))
             return
-        kwargs = await self.board_page(interaction, game, period, page)
+        try:
+            kwargs = await self.board_page(interaction, game, period, page)
+        except LookupError:  # a season page of no season of this server's
+            await send(interaction, t(reader(interaction), "error.unknown_button"))
+            return
         await self._page(interaction, owner, kwargs)
 
     @staticmethod
@@ -130,8 +169,9 @@ class Records(commands.Cog, name=HANDLER):
         games = [game.value] if game else await self.service.games_played(guild_id, who.id)
         profiles = {name: await self.service.player_profile(guild_id, who.id, name) for name in games}
         recent = await self.service.recent_matches(guild_id, RECENT, user_id=who.id, game=game.value if game else None)
+        seasons = {name: await self.service.seasons.player_seasons(guild_id, name, who.id) for name in games}
         start = SkillRating.initial().ordinal
-        embed = stats_embed(who.display_name, profiles, recent, who.id, start, locale)
+        embed = stats_embed(who.display_name, profiles, recent, who.id, start, locale, seasons)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ /history

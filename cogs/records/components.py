@@ -47,7 +47,7 @@ def _cog(interaction: discord.Interaction[Any]) -> RecordClicks:
 
 class BoardPage(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rk:board:(?P<game>[a-z-]{1,20}):(?P<period>all|month|week):(?P<page>[0-9]{1,4}):(?P<owner>[0-9]{1,20})",
+    template=r"rk:board:(?P<game>[a-z-]{1,20}):(?P<period>all|month|week|s[0-9]{1,10}):(?P<page>[0-9]{1,4}):(?P<owner>[0-9]{1,20})",
 ):
     def __init__(self, game: str, period: str, page: int, owner: int, *, label: str, disabled: bool = False) -> None:
         super().__init__(

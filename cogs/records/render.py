@@ -16,6 +16,7 @@ import discord
 
 from bot.games import presentation_of
 from bot.tables import BoardRow, MatchSeat, MatchSheet, MatchSummary, PlayerProfile, RatingPoint, TableStatus
+from bot.tables.seasons import PlayerSeason
 from bot.words import computer_name
 
 from ..charts import FILENAME, legend, running_totals
@@ -67,12 +68,17 @@ def board_embed(
     mine: BoardRow | None,
     viewer: str,
     locale: Any,
+    season: str | None = None,
 ) -> discord.Embed:
-    """One page of a board; ``mine`` is the viewer's own row wherever they stand (None if not on it)."""
-    embed = discord.Embed(
-        title=t(locale, "board.title", game=game_name(game, locale), period=t(locale, f"period.{period}")),
-        colour=COLOUR[TableStatus.FINISHED],
+    """One page of a board; ``mine`` is the viewer's own row wherever they stand (None if not on it). A
+    season's board (``season``, its name) is ranked by the season's own rating, as the all-time one."""
+    title = (
+        t(locale, "board.title", game=game_name(game, locale), period=t(locale, f"period.{period}"))
+        if season is None
+        else t(locale, "season.title", game=game_name(game, locale), name=season)
     )
+    embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
+    period = "all" if season is not None else period
     lines = [board_line(row, period, locale) for row in rows]
     embed.description = "\n".join(lines) if lines else t(locale, "board.empty", game=game_name(game, locale))
     if mine is not None:
@@ -182,7 +188,9 @@ def stats_embed(
     user_id: int,
     start: float,
     locale: Any,
+    seasons: dict[str, list[PlayerSeason]] | None = None,
 ) -> discord.Embed:
+    """A player's stats of each game (with their seasons of it, ``seasons``) and their recent matches."""
     embed = discord.Embed(title=t(locale, "stats.title", name=clip(name, NAME_MAX)), colour=COLOUR[TableStatus.PLAYING])
     if not profiles:
         embed.description = t(locale, "stats.none", name=clip(name, NAME_MAX))
@@ -197,10 +205,30 @@ def stats_embed(
             value=game_stats_text(game, profile, start, locale),
             inline=False,
         )
+        if seasons and seasons.get(game):
+            lines = [season_line(played, locale) for played in seasons[game]]
+            embed.add_field(
+                name=t(locale, "stats.seasons", game=game_name(game, locale)),
+                value=clip("\n".join(lines), FIELD_VALUE_MAX),
+                inline=False,
+            )
     if recent:
         lines = [recent_line(match, user_id, locale) for match in recent]
         embed.add_field(name=t(locale, "stats.recent"), value=clip("\n".join(lines), FIELD_VALUE_MAX), inline=False)
     return embed
+
+
+def season_line(played: PlayerSeason, locale: Any) -> str:
+    """``2026-11: #2 · rating 12.3 · 4 matches, 2 won``."""
+    return t(
+        locale,
+        "stats.season_line",
+        name=played.season.name,
+        rank=played.rank or "-",
+        rating=f"{played.rating:.1f}",
+        matches=played.matches,
+        wins=played.wins,
+    )
 
 
 def recent_line(match: MatchSummary, user_id: int, locale: Any) -> str:

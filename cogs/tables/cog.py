@@ -74,6 +74,20 @@ class Tables(commands.Cog, name=HANDLER):
     async def _pings_wanted(self, guild_id: int) -> bool:
         return (await self.service.guild_settings(guild_id)).turn_pings
 
+    async def open_scheduled(
+        self,
+        channel: discord.abc.Messageable,
+        guild_id: int,
+        channel_id: int,
+        host: tuple[int, str],
+        game: str,
+        options: dict[str, Any],
+        players: int | None,
+        intro: str,
+    ) -> TableInfo:
+        """A lobby the bot opens by itself (a game night's start): see ``LobbyClicks.open_scheduled``."""
+        return await self.lobby.open_scheduled(channel, guild_id, channel_id, host, game, options, players, intro)
+
     async def guild_locale(self, guild_id: int) -> str:
         """The language of a server's public messages: its setting (see /settings), else English."""
         return self.bot.languages.of(guild_id)

@@ -147,6 +147,35 @@ class LobbyClicks:
             await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
             await self._tell_host_what_is_missing(interaction, table, settings.thread_per_table and not own_thread)
 
+    async def open_scheduled(
+        self,
+        channel: discord.abc.Messageable,
+        guild_id: int,
+        channel_id: int,
+        host: tuple[int, str],
+        game: str,
+        options: dict[str, Any],
+        players: int | None,
+        intro: str,
+    ) -> TableInfo:
+        """A lobby opened by the bot itself (a scheduled game night at its start): the host seated, posted in
+        the channel after ``intro`` (a message of its own), played in the channel. A refusal (the channel's
+        open table, the server's limits) is the service's TableError, with nothing left behind."""
+        settings = await self.service.guild_settings(guild_id)
+        options = {**settings.default_options.get(game, {}), **options}
+        table = await self.service.open_table(guild_id, channel_id, host[0], host[1], game, options, players)
+        locale = await self.locale_of(guild_id)
+        try:
+            await channel.send(intro)  # its own message: a lobby's redraw replaces the lobby message's content
+            message = await channel.send(embed=lobby_embed(table, locale), view=lobby_controls(table, locale))
+        except (discord.HTTPException, aiohttp.ClientError):  # no lobby nobody can see
+            with contextlib.suppress(TableError):
+                await self.service.abandon(table.id, host[0], can_manage=True)
+            raise
+        self.publisher.mark_shown(table.id, table.version)
+        await self.service.set_location(table.id, message_id=message.id)
+        return table
+
     async def _tell_host_what_is_missing(
         self, interaction: discord.Interaction[Any], table: TableInfo, thread_refused: bool
     ) -> None:

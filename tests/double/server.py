@@ -52,6 +52,7 @@ from .limits import (
     form_errors,
     message_errors,
 )
+from .scheduled_events import ScheduledEventsDouble
 from .spec import Report, discord_spec
 
 API = "/api/v10"
@@ -69,6 +70,8 @@ BOT_PERMISSIONS = str(
     | (1 << 16)  # read message history
     | (1 << 35)  # create public threads
     | (1 << 38)  # send messages in threads
+    | (1 << 33)  # manage events (a scheduled game night)
+    | (1 << 28)  # manage roles (a season's role)
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
 MANAGE_GUILD = 1 << 5
@@ -312,6 +315,10 @@ class DiscordDouble:
         self.port = 0
         self.changed = asyncio.Condition()
         self.activity = ActivityDouble(self)  # the Activity's side of Discord (activity.py)
+        self.scheduled_events = ScheduledEventsDouble(self)  # Scheduled Events (scheduled_events.py)
+        self.intents: dict[int, int] = {}  # each shard's intents, as IDENTIFY said
+        self.member_roles: dict[int, set[int]] = {}  # user id: the roles the bot gave them (and did not take)
+        self.roles_above_bot: set[int] = set()  # roles the bot may not give: above its own (403, as Discord)
 
     # ------------------------------------------------------------------ server
 
@@ -340,6 +347,9 @@ class DiscordDouble:
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
         self.activity.routes(r)
+        self.scheduled_events.routes(r)
+        r.add_put(API + "/guilds/{guild}/members/{user}/roles/{role}", self._member_role)
+        r.add_delete(API + "/guilds/{guild}/members/{user}/roles/{role}", self._member_role)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -523,6 +533,7 @@ class DiscordDouble:
                 if op == 2:
                     shard_id, count = data["d"].get("shard") or [0, 1]
                     self.identified.append([shard_id, count])
+                    self.intents[shard_id] = int(data["d"].get("intents") or 0)
                     if count != self.shard_count or not 0 <= shard_id < count:
                         wanted = self.shard_count
                         self.problems.append(f"IDENTIFY as shard {shard_id} of {count}; Discord wants {wanted}")
@@ -549,7 +560,10 @@ class DiscordDouble:
                     shard=shard,
                 )
                 for guild in guilds:
-                    await self._dispatch("GUILD_CREATE", self._guild_payload(guild), shard=shard)
+                    payload = self._guild_payload(guild)
+                    if self.intents.get(shard, 0) & (1 << 16):  # GUILD_SCHEDULED_EVENTS
+                        payload["guild_scheduled_events"] = self.scheduled_events.of_guild(guild)
+                    await self._dispatch("GUILD_CREATE", payload, shard=shard)
                 self._ready_event(shard).set()
         if shard is not None and self._sockets.get(shard) is ws:
             del self._sockets[shard]
@@ -898,6 +912,19 @@ class DiscordDouble:
         self.deleted.append(message)
         return web.Response(status=204)
 
+    async def _member_role(self, request: web.Request) -> web.Response:
+        """``PUT``/``DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}``: 403 without Manage Roles or for
+        a role above the bot's own, as Discord answers."""
+        role, user = int(request.match_info["role"]), int(request.match_info["user"])
+        if self.permissions_withheld & (1 << 28) or role in self.roles_above_bot:
+            return reply(MISSING_PERMISSIONS, status=403)
+        held = self.member_roles.setdefault(user, set())
+        if request.method == "PUT":
+            held.add(role)
+        else:
+            held.discard(role)
+        return web.Response(status=204)
+
     async def _thread(self, request: web.Request) -> web.Response:
         parent = int(request.match_info["channel"])
         message = self.messages.get(int(request.match_info["message"]))
@@ -1005,7 +1032,8 @@ class DiscordDouble:
     async def command(
         self, who: User, name: str, sub: str | None = None, channel_id: int | None = None, **options: Any
     ) -> Interaction:
-        """``/name [sub] option:value …`` as ``who`` (a User as a value is a user option)."""
+        """``/name [sub] option:value …`` as ``who`` (a User as a value is a user option; a channel option's
+        value is the channel's id)."""
         command = next(c for c in self.commands if c["name"] == name)
         resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
         opts = []
@@ -1016,12 +1044,37 @@ class DiscordDouble:
                     k: v for k, v in value.member(self.guild_id).items() if k != "user"
                 }
                 value = str(value.id)
-            opts.append({"name": key, "type": self._option_type(command, sub, key), "value": value})
+            kind = self._option_type(command, sub, key)
+            if kind == 7:  # a channel option: Discord sends the id and the channel in "resolved"
+                channel = self.channels[int(value)]
+                resolved.setdefault("channels", {})[str(value)] = {
+                    **{k: channel[k] for k in ("id", "type", "name", "parent_id", "nsfw", "position")},
+                    "permissions": who.member(self.guild_id)["permissions"],
+                }
+                value = str(value)
+            if kind == 8:  # a role option: the role in "resolved"
+                resolved.setdefault("roles", {})[str(value)] = self.role_payload(int(value))
+                value = str(value)
+            opts.append({"name": key, "type": kind, "value": value})
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
-        if resolved["users"]:
-            data["resolved"] = resolved
+        if resolved["users"] or resolved.get("channels") or resolved.get("roles"):
+            data["resolved"] = {key: found for key, found in resolved.items() if found}
         return await self._send_interaction(who, 2, data, channel_id or self.channel_id)
+
+    def role_payload(self, role_id: int) -> dict[str, Any]:
+        """A role of the server (any id a test names is one, below the bot's own role)."""
+        return {
+            "id": str(role_id),
+            "name": f"role-{role_id % 1000}",
+            "color": 0,
+            "hoist": False,
+            "position": 1,
+            "permissions": "0",
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
 
     @staticmethod
     def _option_type(command: dict[str, Any], sub: str | None, name: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -23,6 +24,7 @@ from tests.double.limits import (
     command_errors,
     command_size,
 )
+from tests.double.scheduled_events import MANAGE_EVENTS
 
 AUTH = {"Authorization": "Bot double-token"}
 ALICE = User(1000, "Alice")
@@ -342,3 +344,41 @@ def test_the_clock_only_moves_forward() -> None:
     assert double.clock.now() - before >= 900
     with pytest.raises(ValueError, match="forward"):
         double.clock.advance(-1)
+
+
+async def test_scheduled_events_are_refused_and_listed_as_discord_does(
+    double: DiscordDouble, http: aiohttp.ClientSession
+) -> None:
+    path = f"/guilds/{double.guild_id}/scheduled-events"
+    soon = datetime.now(UTC) + timedelta(hours=1)
+    body = {
+        "name": "Oh Hell game night",
+        "privacy_level": 2,
+        "scheduled_start_time": soon.isoformat(),
+        "scheduled_end_time": (soon + timedelta(hours=3)).isoformat(),
+        "entity_type": 3,
+        "entity_metadata": {"location": "#card-room"},
+    }
+    double.permissions_withheld = MANAGE_EVENTS
+    status, data, _ = await call(http, double, "POST", path, body)
+    assert (status, data["code"]) == (403, 50013)
+    double.permissions_withheld = 0
+    past = {**body, "scheduled_start_time": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()}
+    status, data, _ = await call(http, double, "POST", path, past)
+    assert (status, data["code"]) == (400, 50035)
+    nowhere = {key: value for key, value in body.items() if key != "entity_metadata"}
+    status, data, _ = await call(http, double, "POST", path, nowhere)
+    assert status == 400 and len(double.spec_violations) == 1  # Discord's spec already says so
+    double.spec_violations.clear()
+    assert double.scheduled_events.created == []
+    status, event, _ = await call(http, double, "POST", path, body)
+    assert status == 200 and event["status"] == 1 and event["entity_metadata"] == {"location": "#card-room"}
+    for person in (User(1002, "Carol"), ALICE, User(1001, "Bob")):
+        await double.scheduled_events.interested(int(event["id"]), person)  # no bot connected: nothing told
+    status, users, _ = await call(http, double, "GET", f"{path}/{event['id']}/users?limit=2&with_member=0")
+    assert status == 200 and [row["user"]["id"] for row in users] == ["1000", "1001"]
+    status, users, _ = await call(http, double, "GET", f"{path}/{event['id']}/users?limit=2&after=1001")
+    assert [row["user"]["id"] for row in users] == ["1002"]
+    status, data, _ = await call(http, double, "GET", f"{path}/1234/users")
+    assert (status, data["code"]) == (404, 10070)
+    assert double.spec_violations == []

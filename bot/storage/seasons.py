@@ -1,0 +1,269 @@
+"""Seasons and game nights: their rows, read and written as Core statements on a connection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Row, and_, delete, func, or_, select, update
+from sqlalchemy import Table as SATable
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .models import GameNight, Season, SeasonPlan, SeasonRating
+from .record_rows import BoardRow
+from .repository import PLAYERS, _insert
+
+PLANS = cast(SATable, SeasonPlan.__table__)
+SEASONS = cast(SATable, Season.__table__)
+SEASON_RATINGS = cast(SATable, SeasonRating.__table__)
+NIGHTS = cast(SATable, GameNight.__table__)
+
+
+# ---------------------------------------------------------------- plans and seasons
+
+
+async def plan(connection: AsyncConnection, guild_id: int, game: str) -> Row[Any] | None:
+    statement = select(PLANS).where(PLANS.c.guild_id == guild_id, PLANS.c.game == game)
+    return (await connection.execute(statement)).first()
+
+
+async def save_plan(connection: AsyncConnection, **values: Any) -> None:
+    statement = _insert(connection, PLANS).values(**values)
+    keep = {key: value for key, value in values.items() if key not in ("guild_id", "game")}
+    await connection.execute(statement.on_conflict_do_update(index_elements=["guild_id", "game"], set_=keep))
+
+
+async def plans_due(connection: AsyncConnection, now: datetime) -> list[Row[Any]]:
+    """The games whose seasons are on and whose latest season has ended by ``now``: the next one is due. One
+    query, however many servers have seasons on."""
+    latest = (
+        select(SEASONS.c.guild_id, SEASONS.c.game, func.max(SEASONS.c.ends_at).label("last_end"))
+        .group_by(SEASONS.c.guild_id, SEASONS.c.game)
+        .subquery()
+    )
+    statement = (
+        select(PLANS.c.guild_id, PLANS.c.game)
+        .join(latest, and_(latest.c.guild_id == PLANS.c.guild_id, latest.c.game == PLANS.c.game))
+        .where(PLANS.c.active.is_(True), latest.c.last_end <= now)
+    )
+    return list(await connection.execute(statement))
+
+
+async def latest_season(connection: AsyncConnection, guild_id: int, game: str) -> Row[Any] | None:
+    statement = (
+        select(SEASONS)
+        .where(SEASONS.c.guild_id == guild_id, SEASONS.c.game == game)
+        .order_by(SEASONS.c.number.desc())
+        .limit(1)
+    )
+    return (await connection.execute(statement)).first()
+
+
+async def season_at(connection: AsyncConnection, guild_id: int, game: str, at: datetime) -> Row[Any] | None:
+    """The season of a game that ``at`` falls in, if one was created."""
+    statement = select(SEASONS).where(
+        SEASONS.c.guild_id == guild_id, SEASONS.c.game == game, SEASONS.c.starts_at <= at, SEASONS.c.ends_at > at
+    )
+    return (await connection.execute(statement)).first()
+
+
+async def season_named(connection: AsyncConnection, guild_id: int, game: str, name: str) -> Row[Any] | None:
+    statement = select(SEASONS).where(SEASONS.c.guild_id == guild_id, SEASONS.c.game == game, SEASONS.c.name == name)
+    return (await connection.execute(statement)).first()
+
+
+async def season_numbered(connection: AsyncConnection, guild_id: int, game: str, number: int) -> Row[Any] | None:
+    statement = select(SEASONS).where(
+        SEASONS.c.guild_id == guild_id, SEASONS.c.game == game, SEASONS.c.number == number
+    )
+    return (await connection.execute(statement)).first()
+
+
+async def season_by_id(connection: AsyncConnection, season_id: int) -> Row[Any] | None:
+    return (await connection.execute(select(SEASONS).where(SEASONS.c.id == season_id))).first()
+
+
+async def seasons_of(connection: AsyncConnection, guild_id: int, game: str | None, limit: int = 25) -> list[Row[Any]]:
+    """A server's seasons (of one game, or all), newest first."""
+    statement = select(SEASONS).where(SEASONS.c.guild_id == guild_id)
+    if game is not None:
+        statement = statement.where(SEASONS.c.game == game)
+    statement = statement.order_by(SEASONS.c.starts_at.desc(), SEASONS.c.id.desc()).limit(limit)
+    return list(await connection.execute(statement))
+
+
+async def name_taken(connection: AsyncConnection, guild_id: int, game: str, name: str) -> bool:
+    return await season_named(connection, guild_id, game, name) is not None
+
+
+async def add_season(connection: AsyncConnection, **values: Any) -> None:
+    """Insert a season unless another process already did (its number, or its name, is taken)."""
+    await connection.execute(_insert(connection, SEASONS).values(**values).on_conflict_do_nothing())
+
+
+async def end_season(connection: AsyncConnection, season_id: int, at: datetime) -> None:
+    await connection.execute(update(SEASONS).where(SEASONS.c.id == season_id).values(ends_at=at))
+
+
+async def drop_season(connection: AsyncConnection, season_id: int) -> None:
+    await connection.execute(delete(SEASONS).where(SEASONS.c.id == season_id))
+
+
+async def claim_announcements(connection: AsyncConnection, now: datetime, stale_before: datetime) -> list[int]:
+    """Claim the ended seasons whose standings nobody posted yet (nor is posting: a claim older than
+    ``stale_before`` was a process that died): the ids this caller claimed, so one process posts each."""
+    statement = (
+        update(SEASONS)
+        .where(
+            SEASONS.c.ends_at <= now,
+            SEASONS.c.announced_message_id.is_(None),
+            or_(SEASONS.c.announce_claimed_at.is_(None), SEASONS.c.announce_claimed_at < stale_before),
+        )
+        .values(announce_claimed_at=now)
+        .returning(SEASONS.c.id)
+    )
+    return sorted(int(row.id) for row in await connection.execute(statement))
+
+
+async def announced(connection: AsyncConnection, season_id: int, message_id: int) -> None:
+    await connection.execute(update(SEASONS).where(SEASONS.c.id == season_id).values(announced_message_id=message_id))
+
+
+# ---------------------------------------------------------------- season ratings
+
+
+async def season_ratings_for(connection: AsyncConnection, season_id: int, users: Iterable[int]) -> dict[int, Row[Any]]:
+    wanted = list(users)
+    if not wanted:
+        return {}
+    statement = select(SEASON_RATINGS).where(
+        SEASON_RATINGS.c.season_id == season_id, SEASON_RATINGS.c.user_id.in_(wanted)
+    )
+    return {int(row.user_id): row for row in await connection.execute(statement)}
+
+
+async def save_season_rating(connection: AsyncConnection, **values: Any) -> None:
+    statement = _insert(connection, SEASON_RATINGS).values(**values)
+    keep = {key: value for key, value in values.items() if key not in ("season_id", "user_id")}
+    await connection.execute(statement.on_conflict_do_update(index_elements=["season_id", "user_id"], set_=keep))
+
+
+async def season_top(connection: AsyncConnection, season_id: int, limit: int = 10, offset: int = 0) -> list[BoardRow]:
+    statement = (
+        select(SEASON_RATINGS, PLAYERS.c.display_name)
+        .join(PLAYERS, PLAYERS.c.id == SEASON_RATINGS.c.user_id)
+        .where(SEASON_RATINGS.c.season_id == season_id)
+        .order_by(SEASON_RATINGS.c.ordinal.desc(), SEASON_RATINGS.c.user_id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return [
+        {
+            "rank": offset + index + 1,
+            "user_id": row.user_id,
+            "name": row.display_name,
+            "rating": round(row.ordinal, 2),
+            "matches": row.matches,
+            "wins": row.wins,
+            "win_rate": row.wins / row.matches if row.matches else 0.0,
+        }
+        for index, row in enumerate(await connection.execute(statement))
+    ]
+
+
+async def season_size(connection: AsyncConnection, season_id: int) -> int:
+    statement = select(func.count()).where(SEASON_RATINGS.c.season_id == season_id)
+    return int((await connection.execute(statement)).scalar_one())
+
+
+async def season_rank(connection: AsyncConnection, season_id: int, user_id: int) -> int | None:
+    r = SEASON_RATINGS
+    mine = await connection.scalar(select(r.c.ordinal).where(r.c.season_id == season_id, r.c.user_id == user_id))
+    if mine is None:
+        return None
+    above = select(func.count()).where(
+        r.c.season_id == season_id,
+        or_(r.c.ordinal > mine, and_(r.c.ordinal == mine, r.c.user_id < user_id)),
+    )
+    return int((await connection.execute(above)).scalar_one()) + 1
+
+
+async def player_seasons(connection: AsyncConnection, guild_id: int, game: str, user_id: int) -> list[Row[Any]]:
+    """The seasons of a game a player was rated in, newest first, with their season rating."""
+    statement = (
+        select(SEASONS, SEASON_RATINGS.c.ordinal, SEASON_RATINGS.c.matches, SEASON_RATINGS.c.wins)
+        .join(SEASON_RATINGS, SEASON_RATINGS.c.season_id == SEASONS.c.id)
+        .where(SEASONS.c.guild_id == guild_id, SEASONS.c.game == game, SEASON_RATINGS.c.user_id == user_id)
+        .order_by(SEASONS.c.starts_at.desc())
+        .limit(5)
+    )
+    return list(await connection.execute(statement))
+
+
+# ---------------------------------------------------------------- game nights
+
+
+async def insert_night(connection: AsyncConnection, **values: Any) -> int:
+    result = await connection.execute(NIGHTS.insert().values(**values).returning(NIGHTS.c.id))
+    return int(result.scalar_one())
+
+
+async def night(connection: AsyncConnection, night_id: int) -> Row[Any] | None:
+    return (await connection.execute(select(NIGHTS).where(NIGHTS.c.id == night_id))).first()
+
+
+async def night_of_event(connection: AsyncConnection, event_id: int) -> Row[Any] | None:
+    return (await connection.execute(select(NIGHTS).where(NIGHTS.c.event_id == event_id))).first()
+
+
+async def update_night(connection: AsyncConnection, night_id: int, **values: Any) -> None:
+    await connection.execute(update(NIGHTS).where(NIGHTS.c.id == night_id).values(**values))
+
+
+async def claim_nights(
+    connection: AsyncConnection, due_before: datetime, not_before: datetime, column: str, now: datetime
+) -> list[Row[Any]]:
+    """Claim the scheduled nights starting from ``not_before`` to ``due_before`` whose ``column`` (pinged_at,
+    opened_at) is not set: set it to ``now`` in one statement, so one process pings or opens each."""
+    target = NIGHTS.c[column]
+    statement = (
+        update(NIGHTS)
+        .where(
+            NIGHTS.c.status == "scheduled",
+            NIGHTS.c.starts_at <= due_before,
+            NIGHTS.c.starts_at >= not_before,
+            target.is_(None),
+        )
+        .values({column: now})
+        .returning(*NIGHTS.c)
+    )
+    return sorted(await connection.execute(statement), key=lambda row: (row.starts_at, row.id))
+
+
+async def nights_in(connection: AsyncConnection, guild_id: int, limit: int = 10) -> list[Row[Any]]:
+    statement = (
+        select(NIGHTS)
+        .where(NIGHTS.c.guild_id == guild_id, NIGHTS.c.status == "scheduled")
+        .order_by(NIGHTS.c.starts_at)
+        .limit(limit)
+    )
+    return list(await connection.execute(statement))
+
+
+async def release_announcement(connection: AsyncConnection, season_id: int) -> None:
+    await connection.execute(
+        update(SEASONS)
+        .where(SEASONS.c.id == season_id, SEASONS.c.announced_message_id.is_(None))
+        .values(announce_claimed_at=None)
+    )
+
+
+async def miss_nights(connection: AsyncConnection, started_before: datetime) -> int:
+    """Nights still waiting whose start is long past (the bot was away): missed, never opened late."""
+    statement = (
+        update(NIGHTS)
+        .where(NIGHTS.c.status == "scheduled", NIGHTS.c.starts_at < started_before)
+        .values(status="missed")
+    )
+    return int((await connection.execute(statement)).rowcount or 0)

@@ -1,0 +1,195 @@
+"""Scheduled game nights: a night stored beside its Discord Scheduled Event; its interested people are pinged
+a little before it begins and its lobby opens at its start, each claimed by one process (a conditional update),
+so several processes ping and open it once. Edits and cancellations made in Discord are followed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Row
+
+from bot.games import GAMES
+from bot.storage import seasons as stored
+
+from .errors import BadOptions, TableError
+from .season_calendar import parse_instant
+from .settings import checked_options
+from .store import Store
+
+PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long before the start
+LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
+MAX_AHEAD_DAYS = 365
+MAX_OPTIONS_TEXT = 200
+SCHEDULED, OPEN, CANCELLED, FAILED, MISSED = "scheduled", "open", "cancelled", "failed", "missed"
+KINDS = ("game", "tournament")  # "tournament": its sign-up opens, through the tournaments' own hook
+
+
+class NightRefused(TableError):
+    """A game night refused at the door; nothing was written (and no Discord event created)."""
+
+
+@dataclass(frozen=True)
+class NightInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    event_id: int
+    kind: str
+    game: str
+    options: dict[str, Any]
+    players: int | None
+    host_id: int
+    host_name: str
+    starts_at: datetime
+    status: str
+    table_id: int | None
+
+    @classmethod
+    def of(cls, row: Row[Any]) -> NightInfo:
+        return cls(
+            row.id,
+            row.guild_id,
+            row.channel_id,
+            row.event_id,
+            row.kind,
+            row.game,
+            dict(row.options),
+            row.players,
+            row.host_id,
+            row.host_name,
+            row.starts_at,
+            row.status,
+            row.table_id,
+        )
+
+
+@dataclass(frozen=True)
+class NightPlan:
+    """A night's game, options, player count and start, checked: what the Discord event is created for."""
+
+    game: str
+    options: dict[str, Any]
+    players: int | None
+    starts_at: datetime
+
+
+def parse_options(given: str) -> dict[str, Any]:
+    """``target=3 jokers=off`` as options (numbers as numbers, on/off and true/false as truths)."""
+    if len(given) > MAX_OPTIONS_TEXT or not given.isprintable():
+        raise NightRefused("night_bad_options", value=given[:40])
+    options: dict[str, Any] = {}
+    for part in given.split():
+        name, equals, value = part.partition("=")
+        if not equals or not name or not value:
+            raise NightRefused("night_bad_options", value=part[:40])
+        lowered = value.lower()
+        if lowered in ("on", "true", "yes"):
+            options[name] = True
+        elif lowered in ("off", "false", "no"):
+            options[name] = False
+        elif value.isascii() and value.lstrip("-").isdigit() and len(value) <= 9:
+            options[name] = int(value)
+        else:
+            options[name] = value
+    return options
+
+
+class GameNights:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def check(self, game: str, options: str | None, players: int | None, starts: str) -> NightPlan:
+        """The night as asked, or a refusal (a start in the past or not a time, options the game refuses)."""
+        if game not in GAMES:
+            raise BadOptions("unknown_game", game=game, allowed=", ".join(GAMES))
+        now = self.store.clock()
+        starts_at = parse_instant(starts)
+        if starts_at is None:
+            raise NightRefused("night_bad_time", value=starts[:40])
+        if starts_at <= now:
+            shown = "%Y-%m-%d %H:%M"
+            raise NightRefused("night_in_past", starts=starts_at.strftime(shown), now=now.strftime(shown))
+        if starts_at > now + timedelta(days=MAX_AHEAD_DAYS):
+            raise NightRefused("night_too_far", days=MAX_AHEAD_DAYS)
+        chosen = checked_options(game, parse_options(options or ""), players)
+        return NightPlan(game, chosen, players, starts_at)
+
+    async def schedule(
+        self,
+        plan: NightPlan,
+        *,
+        guild_id: int,
+        channel_id: int,
+        event_id: int,
+        host_id: int,
+        host_name: str,
+        kind: str = "game",
+    ) -> NightInfo:
+        """Store a night whose Discord event was created (``event_id``)."""
+        async with self.store.db.engine.begin() as connection:
+            night_id = await stored.insert_night(
+                connection,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                event_id=event_id,
+                kind=kind,
+                game=plan.game,
+                options=plan.options,
+                players=plan.players,
+                host_id=host_id,
+                host_name=host_name[:100],
+                starts_at=plan.starts_at,
+                status=SCHEDULED,
+                created_at=self.store.clock(),
+            )
+            row = await stored.night(connection, night_id)
+        assert row is not None
+        return NightInfo.of(row)
+
+    async def due(self) -> tuple[list[NightInfo], list[NightInfo]]:
+        """The nights whose people are to be pinged now, and those whose lobby is to open now, each claimed
+        by this call alone (however many processes ask at once)."""
+        now = self.store.clock()
+        async with self.store.db.engine.begin() as connection:
+            await stored.miss_nights(connection, now - LATE_GRACE)
+            pings = await stored.claim_nights(connection, now + PING_BEFORE, now - LATE_GRACE, "pinged_at", now)
+        async with self.store.db.engine.begin() as connection:
+            opens = await stored.claim_nights(connection, now, now - LATE_GRACE, "opened_at", now)
+        return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
+
+    async def opened(self, night_id: int, *, table_id: int | None = None, failed: bool = False) -> None:
+        """The lobby (``table_id``) or the sign-up of a night is open; ``failed``: it could not open."""
+        async with self.store.db.engine.begin() as connection:
+            await stored.update_night(connection, night_id, status=FAILED if failed else OPEN, table_id=table_id)
+
+    async def edited(self, event_id: int, starts_at: datetime, *, cancelled: bool) -> NightInfo | None:
+        """Its Discord event was edited: a new start (pinged again if it moved later), or cancelled. None: no
+        night of ours, or one already open."""
+        async with self.store.db.engine.begin() as connection:
+            row = await stored.night_of_event(connection, event_id)
+            if row is None or row.status != SCHEDULED:
+                return None
+            if cancelled:
+                await stored.update_night(connection, row.id, status=CANCELLED)
+            elif starts_at != row.starts_at:
+                values: dict[str, Any] = {"starts_at": starts_at}
+                if starts_at > row.starts_at:
+                    values["pinged_at"] = None
+                await stored.update_night(connection, row.id, **values)
+            found = await stored.night(connection, row.id)
+        assert found is not None
+        return NightInfo.of(found)
+
+    async def deleted(self, event_id: int) -> NightInfo | None:
+        return await self.edited(event_id, datetime.min, cancelled=True)
+
+    async def night_of_event(self, event_id: int) -> NightInfo | None:
+        async with self.store.db.engine.connect() as connection:
+            row = await stored.night_of_event(connection, event_id)
+        return None if row is None else NightInfo.of(row)
+
+    async def upcoming(self, guild_id: int) -> list[NightInfo]:
+        async with self.store.db.engine.connect() as connection:
+            return [NightInfo.of(row) for row in await stored.nights_in(connection, guild_id)]

@@ -1,0 +1,271 @@
+"""/gamenight schedule: a game night as a Discord Scheduled Event; its interested people pinged a little before
+it begins, its lobby opened by itself at its start; an edit or a cancellation in Discord followed.
+
+The night is kept in the database: every few seconds the cog asks the service which nights are due, each
+claimed by one process however many run, so a night is pinged once and opened once, across restarts too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables import TableError
+from bot.tables.game_nights import NightInfo
+from bot.words import error_text
+
+from ..client import TableBot
+from ..i18n import reader, t, text
+from ..records.cog import game_choices
+from ..replies import PUBLIC_THINKING, send
+from ..tables.render import game_name
+from .hooks import TABLES, LobbyOpener, TournamentSignUps
+
+log = logging.getLogger(__name__)
+
+DUE_SECONDS = 5.0  # how often the nights due are asked for
+NIGHT_HOURS = 3  # the Discord event's length (an external event must say when it ends)
+INTERESTED_SHOWN = 100  # the people pinged: the first page of the event's interested users
+MESSAGE_MAX = 2000
+HANDLER = "GameNights"
+
+
+def stamp(moment: datetime, style: str) -> str:
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def mention_messages(first: str, user_ids: list[int]) -> list[str]:
+    """``first`` and the mentions of ``user_ids``, in as few messages as Discord's length allows."""
+    messages, current = [], first
+    for user_id in user_ids:
+        mention = f"<@{user_id}>"
+        if len(current) + 1 + len(mention) > MESSAGE_MAX:
+            messages.append(current)
+            current = mention
+        else:
+            current = f"{current} {mention}" if current else mention
+    messages.append(current)
+    return messages
+
+
+class GameNights(commands.Cog, name=HANDLER):
+    """Scheduled game nights: the command, the pings, the lobby at the start, Discord's edits followed."""
+
+    gamenight = app_commands.Group(name="gamenight", description=text("command.gamenight"), guild_only=True)
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.sign_ups: TournamentSignUps | None = None
+        self._due: asyncio.Task[None] | None = None
+
+    def register_sign_ups(self, hook: TournamentSignUps) -> None:
+        """The tournaments' cog opens the sign-up of a tournament night through ``hook``."""
+        self.sign_ups = hook
+
+    async def cog_load(self) -> None:
+        self._due = asyncio.create_task(self._due_forever(), name="game-nights")
+
+    async def cog_unload(self) -> None:
+        if self._due is not None:
+            self._due.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._due
+
+    # ------------------------------------------------------------------ /gamenight schedule
+
+    @gamenight.command(name="schedule", description=text("command.gamenight_schedule"))
+    @app_commands.describe(
+        game=text("describe.gamenight.game"),
+        start=text("describe.gamenight.start"),
+        options=text("describe.gamenight.options"),
+        players=text("describe.gamenight.players"),
+        channel=text("describe.gamenight.channel"),
+    )
+    @app_commands.choices(game=game_choices())
+    async def schedule(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        start: app_commands.Range[str, 1, 32],
+        options: app_commands.Range[str, 1, 200] | None = None,
+        players: app_commands.Range[int, 2, 10] | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        locale = reader(interaction)
+        guild = interaction.guild
+        where = channel or interaction.channel
+        if guild is None or not isinstance(where, discord.TextChannel):
+            await send(interaction, t(locale, "night.text_channel_only"))
+            return
+        if not (interaction.permissions.manage_events or interaction.permissions.manage_guild):
+            await send(interaction, t(locale, "night.not_allowed"))
+            return
+        if not interaction.app_permissions.manage_events:
+            await send(interaction, t(locale, "night.no_manage_events"))
+            return
+        try:
+            plan = self.service.game_nights.check(game.value, options, players, start)
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        await interaction.response.defer(thinking=True)  # public: the night is announced in its place
+        interaction.extras[PUBLIC_THINKING] = True  # a refusal from here on is for the asker alone (``send``)
+        public = self.bot.languages.of(guild.id)
+        name = game_name(game.value, public)
+        try:
+            event = await guild.create_scheduled_event(
+                name=t(public, "night.event_name", game=name)[:100],
+                description=t(public, "night.event_description", game=name, channel=f"#{where.name}")[:1000],
+                start_time=plan.starts_at,
+                end_time=plan.starts_at + timedelta(hours=NIGHT_HOURS),
+                entity_type=discord.EntityType.external,
+                location=f"#{where.name}"[:100],
+                privacy_level=discord.PrivacyLevel.guild_only,
+            )
+        except discord.Forbidden:
+            await send(interaction, t(locale, "night.no_manage_events"))
+            return
+        except (discord.HTTPException, aiohttp.ClientError):
+            log.warning("creating the scheduled event of a game night failed", exc_info=True)
+            await send(interaction, t(locale, "night.create_failed"))
+            return
+        night = await self.service.game_nights.schedule(
+            plan,
+            guild_id=guild.id,
+            channel_id=where.id,
+            event_id=event.id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+        )
+        said = t(
+            locale,
+            "night.scheduled",
+            host=interaction.user.mention,
+            game=game_name(night.game, locale),
+            when=stamp(night.starts_at, "F"),
+            relative=stamp(night.starts_at, "R"),
+            channel=where.mention,
+        )
+        interaction.extras.pop(PUBLIC_THINKING, None)
+        await interaction.edit_original_response(content=said, allowed_mentions=discord.AllowedMentions.none())
+
+    # ------------------------------------------------------------------ the nights due
+
+    async def _due_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.run_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database or Discord outage: the next round tries again
+                log.exception("game nights: the nights due failed; trying again shortly")
+            await asyncio.sleep(DUE_SECONDS)
+
+    async def run_due(self) -> None:
+        pings, opens = await self.service.game_nights.due()
+        for night in pings:
+            await self._guarded(self.ping(night), night, "ping")
+        for night in opens:
+            await self._guarded(self.open(night), night, "open")
+
+    @staticmethod
+    async def _guarded(work: Any, night: NightInfo, what: str) -> None:
+        try:
+            await work
+        except (discord.HTTPException, aiohttp.ClientError, TypeError):
+            log.warning("game night %s: could not %s it", night.id, what, exc_info=True)
+
+    async def _channel(self, night: NightInfo) -> discord.abc.Messageable:
+        channel = self.bot.get_channel(night.channel_id) or await self.bot.fetch_channel(night.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TypeError(f"channel {night.channel_id} takes no messages")
+        return channel
+
+    async def ping(self, night: NightInfo) -> None:
+        """The people interested in the night's event, pinged in its channel a little before it begins."""
+        users = await self.bot.http.get_scheduled_event_users(
+            night.guild_id, night.event_id, limit=INTERESTED_SHOWN, with_member=False
+        )
+        user_ids = [int(row["user"]["id"]) for row in users if not row["user"].get("bot")]
+        locale = self.bot.languages.of(night.guild_id)
+        first = t(locale, "night.soon", game=game_name(night.game, locale), when=stamp(night.starts_at, "R"))
+        channel = await self._channel(night)
+        mentions = discord.AllowedMentions(users=[discord.Object(user) for user in user_ids])
+        for content in mention_messages(first, user_ids):
+            await channel.send(content, allowed_mentions=mentions)
+
+    async def open(self, night: NightInfo) -> None:
+        """At its start: the night's lobby opens in its channel (or a tournament's sign-up, through its hook)."""
+        locale = self.bot.languages.of(night.guild_id)
+        channel = await self._channel(night)
+        if night.kind == "tournament":
+            opened = self.sign_ups is not None and await self.sign_ups.open_sign_up(night, channel)
+            if not opened:
+                await channel.send(t(locale, "night.no_tournaments"))
+            await self.service.game_nights.opened(night.id, failed=not opened)
+            return
+        tables = self.bot.get_cog(TABLES)
+        assert isinstance(tables, LobbyOpener), "the tables cog is not loaded"
+        intro = t(locale, "night.open", game=game_name(night.game, locale), host=f"<@{night.host_id}>")
+        try:
+            table = await tables.open_scheduled(
+                channel,
+                night.guild_id,
+                night.channel_id,
+                (night.host_id, night.host_name),
+                night.game,
+                night.options,
+                night.players,
+                intro,
+            )
+        except TableError as error:
+            await self.service.game_nights.opened(night.id, failed=True)
+            await channel.send(t(locale, "night.could_not_open", reason=error_text(error, locale)))
+            return
+        except (discord.HTTPException, aiohttp.ClientError):
+            await self.service.game_nights.opened(night.id, failed=True)
+            raise
+        await self.service.game_nights.opened(night.id, table_id=table.id)
+        log.info("game night %s: lobby %s open in channel %s", night.id, table.id, night.channel_id)
+
+    # ------------------------------------------------------------------ Discord's edits of the event
+
+    @commands.Cog.listener()
+    async def on_scheduled_event_update(self, before: discord.ScheduledEvent, after: discord.ScheduledEvent) -> None:
+        now = datetime.now(UTC)
+        if after.status in (discord.EventStatus.cancelled, discord.EventStatus.ended):
+            night = await self.service.game_nights.edited(after.id, after.start_time, cancelled=True)
+            if night is not None:
+                await self._say_cancelled(night)
+            return
+        start = min(after.start_time, now) if after.status == discord.EventStatus.active else after.start_time
+        night = await self.service.game_nights.night_of_event(after.id)
+        if night is None or night.status != "scheduled" or night.starts_at == start:
+            return
+        moved = await self.service.game_nights.edited(after.id, start, cancelled=False)
+        if moved is not None and after.status != discord.EventStatus.active:
+            locale = self.bot.languages.of(moved.guild_id)
+            said = t(locale, "night.moved", game=game_name(moved.game, locale), when=stamp(moved.starts_at, "F"))
+            await self._guarded((await self._channel(moved)).send(said), moved, "tell the move of")
+
+    @commands.Cog.listener()
+    async def on_scheduled_event_delete(self, event: discord.ScheduledEvent) -> None:
+        night = await self.service.game_nights.deleted(event.id)
+        if night is not None:
+            await self._say_cancelled(night)
+
+    async def _say_cancelled(self, night: NightInfo) -> None:
+        locale = self.bot.languages.of(night.guild_id)
+        said = t(locale, "night.cancelled", game=game_name(night.game, locale), when=stamp(night.starts_at, "F"))
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
+            await (await self._channel(night)).send(said)

@@ -1,0 +1,40 @@
+"""What a game night asks of the other parts when it begins: a lobby (the tables cog), or a tournament's
+sign-up (the tournaments' cog, when there is one). Narrow doors, so this package imports neither."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from bot.tables import TableInfo
+from bot.tables.game_nights import NightInfo
+
+TABLES = "Tables"  # the cog that opens lobbies (cogs/tables)
+
+
+@runtime_checkable
+class LobbyOpener(Protocol):
+    """Opens a lobby by itself in a channel, its host seated (``cogs.tables.cog.Tables.open_scheduled``)."""
+
+    async def open_scheduled(
+        self,
+        channel: discord.abc.Messageable,
+        guild_id: int,
+        channel_id: int,
+        host: tuple[int, str],
+        game: str,
+        options: dict[str, Any],
+        players: int | None,
+        intro: str,
+    ) -> TableInfo: ...
+
+
+@runtime_checkable
+class TournamentSignUps(Protocol):
+    """The hook for a night of ``kind`` "tournament": at its start, open the tournament's sign-up in
+    ``channel`` for ``night`` (its game, options and host; which tournament it is, the hook keeps by
+    ``night.event_id``). True once the sign-up is open. Registered with
+    ``GameNights.register_sign_ups``; until one is, a tournament night says so in its channel."""
+
+    async def open_sign_up(self, night: NightInfo, channel: discord.abc.Messageable) -> bool: ...

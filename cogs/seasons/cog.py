@@ -1,0 +1,207 @@
+"""/season start and /season stop (people who can manage the server), and each season's end posted once.
+
+Every few seconds the cog asks the service to ``roll``: the seasons due are created, and each ended season
+whose standings nobody posted is claimed by one process (however many run), which posts them in the channel
+the admin chose, in the server's language. A post that fails is released, and tried again next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables import TableError
+from bot.tables.season_calendar import LENGTHS
+from bot.tables.seasons import SeasonEnded
+from bot.words import error_text
+
+from ..client import TableBot
+from ..i18n import reader, t, text
+from ..records.cog import game_choices
+from ..replies import send
+from ..tables.render import game_name
+from .render import season_span, season_title, standings_embed
+
+log = logging.getLogger(__name__)
+
+ROLL_SECONDS = 5.0  # how often the seasons due are created and ended seasons announced
+HANDLER = "Seasons"
+DEFAULT_TOP = 3  # the players who get a season's role, unless the admin chose how many
+
+
+def length_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=text(f"season.length_{length}"), value=length) for length in LENGTHS]
+
+
+class Seasons(commands.Cog, name=HANDLER):
+    """Seasons per game: turned on and off by admins, their ends posted in the chosen channel."""
+
+    season = app_commands.Group(
+        name="season",
+        description=text("command.season"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self._rolling: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._rolling = asyncio.create_task(self._roll_forever(), name="seasons-roll")
+
+    async def cog_unload(self) -> None:
+        if self._rolling is not None:
+            self._rolling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._rolling
+
+    # ------------------------------------------------------------------ the commands
+
+    @season.command(name="start", description=text("command.season_start"))
+    @app_commands.describe(
+        game=text("describe.season.game"),
+        length=text("describe.season.length"),
+        channel=text("describe.season.channel"),
+        first=text("describe.season.first"),
+        last=text("describe.season.last"),
+        role=text("describe.season.role"),
+        top=text("describe.season.top"),
+    )
+    @app_commands.choices(game=game_choices(), length=length_choices())
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        length: app_commands.Choice[str],
+        channel: discord.TextChannel,
+        first: app_commands.Range[str, 1, 10] | None = None,
+        last: app_commands.Range[str, 1, 10] | None = None,
+        role: discord.Role | None = None,
+        top: app_commands.Range[int, 1, 10] | None = None,
+    ) -> None:
+        locale = reader(interaction)
+        if role is not None and interaction.permissions.manage_guild and not interaction.app_permissions.manage_roles:
+            await send(interaction, t(locale, "season.role_needs_manage_roles", role=role.mention))
+            return
+        if role is not None and (role.is_default() or role.managed):
+            await send(interaction, t(locale, "season.role_not_given", role=role.mention))
+            return
+        try:
+            season = await self.service.seasons.turn_on(
+                interaction.guild_id or 0,
+                game.value,
+                by_user=interaction.user.id,
+                can_manage=interaction.permissions.manage_guild,
+                length=length.value,
+                channel_id=channel.id,
+                starts=first,
+                ends=last,
+                top_role_id=role.id if role is not None else None,
+                top_count=top or DEFAULT_TOP,
+            )
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        lines = [
+            t(locale, "season.started", game=game_name(game.value, locale), channel=channel.mention),
+            f"**{season_title(season, locale)}**: {season_span(season, locale)}",
+        ]
+        if role is not None:
+            count = top or DEFAULT_TOP
+            lines.append(t(locale, "season.role_on", role=role.mention, top=count))
+        await interaction.response.send_message("\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+    @season.command(name="stop", description=text("command.season_stop"))
+    @app_commands.describe(game=text("describe.season.game"))
+    @app_commands.choices(game=game_choices())
+    async def stop(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
+        locale = reader(interaction)
+        try:
+            ended = await self.service.seasons.turn_off(
+                interaction.guild_id or 0,
+                game.value,
+                by_user=interaction.user.id,
+                can_manage=interaction.permissions.manage_guild,
+            )
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        said = t(locale, "season.stopped", game=game_name(game.value, locale))
+        if ended is not None:
+            said += "\n" + t(locale, "season.stopped_ends", name=ended.name)
+        await interaction.response.send_message(said)
+
+    # ------------------------------------------------------------------ the ends
+
+    async def _roll_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.roll()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database or Discord outage: the next round tries again
+                log.exception("seasons: announcing ended seasons failed; trying again shortly")
+            await asyncio.sleep(ROLL_SECONDS)
+
+    async def roll(self) -> None:
+        for ended in await self.service.seasons.roll():
+            await self.announce(ended)
+
+    async def announce(self, ended: SeasonEnded) -> None:
+        """Post one season's final standings in its channel (claimed by this process alone)."""
+        season = ended.season
+        locale = self.bot.languages.of(season.guild_id)
+        try:
+            channel = self.bot.get_channel(ended.channel_id) or await self.bot.fetch_channel(ended.channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                raise TypeError(f"channel {ended.channel_id} takes no messages")
+            message = await channel.send(
+                embed=standings_embed(ended, locale), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (discord.NotFound, discord.Forbidden, TypeError):  # the channel is gone or closed to the bot
+            where = (season.name, season.guild_id, ended.channel_id)
+            log.warning("season %s of server %s: its channel %s is out of reach", *where)
+            await self.service.seasons.announced(season.id, 0)  # nowhere to post it: kept, not tried forever
+            return
+        except (discord.HTTPException, aiohttp.ClientError):
+            await self.service.seasons.release(season.id)
+            raise
+        await self.service.seasons.announced(season.id, message.id)
+        log.info("season %s of %s in server %s ended: standings posted", season.name, season.game, season.guild_id)
+        if ended.top_role_id is not None:
+            await self.move_role(ended, channel, locale)
+
+    async def move_role(self, ended: SeasonEnded, channel: discord.abc.Messageable, locale: str) -> None:
+        """The season's role goes to its best players and leaves those of the season before; where Discord
+        refuses (no Manage Roles, or the role above the bot's own), the channel is told how to fix it."""
+        assert ended.top_role_id is not None
+        season, role = ended.season, ended.top_role_id
+        best = [row["user_id"] for row in ended.standings[: ended.top_count]]
+        reason = f"season {season.name}"
+        try:
+            for user_id in ended.previous_top:
+                if user_id not in best:
+                    with contextlib.suppress(discord.NotFound):  # a member who left
+                        await self.bot.http.remove_role(season.guild_id, user_id, role, reason=reason)
+            for user_id in best:
+                with contextlib.suppress(discord.NotFound):
+                    await self.bot.http.add_role(season.guild_id, user_id, role, reason=reason)
+        except discord.Forbidden:
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(t(locale, "season.role_refused", role=f"<@&{role}>"))
+            return
+        if best:
+            mentions = " ".join(f"<@{user_id}>" for user_id in best)
+            said = t(locale, "season.role_given", role=f"<@&{role}>", players=mentions, name=season.name)
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(said, allowed_mentions=discord.AllowedMentions.none())

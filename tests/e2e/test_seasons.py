@@ -1,0 +1,203 @@
+"""Seasons and scheduled game nights through the Discord double: a season that ended while the bot was away
+has its standings posted once when it comes back (and the next season has begun), its board is kept for
+/leaderboard season:<name> and /stats; /season is refused at the door; a scheduled night pings the people
+interested in its Discord event and opens its lobby by itself, and a cancellation in Discord is followed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from bot.storage.database import Database
+from bot.tables import TableService
+from tests.double import BotProcess, DiscordDouble, Message, User
+from tests.double.scheduled_events import MANAGE_EVENTS
+from tests.service.helpers import LOBBY_MESSAGE, play_to_end
+
+from .driver import MANAGER, WAIT, control
+
+ROOM = 900_000_000_000_000_002  # the double's channel
+CHAMPION = 930_000_000_000_000_001  # the role of a season's best two
+
+
+async def ended_season(database_url: str, guild_id: int) -> tuple[str, list[int]]:
+    """Seasons of Just Make (weeks of chosen dates) turned on ten days ago, with a match in the first week:
+    that week has ended, and nobody has posted it yet. Its name and its board's people, best first."""
+    database = Database(database_url)
+    await database.upgrade()
+    now = datetime.now(UTC)
+    moment = [now - timedelta(days=10)]
+
+    def clock() -> datetime:
+        return moment[0]
+
+    service = TableService(database, clock=clock)
+    try:
+        first, last = moment[0].date(), (moment[0] + timedelta(days=5)).date()
+        season = await service.seasons.turn_on(
+            guild_id,
+            "just-make",
+            by_user=MANAGER.id,
+            can_manage=True,
+            length="dates",
+            channel_id=ROOM,
+            starts=first.isoformat(),
+            ends=last.isoformat(),
+            top_role_id=CHAMPION,
+            top_count=2,
+        )
+        moment[0] += timedelta(days=1)
+        users = [5100, 5101, 5102, 5103]
+        info = await service.open_table(guild_id, 7100, users[0], "Ann", "just-make", {"target": 3})
+        for user, name in zip(users[1:], ("Ben", "Cy", "Di"), strict=True):
+            info = await service.join(info.id, user, name)
+        outcome = await service.start(info.id, users[0], message_id=LOBBY_MESSAGE)
+        await play_to_end(service, outcome.table, seed=5)
+        board = await service.seasons.board(season.id)
+    finally:
+        await service.close()
+        await database.close()
+    return season.name, [row["user_id"] for row in board]
+
+
+def posts(double: DiscordDouble, check: Callable[[Message], bool]) -> list[Message]:
+    return [m for m in double.public_messages() if m.channel_id == ROOM and check(m)]
+
+
+async def test_a_season_ended_while_away_is_posted_once_and_kept(
+    double: DiscordDouble, database_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    name, ranked = await ended_season(database_url, double.guild_id)
+    bot = BotProcess(double, database_url, tmp_path / "bot.log")
+    await bot.start()
+    try:
+
+        def standings() -> list[Message]:
+            return posts(double, lambda m: f"season {name} is over" in m.text())
+
+        found = await double.wait_for(standings, WAIT, "the ended season's standings")
+        text = found[0].text()
+        assert [text.index(person) for person in ("Ann", "Ben", "Cy", "Di")] != []
+        assert "has begun" in text and "Players rated in season" in text
+        assert text.index(first_name(ranked[0])) < text.index(first_name(ranked[-1]))  # best first
+
+        given = await double.wait_for(lambda: posts(double, lambda m: "goes to the best of season" in m.text()))
+        best = set(ranked[:2])
+        assert {user for user, roles in double.member_roles.items() if CHAMPION in roles} == best
+        assert all(f"<@{user}>" in given[0].text() for user in best)
+
+        ann = User(5100, "Ann")
+        board = (await double.command(ann, "leaderboard", game="just-make", season=name)).original
+        assert board is not None and f"season {name}" in board.text() and "📍 Ann" in board.text()
+        stats = (await double.command(ann, "stats", game="just-make")).original
+        assert stats is not None and "Seasons of Just Make" in stats.text() and name in stats.text()
+        nothing = (await double.command(ann, "leaderboard", game="just-make", season="1999-01")).original
+        assert nothing is not None and nothing.ephemeral_for == ann.id and "no season 1999-01" in nothing.text()
+
+        # At the door: a non-admin, a season already on, dates that cannot be, in the reader's language.
+        member = User(1950, "Pat")
+        refused = (
+            await double.command(member, "season", "start", game="oh-hell", length="month", channel=ROOM)
+        ).original
+        assert refused is not None and "Only someone who can manage the server" in refused.text()
+        japanese = User(1901, "Mei", locale="ja", manager=True)
+        past = await double.command(
+            japanese,
+            "season",
+            "start",
+            game="oh-hell",
+            length="dates",
+            channel=ROOM,
+            first="2020-01-01",
+            last="2020-01-05",
+        )
+        assert past.original is not None and "過去の日付" in past.original.text()
+        backwards = await double.command(
+            MANAGER,
+            "season",
+            "start",
+            game="oh-hell",
+            length="dates",
+            channel=ROOM,
+            first="2099-01-05",
+            last="2099-01-01",
+        )
+        assert (
+            backwards.original is not None and "cannot end (2099-01-01) before it starts" in backwards.original.text()
+        )
+        double.permissions_withheld = 1 << 28  # no Manage Roles: a season with a role is refused, nothing written
+        no_roles = await double.command(
+            MANAGER, "season", "start", game="oh-hell", length="month", channel=ROOM, role=CHAMPION + 1
+        )
+        assert no_roles.original is not None and "Manage Roles permission" in no_roles.original.text()
+        double.permissions_withheld = 0
+        again = (
+            await double.command(MANAGER, "season", "start", game="just-make", length="month", channel=ROOM)
+        ).original
+        assert again is not None and "already on" in again.text()
+        on = await double.command(
+            MANAGER, "season", "start", game="oh-hell", length="quarter", channel=ROOM, role=CHAMPION + 1, top=3
+        )
+        assert on.original is not None and on.original.ephemeral_for is None
+        assert "Seasons of Oh Hell are on" in on.original.text() and "best 3 get" in on.original.text()
+        assert len(standings()) == 1  # posted once
+        assert double.problems == []
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-5000:]
+
+
+def first_name(user_id: int) -> str:
+    return {5100: "Ann", 5101: "Ben", 5102: "Cy", 5103: "Di"}[user_id]
+
+
+async def test_a_scheduled_night_pings_the_interested_and_opens_its_lobby(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    events = double.scheduled_events
+    later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+    double.permissions_withheld = MANAGE_EVENTS  # without Manage Events: a clear word, and no event
+    refused = (await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later)).original
+    assert refused is not None and "Manage Events permission" in refused.text() and events.created == []
+    double.permissions_withheld = 0
+    past = (await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start="2020-01-01 20:00")).original
+    assert past is not None and "cannot start in the past" in past.text() and events.created == []
+
+    answer = await double.command(
+        MANAGER, "gamenight", "schedule", game="oh-hell", start=later, options="start_cards=3", players=3
+    )
+    assert answer.original is not None and "scheduled a game night of Oh Hell" in answer.original.text()
+    event_id = int(events.created[-1]["id"])
+    assert events.created[-1]["entity_metadata"] == {"location": "#card-room"}
+    bob, carol = User(1001, "Bob"), User(1002, "Carol")
+    await events.interested(event_id, bob)
+    await events.interested(event_id, carol)
+
+    other = await double.command(MANAGER, "gamenight", "schedule", game="just-make", start=later)
+    assert other.original is not None
+    await events.cancel(int(events.created[-1]["id"]))  # cancelled in Discord: the bot says so
+    await double.wait_for(lambda: posts(double, lambda m: "was cancelled" in m.text()), WAIT, "the cancellation")
+
+    await events.edit(event_id, start=datetime.now(UTC) + timedelta(seconds=2))  # moved in Discord: soon
+
+    def pinged() -> list[Message]:
+        return posts(double, lambda m: "game night starts" in m.text())
+
+    ping = (await double.wait_for(pinged, WAIT, "the ping before the night"))[0]
+    assert f"<@{bob.id}>" in ping.content and f"<@{carol.id}>" in ping.content
+
+    def lobby() -> list[Message]:
+        return posts(double, lambda m: control(m, "tt:lobby:join:") is not None)
+
+    def begins() -> list[Message]:
+        return posts(double, lambda m: "Oh Hell game night begins" in m.text())
+
+    opened = (await double.wait_for(lobby, WAIT, "the night's lobby"))[0]
+    assert f"<@{MANAGER.id}> is hosting" in opened.text()  # its host is seated
+    assert len(pinged()) == 1 and len(lobby()) == 1 and len(begins()) == 1  # once each
+    join = control(opened, "tt:lobby:join:")
+    assert join is not None
+    await double.click(bob, opened, join["custom_id"])  # an ordinary lobby: the interested sit down
+    assert f"<@{bob.id}>" in opened.text()
+    assert not posts(double, lambda m: "Just Make game night begins" in m.text())  # the cancelled one
+    assert double.problems == []

@@ -1,0 +1,119 @@
+"""Scheduled game nights in the service: checked at the door, pinged and opened once (two processes),
+following edits and cancellations made in Discord, and kept across a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text
+
+from bot.storage.database import Database
+from bot.tables import TableError, TableService
+from bot.tables.game_nights import NightInfo, parse_options
+
+from .conftest import Clock
+from .helpers import CHANNEL, GUILD, HOST, make_service
+
+EVENT = 777
+
+
+async def schedule(service: TableService, starts: str = "2026-11-21 21:00", event: int = EVENT) -> NightInfo:
+    plan = service.game_nights.check("oh-hell", "start_cards=5", 4, starts)
+    return await service.game_nights.schedule(
+        plan, guild_id=GUILD, channel_id=CHANNEL, event_id=event, host_id=HOST, host_name="Host"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players", "starts", "key"),
+    [
+        ("oh-hell", "", None, "2026-11-21 19:59", "night_in_past"),
+        ("oh-hell", "", None, "21/11/2026 21:00", "night_bad_time"),
+        ("oh-hell", "", None, "2026-02-30 21:00", "night_bad_time"),
+        ("oh-hell", "", None, "2028-11-21 21:00", "night_too_far"),
+        ("oh-hell", "start_cards", None, "2026-11-21 21:00", "night_bad_options"),
+        ("oh-hell", "colour=blue", None, "2026-11-21 21:00", "unknown_option"),
+        ("oh-hell", "", 17, "2026-11-21 21:00", "bad_players"),
+        ("chess", "", None, "2026-11-21 21:00", "unknown_game"),
+    ],
+)
+async def test_bad_nights_are_refused_at_the_door(
+    service: TableService, game: str, options: str, players: int | None, starts: str, key: str
+) -> None:
+    with pytest.raises(TableError) as refused:
+        service.game_nights.check(game, options, players, starts)
+    assert refused.value.key == key
+
+
+def test_options_are_read_as_the_game_takes_them() -> None:
+    assert parse_options("start_cards=5 hints=off name=x") == {"start_cards": 5, "hints": False, "name": "x"}
+
+
+async def test_the_interested_are_pinged_before_and_the_lobby_opens_at_the_start(
+    service: TableService, clock: Clock
+) -> None:
+    night = await schedule(service)  # 21:00; the clock says 20:00
+    assert night.starts_at.hour == 21 and night.options == {"start_cards": 5} and night.players == 4
+    assert await service.game_nights.due() == ([], [])
+    clock.advance(49 * 60)  # 20:49: not yet
+    assert await service.game_nights.due() == ([], [])
+    clock.advance(60)  # 20:50: ten minutes before
+    pings, opens = await service.game_nights.due()
+    assert [n.id for n in pings] == [night.id] and opens == []
+    assert await service.game_nights.due() == ([], [])  # once
+    clock.advance(10 * 60)  # 21:00 exactly
+    pings, opens = await service.game_nights.due()
+    assert pings == [] and [n.id for n in opens] == [night.id]
+    await service.game_nights.opened(night.id, table_id=5)
+    assert await service.game_nights.due() == ([], [])
+    assert await service.game_nights.edited(EVENT, night.starts_at, cancelled=True) is None  # open: not ours now
+
+
+async def test_edits_and_cancellations_in_discord_are_followed(service: TableService, clock: Clock) -> None:
+    night = await schedule(service)
+    clock.advance(55 * 60)  # pinged at 20:55
+    assert len((await service.game_nights.due())[0]) == 1
+    later = night.starts_at + timedelta(hours=2)
+    moved = await service.game_nights.edited(EVENT, later, cancelled=False)
+    assert moved is not None and moved.starts_at == later
+    clock.now = later - timedelta(minutes=10)
+    pings, opens = await service.game_nights.due()
+    assert len(pings) == 1 and opens == []  # moved later: pinged again before the new start
+    cancelled = await service.game_nights.deleted(EVENT)
+    assert cancelled is not None and cancelled.status == "cancelled"
+    clock.now = later
+    assert await service.game_nights.due() == ([], [])
+    assert await service.game_nights.edited(12345, later, cancelled=True) is None  # not a night of ours
+
+
+async def test_a_night_long_past_when_the_bot_comes_back_is_missed_not_opened_late(
+    service: TableService, clock: Clock
+) -> None:
+    night = await schedule(service)
+    clock.advance(3 * 3600)  # the bot was away over its start, and an hour more
+    assert await service.game_nights.due() == ([], [])
+    missed = await service.game_nights.night_of_event(EVENT)
+    assert missed is not None and missed.id == night.id and missed.status == "missed"
+
+
+async def test_two_processes_and_a_restart_open_each_night_once(database: Database, clock: Clock) -> None:
+    first = make_service(database, clock)
+    try:
+        nights = [await schedule(first, f"2026-11-21 21:{n}0", event=EVENT + n) for n in (1, 2)]
+    finally:
+        await first.close()
+    first, second = make_service(database, clock), make_service(database, clock)  # restarted, and a second
+    try:
+        clock.advance(85 * 60)  # 21:25: both started (21:10, 21:20) within the hour
+        answers = await asyncio.gather(*(s.game_nights.due() for s in (first, second, first, second)))
+        pinged = sorted(n.id for pings, _ in answers for n in pings)
+        opened = sorted(n.id for _, opens in answers for n in opens)
+        assert pinged == opened == [n.id for n in nights]
+    finally:
+        await first.close()
+        await second.close()
+    async with database.engine.connect() as connection:
+        rows = (await connection.execute(text("SELECT count(*) FROM game_nights WHERE opened_at IS NOT NULL"))).scalar()
+    assert rows == 2

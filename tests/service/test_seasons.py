@@ -1,0 +1,190 @@
+"""Seasons: their ratings and boards from scratch, at exact UTC instants of an injected clock, across a
+boundary, a restart across boundaries, and two processes (one post of each season's end)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text
+
+from bot.storage.database import Database
+from bot.tables import BoardRow, TableError, TableService
+from bot.tables.season_calendar import season_end, season_label
+
+from .conftest import Clock
+from .helpers import GUILD, LOBBY_MESSAGE, make_service, play_to_end, relax_limits
+
+GAME = "just-make"
+ROOM = 42  # where the standings go
+
+
+async def play_match(service: TableService, lineup: tuple[int, ...], seed: int = 0) -> dict[str, object]:
+    """One rated match of Just Make between ``lineup``, finished at the clock's instant: its record."""
+    await relax_limits(service)
+    info = await service.open_table(GUILD, 600 + seed, lineup[0], f"P{lineup[0]}", GAME, {"target": 3})
+    for user in lineup[1:]:
+        info = await service.join(info.id, user, f"P{user}")
+    outcome = await service.start(info.id, lineup[0], message_id=LOBBY_MESSAGE)
+    final = (await play_to_end(service, outcome.table, seed=seed))[-1]
+    return next(e for e in final.events if e["kind"] == "match_over")
+
+
+async def turn_on(service: TableService, length: str = "month", **kwargs: object) -> str:
+    season = await service.seasons.turn_on(
+        GUILD,
+        GAME,
+        by_user=1,
+        can_manage=True,
+        length=length,
+        channel_id=ROOM,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    return season.name
+
+
+def played(board: list[BoardRow]) -> dict[int, int]:
+    return {row["user_id"]: row["matches"] for row in board}
+
+
+async def count(database: Database, table: str) -> int:
+    async with database.engine.connect() as connection:
+        return int((await connection.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one())
+
+
+def test_the_calendar_cuts_at_exact_instants() -> None:
+    mid = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+    assert season_end("month", mid, None) == datetime(2026, 12, 1, tzinfo=UTC)
+    assert season_end("month", datetime(2026, 12, 1, tzinfo=UTC), None) == datetime(2027, 1, 1, tzinfo=UTC)
+    assert season_end("quarter", mid, None) == datetime(2027, 1, 1, tzinfo=UTC)
+    assert season_end("quarter", datetime(2027, 1, 1, tzinfo=UTC), None) == datetime(2027, 4, 1, tzinfo=UTC)
+    assert season_end("dates", mid, 6) == mid + timedelta(days=6)
+    assert [season_label(length, mid) for length in ("month", "quarter", "dates")] == [
+        "2026-11",
+        "2026-Q4",
+        "2026-11-21",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "key"),
+    [
+        ({"can_manage": False}, "season_not_admin"),
+        ({"length": "fortnight"}, "season_bad_length"),
+        ({"length": "dates", "starts": "2026-11-30", "ends": "2026-11-29"}, "season_ends_before_start"),
+        ({"length": "dates", "starts": "2026-11-20", "ends": "2026-12-20"}, "season_starts_in_past"),
+        ({"length": "dates", "starts": "2026-13-01", "ends": "2027-01-20"}, "season_bad_date"),
+        ({"length": "dates", "starts": "tomorrow", "ends": "2027-01-20"}, "season_bad_date"),
+        ({"length": "dates", "starts": "2026-12-01"}, "season_needs_dates"),
+        ({"length": "month", "ends": "2026-12-20"}, "season_dates_unused"),
+        ({"length": "dates", "starts": "2026-12-01", "ends": "2029-12-01"}, "season_too_long"),
+    ],
+)
+async def test_bad_input_is_refused_and_nothing_is_written(
+    service: TableService, database: Database, kwargs: dict[str, object], key: str
+) -> None:
+    given: dict[str, object] = {"length": "month", "can_manage": True, **kwargs}
+    with pytest.raises(TableError) as refused:
+        await service.seasons.turn_on(GUILD, GAME, by_user=1, channel_id=ROOM, **given)  # type: ignore[arg-type]
+    assert refused.value.key == key
+    assert await count(database, "season_plans") == 0 and await count(database, "seasons") == 0
+
+
+async def test_seasons_on_twice_or_off_when_not_on_are_refused(service: TableService) -> None:
+    with pytest.raises(TableError, match="not on"):
+        await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True)
+    assert await turn_on(service) == "2026-11"
+    with pytest.raises(TableError, match="already on"):
+        await turn_on(service, "quarter")
+    with pytest.raises(TableError) as refused:
+        await service.seasons.turn_off(GUILD, GAME, by_user=2, can_manage=False)
+    assert refused.value.key == "season_not_admin"
+
+
+async def test_a_match_counts_in_the_season_it_finished_in(service: TableService, clock: Clock) -> None:
+    before = await play_match(service, (1, 2, 3, 5), seed=1)  # before seasons: all-time only
+    assert before["season"] is None
+    assert await turn_on(service) == "2026-11"
+    november = await play_match(service, (1, 2, 3, 5), seed=2)
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC) - timedelta(microseconds=1)  # the last instant of November
+    last = await play_match(service, (1, 2, 4, 5), seed=3)
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC)  # the first of December
+    december = await play_match(service, (1, 2, 3, 5), seed=4)
+    assert [r["season"]["season"] for r in (november, last, december)] == ["2026-11", "2026-11", "2026-12"]  # type: ignore[index]
+    # December's ratings start from scratch; the all-time ones go on.
+    for user, change in december["season"]["ratings"].items():  # type: ignore[index]
+        assert change["before"] == 0.0 and december["ratings"][user]["before"] != 0.0  # type: ignore[index]
+    nov = await service.seasons.season(GUILD, GAME, "2026-11")
+    dec = await service.seasons.season(GUILD, GAME, "2026-12")
+    assert (nov.ends_at, dec.starts_at) == (datetime(2026, 12, 1, tzinfo=UTC),) * 2
+    assert played(await service.seasons.board(nov.id)) == {1: 2, 2: 2, 3: 1, 4: 1, 5: 2}
+    assert played(await service.seasons.board(dec.id)) == {1: 1, 2: 1, 3: 1, 5: 1}
+    assert played(await service.leaderboard(GUILD, GAME)) == {1: 4, 2: 4, 3: 3, 4: 1, 5: 4}
+    ended = await service.seasons.roll()
+    assert [(e.season.name, e.channel_id, e.players, e.following and e.following.name) for e in ended] == [
+        ("2026-11", ROOM, 5, "2026-12")
+    ]
+    assert ended[0].standings == await service.seasons.board(nov.id)
+    assert await service.seasons.roll() == []  # claimed: nobody posts it again
+    await service.seasons.announced(nov.id, 123)
+    mine = await service.seasons.player_seasons(GUILD, GAME, 4)
+    assert [(s.season.name, s.matches, s.rank) for s in mine] == [("2026-11", 1, mine[0].rank)]
+    with pytest.raises(TableError) as unknown:
+        await service.seasons.season(GUILD, GAME, "2025-01")
+    assert unknown.value.key == "season_unknown"
+
+
+async def test_a_restart_across_boundaries_catches_up(database: Database, clock: Clock) -> None:
+    first = make_service(database, clock)
+    try:
+        await turn_on(first)
+        await play_match(first, (1, 2, 3, 4), seed=1)
+    finally:
+        await first.close()
+    clock.now = datetime(2027, 1, 15, 9, 30, tzinfo=UTC)  # the bot was down over two boundaries
+    second = make_service(database, clock)
+    try:
+        ended = await second.seasons.roll()
+        assert [(e.season.name, e.following and e.following.name) for e in ended] == [
+            ("2026-11", "2026-12"),
+            ("2026-12", "2027-01"),
+        ]
+        assert [e.players for e in ended] == [4, 0]
+        record = await play_match(second, (1, 2, 3, 4), seed=2)
+        assert record["season"]["season"] == "2027-01"  # type: ignore[index]
+        current = await second.seasons.current(GUILD, GAME)
+        assert current is not None and current.ends_at == datetime(2027, 2, 1, tzinfo=UTC)
+    finally:
+        await second.close()
+
+
+async def test_two_processes_post_each_end_once_and_agree_on_the_next(database: Database, clock: Clock) -> None:
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        await turn_on(first, "dates", starts="2026-11-21", ends="2026-11-27")  # a week, then weeks
+        await play_match(second, (1, 2, 3, 4), seed=1)
+        clock.now = datetime(2026, 11, 28, tzinfo=UTC)  # the first instant of the second week
+        both = await asyncio.gather(first.seasons.roll(), second.seasons.roll(), first.seasons.roll())
+        assert sorted(e.season.name for ended in both for e in ended) == ["2026-11-21"]  # one post
+        records = await asyncio.gather(
+            play_match(first, (5, 6, 7, 8), seed=2), play_match(second, (9, 10, 11, 12), seed=3)
+        )
+        assert {r["season"]["season"] for r in records} == {"2026-11-28"}  # type: ignore[index]
+        assert [s.name for s in await second.seasons.seasons(GUILD, GAME)] == ["2026-11-28", "2026-11-21"]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_turned_off_the_season_ends_now_and_no_other_follows(service: TableService, clock: Clock) -> None:
+    await turn_on(service, "quarter")
+    await play_match(service, (1, 2, 3, 4), seed=1)
+    clock.advance(3600)
+    ended = await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True)
+    assert ended is not None and ended.name == "2026-Q4" and ended.ends_at == clock.now
+    posts = await service.seasons.roll()
+    assert [(e.season.name, e.following) for e in posts] == [("2026-Q4", None)]
+    record = await play_match(service, (1, 2, 3, 4), seed=2)
+    assert record["season"] is None
+    assert await turn_on(service, "month") == "2026-11"  # on again: a new season from now
