@@ -29,7 +29,7 @@ async def transcript(*argv: str) -> tuple[int, str, str]:
 async def test_a_table_the_bot_refuses_prints_its_answer() -> None:
     code, out, err = await transcript("ninety-nine", "--players", "9")
     assert code == 2, err
-    assert "Ninety-Nine is played by 2, 3, 4 players, not 9" in err
+    assert "Ninety-Nine cannot be played at a table of 9; the player counts it allows: 2, 3, 4." in err
     assert "Traceback" not in err and "AssertionError" not in err
     assert out == ""  # no transcript of a table that never was
 
