@@ -17,12 +17,15 @@ import pytest
 
 # Path prefixes of a test's node id, longest-running first.
 LONGEST_FIRST = (
+    "tests/e2e/test_shards.py",
+    "tests/e2e/test_crash_lobby.py",
     "tests/test_ninety_nine_properties.py",
     "tests/test_just_make_properties.py",
     "tests/e2e/test_computers.py",
     "tests/e2e/test_rest_budget.py",
-    "tests/e2e/test_crash_lobby.py",
-    "tests/e2e/test_shards.py",
+    "tests/e2e/test_tournaments.py",
+    "tests/browser/test_discord_games.py",
+    "tests/browser/test_local_match.py",
     "tests/e2e/test_matches.py",
     "tests/e2e/test_cold_start.py",
     "tests/e2e/test_game_nights.py",
