@@ -70,6 +70,8 @@ class Publisher:
         pictures_wanted: Callable[[int], Awaitable[bool]] | None = None,
         budget: RestBudget | None = None,
         activity: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.client = client
         self.service = service
@@ -79,6 +81,7 @@ class Publisher:
         self.text_only: set[int] = set()  # tables where the bot may not attach files: told once, then text
         self.budget = budget  # the bot's REST budget: an edit takes its token before the table is rendered
         self.activity = activity  # the Activity is on: the table offers to open it
+        self.clock, self.sleep = clock, sleep  # the edits' pace (a test moves a clock of its own)
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
@@ -147,14 +150,14 @@ class Publisher:
 
     def mark_shown(self, table_id: int) -> None:
         """An interaction response just showed the table as it is: the next edit waits its turn."""
-        self._last[table_id] = time.monotonic()
+        self._last[table_id] = self.clock()
 
     async def _run(self, table_id: int) -> None:
         with rest_priority(Priority.EDIT):
             while table_id in self._dirty:
-                wait = self._last.get(table_id, 0.0) + self.interval - time.monotonic()
+                wait = self._last.get(table_id, 0.0) + self.interval - self.clock()
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self.sleep(wait)
                 # The token first (behind every table already waiting), then the table as it is by then.
                 async with self._token():
                     self._dirty.discard(table_id)
@@ -162,7 +165,7 @@ class Publisher:
                         await self.edit(table_id)
                     except Exception:
                         log.exception("could not update the message of table %s", table_id)
-                self._last[table_id] = time.monotonic()
+                self._last[table_id] = self.clock()
 
     def _token(self) -> contextlib.AbstractAsyncContextManager[None]:
         if self.budget is None:
