@@ -38,6 +38,7 @@ from bot.tables import TableService
 from bot.tables.thinking import InProcessThinker
 
 PLAYERS = 4
+EDIT_INTERVAL = 1.0  # the chat table's coalesced edits of one table's message: at most one in this many seconds
 OPTIONS = {"start_cards": 7, "sequence": "down"}
 
 
@@ -184,6 +185,7 @@ async def run(
                 await chat.settle()  # the lobbies' and starts' messages: not the moves'
             people = context.Process(target=_people_process, args=(base, opened, moves, pause, results))
             calls_before = chat.counted.calls.copy() if chat is not None else Counter[str]()
+            since = time.monotonic()
             cpu = time.process_time()
             people.start()
             latencies, played = await asyncio.to_thread(results.get)
@@ -192,6 +194,7 @@ async def run(
             if chat is not None:
                 await chat.settle()
             calls = (chat.counted.calls - calls_before) if chat is not None else Counter[str]()
+            most = chat.counted.most_in_a_second(since) if chat is not None else 0
         finally:
             await runner.cleanup()
             if chat is not None:
@@ -216,7 +219,9 @@ async def run(
         "cpu_ms": cpu * 1000 / actions if actions else float("nan"),  # the server's process, every thread
         "calls": dict(calls),
         "calls_per_action": sum(calls.values()) / actions if actions else float("nan"),
-        "calls_per_table_s": sum(calls.values()) / tables / played if played else float("nan"),
+        # over the play and the interval after it (the last move's edit goes out up to a second later)
+        "calls_per_table_s": sum(calls.values()) / tables / (played + EDIT_INTERVAL),
+        "most_in_a_second": most,  # the most calls about one table within any one second
     }
 
 
@@ -233,7 +238,8 @@ def line(backend: str, figures: dict[str, Any], discord: bool) -> str:
     routes = ", ".join(f"{route} x{count}" for route, count in sorted(figures["calls"].items())) or "none"
     return (
         f"{said}; the chat table beside it: {figures['calls_per_action']:.2f} Discord REST calls an action, "
-        f"{figures['calls_per_table_s']:.2f} a table a second ({routes})"
+        f"{figures['calls_per_table_s']:.2f} a table a second, at most {figures['most_in_a_second']} for one table "
+        f"in any one second ({routes})"
     )
 
 

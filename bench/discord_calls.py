@@ -12,6 +12,7 @@ budget is put in front: what is counted is what the chat table asks for, before 
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
@@ -34,6 +35,7 @@ class CountedCalls:
 
     def __init__(self) -> None:
         self.calls: Counter[str] = Counter()
+        self.times: dict[int, list[float]] = {}  # channel -> when each call to it was made (monotonic)
         self._ids = itertools.count(10**17)
 
     def attach(self, client: discord.Client) -> None:
@@ -42,8 +44,22 @@ class CountedCalls:
     def total(self) -> int:
         return sum(self.calls.values())
 
+    def most_in_a_second(self, since: float) -> int:
+        """The most calls about one channel (one table's, here) made within any one second since ``since``."""
+        most = 0
+        for times in self.times.values():
+            kept = [t for t in times if t >= since]
+            start = 0
+            for end, at in enumerate(kept):
+                while at - kept[start] >= 1.0:
+                    start += 1
+                most = max(most, end - start + 1)
+        return most
+
     async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:
         self.calls[f"{route.method} {route.path}"] += 1
+        if route.channel_id is not None:
+            self.times.setdefault(int(route.channel_id), []).append(time.monotonic())
         if route.method in ("POST", "PATCH") and route.path.startswith("/channels/") and "/messages" in route.path:
             message_id = getattr(route, "message_id", None) or next(self._ids)
             return {
