@@ -65,3 +65,11 @@ def test_python_m_bot_bench_runs_the_benchmarks() -> None:
         [sys.executable, "-m", "bot", "bench", "nonsense"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
+
+
+def test_activity_counts_the_chat_tables_calls_beside_the_screens(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["activity", "--tables", "2", "--moves", "3", "--pause", "0.05", "--discord"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("SQLite: 2 tables of 4 screens, 6 actions")
+    # Moves made on screens: the table message's coalesced edits, no turn ping (everyone sees their turn).
+    assert "at most 1 for one table in any one second" in line and "POST" not in line and "DELETE" not in line
