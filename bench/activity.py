@@ -33,6 +33,7 @@ from activity.server import ActivityServer
 from activity.sessions import LOCAL_GUILD
 from activity.source import ServiceSource
 from bench.discord_calls import ChatTable
+from bot.rest_budget import DEFAULT_PER_SECOND, RestBudget
 from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.thinking import InProcessThinker
@@ -157,7 +158,14 @@ def _people_process(base: str, tables: list[tuple[int, list[str]]], moves: int, 
 
 
 async def run(
-    tables: int, moves: int, pause: float, url: str | None, *, discord: bool = False, pictures: bool = False
+    tables: int,
+    moves: int,
+    pause: float,
+    url: str | None,
+    *,
+    discord: bool = False,
+    pictures: bool = False,
+    budget: bool = False,
 ) -> dict[str, Any]:
     """Serve ``tables`` tables here; their players (4 screens each) play from a process of their own. With
     ``discord``, the bot's chat table shows the same tables (:mod:`bench.discord_calls`) and its REST calls
@@ -170,7 +178,16 @@ async def run(
         )
         source = ServiceSource(service, local=True)
         server = ActivityServer(source, local=True)
-        chat = ChatTable(service, pictures=pictures, on_screen=server.on_screen) if discord else None
+        chat = (
+            ChatTable(
+                service,
+                pictures=pictures,
+                on_screen=server.on_screen,
+                budget=RestBudget(DEFAULT_PER_SECOND) if budget else None,
+            )
+            if discord
+            else None
+        )
         runner = web.AppRunner(server.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -255,11 +272,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the bot's chat table shows the same tables, its Discord REST calls counted (bench/discord_calls.py)",
     )
     parser.add_argument("--pictures", action="store_true", help="with --discord: the table's picture in each edit")
+    parser.add_argument(
+        "--budget", action="store_true", help="with --discord: the bot's REST budget (45 calls a second) in front"
+    )
     args = parser.parse_args(argv)
     backend = "PostgreSQL" if args.database else "SQLite"
     for tables in args.tables or [1, 200]:
         figures = asyncio.run(
-            run(tables, args.moves, args.pause, args.database, discord=args.discord, pictures=args.pictures)
+            run(
+                tables,
+                args.moves,
+                args.pause,
+                args.database,
+                discord=args.discord,
+                pictures=args.pictures,
+                budget=args.budget,
+            )
         )
         print(line(backend, figures, args.discord), flush=True)
     return 0

@@ -4,9 +4,9 @@ for by a counter (``python -m bench activity --discord``).
 The presenter (``cogs/tables/presenting.py``: the table message through the coalescing publisher, turn
 pings, hands) hears the service's events exactly as in the bot, so every move made on a screen causes the
 calls it causes in production; each call discord.py would send is counted by its route instead and
-answered with what Discord would answer (a message for a post or an edit, nothing for a delete). No REST
-budget is put in front: what is counted is what the chat table asks for, before Discord's global limit
-(50 calls a second) would space it out.
+answered with what Discord would answer (a message for a post or an edit, nothing for a delete). By default
+no REST budget is put in front: what is counted is what the chat table asks for, before Discord's global
+limit (50 calls a second) would space it out; ``--budget`` puts the bot's own in front, as in the bot.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from typing import Any
 
 import discord
 
+from bot.rest_budget import RestBudget
 from bot.tables import TableService
 from bot.tables.events import Subscription
+from cogs.rest import limit_requests
 from cogs.tables.hand_messages import Hands
 from cogs.tables.pings import TurnPings
 from cogs.tables.presenting import HEARD, Presenter
@@ -86,10 +88,15 @@ class CountedCalls:
 class ChatTable:
     """The bot's chat presentation of every table, subscribed to the service's events, over counted calls."""
 
-    def __init__(self, service: TableService, *, pictures: bool, on_screen: Any = None) -> None:
+    def __init__(
+        self, service: TableService, *, pictures: bool, on_screen: Any = None, budget: RestBudget | None = None
+    ) -> None:
         self.counted = CountedCalls()
         self.client = discord.Client(intents=discord.Intents.none())
         self.counted.attach(self.client)
+        self.budget = budget  # the bot's REST budget in front of the calls, as in the bot (None: every call asked)
+        if budget is not None:
+            limit_requests(self.client.http, budget)
         self.work = Work()
 
         async def english(guild_id: int) -> str:
@@ -101,8 +108,8 @@ class ChatTable:
         async def drawn(guild_id: int) -> bool:
             return pictures
 
-        self.publisher = Publisher(self.client, service, english, pictures_wanted=drawn, activity=True)
-        pings = TurnPings(self.client, wanted, on_screen=on_screen)
+        self.publisher = Publisher(self.client, service, english, pictures_wanted=drawn, activity=True, budget=budget)
+        pings = TurnPings(self.client, wanted, budget=budget, on_screen=on_screen)
         hands = Hands(service, self.work)
         self.presenter = Presenter(self.client, self.publisher, pings, hands, self.work, english)
         self.subscription: Subscription = service.events.subscribe(self.presenter.on_event, HEARD)
@@ -117,3 +124,5 @@ class ChatTable:
         await self.settle()
         await self.subscription.close()
         await self.client.close()
+        if self.budget is not None:
+            await self.budget.close()
