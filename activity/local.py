@@ -40,8 +40,12 @@ async def serve(server: ActivityServer, host: str, port: int) -> web.AppRunner:
 class ActivityRunning:
     """The Activity's server running beside the Discord bot: stopped with it."""
 
-    def __init__(self, source: ServiceSource, runner: web.AppRunner) -> None:
-        self.source, self.runner = source, runner
+    def __init__(self, source: ServiceSource, runner: web.AppRunner, server: ActivityServer) -> None:
+        self.source, self.runner, self.server = source, runner, server
+
+    def on_screen(self, table_id: int, user_id: int) -> bool:
+        """Whether the person has the table open on one of this server's screens."""
+        return self.server.on_screen(table_id, user_id)
 
     async def close(self) -> None:
         await self.runner.cleanup()
@@ -59,7 +63,7 @@ async def start_activity(service: TableService, settings: Settings) -> ActivityR
     server = ActivityServer(source, local=False, discord=discord)
     runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
     log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
-    return ActivityRunning(source, runner)
+    return ActivityRunning(source, runner, server)
 
 
 async def run_local(service: TableService, settings: Settings, *, ready: asyncio.Event | None = None) -> int:

@@ -228,6 +228,99 @@ def choices_screen(table: TableInfo, view: View, legal: list[str], language: str
     return out
 
 
+def table_screen(table: TableInfo, public: View, language: str, result: MatchSheet | None = None) -> dict[str, Any]:
+    """The part of a screen every screen of the table shares at one moment (built from ``public``,
+    ``view(None)``, and, once the match is over, its stored ``result``: both public): built once per table,
+    moment and language, whatever the number of screens. :func:`seat_screen` adds what one seat may see."""
+    shown = presentation_of(table.game)
+    view = public
+    rows = {row.seat: row for row in shown.seat_rows(view)}
+    seats = []
+    for index in range(view["players"]):
+        info = next((s for s in table.seats if s.index == index), None)
+        row = rows.get(index)
+        seats.append(
+            {
+                "index": index,
+                "name": seat_name(table, index, language),
+                "label": seat_label(table, index, language),  # with a computer's level
+                "computer": bool(info and info.computer),
+                "me": False,
+                "acting": bool(row and row.acting),
+                "parts": [said(table, part, language) for part in row.parts] if row else [],
+                "cards": view["cards_left"][index] if index < len(view["cards_left"]) else 0,
+                "absent": bool(info and info.absent),
+                "resigned": bool(info and info.resigned),
+            }
+        )
+    last = view["last_trick"]
+    to_act = list(table.to_act)
+    phase = view["phase"]
+    who = translate(language, "list.separator").join(seat_name(table, s, language) for s in to_act)
+    out: dict[str, Any] = {
+        "id": table.id,
+        "version": table.version,
+        "actions": table.actions,  # the moves made so far: the turn marker of the whole table
+        "status": str(table.status.value),
+        "title": translate(language, "table.title", game=translate(language, f"game.{table.game}"), table=table.id),
+        "hints": table.hints,
+        "header": [" ".join(said(table, text, language) for text in line) for line in shown.header(view)],
+        "seats": seats,
+        "to_act": to_act,
+        "turn_line": translate(language, f"turn.{phase}", who=who) if to_act and phase else "",
+        "turn_ends": table.turn_ends.isoformat() if table.turn_ends else None,
+        "trick": [{"seat": p["seat"], "card": p["card"]} for p in view["trick"]],
+        "leader": view["leader"],
+        "last_trick": (
+            {
+                "cards": [{"seat": p["seat"], "card": p["card"]} for p in last["cards"]],
+                "winner": last["winner"],
+                "text": translate(language, "table.won_by", name=seat_name(table, last["winner"], language))
+                if last["winner"] is not None
+                else "",
+            }
+            if last and last["cards"]
+            else None
+        ),
+        "face_up": [
+            {"title": said(table, s.title, language), "cards": list(s.cards.names)} for s in shown.face_up(view)
+        ],
+        "sheet": sheet_table(table, view["last_deal"], language) if view["last_deal"] else None,
+        "scores": list(view["scores"]["total"]),
+        "winners": view["winners"],
+    }
+    if table.status == TableStatus.FINISHED:
+        out["final"] = final_screen(table, view, result, language)
+    return out
+
+
+def seat_screen(
+    shared: dict[str, Any], table: TableInfo, mine: View | None, *, seat: int | None, legal: list[str], language: str
+) -> dict[str, Any]:
+    """One seat's screen: the shared part (:func:`table_screen`, left unchanged) and what ``mine``
+    (``view(seat)``, of the same moment as the shared part) shows; a watcher (``seat`` None) gets the
+    shared part alone."""
+    own = mine if seat is not None else None
+    out = dict(shared)
+    out["seat"] = seat
+    out["turn"] = next((s.acted for s in table.seats if s.index == seat), 0) if seat is not None else 0
+    if own is None:
+        out.update({"hand": [], "hand_notes": [], "choices": []})
+        return out
+    shown = presentation_of(table.game)
+    out["seats"] = [{**row, "me": True} if row["index"] == seat else row for row in shared["seats"]]
+    out["hand"] = list(own.get("hand") or [])
+    out["hand_notes"] = _new_lines([said(table, text, language) for text in shown.hand_notes(own)], shared["header"])
+    beside = shown.beside(own)
+    if beside:
+        out["face_up"] = [
+            *shared["face_up"],
+            *({"title": said(table, s.title, language), "cards": list(s.cards.names)} for s in beside),
+        ]
+    out["choices"] = choices_screen(table, own, legal, language)
+    return out
+
+
 def screen(
     table: TableInfo,
     public: View | None,
@@ -243,83 +336,20 @@ def screen(
     face up, the score sheet) from ``public`` (``view(None)``), and for a seated player their hand, its notes,
     what they play beside it and their choices from ``mine`` (``view(seat)``, of the same moment). A finished
     table's standings take their places, rating changes and running totals from the stored ``result``."""
-    out: dict[str, Any] = {
-        "id": table.id,
-        "version": table.version,
-        "actions": table.actions,  # the moves made so far: the turn marker of the whole table
-        "status": str(table.status.value),
-        "title": translate(language, "table.title", game=translate(language, f"game.{table.game}"), table=table.id),
-        "seat": seat,
-        "turn": next((s.acted for s in table.seats if s.user_id == user_id), 0),
-        "hints": table.hints,
-    }
     if table.status == TableStatus.LOBBY or public is None:
-        out["lobby"] = lobby_screen(table, user_id, language)
-        return out
-    shown = presentation_of(table.game)
-    view = public
-    own: View | None = mine if seat is not None else None
-    rows = {row.seat: row for row in shown.seat_rows(view)}
-    seats = []
-    for index in range(view["players"]):
-        info = next((s for s in table.seats if s.index == index), None)
-        row = rows.get(index)
-        seats.append(
-            {
-                "index": index,
-                "name": seat_name(table, index, language),
-                "label": seat_label(table, index, language),  # with a computer's level
-                "computer": bool(info and info.computer),
-                "me": index == seat,
-                "acting": bool(row and row.acting),
-                "parts": [said(table, part, language) for part in row.parts] if row else [],
-                "cards": view["cards_left"][index] if index < len(view["cards_left"]) else 0,
-                "absent": bool(info and info.absent),
-                "resigned": bool(info and info.resigned),
-            }
-        )
-    last = view["last_trick"]
-    to_act = list(table.to_act)
-    phase = view["phase"]
-    who = translate(language, "list.separator").join(seat_name(table, s, language) for s in to_act)
-    header = [" ".join(said(table, text, language) for text in line) for line in shown.header(view)]
-    out.update(
-        {
-            "header": header,
-            "seats": seats,
-            "to_act": to_act,
-            "turn_line": translate(language, f"turn.{phase}", who=who) if to_act and phase else "",
-            "turn_ends": table.turn_ends.isoformat() if table.turn_ends else None,
-            "hand": list(own.get("hand") or []) if own is not None else [],
-            "hand_notes": _new_lines(
-                [said(table, text, language) for text in shown.hand_notes(own)] if own is not None else [], header
-            ),
-            "trick": [{"seat": p["seat"], "card": p["card"]} for p in view["trick"]],
-            "leader": view["leader"],
-            "last_trick": (
-                {
-                    "cards": [{"seat": p["seat"], "card": p["card"]} for p in last["cards"]],
-                    "winner": last["winner"],
-                    "text": translate(language, "table.won_by", name=seat_name(table, last["winner"], language))
-                    if last["winner"] is not None
-                    else "",
-                }
-                if last and last["cards"]
-                else None
-            ),
-            "face_up": [
-                {"title": said(table, s.title, language), "cards": list(s.cards.names)}
-                for s in [*shown.face_up(view), *(shown.beside(own) if own is not None else [])]
-            ],
-            "choices": choices_screen(table, own, legal, language) if own is not None else [],
-            "sheet": sheet_table(table, view["last_deal"], language) if view["last_deal"] else None,
-            "scores": list(view["scores"]["total"]),
-            "winners": view["winners"],
+        return {
+            "id": table.id,
+            "version": table.version,
+            "actions": table.actions,
+            "status": str(table.status.value),
+            "title": translate(language, "table.title", game=translate(language, f"game.{table.game}"), table=table.id),
+            "seat": seat,
+            "turn": next((s.acted for s in table.seats if s.user_id == user_id), 0),
+            "hints": table.hints,
+            "lobby": lobby_screen(table, user_id, language),
         }
-    )
-    if table.status == TableStatus.FINISHED:
-        out["final"] = final_screen(table, view, result, language)
-    return out
+    shared = table_screen(table, public, language, result)
+    return seat_screen(shared, table, mine, seat=seat, legal=legal, language=language)
 
 
 def _new_lines(lines: list[str], shown: list[str]) -> list[str]:

@@ -22,7 +22,17 @@ from pydantic import ValidationError
 
 from bot.catalogues import language_of, translate
 from bot.games import GAMES
-from bot.tables import MatchSheet, NotAllowed, StaleAction, TableError, TableInfo, TableStatus, WrongStatus
+from bot.games.views import View
+from bot.tables import (
+    HandSnapshot,
+    MatchSheet,
+    NotAllowed,
+    StaleAction,
+    TableError,
+    TableInfo,
+    TableStatus,
+    WrongStatus,
+)
 from bot.words import error_text, hint_text
 
 from .frames import (
@@ -44,6 +54,7 @@ from .identity import DISCORD, DiscordSignIn, SignInRefused
 from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
+from .state_frames import Frames, frame_of, frame_text
 
 log = logging.getLogger(__name__)
 
@@ -116,20 +127,34 @@ class Screen:
         self.socket = socket
         self.session = session
         self.language = language
-        self.table_id: int | None = None
+        self._table_id: int | None = None
         self._pusher: asyncio.Task[None] | None = None
         self._hinting: asyncio.Task[None] | None = None
         self._send_lock = asyncio.Lock()
         self._result: tuple[int, MatchSheet] | None = None
 
     @property
+    def table_id(self) -> int | None:
+        """The table this screen shows (None: none yet)."""
+        return self._table_id
+
+    @table_id.setter
+    def table_id(self, table_id: int | None) -> None:
+        if table_id != self._table_id:
+            self.server.showing(self, self._table_id, table_id)
+            self._table_id = table_id
+
+    @property
     def source(self) -> TableSource:
         return self.server.source
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(frame_text(message))
+
+    async def send_text(self, text: str) -> None:
         async with self._send_lock:
             if not self.socket.closed:
-                await self.socket.send_str(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                await self.socket.send_str(text)
 
     async def refuse(self, key: str, **params: Any) -> None:
         await self.send({"type": "error", "key": key, "message": translate(self.language, key, **params)})
@@ -175,7 +200,7 @@ class Screen:
                     tables = await self._open_here()
                 table_id = self.table_id = tables[0].id
             async for _version in self.source.subscribe(table_id):
-                await self.send({"type": "state", "table": await self.state(table_id)})
+                await self.send_text(await self.state_frame(table_id))
         except asyncio.CancelledError:
             raise
         except TableError as error:
@@ -198,25 +223,35 @@ class Screen:
             for t in tables
         ]
 
-    async def state(self, table_id: int) -> dict[str, Any]:
-        """The screen as the table is now: the public table, and the seat's own view if seated (one moment)."""
-        user, language = self.session.user_id, self.language
+    async def state_frame(self, table_id: int) -> str:
+        """The ``state`` frame of this screen as the table is now, as sent: the public table (with a finished
+        table's stored result), and the seat's own view if seated (one moment). Built once per table, moment,
+        seat and language, whatever the number of screens (:class:`Frames`); a lobby's, per screen (it names
+        the reader's own place in it)."""
+        user = self.session.user_id
+        table, public, hand = await self._read(table_id)
+        if public is None or table.status == TableStatus.LOBBY:
+            return frame_of(screen(table, public, user_id=user, seat=None, legal=[], language=self.language))
+        if hand is None:
+            result = await self.result(table) if table.status == TableStatus.FINISHED else None
+            return self.server.frames.frame(table, public, None, None, [], self.language, result)
+        table = hand.table
+        result = await self.result(table) if table.status == TableStatus.FINISHED else None
+        legal = hand.legal if table.status == TableStatus.PLAYING else []
+        return self.server.frames.frame(table, public, hand.seat.index, hand.view, legal, self.language, result)
+
+    async def _read(self, table_id: int) -> tuple[TableInfo, View | None, HandSnapshot | None]:
+        """The table, its public view and the user's seat (None: they have none), of one version."""
+        user = self.session.user_id
         for _ in range(5):
             table, public = await self.source.public(table_id)
-            result = await self.result(table) if table.status == TableStatus.FINISHED else None
             try:
                 hand = await self.source.hand(table_id, user)
             except (NotAllowed, WrongStatus):
-                return screen(table, public, user_id=user, seat=None, legal=[], language=language, result=result)
+                return table, public, None
             if hand.table.version == table.version:  # else a move came between the two reads: read again
-                break
-        else:
-            return screen(table, public, user_id=user, seat=None, legal=[], language=language, result=result)
-        legal = hand.legal if hand.table.status == TableStatus.PLAYING else []
-        seat = hand.seat.index
-        return screen(
-            hand.table, public, mine=hand.view, user_id=user, seat=seat, legal=legal, language=language, result=result
-        )
+                return table, public, hand
+        return table, public, None
 
     async def handle(self, frame: Act | Open | Lobby | Ask | Review | Computer | Uncomputer | Watch | Hello) -> None:
         user, name = self.session.user_id, self.session.name
@@ -250,7 +285,7 @@ class Screen:
         except TableError as error:
             await self.refuse_table(error)
             if isinstance(error, StaleAction) and self.table_id is not None:
-                await self.send({"type": "state", "table": await self.state(self.table_id)})
+                await self.send_text(await self.state_frame(self.table_id))
 
     async def review(self, table_id: int) -> None:
         """The last scored deal, trick by trick: what the chat's "Last deal" shows (hands once the match is over)."""
@@ -303,6 +338,7 @@ class Screen:
             self._pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._pusher
+        self.table_id = None
 
 
 class ActivityServer:
@@ -324,6 +360,23 @@ class ActivityServer:
         self.page_dir = page_dir
         self.sessions = Sessions()
         self.screens: set[Screen] = set()
+        self.frames = Frames()  # each table's latest state frames, built once for all its screens
+        self.shown: dict[int, set[Screen]] = {}  # table -> the screens showing it
+
+    def showing(self, screen_: Screen, was: int | None, now: int | None) -> None:
+        """``screen_`` shows ``now`` instead of ``was``; a table no screen shows any more has its frames dropped."""
+        if was is not None:
+            screens = self.shown.get(was, set())
+            screens.discard(screen_)
+            if not screens:
+                self.shown.pop(was, None)
+                self.frames.forget(was)
+        if now is not None:
+            self.shown.setdefault(now, set()).add(screen_)
+
+    def on_screen(self, table_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` has ``table_id`` open on a screen here (the chat table need not ping them)."""
+        return any(s.session.user_id == user_id and not s.socket.closed for s in self.shown.get(table_id, ()))
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024)

@@ -7,7 +7,8 @@ card played here, a click in chat, a computer's move, a timer) is published by t
 chat table moves with a card played here and a screen moves with a click in chat. A change made by
 another process sharing the database arrives as ``TableMovedElsewhere``; as a last resort for a
 process that does not announce every change, the versions of the watched tables are also read every
-``poll`` seconds (an in-memory read for the tables this process owns).
+``poll`` seconds (an in-memory read for the tables this process owns), a few tables at a time so that a
+screen woken meanwhile is not kept waiting. No screen waits for the poll to see a change made here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from bot.tables.events import Event, SeatViewChanged, TableMovedElsewhere
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.25
+POLL_SECONDS = 1.0  # a safety net only: every change this process makes or hears of wakes the screens at once
+POLL_BATCH = 20  # tables read between two turns of the event loop
 
 
 class TableSource(Protocol):
@@ -150,7 +152,9 @@ class ServiceSource:
     async def _poll_forever(self) -> None:
         while self._wakers:
             await asyncio.sleep(self.poll)
-            for table_id in list(self._wakers):
+            for count, table_id in enumerate(list(self._wakers), 1):
+                if count % POLL_BATCH == 0:  # many tables: let the screens' own work through in between
+                    await asyncio.sleep(0)
                 try:
                     info = await self.service.table(table_id)
                 except TableError:

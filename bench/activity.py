@@ -4,7 +4,10 @@ N tables of 4 screens (four people, each on their own socket), all playing Oh He
 players taking ``--pause`` seconds between moves. For every action: the time from the frame one screen sends
 to the new state received on all four. The server, the service and the database run in this process, as in
 the bot; the people's screens in another (their browsers are elsewhere). On SQLite (a fresh file) or
-PostgreSQL (``--database postgresql://…``: a fresh schema, dropped afterwards).
+PostgreSQL (``--database postgresql://…``: a fresh schema, dropped afterwards). With ``--discord`` the bot's
+chat table shows the same tables as in production and its Discord REST calls are counted
+(:mod:`bench.discord_calls`); the server's CPU time an action is printed too (a figure the machine's load
+moves far less than the latencies).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,11 +32,14 @@ from aiohttp import web
 from activity.server import ActivityServer
 from activity.sessions import LOCAL_GUILD
 from activity.source import ServiceSource
+from bench.discord_calls import ChatTable
+from bot.rest_budget import DEFAULT_PER_SECOND, RestBudget
 from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.thinking import InProcessThinker
 
 PLAYERS = 4
+EDIT_INTERVAL = 1.0  # the chat table's coalesced edits of one table's message: at most one in this many seconds
 OPTIONS = {"start_cards": 7, "sequence": "down"}
 
 
@@ -123,8 +130,11 @@ async def _play(table_id: int, screens: list[Screen], moves: int, pause: float, 
         await asyncio.sleep(pause * (0.5 + rng.random()))
 
 
-async def _people(base: str, tables: list[tuple[int, list[str]]], moves: int, pause: float) -> list[float]:
-    """The four people at every table, each with a socket of their own (a browser, elsewhere)."""
+async def _people(
+    base: str, tables: list[tuple[int, list[str]]], moves: int, pause: float
+) -> tuple[list[float], float]:
+    """The four people at every table, each with a socket of their own (a browser, elsewhere): the time of
+    each action, and the seconds the play took (from the first move to the last)."""
     latencies: list[float] = []
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as client:
         opened = [(t, await _screens(base, t, sessions, client)) for t, sessions in tables]
@@ -132,21 +142,34 @@ async def _people(base: str, tables: list[tuple[int, list[str]]], moves: int, pa
         for _, screens in opened:
             for screen in screens:
                 await screen.reach(0)
+        started = time.perf_counter()
         await asyncio.gather(*(_play(t, screens, moves, pause, i, latencies) for i, (t, screens) in enumerate(opened)))
+        played = time.perf_counter() - started
         for _, screens in opened:
             for screen in screens:
                 await screen.socket.close()
         for task in tasks:
             task.cancel()
-    return latencies
+    return latencies, played
 
 
 def _people_process(base: str, tables: list[tuple[int, list[str]]], moves: int, pause: float, out: Any) -> None:
     out.put(asyncio.run(_people(base, tables, moves, pause)))
 
 
-async def run(tables: int, moves: int, pause: float, url: str | None) -> dict[str, Any]:
-    """Serve ``tables`` tables here; their players (4 screens each) play from a process of their own."""
+async def run(
+    tables: int,
+    moves: int,
+    pause: float,
+    url: str | None,
+    *,
+    discord: bool = False,
+    pictures: bool = False,
+    budget: bool = False,
+) -> dict[str, Any]:
+    """Serve ``tables`` tables here; their players (4 screens each) play from a process of their own. With
+    ``discord``, the bot's chat table shows the same tables (:mod:`bench.discord_calls`) and its REST calls
+    are counted."""
     with tempfile.TemporaryDirectory() as folder:
         database, schema = await _database(url, Path(folder))
         service = TableService(database, thinker=InProcessThinker(samples=1))
@@ -155,6 +178,16 @@ async def run(tables: int, moves: int, pause: float, url: str | None) -> dict[st
         )
         source = ServiceSource(service, local=True)
         server = ActivityServer(source, local=True)
+        chat = (
+            ChatTable(
+                service,
+                pictures=pictures,
+                on_screen=server.on_screen,
+                budget=RestBudget(DEFAULT_PER_SECOND) if budget else None,
+            )
+            if discord
+            else None
+        )
         runner = web.AppRunner(server.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -165,14 +198,24 @@ async def run(tables: int, moves: int, pause: float, url: str | None) -> dict[st
         try:
             async with aiohttp.ClientSession() as client:
                 opened = [await _table(client, base, service, room) for room in range(1, tables + 1)]
+            if chat is not None:
+                await chat.settle()  # the lobbies' and starts' messages: not the moves'
             people = context.Process(target=_people_process, args=(base, opened, moves, pause, results))
-            started = time.perf_counter()
+            calls_before = chat.counted.calls.copy() if chat is not None else Counter[str]()
+            since = time.monotonic()
+            cpu = time.process_time()
             people.start()
-            latencies: list[float] = await asyncio.to_thread(results.get)
-            elapsed = time.perf_counter() - started
+            latencies, played = await asyncio.to_thread(results.get)
+            cpu = time.process_time() - cpu
             await asyncio.to_thread(people.join)
+            if chat is not None:
+                await chat.settle()
+            calls = (chat.counted.calls - calls_before) if chat is not None else Counter[str]()
+            most = chat.counted.most_in_a_second(since) if chat is not None else 0
         finally:
             await runner.cleanup()
+            if chat is not None:
+                await chat.close()
             await source.close()
             await service.close()
             await database.close()
@@ -182,14 +225,39 @@ async def run(tables: int, moves: int, pause: float, url: str | None) -> dict[st
     def percentile(p: float) -> float:
         return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
 
+    actions = len(latencies)
     return {
         "tables": tables,
-        "actions": len(latencies),
+        "actions": actions,
         "p50_ms": percentile(0.50),
         "p99_ms": percentile(0.99),
         "mean_ms": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
-        "actions_per_s": len(latencies) / elapsed if elapsed else 0.0,
+        "actions_per_s": actions / played if played else 0.0,
+        "cpu_ms": cpu * 1000 / actions if actions else float("nan"),  # the server's process, every thread
+        "calls": dict(calls),
+        "calls_per_action": sum(calls.values()) / actions if actions else float("nan"),
+        # over the play and the interval after it (the last move's edit goes out up to a second later)
+        "calls_per_table_s": sum(calls.values()) / tables / (played + EDIT_INTERVAL),
+        "most_in_a_second": most,  # the most calls about one table within any one second
     }
+
+
+def line(backend: str, figures: dict[str, Any], discord: bool) -> str:
+    """One run's figures, as printed."""
+    said = (
+        f"{backend}: {figures['tables']} tables of {PLAYERS} screens, {figures['actions']} actions "
+        f"({figures['actions_per_s']:.0f}/s): action → new state on all four screens "
+        f"p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms (mean {figures['mean_ms']:.1f} ms); "
+        f"server CPU {figures['cpu_ms']:.2f} ms an action"
+    )
+    if not discord:
+        return said + "; no chat table (no Discord REST call is made: --discord counts them)"
+    routes = ", ".join(f"{route} x{count}" for route, count in sorted(figures["calls"].items())) or "none"
+    return (
+        f"{said}; the chat table beside it: {figures['calls_per_action']:.2f} Discord REST calls an action, "
+        f"{figures['calls_per_table_s']:.2f} a table a second, at most {figures['most_in_a_second']} for one table "
+        f"in any one second ({routes})"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -198,17 +266,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=20, help="actions timed at each table")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds (mean) between a table's moves")
     parser.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--discord",
+        action="store_true",
+        help="the bot's chat table shows the same tables, its Discord REST calls counted (bench/discord_calls.py)",
+    )
+    parser.add_argument("--pictures", action="store_true", help="with --discord: the table's picture in each edit")
+    parser.add_argument(
+        "--budget", action="store_true", help="with --discord: the bot's REST budget (45 calls a second) in front"
+    )
     args = parser.parse_args(argv)
     backend = "PostgreSQL" if args.database else "SQLite"
     for tables in args.tables or [1, 200]:
-        figures = asyncio.run(run(tables, args.moves, args.pause, args.database))
-        print(
-            f"{backend}: {tables} tables of {PLAYERS} screens, {figures['actions']} actions "
-            f"({figures['actions_per_s']:.0f}/s): action → new state on all four screens "
-            f"p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms "
-            f"(mean {figures['mean_ms']:.1f} ms), local mode (no Discord, so no REST call is made or counted)",
-            flush=True,
+        figures = asyncio.run(
+            run(
+                tables,
+                args.moves,
+                args.pause,
+                args.database,
+                discord=args.discord,
+                pictures=args.pictures,
+                budget=args.budget,
+            )
         )
+        print(line(backend, figures, args.discord), flush=True)
     return 0
 
 

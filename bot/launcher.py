@@ -189,6 +189,9 @@ class TrickBot(TableBot):
         assert self.application_id is not None
         log.info("invite link: %s", invite_link(self.application_id))
 
+    def on_screen(self, table_id: int, user_id: int) -> bool:
+        return self._activity is not None and self._activity.on_screen(table_id, user_id)
+
     async def _settings_changed(self, settings: GuildSettings) -> None:
         """Another process changed a server's settings: this one speaks its new language too."""
         self.languages.choose(settings.guild_id, settings.language)

@@ -29,6 +29,11 @@ class TableBot(commands.AutoShardedBot):
     budget: RestBudget | None = None  # the REST budget every counted call takes a token from (see cogs/rest.py)
     activity_served: bool = False  # the Activity is served: the table message offers to open it (LAUNCH_ACTIVITY)
 
+    def on_screen(self, table_id: int, user_id: int) -> bool:
+        """Whether the person has the table open on a screen of the Activity served by this process (their
+        turn shows there as it comes: no ping in chat). Never, where no Activity is served."""
+        return False
+
     def cog_of(self, kind: type[CogT]) -> CogT:
         """The loaded cog of this class (a cog is loaded before any click can reach it)."""
         cog = self.get_cog(kind.__cog_name__)

@@ -61,7 +61,7 @@ class Tables(commands.Cog, name=HANDLER):
             budget=bot.budget,
             activity=bot.activity_served,
         )
-        self.pings = TurnPings(bot, self._pings_wanted, budget=bot.budget)
+        self.pings = TurnPings(bot, self._pings_wanted, budget=bot.budget, on_screen=bot.on_screen)
         self.hands = Hands(bot.service, self.work)
         self.lobby = LobbyClicks(bot.service, self.publisher, self.work, self.guild_locale)
         self.play_clicks = PlayClicks(bot.service, self.hands, self.work)

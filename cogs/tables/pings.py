@@ -5,6 +5,8 @@ a person's turn comes (after a computer's or another person's move, at a new
 deal, once for everyone at simultaneous bids) a line mentioning them is posted
 in the table's thread or channel, and the table's previous line is deleted: the
 channel holds at most one per table. A server can turn them off in /settings.
+A person who has the table open on the Activity's screen sees their turn come
+there, and is not pinged (a table played on screens costs no ping at all).
 
 Pings take their tokens from the REST budget ahead of table edits. The decision
 is made again once the token is in hand: a moment the table has already moved
@@ -18,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -28,6 +30,13 @@ from bot.tables import TableInfo, TableStatus
 from ..i18n import t
 
 log = logging.getLogger(__name__)
+
+
+class OnScreen(Protocol):
+    """Whether a person has the table open on a screen of the Activity (served by this process), where their
+    turn is shown as it comes: they are not pinged in chat."""
+
+    def __call__(self, table_id: int, user_id: int) -> bool: ...
 
 
 def people_on_turn(table: TableInfo) -> frozenset[int]:
@@ -62,10 +71,15 @@ class TurnPings:
     """What each table last pinged, and the line that did it."""
 
     def __init__(
-        self, bot: discord.Client, enabled: Callable[[int], Awaitable[bool]], budget: RestBudget | None = None
+        self,
+        bot: discord.Client,
+        enabled: Callable[[int], Awaitable[bool]],
+        budget: RestBudget | None = None,
+        on_screen: OnScreen | None = None,
     ) -> None:
         self.bot = bot
         self.enabled = enabled  # whether a server wants them
+        self.on_screen = on_screen  # who has the table open on the Activity's screen (sees their turn there)
         self.budget = budget  # the bot's REST budget: a ping waits for its token before it decides what to say
         self.newest: dict[int, int] = {}  # table -> the latest action count an update was asked for
         self.owed: dict[int, frozenset[int]] = {}  # table -> people whose turn came and who were not pinged yet
@@ -93,8 +107,11 @@ class TurnPings:
             people = frozenset(on_turn)
             new = turns_come(self.waiting.get(table.id, {}), on_turn)
             self.waiting[table.id] = on_turn
-            # Owed a ping: whose turn came at this moment or at one not announced yet, and is still on turn.
+            # Owed a ping: whose turn came at this moment or at one not announced yet, and is still on turn,
+            # and does not have the table in front of them on a screen of the Activity.
             owed = (self.owed.get(table.id, frozenset()) & people) | new
+            if self.on_screen is not None:
+                owed = frozenset(user for user in owed if not self.on_screen(table.id, user))
             self.owed[table.id] = owed
             if not table.is_open:
                 await self._delete(table.id)

@@ -77,6 +77,8 @@ class Publisher:
         pictures_wanted: Callable[[int], Awaitable[bool]] | None = None,
         budget: RestBudget | None = None,
         activity: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.client = client
         self.service = service
@@ -86,6 +88,7 @@ class Publisher:
         self.text_only: set[int] = set()  # tables where the bot may not attach files: told once, then text
         self.budget = budget  # the bot's REST budget: an edit takes its token before the table is rendered
         self.activity = activity  # the Activity is on: the table offers to open it
+        self.clock, self.sleep = clock, sleep  # the edits' pace (a test moves a clock of its own)
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
@@ -158,7 +161,7 @@ class Publisher:
     def mark_shown(self, table_id: int, version: int | None = None) -> None:
         """An interaction response just showed the table as it is (``version``, else the one :meth:`message` last
         rendered): the next edit waits its turn, and none is made for a lobby that shows this version already."""
-        self._last[table_id] = time.monotonic()
+        self._last[table_id] = self.clock()
         shown = self._rendered.get(table_id) if version is None else version
         if shown is not None:
             self._shown[table_id] = max(shown, self._shown.get(table_id, -1))
@@ -178,9 +181,9 @@ class Publisher:
     async def _run(self, table_id: int) -> None:
         with rest_priority(Priority.EDIT):
             while table_id in self._dirty:
-                wait = self._last.get(table_id, 0.0) + self.interval - time.monotonic()
+                wait = self._last.get(table_id, 0.0) + self.interval - self.clock()
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self.sleep(wait)
                 if await self._shows_already(table_id):  # a click in chat redrew it: no call at all
                     self._dirty.discard(table_id)
                     continue
@@ -191,7 +194,7 @@ class Publisher:
                         await self.edit(table_id)
                     except Exception:
                         log.exception("could not update the message of table %s", table_id)
-                self._last[table_id] = time.monotonic()
+                self._last[table_id] = self.clock()
 
     def _token(self) -> contextlib.AbstractAsyncContextManager[None]:
         if self.budget is None:

@@ -41,10 +41,17 @@ class Served:
             return str((await reply.json())["session"])
 
     async def screen(self, name: str, room: int = 1, language: str = "en", table: int | None = None) -> ScreenClient:
-        session = await self.sign_in(name, room, language)
+        return await self.open_screen(await self.sign_in(name, room, language), language, table)
+
+    async def another_tab(self, screen: ScreenClient, language: str = "en") -> ScreenClient:
+        """A second screen of the same person (another tab, signed in once)."""
+        return await self.open_screen(screen.session, language, None)
+
+    async def open_screen(self, session: str, language: str, table: int | None) -> ScreenClient:
         socket = await self.client.ws_connect(self.url("/ws"))
         await socket.send_str(json.dumps({"op": "hello", "session": session, "table": table, "language": language}))
         screen = ScreenClient(socket)
+        screen.session = session
         hello = await screen.next("hello")
         screen.user_id = int(hello["user"]["id"])
         return screen
@@ -57,6 +64,7 @@ class ScreenClient:
         self.socket = socket
         self.frames: list[dict[str, Any]] = []
         self.user_id = 0
+        self.session = ""
         self._unread: list[dict[str, Any]] = []
 
     async def send(self, **frame: Any) -> None:

@@ -86,3 +86,11 @@ def test_events_prints_each_round_change(capsys: pytest.CaptureFixture[str]) -> 
     assert first.startswith("bench events: 8 entrants, Swiss, 2 tables of 4") and first.endswith("finished")
     assert change.startswith("round change") and change.count(" ms") == 2
     assert rest.startswith("REST calls the chat presentation makes per round change: 8 ")
+
+
+def test_activity_counts_the_chat_tables_calls_beside_the_screens(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["activity", "--tables", "2", "--moves", "3", "--pause", "0.05", "--discord"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("SQLite: 2 tables of 4 screens, 6 actions")
+    # Moves made on screens: the table message's coalesced edits, no turn ping (everyone sees their turn).
+    assert "at most 1 for one table in any one second" in line and "POST" not in line and "DELETE" not in line

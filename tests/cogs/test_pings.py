@@ -142,3 +142,20 @@ async def test_a_ping_waiting_for_its_token_when_pings_are_turned_off_is_not_sen
     await waiting
     assert bot.channel.sent == []
     await budget.close()
+
+
+async def test_nobody_who_sees_the_table_on_a_screen_of_the_activity_is_pinged() -> None:
+    bot = Bot()
+    screens = {(1, ALICE)}  # Alice has table 1 open on a screen; Bob plays in chat
+
+    def on_screen(table_id: int, user_id: int) -> bool:
+        return (table_id, user_id) in screens
+
+    pings = TurnPings(bot, wanted, on_screen=on_screen)  # type: ignore[arg-type]
+    await pings.update(moment(0, (0,), (0, 0, 0)), "en-US")  # Alice's turn: she sees it come on her screen
+    assert bot.channel.sent == []
+    await pings.update(moment(1, (1,), (1, 0, 0)), "en-US")  # Bob's: he is told in chat
+    assert bot.channel.sent == [f"🔔 <@{BOB}>, your turn."]
+    screens.clear()  # Alice closed her screen
+    await pings.update(moment(3, (0,), (1, 1, 1)), "en-US")
+    assert bot.channel.sent[-1] == f"🔔 <@{ALICE}>, your turn." and len(bot.channel.sent) == 2
