@@ -184,8 +184,10 @@ class Publisher:
                 wait = self._last.get(table_id, 0.0) + self.interval - self.clock()
                 if wait > 0:
                     await self.sleep(wait)
+                # Taken before the check: a change heard while it reads the table marks it again (discarded
+                # after, that change would be lost, and the message would stay a version behind for good).
+                self._dirty.discard(table_id)
                 if await self._shows_already(table_id):  # a click in chat redrew it: no call at all
-                    self._dirty.discard(table_id)
                     continue
                 # The token first (behind every table already waiting), then the table as it is by then.
                 async with self._token():

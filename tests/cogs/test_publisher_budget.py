@@ -105,3 +105,38 @@ async def test_a_lobby_is_edited_for_a_change_made_elsewhere_but_not_again_for_a
     await publisher.flush()
     assert publisher.edits[7] == 2
     await budget.close()
+
+
+class SlowReads:
+    """A lobby whose version is read, then handed back a moment later (a database read): meanwhile it may change."""
+
+    def __init__(self, versions: dict[int, int]) -> None:
+        self.versions = versions
+
+    async def table(self, table_id: int) -> SimpleNamespace:
+        version = self.versions[table_id]
+        await asyncio.sleep(0.02)
+        return SimpleNamespace(status=TableStatus.LOBBY, version=version)
+
+
+class Marking(Recording):
+    async def edit(self, table_id: int) -> None:
+        await super().edit(table_id)
+        self.mark_shown(table_id, self.shown[table_id])
+
+
+async def test_a_change_heard_while_the_lobby_is_checked_is_still_shown() -> None:
+    budget = RestBudget(12)
+    versions = {1: 1}
+    publisher = Marking(budget, versions)
+    publisher.service = SlowReads(versions)  # type: ignore[assignment]
+    publisher.mark_shown(1, 1)  # a click in chat showed version 1
+    publisher._last[1] = 0.0  # no wait for the interval: the check starts at once
+    publisher.touch(1)  # its own change, heard: the check finds version 1 shown
+    await asyncio.sleep(0.005)  # while that check reads the lobby, a computer is seated elsewhere
+    versions[1] = 2
+    publisher.touch(1)
+    await asyncio.sleep(0.2)
+    await publisher.flush()
+    assert publisher.shown.get(1) == 2, "the lobby's message stayed a version behind"
+    await budget.close()
