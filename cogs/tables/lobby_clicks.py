@@ -144,7 +144,7 @@ class LobbyClicks:
             if own_thread and thread_id is None:
                 await self._stay_in_channel(interaction, table, message)
                 return
-            await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
+            await self.publisher.place(table.id, message_id=message.id, thread_id=thread_id)
             await self._tell_host_what_is_missing(interaction, table, settings.thread_per_table and not own_thread)
 
     async def open_scheduled(
@@ -173,7 +173,7 @@ class LobbyClicks:
                 await self.service.abandon(table.id, host[0], can_manage=True)
             raise
         self.publisher.mark_shown(table.id, table.version)
-        await self.service.set_location(table.id, message_id=message.id)
+        await self.publisher.place(table.id, message_id=message.id)
         return table
 
     async def _tell_host_what_is_missing(
@@ -197,7 +197,7 @@ class LobbyClicks:
         if the channel has an open table already, it is closed and the host told so."""
         locale = reader(interaction)
         try:
-            await self.service.set_location(table.id, message_id=message.id, in_channel=True)
+            await self.publisher.place(table.id, message_id=message.id, in_channel=True)
         except ChannelBusy:
             with contextlib.suppress(TableError):
                 await self.service.abandon(table.id, interaction.user.id, can_manage=True)

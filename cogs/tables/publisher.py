@@ -151,6 +151,16 @@ class Publisher:
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
         return kwargs
 
+    async def place(
+        self, table_id: int, *, message_id: int, thread_id: int | None = None, in_channel: bool = False
+    ) -> None:
+        """Record where a table's new message is (the service's ``set_location``), then have it edited if the
+        table changed since it was posted: a change heard before its place was known (a computer seated the
+        moment the lobby showed, while its thread was being opened) found no message to edit, and would
+        otherwise never be shown. Nothing is sent when the message shows the table's version already."""
+        await self.service.set_location(table_id, message_id=message_id, thread_id=thread_id, in_channel=in_channel)
+        self.touch(table_id)
+
     def touch(self, table_id: int) -> None:
         """The table changed: edit its message soon (coalesced)."""
         self._dirty.add(table_id)
@@ -206,7 +216,7 @@ class Publisher:
     async def edit(self, table_id: int) -> None:
         async with self.lock(table_id):
             table = await self.service.table(table_id)
-            if table.message_id is None:
+            if table.message_id is None:  # not placed yet: :meth:`place` has it edited once it is
                 return
             kwargs = await self.message(table_id)
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

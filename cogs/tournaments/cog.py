@@ -312,12 +312,11 @@ class Tournaments(commands.Cog, name=HANDLER):
                         name=thread_name(info, table, locale), auto_archive_duration=1440
                     )
                     thread_id = thread.id
-                await self.service.set_location(table.table_id, message_id=message.id, thread_id=thread_id)
+                await tables_cog.publisher.place(table.table_id, message_id=message.id, thread_id=thread_id)
                 line, users = table_ping(info, table, locale)
                 target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
                 await target.send(
                     line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users])
                 )
-                tables_cog.publisher.touch(table.table_id)
             finally:
                 self._posting.discard(table.table_id)

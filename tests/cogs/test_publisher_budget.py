@@ -140,3 +140,66 @@ async def test_a_change_heard_while_the_lobby_is_checked_is_still_shown() -> Non
     await publisher.flush()
     assert publisher.shown.get(1) == 2, "the lobby's message stayed a version behind"
     await budget.close()
+
+
+class Unplaced:
+    """A lobby whose message is posted but whose place is not recorded yet (its thread is being opened)."""
+
+    def __init__(self) -> None:
+        self.version = 1
+        self.message_id: int | None = None
+
+    async def table(self, table_id: int) -> SimpleNamespace:
+        return SimpleNamespace(
+            id=table_id,
+            version=self.version,
+            status=TableStatus.LOBBY,
+            message_id=self.message_id,
+            channel_id=5,
+            guild_id=6,
+        )
+
+    async def set_location(self, table_id: int, **where: object) -> None:
+        self.message_id = where["message_id"]  # type: ignore[assignment]
+
+
+class Channel:
+    """The Discord channel as the publisher edits a message in it: each edit's content, by message."""
+
+    def __init__(self) -> None:
+        self.edits: list[tuple[int, object]] = []
+
+    def get_partial_messageable(self, channel_id: int, *, guild_id: int) -> Channel:
+        return self
+
+    def get_partial_message(self, message_id: int) -> SimpleNamespace:
+        async def edit(**kwargs: object) -> None:
+            self.edits.append((message_id, kwargs["content"]))
+
+        return SimpleNamespace(edit=edit)
+
+
+class Drawing(Publisher):
+    async def message(self, table_id: int, *, can_attach: bool = True) -> dict[str, object]:
+        table = await self.service.table(table_id)
+        self._rendered[table_id] = table.version
+        return {"content": f"version {table.version}"}
+
+
+async def test_a_change_heard_before_the_lobby_message_is_placed_is_shown_once_it_is() -> None:
+    lobby, channel = Unplaced(), Channel()
+    publisher = Drawing(channel, lobby, None, interval=0.01)  # type: ignore[arg-type]
+    publisher.mark_shown(1, 1)  # /play answered with version 1; its thread is being opened
+    lobby.version = 2  # a computer seated at once: nowhere to show it yet
+    publisher.touch(1)
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    assert channel.edits == []
+    await publisher.place(1, message_id=99)  # the thread is open, the message's place recorded
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    assert channel.edits == [(99, "version 2")], "the lobby's message stayed a version behind"
+    await publisher.place(1, message_id=99)  # placed again with nothing new: no call at all
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    assert len(channel.edits) == 1
