@@ -5,12 +5,19 @@ that writes them: ``pg_notify`` is sent at commit, and not at all if the write
 rolls back), and a table was moved on by another process (when several share
 the database), so its owner reads it again and its computers play on, and every
 process tells its own subscribers. SQLite serves one process, which needs no message.
+
+PostgreSQL's notifications go to every session of the database, whatever its
+schema: each channel's name ends with a digest of the schema the bot's tables
+are in, so bots (or test runs) that keep their tables in different schemas of
+one database never hear one another (table 1 of one schema is not table 1 of
+another).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,16 +30,28 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "trick_table_settings"  # payload: the server's id
 TABLES_CHANNEL = "trick_table_tables"  # payload: "<table id>:<server id>:<version>"
+DIGEST = 12  # hexadecimal digits of the schema's MD5 in a channel's name (names are at most 63 bytes)
+
+
+def channel(base: str, schema: str) -> str:
+    """The name of channel ``base`` for the bot whose tables are in ``schema``."""
+    return f"{base}_{hashlib.md5(schema.encode()).hexdigest()[:DIGEST]}"
+
+
+def _channel_here(base: str) -> Any:
+    """The same name, worked out by PostgreSQL for the schema of the connection that sends."""
+    return func.concat(f"{base}_", func.left(func.md5(func.current_schema()), DIGEST))
 
 
 async def announce(connection: AsyncConnection, guild_id: int) -> None:
     """Tell every listening process, at commit, that ``guild_id``'s settings changed."""
-    await connection.execute(select(func.pg_notify(CHANNEL, str(guild_id))))
+    await connection.execute(select(func.pg_notify(_channel_here(CHANNEL), str(guild_id))))
 
 
 async def announce_table(connection: AsyncConnection, table_id: int, guild_id: int, version: int) -> None:
     """Tell every listening process that table ``table_id`` of server ``guild_id`` moved on to ``version``."""
-    await connection.execute(select(func.pg_notify(TABLES_CHANNEL, f"{table_id}:{guild_id}:{version}")))
+    payload = f"{table_id}:{guild_id}:{version}"
+    await connection.execute(select(func.pg_notify(_channel_here(TABLES_CHANNEL), payload)))
 
 
 def _numbers(payload: str, count: int) -> list[int] | None:
@@ -44,16 +63,19 @@ def _numbers(payload: str, count: int) -> list[int] | None:
 
 class OthersListener:
     """One connection of its own that listens for the other processes' news: ``settings(guild_id)`` when
-    a server's settings changed, ``table(table_id, guild_id, version)`` when a table was moved on elsewhere."""
+    a server's settings changed, ``table(table_id, guild_id, version)`` when a table was moved on elsewhere;
+    only theirs whose tables are in ``schema`` (the bot's connections' ``current_schema()``)."""
 
     def __init__(
         self,
         url: str,
+        schema: str,
         settings: Callable[[int], Awaitable[None]],
         table: Callable[[int, int, int], Awaitable[None]],
     ) -> None:
         parsed = make_url(url).set(drivername="postgresql")
         self._dsn = parsed.render_as_string(hide_password=False)
+        self._channels = channel(CHANNEL, schema), channel(TABLES_CHANNEL, schema)
         self._settings = settings
         self._table = table
         self._connection: Any = None
@@ -61,8 +83,8 @@ class OthersListener:
 
     async def start(self) -> None:
         self._connection = await asyncpg.connect(self._dsn)
-        await self._connection.add_listener(CHANNEL, self._on_settings)
-        await self._connection.add_listener(TABLES_CHANNEL, self._on_table)
+        await self._connection.add_listener(self._channels[0], self._on_settings)
+        await self._connection.add_listener(self._channels[1], self._on_table)
 
     def _on_settings(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
         numbers = _numbers(payload, 1)
@@ -91,7 +113,7 @@ class OthersListener:
             task.cancel()
         if self._connection is not None:
             with contextlib.suppress(Exception):
-                await self._connection.remove_listener(CHANNEL, self._on_settings)
-                await self._connection.remove_listener(TABLES_CHANNEL, self._on_table)
+                await self._connection.remove_listener(self._channels[0], self._on_settings)
+                await self._connection.remove_listener(self._channels[1], self._on_table)
                 await self._connection.close()
             self._connection = None

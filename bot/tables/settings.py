@@ -140,7 +140,9 @@ class Settings:
             self._apply_settings(settings)
             await changed(settings)
 
-        listener = notify.OthersListener(self.store.db.url, settings_heard, self.store.moved_elsewhere)
+        async with self.store.db.engine.connect() as connection:
+            schema = (await connection.exec_driver_sql("SELECT current_schema()")).scalar_one()
+        listener = notify.OthersListener(self.store.db.url, schema, settings_heard, self.store.moved_elsewhere)
         await listener.start()
         self._others = listener
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 
-from .conftest import Clock
+from .conftest import Clock, drop_schema, fresh_database
 from .helpers import heard, make_service, seated
 
 
@@ -78,3 +79,34 @@ async def test_settings_changed_in_one_process_reach_the_other(database: Databas
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_bot_in_another_schema_of_the_database_is_never_heard(
+    database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    """Two bots whose tables are in two schemas of one PostgreSQL database (the same server ids, the same table
+    ids): each hears only the processes of its own schema."""
+    if database.backend != "postgresql":
+        pytest.skip("SQLite serves one process: a change applies where it is made, nothing to hear")
+    elsewhere, schema = await fresh_database("postgresql", tmp_path)
+    ours, theirs = make_service(database, clock), make_service(elsewhere, clock)
+    listening, heard_settings = make_service(database, clock), []
+
+    async def changed(settings: GuildSettings) -> None:
+        heard_settings.append(settings)
+
+    try:
+        await listening.follow_others(changed)
+        await theirs.update_guild_settings(7, language="ja")  # the other bot's server 7: committed first
+        await ours.update_guild_settings(7, language="en", turn_seconds=90)
+        for _ in range(1200):  # notifications arrive in the order of their commits: up to a minute (a busy machine)
+            if heard_settings:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # and anything heard with it
+        assert [(s.language, s.turn_seconds) for s in heard_settings] == [("en", 90)]
+    finally:
+        for service in (ours, theirs, listening):
+            await service.close()
+        await elsewhere.close()
+        await drop_schema(schema)
