@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 UNSET: Any = object()
 UNSHOWN_LOBBY_GRACE = timedelta(minutes=1)  # a lobby not posted by then never will be
+CATCH_UP_READS = 5  # reads of a table moved on elsewhere, at most, until the copy here holds its news
 
 
 async def nothing_more(connection: AsyncConnection) -> None:
@@ -311,12 +312,24 @@ class TableStore:
         live = self.live.get(table_id)
         if live is not None and live.version >= version:
             return
-        self.events.publish(TableMovedElsewhere(table_id, guild_id))
-        if not self.shards.owns(guild_id):
-            return
-        await self.refreshed(table_id)
-        with contextlib.suppress(TableNotFound):  # gone meanwhile: nothing to play on
-            await self.get(table_id)
+        if self.shards.owns(guild_id):
+            await self._catch_up(table_id, version)
+        self.events.publish(TableMovedElsewhere(table_id, guild_id))  # subscribers here read it as it is now
+
+    async def _catch_up(self, table_id: int, version: int) -> None:
+        """Read a table of this process's servers again until the copy here holds ``version`` at least. Two
+        pieces of news heard close together each read the table; the read of the first may end after the second
+        commit, and the second would then find the first's copy, a version behind, and keep it for good (no more
+        news comes while nobody moves): so the version is checked, and the table read again while it is behind."""
+        for _ in range(CATCH_UP_READS):
+            await self.refreshed(table_id)
+            try:
+                live = await self.get(table_id)
+            except TableNotFound:  # gone meanwhile: nothing to play on
+                return
+            if live.version >= version:
+                return
+        log.warning("table %s: still behind version %s after %s reads", table_id, version, CATCH_UP_READS)
 
     def tell_others(self, live: LiveTable) -> None:
         """This process moved a table on: tell the other processes sharing the database (PostgreSQL), after

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
+from bot.storage import repository
 from bot.storage.database import Database
 from bot.tables import StaleAction, TableNotFound
 from bot.tables.events import LobbyChanged, MatchEnded, SeatViewChanged, TableChanged, TableMovedElsewhere, TurnBegan
@@ -78,6 +82,40 @@ async def test_news_from_another_process_reaches_subscribers_once(database: Data
     assert await events.take() == []
     await store.moved_elsewhere(table_id, 1, version + 1)
     assert await events.take() == [TableMovedElsewhere(table_id, 1)]
+
+
+async def test_news_heard_while_an_older_read_is_under_way_leaves_the_copy_current(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two pieces of news close together: the read the first one started ends after the second commit. The copy
+    it leaves is a version behind; the second piece of news must not keep it (nothing else would come)."""
+    here, elsewhere = TableStore(database), TableStore(database)  # two processes on one database
+    table_id = await started_table(elsewhere)
+    events = Events(here)
+    read, release = asyncio.Event(), asyncio.Event()
+    load = repository.load_table
+
+    async def slow_load(connection: Any, wanted: int) -> Any:
+        stored = await load(connection, wanted)
+        if not read.is_set():  # the first read: done, then held until the second commit and its news
+            read.set()
+            await release.wait()
+        return stored
+
+    monkeypatch.setattr(repository, "load_table", slow_load)
+    async with elsewhere.locked(table_id) as live:
+        await elsewhere.write(live, nothing_more, hints=True)
+    first = asyncio.create_task(here.moved_elsewhere(table_id, 1, live.version))
+    await read.wait()
+    async with elsewhere.locked(table_id) as live:
+        await elsewhere.write(live, nothing_more, hints=False)
+    second = asyncio.create_task(here.moved_elsewhere(table_id, 1, live.version))
+    await asyncio.sleep(0.05)  # the second piece of news waits for the first read
+    release.set()
+    await asyncio.gather(first, second)
+    copy = here.peek(table_id)
+    assert copy is not None and copy.version == live.version and copy.hints is False
+    assert await events.take() == [TableMovedElsewhere(table_id, 1)] * 2
 
 
 async def test_lobby_changes_are_events_too(database: Database) -> None:
