@@ -298,6 +298,8 @@ class Tournament(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # a duplicate night's comparison message: after each deal ("deal") or at the end of each round ("round")
+    compare_after: Mapped[str] = mapped_column(String(8), default="round", server_default="round")
 
 
 class TournamentEntrant(Base):
@@ -340,6 +342,20 @@ class TournamentTable(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # from 1
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
     seats: Mapped[list[Any]] = mapped_column(default=list)  # entrant id per seat position, None: a computer filling it
+
+
+class TournamentDeal(Base):
+    """A deal of a duplicate round compared (every table of the round has played it), written once: the
+    primary key makes a second writer fail, so its comparison message is posted exactly once."""
+
+    __tablename__ = "tournament_deals"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class SeasonPlan(Base):

@@ -17,6 +17,7 @@ from .models import (
     Player,
     Table,
     Tournament,
+    TournamentDeal,
     TournamentEntrant,
     TournamentRound,
     TournamentStatus,
@@ -27,6 +28,7 @@ TOURNAMENTS = cast(SATable, Tournament.__table__)
 ENTRANTS = cast(SATable, TournamentEntrant.__table__)
 ROUNDS = cast(SATable, TournamentRound.__table__)
 EVENT_TABLES = cast(SATable, TournamentTable.__table__)
+DEALS = cast(SATable, TournamentDeal.__table__)
 TABLES = cast(SATable, Table.__table__)
 MATCHES = cast(SATable, Match.__table__)
 MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
@@ -200,3 +202,17 @@ async def tournament_of_table(connection: AsyncConnection, table_id: int) -> int
     statement = select(EVENT_TABLES.c.tournament_id).where(EVENT_TABLES.c.table_id == table_id)
     found = (await connection.execute(statement)).scalar_one_or_none()
     return None if found is None else int(found)
+
+
+async def compared_deals(connection: AsyncConnection, tournament_id: int, round_no: int) -> set[int]:
+    """The deals of a duplicate round whose comparison was claimed (posted, or being posted)."""
+    statement = select(DEALS.c.deal).where(DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no)
+    return {int(deal) for deal in (await connection.execute(statement)).scalars()}
+
+
+async def insert_compared_deal(
+    connection: AsyncConnection, tournament_id: int, round_no: int, deal: int, now: datetime
+) -> None:
+    """Claim a deal's comparison (an IntegrityError if another process or call claimed it first)."""
+    values = {"tournament_id": tournament_id, "round": round_no, "deal": deal, "created_at": now}
+    await connection.execute(insert(DEALS).values(**values))

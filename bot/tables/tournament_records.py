@@ -16,6 +16,8 @@ log = logging.getLogger(__name__)
 
 SWISS, KNOCKOUT, DUPLICATE = "swiss", "knockout", "duplicate"
 FORMATS = (SWISS, KNOCKOUT, DUPLICATE)
+AFTER_ROUND, AFTER_DEAL = "round", "deal"  # when a duplicate night's comparison is posted
+COMPARE_TIMES = (AFTER_ROUND, AFTER_DEAL)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class TournamentInfo:
     status: TournamentStatus
     round: int
     entrants: tuple[EntrantInfo, ...]
+    compare_after: str = AFTER_ROUND  # a duplicate night: the comparison after each deal, or each round
 
     def entrant_of(self, user_id: int) -> EntrantInfo | None:
         return next((e for e in self.entrants if e.user_id == user_id and not e.withdrawn), None)
@@ -110,12 +113,15 @@ class ComparedDeal:
 @dataclass(frozen=True)
 class TournamentChanged:
     """A tournament changed: ``what`` is ``signup`` (entrants), ``started``, ``round_opened`` (the round's
-    tables are open: post them), ``round_done`` (its standings), ``finished`` (the podium) or ``cancelled``."""
+    tables are open: post them), ``deal_compared`` (a duplicate night compared after each deal: ``deal`` was
+    played at every table of the round, post its comparison), ``round_done`` (its standings), ``finished``
+    (the podium) or ``cancelled``."""
 
     tournament_id: int
     guild_id: int
     what: str
     round: int
+    deal: int | None = None
 
 
 Listener = Callable[[TournamentChanged], Awaitable[None]]

@@ -20,7 +20,14 @@ from discord.ext import commands
 
 from bot.games import GAMES, Option
 from bot.tables import NotAllowed, TableError
-from bot.tables.tournament_records import DUPLICATE, FORMATS, TournamentChanged, TournamentInfo
+from bot.tables.tournament_records import (
+    AFTER_ROUND,
+    COMPARE_TIMES,
+    DUPLICATE,
+    FORMATS,
+    TournamentChanged,
+    TournamentInfo,
+)
 from bot.words import error_text
 
 from ..client import TableBot
@@ -95,10 +102,12 @@ class Tournaments(commands.Cog, name=HANDLER):
         rated=text("describe.tournament.rated"),
         starts_in=text("describe.tournament.starts_in"),
         options=text("describe.tournament.options"),
+        compare=text("describe.tournament.compare"),
     )
     @app_commands.choices(
         game=game_choices(),
         format=[app_commands.Choice(name=text(f"choice.format_{name}"), value=name) for name in FORMATS],
+        compare=[app_commands.Choice(name=text(f"choice.compare_{name}"), value=name) for name in COMPARE_TIMES],
     )
     async def create(
         self,
@@ -112,6 +121,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         rated: bool = True,
         starts_in: app_commands.Range[int, 1, 43_200] | None = None,
         options: app_commands.Range[str, 1, MOST_OPTIONS_TEXT] | None = None,
+        compare: app_commands.Choice[str] | None = None,
     ) -> None:
         locale = reader(interaction)
         if interaction.guild_id is None or interaction.channel_id is None or game.value not in GAMES:
@@ -138,6 +148,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                     computers=computers,
                     rated=rated,
                     starts_at=starts_at,
+                    compare_after=compare.value if compare else None,
                 )
             except TableError as error:
                 await send(interaction, error_text(error, locale))
@@ -267,8 +278,15 @@ class Tournaments(commands.Cog, name=HANDLER):
                 await channel.get_partial_message(info.message_id).edit(**self._signup(info, locale))
             if event.what == "round_opened":
                 await self._post_round(info, event.round, locale)
+            elif event.what == "deal_compared" and event.deal is not None:
+                deal = await self.tournaments.deal_comparison(info.id, event.round, event.deal)
+                if deal is not None:
+                    await channel.send(
+                        embed=comparison_embed(info, event.round, [deal], locale, deal_no=event.deal),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
             elif event.what == "round_done":
-                if info.format == DUPLICATE:
+                if info.format == DUPLICATE and info.compare_after == AFTER_ROUND:
                     deals = await self.tournaments.comparison(info.id, event.round)
                     if deals:
                         await channel.send(

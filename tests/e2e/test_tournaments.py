@@ -159,3 +159,55 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+def compared_deal(double: DiscordDouble, deal: int) -> list[Message]:
+    return [m for m in double.public_messages() if f"deal {deal}: the same deal at every table" in m.text()]
+
+
+async def test_a_duplicate_night_compares_each_deal_once_every_table_has_played_it(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(12)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        japanese = User(2999, "Hanako", "ja")  # the choice is a duplicate night's: refused for a Swiss
+        answer = await double.command(japanese, "tournament", "create", game="oh-hell", compare="deal")
+        assert answer.original is not None and answer.original.ephemeral_for == japanese.id
+        assert "デュプリケートの夜" in answer.original.text() and "何も作成していません" in answer.original.text()
+        assert not [m for m in double.public_messages() if "Tournament" in m.text()]
+        signup = await sign_up(
+            double, users, format="duplicate", rounds=1, options="start_cards=2 sequence=down", compare="deal"
+        )
+        assert "compared after each deal" in signup.text()
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        await double.wait_for(lambda: len(pings(double, 1)) == 3, WAIT, "the three tables")
+        drivers = []
+        for ping in pings(double, 1):
+            people = seated(ping, users)
+            driver = TableDriver(double, [p for p in people if p is not None], seed=5)
+            driver.table = await table_of(double, ping)
+            drivers.append(driver)
+        for driver in drivers[:2]:  # two tables play both deals: the third has not played deal 1
+            await driver.play()
+            await driver.wait_finished()
+        assert compared_deal(double, 1) == []
+        await drivers[2].play(stop_after=12)  # deal 1 at the third table: 4 bids and 8 cards
+        first = await double.wait_for(lambda: next(iter(compared_deal(double, 1)), None), WAIT, "deal 1 compared")
+        assert "T1 " in first.text() and "T3 " in first.text() and "mp" in first.text()
+        assert compared_deal(double, 2) == []  # deal 2 is still being played at the third table
+        await drivers[2].play()
+        await drivers[2].wait_finished()
+        await double.wait_for(lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT)
+        assert len(compared_deal(double, 1)) == 1 and len(compared_deal(double, 2)) == 1
+        assert not [m for m in double.public_messages() if "the same deals at every table" in m.text()]
+        order = [m.id for m in double.public_messages()]
+        standings = next(m for m in double.public_messages() if "standings after round 1" in m.text())
+        assert order.index(first.id) < order.index(compared_deal(double, 2)[0].id) < order.index(standings.id)
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
