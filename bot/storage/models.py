@@ -300,6 +300,7 @@ class Tournament(Base):
     finished_at: Mapped[datetime | None]
     # a duplicate night's comparison message: after each deal ("deal") or at the end of each round ("round")
     compare_after: Mapped[str] = mapped_column(String(8), default="round", server_default="round")
+    podium_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the podium, once posted
 
 
 class TournamentEntrant(Base):
@@ -314,6 +315,7 @@ class TournamentEntrant(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
     withdrawn_at: Mapped[datetime | None]  # left before the start (then the row is gone) or between rounds
+    place: Mapped[int | None] = mapped_column(Integer)  # the final standings' rank, written when it finished
 
 
 class TournamentRound(Base):

@@ -167,3 +167,30 @@ class TournamentEvents:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = {}
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A finished tournament as /history lists it: what it was, when it ended, how many entered, where its
+    podium is, who won, and (read for one player) that player's place."""
+
+    id: int
+    game: str
+    format: str
+    finished_at: datetime | None
+    guild_id: int
+    channel_id: int
+    podium_message_id: int | None  # None: not posted (or finished before it was kept): the sign-up's below
+    message_id: int | None  # the sign-up message
+    entrants: int
+    winners: tuple[int | None, ...]  # the user ids placed first (None: a computer)
+    place: int | None = None
+
+
+@dataclass(frozen=True)
+class TournamentTotals:
+    """A player's finished tournaments: how many, how many on the podium (top three), how many won."""
+
+    played: int = 0
+    podiums: int = 0
+    wins: int = 0

@@ -50,6 +50,7 @@ from .records import Outcome
 from .settings import checked_options
 from .store import Store
 from .tournament_comparisons import DealComparisons, side_by_side
+from .tournament_history import TournamentHistory
 from .tournament_records import (
     AFTER_ROUND,
     COMPARE_TIMES,
@@ -64,6 +65,8 @@ from .tournament_records import (
     TournamentChanged,
     TournamentEvents,
     TournamentInfo,
+    TournamentResult,
+    TournamentTotals,
 )
 
 log = logging.getLogger(__name__)
@@ -137,6 +140,7 @@ class Tournaments:
         self.abandoner = abandoner
         self.events = TournamentEvents()
         self.comparisons = DealComparisons(store, self.events)
+        self.history = TournamentHistory(store, self.standings)
         self._advancing: dict[int, asyncio.Lock] = {}
         self._announced: set[tuple[int, int]] = set()  # rounds whose opening this process announced
         self._born = store.clock()
@@ -157,6 +161,17 @@ class Tournaments:
     async def round_tables(self, tournament_id: int, round_no: int | None = None) -> list[RoundTable]:
         async with self.store.db.engine.connect() as connection:
             return [_round_table(row) for row in await trepo.event_tables(connection, tournament_id, round_no)]
+
+    async def finished(
+        self, guild_id: int, user_id: int | None = None, game: str | None = None, limit: int = 5
+    ) -> list[TournamentResult]:
+        """The server's finished tournaments, newest first (with ``user_id``: those they entered, and their
+        place), for /history."""
+        return await self.history.finished(guild_id, user_id, game, limit)
+
+    async def totals(self, guild_id: int, user_id: int, game: str | None = None) -> TournamentTotals:
+        """A player's finished tournaments of the server (of one game): played, podiums, wins, for /stats."""
+        return await self.history.totals(guild_id, user_id, game)
 
     async def tournament_of_table(self, table_id: int) -> int | None:
         async with self.store.db.engine.connect() as connection:
@@ -304,11 +319,12 @@ class Tournaments:
         tournament_id = await self.store.db.write(work)
         return await self._changed(tournament_id, "signup")
 
-    async def set_message(self, tournament_id: int, message_id: int) -> None:
-        """Where the presentation posted the sign-up message."""
+    async def set_message(self, tournament_id: int, message_id: int, *, podium: bool = False) -> None:
+        """Where the presentation posted the sign-up message (``podium``: the podium, once finished)."""
+        column = "podium_message_id" if podium else "message_id"
 
         async def work(connection: AsyncConnection) -> None:
-            await trepo.update_tournament(connection, tournament_id, {}, message_id=message_id)
+            await trepo.update_tournament(connection, tournament_id, {}, **{column: message_id})
 
         await self.store.db.write(work)
 
@@ -537,7 +553,9 @@ class Tournaments:
             if plan is None or not plan.tables:
                 if await trepo.update_tournament(
                     connection, info.id, {"status": RUNNING, "round": round_no - 1}, status=DONE, finished_at=now
-                ):
+                ):  # the final standings' places, as the podium shows them, kept for /history and /stats
+                    places = {line.entrant: line.rank for line in self._standings(fresh, tables, rounds)}
+                    await trepo.set_places(connection, places)
                     return []
                 return None
             values: dict[str, Any] = {"round": round_no, "status": RUNNING}

@@ -301,9 +301,10 @@ class Tournaments(commands.Cog, name=HANDLER):
             elif event.what == "finished":
                 lines = await self.tournaments.standings(info.id)
                 tables = await self.tournaments.round_tables(info.id)
-                await channel.send(
+                podium = await channel.send(
                     embed=podium_embed(info, lines, tables, locale), allowed_mentions=discord.AllowedMentions.none()
                 )
+                await self.tournaments.set_message(info.id, podium.id, podium=True)  # linked from /history
             elif event.what == "cancelled":
                 await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
         except (discord.HTTPException, aiohttp.ClientError):

@@ -211,3 +211,58 @@ async def test_a_duplicate_night_compares_each_deal_once_every_table_has_played_
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_knockout_to_its_final_then_the_tournament_in_history_and_stats(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(8)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, format="knockout", advance=2, options=SHORT)
+        assert "The top 2 of each table go on" in signup.text()
+        start = control(signup, ":start:")
+        assert start is not None
+        planted = double.plant(["tt:tour:start:999"])  # a forged button: no such tournament
+        forged = await double.click(users[0], planted, "tt:tour:start:999")
+        assert forged.original is not None and "There is no tournament 999" in forged.original.text()
+        await double.click(users[0], signup, start["custom_id"])
+        await play_round(double, users, 1, 2)  # two tables of four: the top two of each go on
+        await double.wait_for(lambda: any("after round 1" in m.text() for m in double.public_messages()), WAIT)
+        await play_round(double, users, 2, 1)  # the final
+        (final,) = pings(double, 2)
+        finalists = [user for user in seated(final, users) if user is not None]
+        assert len(finalists) == 4  # two from each table of round 1
+        podium = await double.wait_for(
+            lambda: next((m for m in double.public_messages() if "the podium" in m.text()), None), WAIT, "the podium"
+        )
+        assert "🥇" in podium.text() and "Finished" in signup.text()
+        champion = next(user for user in users if f"🥇 <@{user.id}>" in podium.text())
+        assert champion in finalists
+        loser = next(user for user in users if user not in finalists)  # out after round 1
+
+        async def shown(command: str, asking: User, **options: object) -> str:
+            answer = (await double.command(asking, command, **options)).original
+            assert answer is not None
+            return answer.text()
+
+        mine = await shown("history", users[1], user=champion)
+        assert "Tournaments" in mine and "Knockout by tables" in mine and "place 1 of 8" in mine
+        assert f"/channels/{double.guild_id}/{podium.channel_id}/{podium.id})" in mine  # the podium, linked
+        theirs = await shown("history", champion, user=loser)
+        assert "place 1 of 8" not in theirs and "of 8" in theirs
+        server = await shown("history", users[1])
+        assert f"won by <@{champion.id}>" in server
+        stats = await shown("stats", champion)
+        assert "1 played · 1 on the podium · 1 won" in stats
+        loser_stats = await shown("stats", loser, game="oh-hell")
+        assert "1 played · 0 on the podium · 0 won" in loser_stats
+        japanese = User(champion.id, champion.name, "ja")
+        assert "8人中1位" in await shown("history", japanese, user=champion)
+        assert "1回参加・表彰台1回・優勝1回" in await shown("stats", japanese)
+        assert "Tournaments" not in await shown("stats", champion, game="ninety-nine")  # another game's
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]

@@ -8,6 +8,7 @@ import contextlib
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 
 from bot.storage.database import Database
 from bot.storage.models import TournamentStatus
@@ -435,3 +436,43 @@ async def test_at_the_end_of_the_round_no_deal_is_compared_alone(service: TableS
     await play_deals(service, info.id, 2)
     assert [e.what for e in heard if e.what in ("deal_compared", "round_done")] == ["round_done"]
     assert [deal.deal for deal in await service.tournaments.comparison(info.id, 1)] == [1, 2]
+
+
+async def test_a_finished_tournament_is_in_the_history_and_the_stats(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    info = await signed_up(service, 4, rounds=1)
+    assert await service.tournaments.finished(GUILD, HOST) == []  # not finished yet
+    await service.tournaments.start(info.id, HOST)
+    await play_round(service, info.id)
+    lines = await service.tournaments.standings(info.id)
+    await service.tournaments.set_message(info.id, 777, podium=True)
+    places = {line.entrant.user_id: line.rank for line in lines}
+    for user in range(HOST, HOST + 4):
+        (result,) = await service.tournaments.finished(GUILD, user)
+        assert (result.id, result.game, result.format, result.entrants) == (info.id, "oh-hell", "swiss", 4)
+        assert result.place == places[user] and result.podium_message_id == 777 and result.finished_at is not None
+        totals = await service.tournaments.totals(GUILD, user)
+        assert totals.played == 1
+        assert (totals.podiums, totals.wins) == (int(places[user] <= 3), int(places[user] == 1))
+    (server,) = await service.tournaments.finished(GUILD)  # the server's history: the winner, no place
+    assert server.place is None and server.winners == (lines[0].entrant.user_id,)
+    assert await service.tournaments.finished(GUILD + 1, HOST) == []  # another server's
+    assert (await service.tournaments.totals(GUILD + 1, HOST)).played == 0
+    assert (await service.tournaments.totals(GUILD, HOST, "ninety-nine")).played == 0  # another game's
+    assert await service.tournaments.finished(GUILD, HOST + 50) == []  # someone who did not enter
+    # a tournament that finished before places were kept: its standings are worked out again
+    async with database.engine.begin() as connection:
+        await connection.execute(text("UPDATE tournament_entrants SET place = NULL"))
+    again = await service.tournaments.finished(GUILD, HOST)
+    assert again[0].place == places[HOST]
+    assert (await service.tournaments.finished(GUILD))[0].winners == server.winners
+    assert (await service.tournaments.totals(GUILD, HOST)).wins == int(places[HOST] == 1)
+    await service.close()
+
+
+async def test_a_cancelled_tournament_is_not_in_the_history(service: TableService) -> None:
+    info = await signed_up(service, 4)
+    await service.tournaments.start(info.id, HOST)
+    await service.tournaments.cancel(info.id, HOST)
+    assert await service.tournaments.finished(GUILD, HOST) == []
+    assert (await service.tournaments.totals(GUILD, HOST)).played == 0

@@ -1,4 +1,5 @@
-"""duplicate nights: the host chooses when the comparison is posted, and each deal compared is written once
+"""duplicate nights: the host chooses when the comparison is posted, and each deal compared is written once;
+a finished tournament keeps each entrant's place and its podium message (for /history and /stats)
 
 Revision ID: 0007
 Revises: 0006
@@ -21,6 +22,9 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("tournaments") as batch:
         batch.add_column(sa.Column("compare_after", sa.String(length=8), server_default="round", nullable=False))
+        batch.add_column(sa.Column("podium_message_id", sa.BigInteger(), nullable=True))
+    with op.batch_alter_table("tournament_entrants") as batch:
+        batch.add_column(sa.Column("place", sa.Integer(), nullable=True))
     op.create_table(
         "tournament_deals",
         sa.Column("tournament_id", sa.Integer(), nullable=False),
@@ -39,5 +43,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("tournament_deals")
+    with op.batch_alter_table("tournament_entrants") as batch:
+        batch.drop_column("place")
     with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("podium_message_id")
         batch.drop_column("compare_after")
