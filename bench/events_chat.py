@@ -71,9 +71,6 @@ class ChatTournaments:
         self.counted.attach(self.client)
         self.budget = RestBudget(DEFAULT_PER_SECOND)
         limit_requests(self.client.http, self.budget)  # the bot's budget in front of the counter, as in the bot
-        # the server as the gateway would have cached it (a message's thread needs its guild)
-        state = self.client._connection
-        state._add_guild(discord.Guild(data={"id": str(guild_id), "name": "bench"}, state=state))  # type: ignore[typeddict-item]
 
         async def english(guild_id: int) -> str:
             return "en"
@@ -87,6 +84,7 @@ class ChatTournaments:
             service=service,
             languages=SimpleNamespace(of=lambda guild_id: "en"),
             get_partial_messageable=self.client.get_partial_messageable,
+            http=self.client.http,
             cog_of=lambda kind: tables,
         )
         self.cog = Tournaments(cast(TableBot, bot))

@@ -327,10 +327,12 @@ class Tournaments(commands.Cog, name=HANDLER):
                 tables_cog.publisher.mark_shown(table.table_id)
                 thread_id = None
                 with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
-                    thread = await message.create_thread(
-                        name=thread_name(info, table, locale), auto_archive_duration=1440
+                    # by the route itself: this process may not hold the server (another shard's), and a
+                    # message's create_thread wants the server from the gateway's cache
+                    thread = await self.bot.http.start_thread_with_message(
+                        info.channel_id, message.id, name=thread_name(info, table, locale), auto_archive_duration=1440
                     )
-                    thread_id = thread.id
+                    thread_id = int(thread["id"])
                 await tables_cog.publisher.place(table.table_id, message_id=message.id, thread_id=thread_id)
                 line, users = table_ping(info, table, locale)
                 target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
