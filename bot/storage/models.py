@@ -357,7 +357,8 @@ class TournamentDeal(Base):
     )
     round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     deal: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)  # when it was claimed
+    posted_at: Mapped[datetime | None]  # when the presentation posted it (None: not yet, or lost in a crash)
 
 
 class SeasonPlan(Base):

@@ -204,6 +204,23 @@ async def tournament_of_table(connection: AsyncConnection, table_id: int) -> int
     return None if found is None else int(found)
 
 
+async def unposted_deals(connection: AsyncConnection, tournament_id: int, round_no: int) -> list[tuple[int, datetime]]:
+    """The deals of a round claimed but not marked posted, with when each was claimed."""
+    statement = select(DEALS.c.deal, DEALS.c.created_at).where(
+        DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no, DEALS.c.posted_at.is_(None)
+    )
+    return [(int(row.deal), row.created_at) for row in (await connection.execute(statement)).all()]
+
+
+async def mark_deal_posted(
+    connection: AsyncConnection, tournament_id: int, round_no: int, deal: int, now: datetime
+) -> None:
+    statement = update(DEALS).where(
+        DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no, DEALS.c.deal == deal
+    )
+    await connection.execute(statement.values(posted_at=now))
+
+
 async def compared_deals(connection: AsyncConnection, tournament_id: int, round_no: int) -> set[int]:
     """The deals of a duplicate round whose comparison was claimed (posted, or being posted)."""
     statement = select(DEALS.c.deal).where(DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no)

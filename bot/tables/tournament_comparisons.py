@@ -3,11 +3,13 @@
 After each deal: when a deal has been scored at every table of the round, its comparison is *claimed* by
 writing ``(tournament, round, deal)`` to ``tournament_deals``, whose primary key lets only one writer win
 however many processes (or restarts) try; the winner publishes ``deal_compared`` once, and the presentation
-posts it. Who tries: the process that heard a table's deal end (its :class:`~bot.tables.events.TableChanged`),
-the round's advance before the standings (so the last deal's comparison comes first), and the re-check
-(a deal whose last table ended while no process was there to claim it). A table's deals so far are its live
-score sheets (a table of a tournament is held by the process serving its server), or the match's sheets
-once it finished.
+posts it, then marks it posted. Who tries: the process that heard a table's deal end (its
+:class:`~bot.tables.events.TableChanged`), the round's advance before the standings (so the last deal's
+comparison comes first), and the re-check (a deal whose last table ended while no process was there to claim
+it). A table's deals so far are its live score sheets (a table of a tournament is held by the process serving
+its server), or the match's sheets once it finished. A deal claimed and never marked posted (the process
+stopped in between) is published again by a process started since, or once the claim is older than
+``REPOST_AFTER``, once a process (as a round left unposted is).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .store import Store
 from .tournament_records import (
     AFTER_DEAL,
     DUPLICATE,
+    REPOST_AFTER,
     ComparedDeal,
     ComparedSeat,
     TournamentChanged,
@@ -86,6 +89,8 @@ class DealComparisons:
     def __init__(self, store: Store, events: TournamentEvents) -> None:
         self.store = store
         self.events = events
+        self._born = store.clock()
+        self._again: set[tuple[int, int, int]] = set()  # claimed elsewhere, never posted, published here again
 
     async def _sheets(self, rows: Sequence[trepo.EventTableRow]) -> list[list[Any]]:
         """Each table's score sheets so far: the live table's while it plays, the match's once it finished."""
@@ -121,12 +126,27 @@ class DealComparisons:
             return []
         async with self.store.db.engine.connect() as connection:
             done = await trepo.compared_deals(connection, info.id, round_no)
+            unposted = await trepo.unposted_deals(connection, info.id, round_no)
         claimed = []
         for deal in deals:
             if deal not in done and await self._claim(info.id, round_no, deal):
                 claimed.append(deal)
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "deal_compared", round_no, deal))
+        now = self.store.clock()
+        for deal, at in sorted(unposted):
+            key = (info.id, round_no, deal)
+            if key not in self._again and (at < self._born or now - at > REPOST_AFTER):
+                self._again.add(key)  # its claimer stopped before posting it
+                self.events.publish(TournamentChanged(info.id, info.guild_id, "deal_compared", round_no, deal))
         return claimed
+
+    async def posted(self, tournament_id: int, round_no: int, deal: int) -> None:
+        now = self.store.clock()
+
+        async def work(connection: AsyncConnection) -> None:
+            await trepo.mark_deal_posted(connection, tournament_id, round_no, deal, now)
+
+        await self.store.db.write(work)
 
     async def _claim(self, tournament_id: int, round_no: int, deal: int) -> bool:
         now = self.store.clock()

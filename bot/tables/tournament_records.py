@@ -7,7 +7,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.models import TournamentStatus
@@ -16,6 +16,8 @@ log = logging.getLogger(__name__)
 
 SWISS, KNOCKOUT, DUPLICATE = "swiss", "knockout", "duplicate"
 FORMATS = (SWISS, KNOCKOUT, DUPLICATE)
+# a round's tables (or a deal's comparison) claimed but still not posted this long after: post them again
+REPOST_AFTER = timedelta(minutes=2)
 AFTER_ROUND, AFTER_DEAL = "round", "deal"  # when a duplicate night's comparison is posted
 COMPARE_TIMES = (AFTER_ROUND, AFTER_DEAL)
 

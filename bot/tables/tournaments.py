@@ -57,6 +57,7 @@ from .tournament_records import (
     DUPLICATE,
     FORMATS,
     KNOCKOUT,
+    REPOST_AFTER,
     SWISS,
     ComparedDeal,
     EntrantInfo,
@@ -78,7 +79,6 @@ SIGNUP, RUNNING, DONE, CANCELLED = (
     TournamentStatus.CANCELLED,
 )
 LONGEST_WAIT = timedelta(days=30)  # a start time at most this far ahead
-REPOST_AFTER = timedelta(minutes=2)  # a round's tables still not posted this long after it opened: post them
 
 
 class Starter(Protocol):
@@ -206,6 +206,11 @@ class Tournaments:
         before, or for a deal no table reached)."""
         info = await self.tournament(tournament_id)
         return await self.comparisons.deal(info, round_no, deal)
+
+    async def deal_posted(self, tournament_id: int, round_no: int, deal: int) -> None:
+        """The presentation posted a deal's comparison (one claimed and never marked so is posted again by
+        the re-check, as a round left unposted is)."""
+        await self.comparisons.posted(tournament_id, round_no, deal)
 
     async def comparison(self, tournament_id: int, round_no: int) -> list[ComparedDeal]:
         """A duplicate round's deals side by side: per deal, per seat position, every table's seat (what it

@@ -285,6 +285,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                         embed=comparison_embed(info, event.round, [deal], locale, deal_no=event.deal),
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
+                await self.tournaments.deal_posted(info.id, event.round, event.deal)
             elif event.what == "round_done":
                 if info.format == DUPLICATE and info.compare_after == AFTER_ROUND:
                     deals = await self.tournaments.comparison(info.id, event.round)

@@ -31,6 +31,7 @@ def upgrade() -> None:
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("deal", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("posted_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
             ["tournament_id"],
             ["tournaments.id"],

@@ -99,7 +99,7 @@ async def test_a_tournament_before_0007_compares_at_the_end_of_each_round(backen
         assert await pending_changes(database.engine) == []
         async with database.engine.begin() as connection:
             assert (await connection.execute(text("SELECT compare_after FROM tournaments"))).scalar_one() == "round"
-            await connection.execute(text("INSERT INTO tournament_deals VALUES (1, 1, 1, '2026-11-25 20:05:00')"))
+            await connection.execute(text("INSERT INTO tournament_deals VALUES (1, 1, 1, '2026-11-25 20:05:00', NULL)"))
         async with database.engine.begin() as connection:
             await connection.run_sync(_downgrade, "0006")
         async with database.engine.connect() as connection:

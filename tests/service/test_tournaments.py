@@ -351,11 +351,15 @@ async def play_deals(service: TableService, tournament_id: int, deals: int) -> N
     await service.tournaments.events.drain()
 
 
-def listen(service: TableService) -> list[TournamentChanged]:
+def listen(service: TableService, *, posting: bool = True) -> list[TournamentChanged]:
+    """What the service's tournaments publish; with ``posting``, each deal's comparison is marked posted as
+    the chat presentation marks it once it has posted it."""
     heard: list[TournamentChanged] = []
 
     async def hear(event: TournamentChanged) -> None:
         heard.append(event)
+        if posting and event.what == "deal_compared" and event.deal is not None:
+            await service.tournaments.deal_posted(event.tournament_id, event.round, event.deal)
 
     service.tournaments.events.subscribe(hear)
     return heard
@@ -476,3 +480,34 @@ async def test_a_cancelled_tournament_is_not_in_the_history(service: TableServic
     await service.tournaments.cancel(info.id, HOST)
     assert await service.tournaments.finished(GUILD, HOST) == []
     assert (await service.tournaments.totals(GUILD, HOST)).played == 0
+
+
+async def test_a_deal_claimed_but_never_posted_is_posted_again_once(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    heard = listen(service, posting=False)  # the process stops between the claim and the post
+    info = await duplicate_night(service, "deal")
+    await service.tournaments.start(info.id, HOST)
+    await play_deals(service, info.id, 1)
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    await service.tournaments.recheck()  # the claimer itself, within REPOST_AFTER: not again
+    await service.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    await service.close()
+    clock.advance(1)
+    again = make_service(database, clock)  # started since: deal 1 was never posted
+    heard = listen(again, posting=False)
+    await again.load_open_tables()
+    await again.tournaments.recheck()
+    await again.tournaments.recheck()  # once a process, even if its post fails again
+    await again.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    await again.tournaments.deal_posted(info.id, 1, 1)  # this time it was posted
+    await again.close()
+    clock.advance(1)
+    third = make_service(database, clock)
+    heard = listen(third)
+    await third.load_open_tables()
+    await third.tournaments.recheck()
+    await third.tournaments.events.drain()
+    assert [e for e in heard if e.what == "deal_compared"] == []
+    await third.close()
