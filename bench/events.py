@@ -43,7 +43,7 @@ async def _play(service: TableService, table_id: int, rng: random.Random) -> flo
     return time.perf_counter()
 
 
-async def _run(database: Database, entrants: int, rounds: int) -> list[str]:
+async def _run(database: Database, entrants: int, rounds: int, latency: float) -> list[str]:
     service = TableService(database)
     opened: dict[int, float] = {}
 
@@ -52,7 +52,7 @@ async def _run(database: Database, entrants: int, rounds: int) -> list[str]:
             opened[event.round] = time.perf_counter()
 
     service.tournaments.events.subscribe(heard)
-    chat = ChatTournaments(service, GUILD)
+    chat = ChatTournaments(service, GUILD, latency)
     tournaments = service.tournaments
     info = await tournaments.create(
         GUILD, CHANNEL, HOST, "Host", "oh-hell", dict(OPTIONS), table_size=4, rounds=rounds, computers=False
@@ -101,24 +101,24 @@ async def _run(database: Database, entrants: int, rounds: int) -> list[str]:
         + ", ".join(f"{change * 1000:.0f} ms" for change in changes)
         + f"; median {statistics.median(changes) * 1000:.0f} ms",
         "round change shown in chat (last table's final commit -> the chat presentation's last REST call, "
-        "behind the bot's budget of 45 calls a second): "
+        f"behind the bot's budget of 45 calls a second, each answered in {latency * 1000:.0f} ms): "
         + ", ".join(f"{change * 1000:.0f} ms" for change in shown)
         + f"; median {statistics.median(shown) * 1000:.0f} ms",
         "REST calls per round change: " + ", ".join(str(sum(sent.values())) for sent in calls) + f" ({by_route})",
     ]
 
 
-def bench_events(entrants: int, rounds: int, url: str | None) -> list[str]:
+def bench_events(entrants: int, rounds: int, url: str | None, latency: float = 0.0) -> list[str]:
     async def run() -> list[str]:
         if url is None:
             with tempfile.TemporaryDirectory() as folder:
                 path = f"sqlite:///{Path(folder) / 'bench.db'}"
                 await fresh_database(path, None)
-                return await _run(database_on(path, None), entrants, rounds)
+                return await _run(database_on(path, None), entrants, rounds, latency)
         schema = "bench_events"
         await fresh_database(url, schema)
         try:
-            return await _run(database_on(url, schema), entrants, rounds)
+            return await _run(database_on(url, schema), entrants, rounds, latency)
         finally:
             await drop_schema(url, schema)
 

@@ -11,6 +11,7 @@ the counter, as in the bot, so the time the calls take is the time they would ta
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
 from datetime import UTC, datetime
@@ -32,13 +33,16 @@ class ThreadsToo(CountedCalls):
     """The counter, also answering a new thread with a thread (the cog's ``create_thread``) and noting when
     each call was made."""
 
-    def __init__(self, guild_id: int) -> None:
+    def __init__(self, guild_id: int, latency: float = 0.0) -> None:
         super().__init__()
         self.guild_id = guild_id
+        self.latency = latency  # seconds Discord takes to answer a call
         self.stamps: list[float] = []
 
     async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:
-        self.stamps.append(time.perf_counter())
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        self.stamps.append(time.perf_counter())  # when the answer came
         answer = await super().request(route, **kwargs)
         if route.method == "POST" and route.path.endswith("/threads"):
             return {
@@ -65,8 +69,8 @@ class ThreadsToo(CountedCalls):
 class ChatTournaments:
     """The ``/tournament`` cog over counted calls; ``calls`` and ``last_call`` say what it sent and when."""
 
-    def __init__(self, service: TableService, guild_id: int) -> None:
-        self.counted = ThreadsToo(guild_id)
+    def __init__(self, service: TableService, guild_id: int, latency: float = 0.0) -> None:
+        self.counted = ThreadsToo(guild_id, latency)
         self.client = discord.Client(intents=discord.Intents.none())
         self.counted.attach(self.client)
         self.budget = RestBudget(DEFAULT_PER_SECOND)

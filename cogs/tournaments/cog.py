@@ -8,6 +8,7 @@ tables cog's publisher draws their messages and everything after that is the tab
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from datetime import timedelta
@@ -25,6 +26,7 @@ from bot.tables.tournament_records import (
     COMPARE_TIMES,
     DUPLICATE,
     FORMATS,
+    RoundTable,
     TournamentChanged,
     TournamentInfo,
 )
@@ -312,33 +314,48 @@ class Tournaments(commands.Cog, name=HANDLER):
             log.warning("could not show %s of tournament %s", event.what, info.id)
 
     async def _post_round(self, info: TournamentInfo, round_no: int, locale: Any) -> None:
-        """Each table of the round not shown yet: its message in the channel, a thread, its people pinged."""
+        """Each table of the round not shown yet: its message in the channel, a thread, its people pinged. The
+        messages are posted one after another, so the channel lists the tables in order; each one's thread,
+        place and ping follow while the next is posted (a round of 16 tables waits for Discord's answer 16
+        times, not 48)."""
         tables_cog = self.bot.cog_of(Tables)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        for table in await self.tournaments.round_tables(info.id, round_no):
-            if table.message_id is not None or table.table_id in self._posting:
-                continue
-            self._posting.add(table.table_id)
-            try:
-                kwargs = await tables_cog.publisher.message(table.table_id)
-                kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
-                if kwargs.get("content") is None:
-                    kwargs.pop("content", None)
-                message = await channel.send(**kwargs)
-                tables_cog.publisher.mark_shown(table.table_id)
-                thread_id = None
-                with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
-                    # by the route itself: this process may not hold the server (another shard's), and a
-                    # message's create_thread wants the server from the gateway's cache
-                    thread = await self.bot.http.start_thread_with_message(
-                        info.channel_id, message.id, name=thread_name(info, table, locale), auto_archive_duration=1440
-                    )
-                    thread_id = int(thread["id"])
-                await tables_cog.publisher.place(table.table_id, message_id=message.id, thread_id=thread_id)
-                line, users = table_ping(info, table, locale)
-                target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
-                await target.send(
-                    line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users])
+        following: list[asyncio.Task[None]] = []
+        try:
+            for table in await self.tournaments.round_tables(info.id, round_no):
+                if table.message_id is not None or table.table_id in self._posting:
+                    continue
+                self._posting.add(table.table_id)
+                try:
+                    kwargs = await tables_cog.publisher.message(table.table_id)
+                    kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
+                    if kwargs.get("content") is None:
+                        kwargs.pop("content", None)
+                    message = await channel.send(**kwargs)
+                    tables_cog.publisher.mark_shown(table.table_id)
+                except BaseException:
+                    self._posting.discard(table.table_id)
+                    raise
+                following.append(asyncio.create_task(self._open_table(info, table, message.id, locale)))
+        finally:
+            for failed in await asyncio.gather(*following, return_exceptions=True):
+                if isinstance(failed, Exception):
+                    log.warning("a table of tournament %s was posted without its thread or ping: %s", info.id, failed)
+
+    async def _open_table(self, info: TournamentInfo, table: RoundTable, message_id: int, locale: Any) -> None:
+        """A round's table just posted: its thread, where it is, and its people pinged there."""
+        try:
+            thread_id = None
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                # by the route itself: this process may not hold the server (another shard's), and a
+                # message's create_thread wants the server from the gateway's cache
+                thread = await self.bot.http.start_thread_with_message(
+                    info.channel_id, message_id, name=thread_name(info, table, locale), auto_archive_duration=1440
                 )
-            finally:
-                self._posting.discard(table.table_id)
+                thread_id = int(thread["id"])
+            await self.bot.cog_of(Tables).publisher.place(table.table_id, message_id=message_id, thread_id=thread_id)
+            line, users = table_ping(info, table, locale)
+            target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
+            await target.send(line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+        finally:
+            self._posting.discard(table.table_id)
