@@ -74,6 +74,9 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     events.add_argument("--entrants", type=int, default=64)
     events.add_argument("--rounds", type=int, default=3)
     events.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    events.add_argument(
+        "--latency", type=float, default=0.0, help="milliseconds Discord takes to answer each REST call (default 0)"
+    )
     sub.add_parser(
         "activity", help="the Activity on real WebSockets: action to new state on four screens", add_help=False
     )
@@ -126,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.what == "events":
         from bench.events import bench_events
 
-        lines = bench_events(args.entrants, args.rounds, args.database)
+        lines = bench_events(args.entrants, args.rounds, args.database, args.latency / 1000)
     elif args.what == "engine":
         from bench.engine import engine_figures, openspiel_figures
 

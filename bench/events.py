@@ -2,8 +2,9 @@
 at full speed (random legal moves, no thinking time) through the table service and the database.
 
 For each round change it prints the time from the commit that ended the round's last table to the moment
-the next round's 16 tables are all written and started (the service's ``round_opened``), and the REST
-calls the chat presentation makes for a round change, counted from what it sends (see the figures' note).
+the next round's 16 tables are all written and started (the service's ``round_opened``), and then to the
+last REST call the chat presentation (the bot's ``/tournament`` cog, over counted calls behind the bot's
+REST budget: :mod:`bench.events_chat`) made for it, with those calls by route.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ import time
 from pathlib import Path
 
 from bench.database import database_on, drop_schema, fresh_database
+from bench.events_chat import ChatTournaments
 from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.tournament_records import TournamentChanged
 
 GUILD, CHANNEL, HOST = 1 << 22, 10, 1_000_000
 OPTIONS = {"start_cards": 3, "sequence": "down"}  # three deals a match (3, 2 and 1 cards)
-# The chat presentation's calls for one round change at T tables: the standings (1), the sign-up message's
-# edit (1), and per table its message, its thread and the ping in it (3): see cogs/tournaments/cog.py.
-REST_PER_TABLE, REST_PER_ROUND = 3, 2
+ROUTES = {  # the routes a round change calls, as people would name them
+    "POST /channels/{channel_id}/messages": "posts (the standings, each table's message, each ping)",
+    "PATCH /channels/{channel_id}/messages/{message_id}": "edits (the sign-up message; each table's message)",
+    "POST /channels/{channel_id}/messages/{message_id}/threads": "threads (one a table)",
+}
 
 
 async def _play(service: TableService, table_id: int, rng: random.Random) -> float:
@@ -39,7 +43,7 @@ async def _play(service: TableService, table_id: int, rng: random.Random) -> flo
     return time.perf_counter()
 
 
-async def _run(database: Database, entrants: int, rounds: int) -> list[str]:
+async def _run(database: Database, entrants: int, rounds: int, latency: float) -> list[str]:
     service = TableService(database)
     opened: dict[int, float] = {}
 
@@ -48,15 +52,21 @@ async def _run(database: Database, entrants: int, rounds: int) -> list[str]:
             opened[event.round] = time.perf_counter()
 
     service.tournaments.events.subscribe(heard)
+    chat = ChatTournaments(service, GUILD, latency)
     tournaments = service.tournaments
     info = await tournaments.create(
         GUILD, CHANNEL, HOST, "Host", "oh-hell", dict(OPTIONS), table_size=4, rounds=rounds, computers=False
     )
+    await tournaments.set_message(info.id, 1)  # the sign-up message, edited at each round as in the bot
     for n in range(1, entrants):
         await tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
     await tournaments.start(info.id, HOST)
+    await tournaments.events.drain()
+    await chat.take()  # round 1's opening is not a round change
     rng = random.Random(7)
     changes: list[float] = []
+    shown: list[float] = []
+    calls: list[dict[str, int]] = []
     tables_per_round = 0
     for round_no in range(1, rounds + 1):
         tables = await tournaments.round_tables(info.id, round_no)
@@ -72,32 +82,43 @@ async def _run(database: Database, entrants: int, rounds: int) -> list[str]:
             await asyncio.sleep(0.001)
         if round_no < rounds:
             changes.append(opened[round_no + 1] - last)
+            await tournaments.events.drain()  # the cog has shown the standings and the new round
+            sent, last_call = await chat.take()
+            shown.append((last_call or last) - last)
+            calls.append(dict(sent))
     await tournaments.events.drain()
     final = await tournaments.tournament(info.id)
     await service.close()
-    rest = REST_PER_TABLE * tables_per_round + REST_PER_ROUND
+    await chat.close()
+    routes = sorted({route for sent in calls for route in sent})
+    by_route = "; ".join(
+        f"{ROUTES.get(route, route)}: {' / '.join(str(sent.get(route, 0)) for sent in calls)}" for route in routes
+    )
     return [
         f"bench events: {entrants} entrants, Swiss, {tables_per_round} tables of 4 (Oh Hell, 3 deals), "
         f"{rounds} rounds on {database.backend}; {final.status.value}",
         "round change (last table's final commit -> next round's tables written and started): "
         + ", ".join(f"{change * 1000:.0f} ms" for change in changes)
         + f"; median {statistics.median(changes) * 1000:.0f} ms",
-        f"REST calls the chat presentation makes per round change: {rest} "
-        f"({REST_PER_TABLE} a table: its message, its thread, the ping; + the standings and the sign-up's edit)",
+        "round change shown in chat (last table's final commit -> the chat presentation's last REST call, "
+        f"behind the bot's budget of 45 calls a second, each answered in {latency * 1000:.0f} ms): "
+        + ", ".join(f"{change * 1000:.0f} ms" for change in shown)
+        + f"; median {statistics.median(shown) * 1000:.0f} ms",
+        "REST calls per round change: " + ", ".join(str(sum(sent.values())) for sent in calls) + f" ({by_route})",
     ]
 
 
-def bench_events(entrants: int, rounds: int, url: str | None) -> list[str]:
+def bench_events(entrants: int, rounds: int, url: str | None, latency: float = 0.0) -> list[str]:
     async def run() -> list[str]:
         if url is None:
             with tempfile.TemporaryDirectory() as folder:
                 path = f"sqlite:///{Path(folder) / 'bench.db'}"
                 await fresh_database(path, None)
-                return await _run(database_on(path, None), entrants, rounds)
+                return await _run(database_on(path, None), entrants, rounds, latency)
         schema = "bench_events"
         await fresh_database(url, schema)
         try:
-            return await _run(database_on(url, schema), entrants, rounds)
+            return await _run(database_on(url, schema), entrants, rounds, latency)
         finally:
             await drop_schema(url, schema)
 

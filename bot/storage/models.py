@@ -298,6 +298,9 @@ class Tournament(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # a duplicate night's comparison message: after each deal ("deal") or at the end of each round ("round")
+    compare_after: Mapped[str] = mapped_column(String(8), default="round", server_default="round")
+    podium_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the podium, once posted
 
 
 class TournamentEntrant(Base):
@@ -312,6 +315,7 @@ class TournamentEntrant(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
     withdrawn_at: Mapped[datetime | None]  # left before the start (then the row is gone) or between rounds
+    place: Mapped[int | None] = mapped_column(Integer)  # the final standings' rank, written when it finished
 
 
 class TournamentRound(Base):
@@ -340,6 +344,21 @@ class TournamentTable(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # from 1
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
     seats: Mapped[list[Any]] = mapped_column(default=list)  # entrant id per seat position, None: a computer filling it
+
+
+class TournamentDeal(Base):
+    """A deal of a duplicate round compared (every table of the round has played it), written once: the
+    primary key makes a second writer fail, so its comparison message is posted exactly once."""
+
+    __tablename__ = "tournament_deals"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)  # when it was claimed
+    posted_at: Mapped[datetime | None]  # when the presentation posted it (None: not yet, or lost in a crash)
 
 
 class SeasonPlan(Base):

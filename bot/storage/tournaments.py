@@ -17,6 +17,7 @@ from .models import (
     Player,
     Table,
     Tournament,
+    TournamentDeal,
     TournamentEntrant,
     TournamentRound,
     TournamentStatus,
@@ -27,6 +28,7 @@ TOURNAMENTS = cast(SATable, Tournament.__table__)
 ENTRANTS = cast(SATable, TournamentEntrant.__table__)
 ROUNDS = cast(SATable, TournamentRound.__table__)
 EVENT_TABLES = cast(SATable, TournamentTable.__table__)
+DEALS = cast(SATable, TournamentDeal.__table__)
 TABLES = cast(SATable, Table.__table__)
 MATCHES = cast(SATable, Match.__table__)
 MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
@@ -200,3 +202,114 @@ async def tournament_of_table(connection: AsyncConnection, table_id: int) -> int
     statement = select(EVENT_TABLES.c.tournament_id).where(EVENT_TABLES.c.table_id == table_id)
     found = (await connection.execute(statement)).scalar_one_or_none()
     return None if found is None else int(found)
+
+
+async def unposted_deals(connection: AsyncConnection, tournament_id: int, round_no: int) -> list[tuple[int, datetime]]:
+    """The deals of a round claimed but not marked posted, with when each was claimed."""
+    statement = select(DEALS.c.deal, DEALS.c.created_at).where(
+        DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no, DEALS.c.posted_at.is_(None)
+    )
+    return [(int(row.deal), row.created_at) for row in (await connection.execute(statement)).all()]
+
+
+async def mark_deal_posted(
+    connection: AsyncConnection, tournament_id: int, round_no: int, deal: int, now: datetime
+) -> None:
+    statement = update(DEALS).where(
+        DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no, DEALS.c.deal == deal
+    )
+    await connection.execute(statement.values(posted_at=now))
+
+
+async def compared_deals(connection: AsyncConnection, tournament_id: int, round_no: int) -> set[int]:
+    """The deals of a duplicate round whose comparison was claimed (posted, or being posted)."""
+    statement = select(DEALS.c.deal).where(DEALS.c.tournament_id == tournament_id, DEALS.c.round == round_no)
+    return {int(deal) for deal in (await connection.execute(statement)).scalars()}
+
+
+async def insert_compared_deal(
+    connection: AsyncConnection, tournament_id: int, round_no: int, deal: int, now: datetime
+) -> None:
+    """Claim a deal's comparison (an IntegrityError if another process or call claimed it first)."""
+    values = {"tournament_id": tournament_id, "round": round_no, "deal": deal, "created_at": now}
+    await connection.execute(insert(DEALS).values(**values))
+
+
+async def set_places(connection: AsyncConnection, places: dict[int, int]) -> None:
+    """Each entrant's place in the final standings (entrant id → rank)."""
+    for entrant_id, place in places.items():
+        await connection.execute(update(ENTRANTS).where(ENTRANTS.c.id == entrant_id).values(place=place))
+
+
+@dataclass(frozen=True)
+class FinishedRow:
+    """A finished tournament of a server, as /history and /stats show it."""
+
+    id: int
+    game: str
+    format: str
+    finished_at: datetime | None
+    channel_id: int
+    message_id: int | None  # the sign-up message
+    podium_message_id: int | None
+    entrants: int
+    entrant_id: int | None  # the player's entrant, when read for one player
+    place: int | None  # the player's place (None: not written, a tournament finished before places were kept)
+
+
+async def finished(
+    connection: AsyncConnection,
+    guild_id: int,
+    user_id: int | None = None,
+    game: str | None = None,
+    limit: int | None = None,
+) -> list[FinishedRow]:
+    """The server's finished tournaments, newest first (those ``user_id`` entered, with their place)."""
+    counted = (
+        select(ENTRANTS.c.tournament_id, func.count().label("entrants")).group_by(ENTRANTS.c.tournament_id).subquery()
+    )
+    columns: list[Any] = [TOURNAMENTS, counted.c.entrants]
+    source = TOURNAMENTS.join(counted, counted.c.tournament_id == TOURNAMENTS.c.id)
+    if user_id is not None:
+        columns += [ENTRANTS.c.id.label("entrant_id"), ENTRANTS.c.place]
+        source = source.join(ENTRANTS, (ENTRANTS.c.tournament_id == TOURNAMENTS.c.id) & (ENTRANTS.c.user_id == user_id))
+    statement = (
+        select(*columns)
+        .select_from(source)
+        .where(TOURNAMENTS.c.guild_id == guild_id, TOURNAMENTS.c.status == TournamentStatus.DONE)
+        .order_by(TOURNAMENTS.c.finished_at.desc(), TOURNAMENTS.c.id.desc())
+    )
+    if game is not None:
+        statement = statement.where(TOURNAMENTS.c.game == game)
+    if limit is not None:
+        statement = statement.limit(limit)
+    return [
+        FinishedRow(
+            row.id,
+            row.game,
+            row.format,
+            row.finished_at,
+            row.channel_id,
+            row.message_id,
+            row.podium_message_id,
+            int(row.entrants),
+            row.entrant_id if user_id is not None else None,
+            row.place if user_id is not None else None,
+        )
+        for row in (await connection.execute(statement)).all()
+    ]
+
+
+async def winners(connection: AsyncConnection, tournament_ids: Sequence[int]) -> dict[int, list[int | None]]:
+    """The entrants placed first (their user ids, None for a computer) of each tournament."""
+    if not tournament_ids:
+        return {}
+    statement = (
+        select(ENTRANTS.c.tournament_id, ENTRANTS.c.user_id)
+        .where(ENTRANTS.c.tournament_id.in_(tournament_ids), ENTRANTS.c.place == 1)
+        .order_by(ENTRANTS.c.id)
+    )
+    out: dict[int, list[int | None]] = {}
+    for row in (await connection.execute(statement)).all():
+        out.setdefault(int(row.tournament_id), []).append(row.user_id)
+    return out

@@ -7,7 +7,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.models import TournamentStatus
@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 
 SWISS, KNOCKOUT, DUPLICATE = "swiss", "knockout", "duplicate"
 FORMATS = (SWISS, KNOCKOUT, DUPLICATE)
+# a round's tables (or a deal's comparison) claimed but still not posted this long after: post them again
+REPOST_AFTER = timedelta(minutes=2)
+AFTER_ROUND, AFTER_DEAL = "round", "deal"  # when a duplicate night's comparison is posted
+COMPARE_TIMES = (AFTER_ROUND, AFTER_DEAL)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class TournamentInfo:
     status: TournamentStatus
     round: int
     entrants: tuple[EntrantInfo, ...]
+    compare_after: str = AFTER_ROUND  # a duplicate night: the comparison after each deal, or each round
 
     def entrant_of(self, user_id: int) -> EntrantInfo | None:
         return next((e for e in self.entrants if e.user_id == user_id and not e.withdrawn), None)
@@ -110,12 +115,15 @@ class ComparedDeal:
 @dataclass(frozen=True)
 class TournamentChanged:
     """A tournament changed: ``what`` is ``signup`` (entrants), ``started``, ``round_opened`` (the round's
-    tables are open: post them), ``round_done`` (its standings), ``finished`` (the podium) or ``cancelled``."""
+    tables are open: post them), ``deal_compared`` (a duplicate night compared after each deal: ``deal`` was
+    played at every table of the round, post its comparison), ``round_done`` (its standings), ``finished``
+    (the podium) or ``cancelled``."""
 
     tournament_id: int
     guild_id: int
     what: str
     round: int
+    deal: int | None = None
 
 
 Listener = Callable[[TournamentChanged], Awaitable[None]]
@@ -161,3 +169,30 @@ class TournamentEvents:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = {}
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A finished tournament as /history lists it: what it was, when it ended, how many entered, where its
+    podium is, who won, and (read for one player) that player's place."""
+
+    id: int
+    game: str
+    format: str
+    finished_at: datetime | None
+    guild_id: int
+    channel_id: int
+    podium_message_id: int | None  # None: not posted (or finished before it was kept): the sign-up's below
+    message_id: int | None  # the sign-up message
+    entrants: int
+    winners: tuple[int | None, ...]  # the user ids placed first (None: a computer)
+    place: int | None = None
+
+
+@dataclass(frozen=True)
+class TournamentTotals:
+    """A player's finished tournaments: how many, how many on the podium (top three), how many won."""
+
+    played: int = 0
+    podiums: int = 0
+    wins: int = 0

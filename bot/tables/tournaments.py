@@ -36,31 +36,38 @@ from bot.storage.models import (
     MAX_OPEN_TOURNAMENTS,
     MAX_ROUNDS,
     OPEN_STATUSES,
+    PLAYING,
     TournamentStatus,
 )
-from bot.tournaments.duplicate import compare, deal_scores, round_seed
+from bot.tournaments.duplicate import compare, round_seed
 from bot.tournaments.knockout import advancing, is_final, knockout_round
 from bot.tournaments.standings import Standing, TablePlaces, shown, standings
 from bot.tournaments.swiss import RoundPlan, first_round_order, pair_key, swiss_round
 
 from .errors import BadOptions, NotAllowed, TableError, TableNotFound, TooMany, WrongStatus
-from .events import Event, MatchEnded
+from .events import Event, MatchEnded, TableChanged
 from .records import Outcome
 from .settings import checked_options
 from .store import Store
+from .tournament_comparisons import DealComparisons, side_by_side
+from .tournament_history import TournamentHistory
 from .tournament_records import (
+    AFTER_ROUND,
+    COMPARE_TIMES,
     DUPLICATE,
     FORMATS,
     KNOCKOUT,
+    REPOST_AFTER,
     SWISS,
     ComparedDeal,
-    ComparedSeat,
     EntrantInfo,
     RoundTable,
     StandingLine,
     TournamentChanged,
     TournamentEvents,
     TournamentInfo,
+    TournamentResult,
+    TournamentTotals,
 )
 
 log = logging.getLogger(__name__)
@@ -72,7 +79,6 @@ SIGNUP, RUNNING, DONE, CANCELLED = (
     TournamentStatus.CANCELLED,
 )
 LONGEST_WAIT = timedelta(days=30)  # a start time at most this far ahead
-REPOST_AFTER = timedelta(minutes=2)  # a round's tables still not posted this long after it opened: post them
 
 
 class Starter(Protocol):
@@ -107,6 +113,7 @@ def _info(row: Any, entrants: Sequence[trepo.EntrantRow]) -> TournamentInfo:
         status=TournamentStatus(row.status),
         round=row.round,
         entrants=tuple(EntrantInfo(e.id, e.user_id, e.name, e.withdrawn) for e in entrants),
+        compare_after=row.compare_after,
     )
 
 
@@ -132,11 +139,13 @@ class Tournaments:
         self.starter = starter
         self.abandoner = abandoner
         self.events = TournamentEvents()
+        self.comparisons = DealComparisons(store, self.events)
+        self.history = TournamentHistory(store, self.standings)
         self._advancing: dict[int, asyncio.Lock] = {}
         self._announced: set[tuple[int, int]] = set()  # rounds whose opening this process announced
         self._born = store.clock()
         self._loop: asyncio.Task[None] | None = None
-        self._hearing = store.events.subscribe(self._heard, (MatchEnded,))
+        self._hearing = store.events.subscribe(self._heard, (MatchEnded, TableChanged))
 
     # Reads -----------------------------------------------------------------------
 
@@ -152,6 +161,17 @@ class Tournaments:
     async def round_tables(self, tournament_id: int, round_no: int | None = None) -> list[RoundTable]:
         async with self.store.db.engine.connect() as connection:
             return [_round_table(row) for row in await trepo.event_tables(connection, tournament_id, round_no)]
+
+    async def finished(
+        self, guild_id: int, user_id: int | None = None, game: str | None = None, limit: int = 5
+    ) -> list[TournamentResult]:
+        """The server's finished tournaments, newest first (with ``user_id``: those they entered, and their
+        place), for /history."""
+        return await self.history.finished(guild_id, user_id, game, limit)
+
+    async def totals(self, guild_id: int, user_id: int, game: str | None = None) -> TournamentTotals:
+        """A player's finished tournaments of the server (of one game): played, podiums, wins, for /stats."""
+        return await self.history.totals(guild_id, user_id, game)
 
     async def tournament_of_table(self, table_id: int) -> int | None:
         async with self.store.db.engine.connect() as connection:
@@ -181,6 +201,17 @@ class Tournaments:
             for line in lines
         ]
 
+    async def deal_comparison(self, tournament_id: int, round_no: int, deal: int) -> ComparedDeal | None:
+        """One deal of a duplicate round side by side, once every table of the round has scored it (None
+        before, or for a deal no table reached)."""
+        info = await self.tournament(tournament_id)
+        return await self.comparisons.deal(info, round_no, deal)
+
+    async def deal_posted(self, tournament_id: int, round_no: int, deal: int) -> None:
+        """The presentation posted a deal's comparison (one claimed and never marked so is posted again by
+        the re-check, as a round left unposted is)."""
+        await self.comparisons.posted(tournament_id, round_no, deal)
+
     async def comparison(self, tournament_id: int, round_no: int) -> list[ComparedDeal]:
         """A duplicate round's deals side by side: per deal, per seat position, every table's seat (what it
         bid, took and scored, and its matchpoints). Empty unless every table of the round is over."""
@@ -189,34 +220,8 @@ class Tournaments:
             rows = await trepo.event_tables(connection, tournament_id, round_no)
         if not rows or any(row.status in OPEN_STATUSES for row in rows):
             return []
-        compared = compare([row.sheets for row in rows], info.table_size)
-        names = {entrant.id: entrant for entrant in info.entrants}
-        sheets = [{int(sheet["deal"]): sheet for sheet in row.sheets} for row in rows]
-        scores = [deal_scores(row.sheets) for row in rows]
-        out = []
-        for deal in compared.deals:
-            positions = []
-            for position in range(info.table_size):
-                seats = []
-                for index, row in enumerate(rows):
-                    line = next(r for r in sheets[index][deal]["rows"] if int(r["seat"]) == position)
-                    mine = scores[index][deal][position]
-                    others = [score[deal][position] for other, score in enumerate(scores) if other != index]
-                    points = sum(2 if mine > theirs else 1 if mine == theirs else 0 for theirs in others)
-                    entrant = row.seats[position]
-                    seats.append(
-                        ComparedSeat(
-                            row.number,
-                            names.get(entrant) if entrant is not None else None,
-                            int(line["bid"]) if "bid" in line else None,
-                            int(line["tricks"]),
-                            int(line["change"]),
-                            points,
-                        )
-                    )
-                positions.append(tuple(seats))
-            out.append(ComparedDeal(deal, tuple(positions)))
-        return out
+        sheets = [row.sheets for row in rows]
+        return side_by_side(info, rows, sheets, compare(sheets, info.table_size).deals)
 
     @staticmethod
     def _finished_rounds(tables: Sequence[trepo.EventTableRow]) -> set[int]:
@@ -261,9 +266,11 @@ class Tournaments:
         computers: bool = True,
         rated: bool = True,
         starts_at: datetime | None = None,
+        compare_after: str | None = None,
     ) -> TournamentInfo:
         """A tournament in sign-up, its host the first entrant. Every argument is checked first: a refusal
-        writes nothing."""
+        writes nothing. ``compare_after`` (a duplicate night only): its comparison after each ``deal``, or at
+        the end of each ``round`` (the default)."""
         if game not in GAMES:
             raise BadOptions("unknown_game", game=game, allowed=", ".join(GAMES))
         if format not in FORMATS:
@@ -277,6 +284,10 @@ class Tournaments:
             raise BadOptions("bad_rounds", value=rounds, most=MAX_ROUNDS)
         if format == KNOCKOUT and not 1 <= advance < size:
             raise BadOptions("bad_advance", value=advance, most=size - 1)
+        if compare_after is not None and format != DUPLICATE:
+            raise BadOptions("compare_duplicate_only")
+        if compare_after is not None and compare_after not in COMPARE_TIMES:
+            raise BadOptions("bad_compare_after", value=compare_after, allowed=", ".join(COMPARE_TIMES))
         now = self.store.clock()
         if starts_at is not None and (starts_at <= now or starts_at - now > LONGEST_WAIT):
             raise BadOptions("bad_start_time", days=LONGEST_WAIT.days)
@@ -305,6 +316,7 @@ class Tournaments:
                 status=SIGNUP,
                 round=0,
                 created_at=now,
+                compare_after=compare_after or AFTER_ROUND,
             )
             await trepo.insert_entrant(connection, tournament_id, host_id, now)
             return tournament_id
@@ -312,11 +324,12 @@ class Tournaments:
         tournament_id = await self.store.db.write(work)
         return await self._changed(tournament_id, "signup")
 
-    async def set_message(self, tournament_id: int, message_id: int) -> None:
-        """Where the presentation posted the sign-up message."""
+    async def set_message(self, tournament_id: int, message_id: int, *, podium: bool = False) -> None:
+        """Where the presentation posted the sign-up message (``podium``: the podium, once finished)."""
+        column = "podium_message_id" if podium else "message_id"
 
         async def work(connection: AsyncConnection) -> None:
-            await trepo.update_tournament(connection, tournament_id, {}, message_id=message_id)
+            await trepo.update_tournament(connection, tournament_id, {}, **{column: message_id})
 
         await self.store.db.write(work)
 
@@ -545,7 +558,9 @@ class Tournaments:
             if plan is None or not plan.tables:
                 if await trepo.update_tournament(
                     connection, info.id, {"status": RUNNING, "round": round_no - 1}, status=DONE, finished_at=now
-                ):
+                ):  # the final standings' places, as the podium shows them, kept for /history and /stats
+                    places = {line.entrant: line.rank for line in self._standings(fresh, tables, rounds)}
+                    await trepo.set_places(connection, places)
                     return []
                 return None
             values: dict[str, Any] = {"round": round_no, "status": RUNNING}
@@ -609,6 +624,21 @@ class Tournaments:
             tournament_id = await self.tournament_of_table(event.table_id)
             if tournament_id is not None:
                 await self.advance(tournament_id)
+        elif isinstance(event, TableChanged) and "deal" in event.kinds() and event.table.status == PLAYING:
+            tournament_id = await self.tournament_of_table(event.table_id)
+            if tournament_id is not None:
+                await self.compare_deals(tournament_id)
+
+    async def compare_deals(self, tournament_id: int) -> list[int]:
+        """A duplicate night compared after each deal: claim and publish the comparison of every deal of the
+        round under way that every table has scored and nobody compared yet (see
+        :mod:`bot.tables.tournament_comparisons`). The deals this call claimed."""
+        lock = self._advancing.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            info = await self.tournament(tournament_id)
+            if info.status != RUNNING:
+                return []
+            return await self.comparisons.catch_up(info, info.round)
 
     async def advance(self, tournament_id: int) -> bool:
         """If every table of the round under way is over: its standings, then the next round (or the end).
@@ -623,6 +653,7 @@ class Tournaments:
             if waiting:  # written, never started (a crash in between): start them now
                 await self._start_tables(waiting)
                 return False
+            await self.comparisons.catch_up(info, info.round)  # a deal's comparison before the standings
             unshown = [table for table in tables if table.status in OPEN_STATUSES and table.message_id is None]
             if unshown and (info.id, info.round) not in self._announced and await self._left_unposted(info):
                 self._announced.add((info.id, info.round))

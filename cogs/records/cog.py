@@ -22,6 +22,7 @@ from ..replies import id_from, send
 from ..tables.review import review_embed
 from .components import HANDLER, PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
 from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, person, stats_embed
+from .tournament_lines import add_totals, add_tournaments
 
 REPLAY_OPTIONS, REPLAY_PARTS = 25, 4  # deals per select (Discord's most), selects under a match's sheet
 
@@ -172,6 +173,11 @@ class Records(commands.Cog, name=HANDLER):
         seasons = {name: await self.service.seasons.player_seasons(guild_id, name, who.id) for name in games}
         start = SkillRating.initial().ordinal
         embed = stats_embed(who.display_name, profiles, recent, who.id, start, locale, seasons)
+        game_name = game.value if game else None
+        totals = await self.service.tournaments.totals(guild_id, who.id, game_name)
+        if totals.played:
+            latest = await self.service.tournaments.finished(guild_id, who.id, game_name, limit=3)
+            add_totals(embed, totals, latest, locale)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ /history
@@ -197,6 +203,8 @@ class Records(commands.Cog, name=HANDLER):
             member = interaction.guild.get_member(who) if interaction.guild else None
             name = member.display_name if member else (seat["name"] if seat else str(who))
         embed = history_embed(matches, page, total, name, locale)
+        if page == 0:  # the finished tournaments head the first page
+            add_tournaments(embed, await self.service.tournaments.finished(guild_id, who), locale)
         view = discord.ui.View(timeout=None)
         if matches:
             options = [match_option(match, locale) for match in matches]

@@ -95,6 +95,7 @@ class Publisher:
         self._locks: dict[int, asyncio.Lock] = {}
         self._rendered: dict[int, int] = {}  # the table's version the last message rendered showed
         self._shown: dict[int, int] = {}  # the version its message shows (a lobby's, or a closed lobby's)
+        self._missed: set[int] = set()  # tables whose edit found no message: their place was not known yet
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -157,9 +158,25 @@ class Publisher:
         """Record where a table's new message is (the service's ``set_location``), then have it edited if the
         table changed since it was posted: a change heard before its place was known (a computer seated the
         moment the lobby showed, while its thread was being opened) found no message to edit, and would
-        otherwise never be shown. Nothing is sent when the message shows the table's version already."""
+        otherwise never be shown. Nothing is sent when the message shows the table's version already and no
+        edit went missing meanwhile (a tournament's tables, posted already started: one edit fewer each)."""
+        before = await self._version(table_id)
         await self.service.set_location(table_id, message_id=message_id, thread_id=thread_id, in_channel=in_channel)
+        after = await self._version(table_id)
+        missed = table_id in self._missed
+        self._missed.discard(table_id)
+        shown = self._shown.get(table_id)
+        # recording the place is itself a change of the table (one version) that the message does not show
+        if not missed and shown is not None and before is not None and before <= shown and after == before + 1:
+            self._shown[table_id] = after
+            return
         self.touch(table_id)
+
+    async def _version(self, table_id: int) -> int | None:
+        try:
+            return (await self.service.table(table_id)).version
+        except Exception:
+            return None
 
     def touch(self, table_id: int) -> None:
         """The table changed: edit its message soon (coalesced)."""
@@ -217,6 +234,7 @@ class Publisher:
         async with self.lock(table_id):
             table = await self.service.table(table_id)
             if table.message_id is None:  # not placed yet: :meth:`place` has it edited once it is
+                self._missed.add(table_id)
                 return
             kwargs = await self.message(table_id)
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

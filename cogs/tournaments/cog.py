@@ -8,6 +8,7 @@ tables cog's publisher draws their messages and everything after that is the tab
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from datetime import timedelta
@@ -20,7 +21,15 @@ from discord.ext import commands
 
 from bot.games import GAMES, Option
 from bot.tables import NotAllowed, TableError
-from bot.tables.tournament_records import DUPLICATE, FORMATS, TournamentChanged, TournamentInfo
+from bot.tables.tournament_records import (
+    AFTER_ROUND,
+    COMPARE_TIMES,
+    DUPLICATE,
+    FORMATS,
+    RoundTable,
+    TournamentChanged,
+    TournamentInfo,
+)
 from bot.words import error_text
 
 from ..client import TableBot
@@ -95,10 +104,12 @@ class Tournaments(commands.Cog, name=HANDLER):
         rated=text("describe.tournament.rated"),
         starts_in=text("describe.tournament.starts_in"),
         options=text("describe.tournament.options"),
+        compare=text("describe.tournament.compare"),
     )
     @app_commands.choices(
         game=game_choices(),
         format=[app_commands.Choice(name=text(f"choice.format_{name}"), value=name) for name in FORMATS],
+        compare=[app_commands.Choice(name=text(f"choice.compare_{name}"), value=name) for name in COMPARE_TIMES],
     )
     async def create(
         self,
@@ -112,6 +123,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         rated: bool = True,
         starts_in: app_commands.Range[int, 1, 43_200] | None = None,
         options: app_commands.Range[str, 1, MOST_OPTIONS_TEXT] | None = None,
+        compare: app_commands.Choice[str] | None = None,
     ) -> None:
         locale = reader(interaction)
         if interaction.guild_id is None or interaction.channel_id is None or game.value not in GAMES:
@@ -138,6 +150,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                     computers=computers,
                     rated=rated,
                     starts_at=starts_at,
+                    compare_after=compare.value if compare else None,
                 )
             except TableError as error:
                 await send(interaction, error_text(error, locale))
@@ -267,8 +280,16 @@ class Tournaments(commands.Cog, name=HANDLER):
                 await channel.get_partial_message(info.message_id).edit(**self._signup(info, locale))
             if event.what == "round_opened":
                 await self._post_round(info, event.round, locale)
+            elif event.what == "deal_compared" and event.deal is not None:
+                deal = await self.tournaments.deal_comparison(info.id, event.round, event.deal)
+                if deal is not None:
+                    await channel.send(
+                        embed=comparison_embed(info, event.round, [deal], locale, deal_no=event.deal),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                await self.tournaments.deal_posted(info.id, event.round, event.deal)
             elif event.what == "round_done":
-                if info.format == DUPLICATE:
+                if info.format == DUPLICATE and info.compare_after == AFTER_ROUND:
                     deals = await self.tournaments.comparison(info.id, event.round)
                     if deals:
                         await channel.send(
@@ -283,40 +304,58 @@ class Tournaments(commands.Cog, name=HANDLER):
             elif event.what == "finished":
                 lines = await self.tournaments.standings(info.id)
                 tables = await self.tournaments.round_tables(info.id)
-                await channel.send(
+                podium = await channel.send(
                     embed=podium_embed(info, lines, tables, locale), allowed_mentions=discord.AllowedMentions.none()
                 )
+                await self.tournaments.set_message(info.id, podium.id, podium=True)  # linked from /history
             elif event.what == "cancelled":
                 await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
         except (discord.HTTPException, aiohttp.ClientError):
             log.warning("could not show %s of tournament %s", event.what, info.id)
 
     async def _post_round(self, info: TournamentInfo, round_no: int, locale: Any) -> None:
-        """Each table of the round not shown yet: its message in the channel, a thread, its people pinged."""
+        """Each table of the round not shown yet: its message in the channel, a thread, its people pinged. The
+        messages are posted one after another, so the channel lists the tables in order; each one's thread,
+        place and ping follow while the next is posted (a round of 16 tables waits for Discord's answer 16
+        times, not 48)."""
         tables_cog = self.bot.cog_of(Tables)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        for table in await self.tournaments.round_tables(info.id, round_no):
-            if table.message_id is not None or table.table_id in self._posting:
-                continue
-            self._posting.add(table.table_id)
-            try:
-                kwargs = await tables_cog.publisher.message(table.table_id)
-                kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
-                if kwargs.get("content") is None:
-                    kwargs.pop("content", None)
-                message = await channel.send(**kwargs)
-                tables_cog.publisher.mark_shown(table.table_id)
-                thread_id = None
-                with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
-                    thread = await message.create_thread(
-                        name=thread_name(info, table, locale), auto_archive_duration=1440
-                    )
-                    thread_id = thread.id
-                await tables_cog.publisher.place(table.table_id, message_id=message.id, thread_id=thread_id)
-                line, users = table_ping(info, table, locale)
-                target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
-                await target.send(
-                    line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users])
+        following: list[asyncio.Task[None]] = []
+        try:
+            for table in await self.tournaments.round_tables(info.id, round_no):
+                if table.message_id is not None or table.table_id in self._posting:
+                    continue
+                self._posting.add(table.table_id)
+                try:
+                    kwargs = await tables_cog.publisher.message(table.table_id)
+                    kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
+                    if kwargs.get("content") is None:
+                        kwargs.pop("content", None)
+                    message = await channel.send(**kwargs)
+                    tables_cog.publisher.mark_shown(table.table_id)
+                except BaseException:
+                    self._posting.discard(table.table_id)
+                    raise
+                following.append(asyncio.create_task(self._open_table(info, table, message.id, locale)))
+        finally:
+            for failed in await asyncio.gather(*following, return_exceptions=True):
+                if isinstance(failed, Exception):
+                    log.warning("a table of tournament %s was posted without its thread or ping: %s", info.id, failed)
+
+    async def _open_table(self, info: TournamentInfo, table: RoundTable, message_id: int, locale: Any) -> None:
+        """A round's table just posted: its thread, where it is, and its people pinged there."""
+        try:
+            thread_id = None
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                # by the route itself: this process may not hold the server (another shard's), and a
+                # message's create_thread wants the server from the gateway's cache
+                thread = await self.bot.http.start_thread_with_message(
+                    info.channel_id, message_id, name=thread_name(info, table, locale), auto_archive_duration=1440
                 )
-            finally:
-                self._posting.discard(table.table_id)
+                thread_id = int(thread["id"])
+            await self.bot.cog_of(Tables).publisher.place(table.table_id, message_id=message_id, thread_id=thread_id)
+            line, users = table_ping(info, table, locale)
+            target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
+            await target.send(line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+        finally:
+            self._posting.discard(table.table_id)

@@ -47,6 +47,7 @@ def settings_line(info: TournamentInfo, locale: Any) -> str:
             rounds,
             t(locale, "tournament.computers_on" if info.computers else "tournament.computers_off"),
             t(locale, "tournament.rated" if info.rated else "tournament.unrated"),
+            *([t(locale, f"tournament.compare_after_{info.compare_after}")] if info.format == DUPLICATE else []),
             start,
         ]
     )
@@ -130,11 +131,18 @@ def podium_embed(
 MOST_DEALS_SHOWN = 20  # fields of one embed (Discord allows 25)
 
 
-def comparison_embed(info: TournamentInfo, round_no: int, deals: list[ComparedDeal], locale: Any) -> discord.Embed:
-    """A duplicate round's deals side by side: each seat position, what every table's seat bid, took and
-    scored, and its matchpoints against the same seat elsewhere."""
+def comparison_embed(
+    info: TournamentInfo, round_no: int, deals: list[ComparedDeal], locale: Any, deal_no: int | None = None
+) -> discord.Embed:
+    """A duplicate round's deals side by side (or the one deal ``deal_no`` just played at every table): each seat
+    position, what every table's seat bid, took and scored, and its matchpoints against the same seat elsewhere."""
+    title = (
+        t(locale, "tournament.comparison_title", tournament=info.id, round=round_no)
+        if deal_no is None
+        else t(locale, "tournament.comparison_deal_title", tournament=info.id, round=round_no, deal=deal_no)
+    )
     embed = discord.Embed(
-        title=t(locale, "tournament.comparison_title", tournament=info.id, round=round_no),
+        title=title,
         description=t(locale, "tournament.comparison_help"),
         colour=COLOUR[TableStatus.PLAYING],
     )

@@ -82,10 +82,16 @@ def test_engine_against_openspiel_prints_both_sides_or_how_to_install(capsys: py
 
 def test_events_prints_each_round_change(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_main(["events", "--entrants", "8", "--rounds", "2"]) == 0
-    first, change, rest = capsys.readouterr().out.splitlines()
+    first, change, shown, rest = capsys.readouterr().out.splitlines()
     assert first.startswith("bench events: 8 entrants, Swiss, 2 tables of 4") and first.endswith("finished")
     assert change.startswith("round change") and change.count(" ms") == 2
-    assert rest.startswith("REST calls the chat presentation makes per round change: 8 ")
+    assert shown.startswith("round change shown in chat") and "each answered in 0 ms): " in shown
+    assert shown.count(" ms") == 3
+    # what the /tournament cog sent for the change, counted: the standings, and per table its message, a
+    # thread, the ping; the sign-up message's edit (a table's message, posted as drawn, is not edited again)
+    assert rest.startswith("REST calls per round change: 8 ")
+    assert "edits (the sign-up message; each table's message): 1" in rest
+    assert "posts (the standings, each table's message, each ping): 5" in rest and "threads (one a table): 2" in rest
 
 
 def test_activity_counts_the_chat_tables_calls_beside_the_screens(capsys: pytest.CaptureFixture[str]) -> None:

@@ -145,15 +145,17 @@ async def test_a_change_heard_while_the_lobby_is_checked_is_still_shown() -> Non
 class Unplaced:
     """A lobby whose message is posted but whose place is not recorded yet (its thread is being opened)."""
 
-    def __init__(self) -> None:
+    def __init__(self, status: TableStatus = TableStatus.LOBBY, *, located_is_a_change: bool = False) -> None:
         self.version = 1
         self.message_id: int | None = None
+        self.status = status
+        self.located_is_a_change = located_is_a_change  # recording the place moves the version on, as the service
 
     async def table(self, table_id: int) -> SimpleNamespace:
         return SimpleNamespace(
             id=table_id,
             version=self.version,
-            status=TableStatus.LOBBY,
+            status=self.status,
             message_id=self.message_id,
             channel_id=5,
             guild_id=6,
@@ -161,6 +163,7 @@ class Unplaced:
 
     async def set_location(self, table_id: int, **where: object) -> None:
         self.message_id = where["message_id"]  # type: ignore[assignment]
+        self.version += self.located_is_a_change
 
 
 class Channel:
@@ -203,3 +206,33 @@ async def test_a_change_heard_before_the_lobby_message_is_placed_is_shown_once_i
     await asyncio.sleep(0.05)
     await publisher.flush()
     assert len(channel.edits) == 1
+
+
+async def test_a_started_table_placed_as_it_was_drawn_is_not_edited_again() -> None:
+    """A tournament's table is posted already started: placing its message costs no edit unless the table
+    changed since it was drawn (or an edit found no message meanwhile)."""
+    table, channel = Unplaced(TableStatus.PLAYING, located_is_a_change=True), Channel()
+    publisher = Drawing(channel, table, None, interval=0.01)  # type: ignore[arg-type]
+    await publisher.message(1)
+    publisher.mark_shown(1)  # posted as drawn, version 1
+    await publisher.place(1, message_id=99)
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    assert channel.edits == []
+    table.message_id = None
+    table.version += 1  # a computer played the moment the next table was posted
+    publisher.touch(1)
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    await publisher.place(1, message_id=98)
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    assert channel.edits == [(98, "version 4")]
+    table.message_id = None  # an edit asked for (a reminder's line, say) while the message had no place
+    publisher.touch(1)
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    await publisher.place(1, message_id=97)
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    assert channel.edits == [(98, "version 4"), (97, "version 5")]

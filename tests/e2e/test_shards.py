@@ -20,6 +20,7 @@ from tests.redis_service import redis_answers, redis_database
 from .conftest import people
 from .driver import MANAGER, WAIT, TableDriver, control
 from .leaks import logged_actions
+from .test_tournaments import entrants, pings, seated, sign_up, table_of
 
 REDIS_URL = redis_database(4)  # a database of its own: the REST budget's e2e test uses another
 OTHER_GUILD = 900_000_000_000_000_001 + (1 << 22)  # the double's first server is on one shard, this on the other
@@ -110,6 +111,63 @@ async def test_two_processes_as_two_shards(double: DiscordDouble, database_url: 
         log = process.log()
         assert "Traceback" not in log, log[-5000:]
         assert "no text for" not in log
+
+
+async def test_a_duplicate_night_with_two_processes_moves_on_and_compares_once(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """A tournament's round ends at a table whose clicks Discord sends to the process that does not own the
+    server: the next round is opened once, and each deal (compared after each deal) is posted once."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes share PostgreSQL; SQLite serves one process")
+    if not await redis_answers(REDIS_URL):
+        pytest.skip(f"Redis is not reachable at {REDIS_URL} (TEST_REDIS_URL)")
+    double.shard_count = 2
+    owner, other = shard_of(double.guild_id, 2), 1 - shard_of(double.guild_id, 2)
+    env = {"SHARD_COUNT": "2", "REDIS_URL": REDIS_URL, "COMPUTER_BUDGET_MS": "50"}
+    processes = {
+        shard: BotProcess(double, database_url, tmp_path / f"shard{shard}.log", SHARD_IDS=str(shard), **env)
+        for shard in (0, 1)
+    }
+    for process in processes.values():
+        await process.start()
+    users = entrants(8)
+    try:
+        signup = await sign_up(
+            double, users, format="duplicate", rounds=2, options="start_cards=2 sequence=down", compare="deal"
+        )
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        for round_no in (1, 2):
+            await double.wait_for(lambda n=round_no: len(pings(double, n)) == 2, WAIT, f"round {round_no}'s tables")
+            for index, ping in enumerate(pings(double, round_no)):
+                driver = TableDriver(double, [p for p in seated(ping, users) if p is not None], seed=round_no)
+                driver.table = await table_of(double, ping)
+                # round 1's second table is played through the process that does not own the server
+                double.route_to = other if (round_no, index) == (1, 1) else None
+                await driver.play()
+                await driver.wait_finished()
+                double.route_to = None
+        await double.wait_for(lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT)
+        await asyncio.sleep(2)  # anything posted twice would be by now
+
+        def count(text: str) -> int:
+            return sum(text in m.text() for m in double.public_messages())
+
+        assert len(pings(double, 1)) == 2 and len(pings(double, 2)) == 2  # each round opened once
+        for round_no in (1, 2):
+            for deal in (1, 2):
+                assert count(f"round {round_no}, deal {deal}: the same deal at every table") == 1, (round_no, deal)
+        assert count("standings after round 1") == 1 and count("the podium") == 1
+        assert double.problems == []
+    finally:
+        double.route_to = None
+        for process in processes.values():
+            await process.stop()
+    assert owner != other
+    for process in processes.values():
+        assert "Traceback" not in process.log(), process.log()[-5000:]
 
 
 async def _sources(database_url: str, table_id: int) -> list[str]:

@@ -159,3 +159,110 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+def compared_deal(double: DiscordDouble, deal: int) -> list[Message]:
+    return [m for m in double.public_messages() if f"deal {deal}: the same deal at every table" in m.text()]
+
+
+async def test_a_duplicate_night_compares_each_deal_once_every_table_has_played_it(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(12)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        japanese = User(2999, "Hanako", "ja")  # the choice is a duplicate night's: refused for a Swiss
+        answer = await double.command(japanese, "tournament", "create", game="oh-hell", compare="deal")
+        assert answer.original is not None and answer.original.ephemeral_for == japanese.id
+        assert "デュプリケートの夜" in answer.original.text() and "何も作成していません" in answer.original.text()
+        assert not [m for m in double.public_messages() if "Tournament" in m.text()]
+        signup = await sign_up(
+            double, users, format="duplicate", rounds=1, options="start_cards=2 sequence=down", compare="deal"
+        )
+        assert "compared after each deal" in signup.text()
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        await double.wait_for(lambda: len(pings(double, 1)) == 3, WAIT, "the three tables")
+        drivers = []
+        for ping in pings(double, 1):
+            people = seated(ping, users)
+            driver = TableDriver(double, [p for p in people if p is not None], seed=5)
+            driver.table = await table_of(double, ping)
+            drivers.append(driver)
+        for driver in drivers[:2]:  # two tables play both deals: the third has not played deal 1
+            await driver.play()
+            await driver.wait_finished()
+        assert compared_deal(double, 1) == []
+        await drivers[2].play(stop_after=12)  # deal 1 at the third table: 4 bids and 8 cards
+        first = await double.wait_for(lambda: next(iter(compared_deal(double, 1)), None), WAIT, "deal 1 compared")
+        assert "T1 " in first.text() and "T3 " in first.text() and "mp" in first.text()
+        assert compared_deal(double, 2) == []  # deal 2 is still being played at the third table
+        await drivers[2].play()
+        await drivers[2].wait_finished()
+        await double.wait_for(lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT)
+        assert len(compared_deal(double, 1)) == 1 and len(compared_deal(double, 2)) == 1
+        assert not [m for m in double.public_messages() if "the same deals at every table" in m.text()]
+        order = [m.id for m in double.public_messages()]
+        standings = next(m for m in double.public_messages() if "standings after round 1" in m.text())
+        assert order.index(first.id) < order.index(compared_deal(double, 2)[0].id) < order.index(standings.id)
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_knockout_to_its_final_then_the_tournament_in_history_and_stats(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(8)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, format="knockout", advance=2, options=SHORT)
+        assert "The top 2 of each table go on" in signup.text()
+        start = control(signup, ":start:")
+        assert start is not None
+        planted = double.plant(["tt:tour:start:999"])  # a forged button: no such tournament
+        forged = await double.click(users[0], planted, "tt:tour:start:999")
+        assert forged.original is not None and "There is no tournament 999" in forged.original.text()
+        await double.click(users[0], signup, start["custom_id"])
+        await play_round(double, users, 1, 2)  # two tables of four: the top two of each go on
+        await double.wait_for(lambda: any("after round 1" in m.text() for m in double.public_messages()), WAIT)
+        await play_round(double, users, 2, 1)  # the final
+        (final,) = pings(double, 2)
+        finalists = [user for user in seated(final, users) if user is not None]
+        assert len(finalists) == 4  # two from each table of round 1
+        podium = await double.wait_for(
+            lambda: next((m for m in double.public_messages() if "the podium" in m.text()), None), WAIT, "the podium"
+        )
+        assert "🥇" in podium.text() and "Finished" in signup.text()
+        champion = next(user for user in users if f"🥇 <@{user.id}>" in podium.text())
+        assert champion in finalists
+        loser = next(user for user in users if user not in finalists)  # out after round 1
+
+        async def shown(command: str, asking: User, **options: object) -> str:
+            answer = (await double.command(asking, command, **options)).original
+            assert answer is not None
+            return answer.text()
+
+        mine = await shown("history", users[1], user=champion)
+        assert "Tournaments" in mine and "Knockout by tables" in mine and "place 1 of 8" in mine
+        assert f"/channels/{double.guild_id}/{podium.channel_id}/{podium.id})" in mine  # the podium, linked
+        theirs = await shown("history", champion, user=loser)
+        assert "place 1 of 8" not in theirs and "of 8" in theirs
+        server = await shown("history", users[1])
+        assert f"won by <@{champion.id}>" in server
+        stats = await shown("stats", champion)
+        assert "1 played · 1 on the podium · 1 won" in stats
+        loser_stats = await shown("stats", loser, game="oh-hell")
+        assert "1 played · 0 on the podium · 0 won" in loser_stats
+        japanese = User(champion.id, champion.name, "ja")
+        assert "8人中1位" in await shown("history", japanese, user=champion)
+        assert "1回参加・表彰台1回・優勝1回" in await shown("stats", japanese)
+        assert "Tournaments" not in await shown("stats", champion, game="ninety-nine")  # another game's
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]

@@ -74,6 +74,43 @@ async def test_computer_levels_arrive_on_a_database_that_has_tables(backend: str
         await drop_schema(schema)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_tournament_before_0007_compares_at_the_end_of_each_round(backend: str, tmp_path: Path) -> None:
+    """Migration 0007 on a database with a tournament: it keeps comparing at the end of each round, and the
+    deals compared one by one have their table (and back to 0006 keeps the tournament)."""
+    database, schema = await fresh_database(backend, tmp_path, revision="0006")
+    try:
+        async with database.engine.begin() as connection:
+            await connection.execute(
+                text(
+                    "INSERT INTO guilds (id, turn_seconds, grace_seconds, thread_per_table, default_options,"
+                    " created_at) VALUES (1, 300, 120, true, '{}', '2026-11-25 20:00:00')"
+                )
+            )
+            await connection.execute(text("INSERT INTO players VALUES (100, 'Ann', '2026-11-25 20:00:00')"))
+            await connection.execute(
+                text(
+                    "INSERT INTO tournaments (guild_id, channel_id, host_id, game, options, format, table_size,"
+                    " rounds, advance, computers, rated, seed, status, round, created_at) VALUES (1, 500, 100,"
+                    " 'oh-hell', '{}', 'duplicate', 4, 2, 1, true, true, 7, 'running', 1, '2026-11-25 20:00:00')"
+                )
+            )
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        async with database.engine.begin() as connection:
+            assert (await connection.execute(text("SELECT compare_after FROM tournaments"))).scalar_one() == "round"
+            await connection.execute(text("INSERT INTO tournament_deals VALUES (1, 1, 1, '2026-11-25 20:05:00', NULL)"))
+        async with database.engine.begin() as connection:
+            await connection.run_sync(_downgrade, "0006")
+        async with database.engine.connect() as connection:
+            assert (await connection.execute(text("SELECT count(*) FROM tournaments"))).scalar_one() == 1
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+    finally:
+        await database.close()
+        await drop_schema(schema)
+
+
 async def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path: Path) -> None:
     database = Database(f"sqlite:///{tmp_path / 'nested' / 'folder' / 'bot.db'}")
     try:

@@ -8,6 +8,7 @@ import contextlib
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 
 from bot.storage.database import Database
 from bot.storage.models import TournamentStatus
@@ -303,3 +304,210 @@ async def test_entrants_per_tournament_are_limited(service: TableService, monkey
         await service.tournaments.add_computer(info.id, HOST)
     assert refused.value.key == "tournament_full"
     assert len((await service.tournaments.tournament(info.id)).entrants) == 4
+
+
+async def duplicate_night(service: TableService, compare_after: str) -> TournamentInfo:
+    """Three Oh Hell tables of four playing the same two deals (two cards, then one)."""
+    info = await service.tournaments.create(
+        GUILD,
+        CHANNEL,
+        HOST,
+        "Host",
+        "oh-hell",
+        {"start_cards": 2, "sequence": "down"},
+        format="duplicate",
+        table_size=4,
+        rounds=1,
+        compare_after=compare_after,
+    )
+    for n in range(1, 12):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    return info
+
+
+async def play_deals(service: TableService, tournament_id: int, deals: int) -> None:
+    """Every person plays their first legal action until each table of the round has scored ``deals``."""
+    info = await service.tournaments.tournament(tournament_id)
+    for _ in range(200):
+        busy = False
+        for table in await service.tournaments.round_tables(tournament_id, info.round):
+            if table.status not in ("lobby", "playing"):
+                continue
+            await service.settle(table.table_id)
+            live = await service.table(table.table_id)
+            if len(service._live[table.table_id].sheets) >= deals:
+                continue
+            busy = True
+            for seat in live.to_act:
+                user = next(s.user_id for s in live.seats if s.index == seat)
+                legal = await service.legal(table.table_id, user) if user is not None else []
+                if legal and user is not None:
+                    with contextlib.suppress(TableError):
+                        await service.act(table.table_id, user, legal[0])
+        if not busy:
+            break
+        await asyncio.sleep(0)
+    await service.events.drain()
+    await service.tournaments.events.drain()
+
+
+def listen(service: TableService, *, posting: bool = True) -> list[TournamentChanged]:
+    """What the service's tournaments publish; with ``posting``, each deal's comparison is marked posted as
+    the chat presentation marks it once it has posted it."""
+    heard: list[TournamentChanged] = []
+
+    async def hear(event: TournamentChanged) -> None:
+        heard.append(event)
+        if posting and event.what == "deal_compared" and event.deal is not None:
+            await service.tournaments.deal_posted(event.tournament_id, event.round, event.deal)
+
+    service.tournaments.events.subscribe(hear)
+    return heard
+
+
+async def test_the_comparison_time_is_a_duplicate_nights_choice(service: TableService) -> None:
+    for kwargs in ({"format": "swiss"}, {"format": "knockout"}, {"format": "duplicate", "compare_after": "hand"}):
+        with pytest.raises(TableError) as refused:
+            await service.tournaments.create(
+                GUILD,
+                CHANNEL,
+                HOST,
+                "Host",
+                "oh-hell",
+                **{"compare_after": "deal", **kwargs},  # type: ignore[arg-type]
+            )
+        assert refused.value.key in ("compare_duplicate_only", "bad_compare_after")
+    plain = await service.tournaments.create(GUILD, CHANNEL, HOST, "Host", "oh-hell", format="duplicate")
+    assert plain.id == 1 and plain.compare_after == "round"  # nothing written by the refusals; the default
+
+
+async def test_after_each_deal_each_deal_is_compared_once_across_a_restart(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    heard = listen(service)
+    info = await duplicate_night(service, "deal")
+    assert info.compare_after == "deal"
+    await service.tournaments.start(info.id, HOST)
+    await play_deals(service, info.id, 1)
+    assert [(e.what, e.round, e.deal) for e in heard if e.what == "deal_compared"] == [("deal_compared", 1, 1)]
+    first = await service.tournaments.deal_comparison(info.id, 1, 1)
+    assert first is not None and first.deal == 1
+    assert [[seat.table for seat in position] for position in first.seats] == [[1, 2, 3]] * 4
+    assert all(sum(seat.matchpoints for seat in position) == 6 for position in first.seats)
+    assert await service.tournaments.deal_comparison(info.id, 1, 2) is None  # not played yet
+    assert await service.tournaments.compare_deals(info.id) == []  # asked again: already compared
+    await service.close()
+
+    again = make_service(database, clock)  # a restart (or another process) compares nothing twice
+    heard = listen(again)
+    await again.load_open_tables()
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [e.what for e in heard if e.what == "deal_compared"] == []
+    await play_deals(again, info.id, 2)
+    assert [(e.what, e.deal) for e in heard if e.what in ("deal_compared", "round_done")] == [
+        ("deal_compared", 2),
+        ("round_done", None),
+    ]
+    whole = await again.tournaments.comparison(info.id, 1)  # the round's sheets agree with the deal's
+    assert whole[0] == first
+    assert (await again.tournaments.tournament(info.id)).status == TournamentStatus.DONE
+    await again.close()
+
+
+async def test_a_deal_nobody_compared_is_compared_once_by_two_processes(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    info = await duplicate_night(service, "deal")
+    await service.tournaments.start(info.id, HOST)
+    await service.tournaments._hearing.close()  # the deals end unheard, as if the process stopped each time
+    await play_deals(service, info.id, 1)
+    await service.close()
+    twin, other = make_service(database, clock), make_service(database, clock)
+    heard_twin, heard_other = listen(twin), listen(other)
+    await asyncio.gather(twin.load_open_tables(), other.load_open_tables())
+    await asyncio.gather(twin.tournaments.recheck(), other.tournaments.recheck())
+    await twin.tournaments.events.drain()
+    await other.tournaments.events.drain()
+    compared = [e.deal for e in heard_twin + heard_other if e.what == "deal_compared"]
+    assert compared == [1]
+    await twin.close()
+    await other.close()
+
+
+async def test_at_the_end_of_the_round_no_deal_is_compared_alone(service: TableService) -> None:
+    heard = listen(service)
+    info = await duplicate_night(service, "round")
+    await service.tournaments.start(info.id, HOST)
+    await play_deals(service, info.id, 2)
+    assert [e.what for e in heard if e.what in ("deal_compared", "round_done")] == ["round_done"]
+    assert [deal.deal for deal in await service.tournaments.comparison(info.id, 1)] == [1, 2]
+
+
+async def test_a_finished_tournament_is_in_the_history_and_the_stats(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    info = await signed_up(service, 4, rounds=1)
+    assert await service.tournaments.finished(GUILD, HOST) == []  # not finished yet
+    await service.tournaments.start(info.id, HOST)
+    await play_round(service, info.id)
+    lines = await service.tournaments.standings(info.id)
+    await service.tournaments.set_message(info.id, 777, podium=True)
+    places = {line.entrant.user_id: line.rank for line in lines}
+    for user in range(HOST, HOST + 4):
+        (result,) = await service.tournaments.finished(GUILD, user)
+        assert (result.id, result.game, result.format, result.entrants) == (info.id, "oh-hell", "swiss", 4)
+        assert result.place == places[user] and result.podium_message_id == 777 and result.finished_at is not None
+        totals = await service.tournaments.totals(GUILD, user)
+        assert totals.played == 1
+        assert (totals.podiums, totals.wins) == (int(places[user] <= 3), int(places[user] == 1))
+    (server,) = await service.tournaments.finished(GUILD)  # the server's history: the winner, no place
+    assert server.place is None and server.winners == (lines[0].entrant.user_id,)
+    assert await service.tournaments.finished(GUILD + 1, HOST) == []  # another server's
+    assert (await service.tournaments.totals(GUILD + 1, HOST)).played == 0
+    assert (await service.tournaments.totals(GUILD, HOST, "ninety-nine")).played == 0  # another game's
+    assert await service.tournaments.finished(GUILD, HOST + 50) == []  # someone who did not enter
+    # a tournament that finished before places were kept: its standings are worked out again
+    async with database.engine.begin() as connection:
+        await connection.execute(text("UPDATE tournament_entrants SET place = NULL"))
+    again = await service.tournaments.finished(GUILD, HOST)
+    assert again[0].place == places[HOST]
+    assert (await service.tournaments.finished(GUILD))[0].winners == server.winners
+    assert (await service.tournaments.totals(GUILD, HOST)).wins == int(places[HOST] == 1)
+    await service.close()
+
+
+async def test_a_cancelled_tournament_is_not_in_the_history(service: TableService) -> None:
+    info = await signed_up(service, 4)
+    await service.tournaments.start(info.id, HOST)
+    await service.tournaments.cancel(info.id, HOST)
+    assert await service.tournaments.finished(GUILD, HOST) == []
+    assert (await service.tournaments.totals(GUILD, HOST)).played == 0
+
+
+async def test_a_deal_claimed_but_never_posted_is_posted_again_once(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock)
+    heard = listen(service, posting=False)  # the process stops between the claim and the post
+    info = await duplicate_night(service, "deal")
+    await service.tournaments.start(info.id, HOST)
+    await play_deals(service, info.id, 1)
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    await service.tournaments.recheck()  # the claimer itself, within REPOST_AFTER: not again
+    await service.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    await service.close()
+    clock.advance(1)
+    again = make_service(database, clock)  # started since: deal 1 was never posted
+    heard = listen(again, posting=False)
+    await again.load_open_tables()
+    await again.tournaments.recheck()
+    await again.tournaments.recheck()  # once a process, even if its post fails again
+    await again.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    await again.tournaments.deal_posted(info.id, 1, 1)  # this time it was posted
+    await again.close()
+    clock.advance(1)
+    third = make_service(database, clock)
+    heard = listen(third)
+    await third.load_open_tables()
+    await third.tournaments.recheck()
+    await third.tournaments.events.drain()
+    assert [e for e in heard if e.what == "deal_compared"] == []
+    await third.close()
