@@ -199,9 +199,15 @@ class TableDriver:
         return any(player.hand is not None and self.choices(player.hand) for player in self.players)
 
     async def play(
-        self, max_choices: int = 20_000, stop_after: int | None = None, *, refresh: bool = True, patience: float = 30.0
+        self,
+        max_choices: int = 20_000,
+        stop_after: int | None = None,
+        *,
+        refresh: bool = True,
+        patience: float = 30.0,
+        until: Callable[[], bool] | None = None,
     ) -> None:
-        """Everyone plays until the match is over (or ``stop_after`` actions).
+        """Everyone plays until the match is over (or ``stop_after`` actions, or ``until()`` holds between turns).
 
         Between turns people wait for their hand to show their choices by itself
         (after others' moves and the computers', which come in their own time); with
@@ -210,6 +216,8 @@ class TableDriver:
         idle = 0
         for _ in range(max_choices):
             if stop_after is not None and self.actions >= stop_after:
+                return
+            if until is not None and until():
                 return
             progressed = False
             for player in self.players:
