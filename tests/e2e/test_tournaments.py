@@ -11,9 +11,9 @@ from pathlib import Path
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .driver import WAIT, TableDriver, cards_named, control
+from .tournament import entrants, pings, play_round, round_tables, seated, sign_up, table_of
 
 SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
-READY = re.compile(r"Tournament (\d+), round (\d+), table (\d+): (.*)\. Your table is ready\.")
 
 
 HAND_CARD = re.compile(r"([♠♥♦♣]) (10|[2-9JQKA])\b")
@@ -23,58 +23,6 @@ def shown_cards(message: Message) -> set[str]:
     """The cards a hand's message lists (``♥ Q``), and any its text or buttons name (``Q♥``)."""
     text = message.content + json.dumps([message.embeds, message.components], ensure_ascii=False)
     return cards_named(text) | {rank + suit for suit, rank in HAND_CARD.findall(text)}
-
-
-def entrants(count: int) -> list[User]:
-    return [User(2000 + index, f"Entrant{index}") for index in range(count)]
-
-
-def pings(double: DiscordDouble, round_no: int) -> list[Message]:
-    return [m for m in double.public_messages() if (found := READY.search(m.text())) and found[2] == str(round_no)]
-
-
-async def table_of(double: DiscordDouble, ping: Message) -> Message:
-    """The table message whose thread the ping is in (drawn by the publisher soon after it is posted)."""
-    found: Message = await double.wait_for(
-        lambda: next(
-            (m for m in double.public_messages() if m.thread_id == ping.channel_id and control(m, "tt:")), None
-        ),
-        WAIT,
-        "the table drawn on its message",
-    )
-    return found
-
-
-def seated(ping: Message, users: list[User]) -> list[User | None]:
-    """The people of a round's table in seat order (None for a computer), from the ping's list of seats."""
-    found = READY.search(ping.text())
-    assert found is not None
-    by_id = {user.id: user for user in users}
-    return [by_id[int(m[1])] if (m := re.fullmatch(r"<@(\d+)>", seat)) else None for seat in found[4].split(", ")]
-
-
-async def sign_up(double: DiscordDouble, users: list[User], **options: object) -> Message:
-    answer = await double.command(users[0], "tournament", "create", game="oh-hell", table_size=4, **options)
-    assert answer.original is not None and answer.original.ephemeral_for is None, answer.original
-    signup = answer.original
-    join = control(signup, ":join:")
-    assert join is not None
-    for user in users[1:]:
-        await double.click(user, signup, join["custom_id"])
-    await double.wait_for(lambda: f"Entrants ({len(users)})" in signup.text(), WAIT, "everyone signed up")
-    return signup
-
-
-async def play_round(
-    double: DiscordDouble, users: list[User], round_no: int, tables: int, which: slice = slice(None)
-) -> None:
-    await double.wait_for(lambda: len(pings(double, round_no)) == tables, WAIT, f"round {round_no}'s tables")
-    for ping in pings(double, round_no)[which]:
-        people = [user for user in seated(ping, users) if user is not None]
-        driver = TableDriver(double, people, seed=round_no)
-        driver.table = await table_of(double, ping)
-        await driver.play()
-        await driver.wait_finished()
 
 
 async def test_swiss_of_ten_with_computers_and_restarts_during_and_between_rounds(
@@ -184,13 +132,7 @@ async def test_a_duplicate_night_compares_each_deal_once_every_table_has_played_
         start = control(signup, ":start:")
         assert start is not None
         await double.click(users[0], signup, start["custom_id"])
-        await double.wait_for(lambda: len(pings(double, 1)) == 3, WAIT, "the three tables")
-        drivers = []
-        for ping in pings(double, 1):
-            people = seated(ping, users)
-            driver = TableDriver(double, [p for p in people if p is not None], seed=5)
-            driver.table = await table_of(double, ping)
-            drivers.append(driver)
+        drivers = await round_tables(double, users, 1, 3, seed=5)
         for driver in drivers[:2]:  # two tables play both deals: the third has not played deal 1
             await driver.play()
             await driver.wait_finished()
