@@ -90,7 +90,14 @@ class TurnPings:
 
     async def update(self, table: TableInfo, locale: Any) -> None:
         """Ping the people whose turn has come since the table was last seen; forget a closed table.
-        The line and the removal of the last one go before table edits in the REST budget."""
+        The line and the removal of the last one go before table edits in the REST budget.
+
+        A table in play whose message is not posted yet (a tournament's round, started before its tables are
+        posted one by one) is not pinged: its thread does not exist yet, so the line would land in the channel,
+        and the table's own first line in its thread mentions everyone seated. Its turns count from the first
+        moment seen once it is placed."""
+        if table.is_open and table.status == TableStatus.PLAYING and table.message_id is None:
+            return
         self.newest[table.id] = max(self.newest.get(table.id, 0), table.actions)
         try:
             with rest_priority(Priority.PING):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -159,3 +160,15 @@ async def test_nobody_who_sees_the_table_on_a_screen_of_the_activity_is_pinged()
     screens.clear()  # Alice closed her screen
     await pings.update(moment(3, (0,), (1, 1, 1)), "en-US")
     assert bot.channel.sent[-1] == f"🔔 <@{ALICE}>, your turn." and len(bot.channel.sent) == 2
+
+
+async def test_a_table_not_posted_yet_is_not_pinged_and_its_turns_count_once_it_is() -> None:
+    bot = Bot()
+    pings = TurnPings(bot, wanted)  # type: ignore[arg-type]
+    # A tournament's table, started before it is posted: no thread yet, so a ping would land in the channel.
+    await pings.update(replace(moment(0, (0,), (0, 0, 0)), message_id=None, thread_id=None), "en-US")
+    await pings.update(replace(moment(1, (1,), (1, 0, 0)), message_id=None, thread_id=None), "en-US")
+    assert bot.channel.sent == []
+    await pings.update(moment(2, (2,), (1, 1, 0)), "en-US")  # posted, in its thread: the computer's turn
+    await pings.update(moment(3, (0,), (1, 1, 1)), "en-US")  # Alice's turn comes
+    assert bot.channel.sent == [f"🔔 <@{ALICE}>, your turn."]
