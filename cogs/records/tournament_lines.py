@@ -42,7 +42,7 @@ def tournament_line(result: TournamentResult, locale: Any) -> str:
     }
     if result.place is not None:
         return t(locale, "history.tournament_line", place=result.place, **common)
-    winners = ", ".join(
+    winners = t(locale, "tournament.list_separator").join(
         f"<@{user}>" if user is not None else t(locale, "tournament.computer_seat") for user in result.winners
     )
     return t(locale, "history.tournament_line_server", winners=winners or "-", **common)

@@ -75,7 +75,7 @@ def table_ping(info: TournamentInfo, table: RoundTable, locale: Any) -> tuple[st
     """The line that opens a round's table in its thread, pinging its people."""
     names = {entrant.id: entrant for entrant in info.entrants}
     users = [names[seat].user_id for seat in table.seats if seat is not None and names[seat].user_id is not None]
-    seats = ", ".join(
+    seats = t(locale, "tournament.list_separator").join(
         entrant_name(names[seat], locale) if seat is not None else t(locale, "tournament.computer_seat")
         for seat in table.seats
     )
@@ -121,7 +121,7 @@ def podium_embed(
         description=top or "-",
         colour=COLOUR[TableStatus.FINISHED],
     )
-    sheets = ", ".join(f"#{table.table_id}" for table in tables)
+    sheets = t(locale, "tournament.list_separator").join(f"#{table.table_id}" for table in tables)
     embed.add_field(
         name=t(locale, "tournament.sheets_title"), value=clip(t(locale, "tournament.sheets", tables=sheets), 1024)
     )

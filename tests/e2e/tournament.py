@@ -51,7 +51,8 @@ def seated(ping: Message, users: list[User], locale: str = "en-US") -> list[User
     found = ready_line(locale).search(ping.text())
     assert found is not None
     by_id = {user.id: user for user in users}
-    return [by_id[int(m[1])] if (m := re.fullmatch(r"<@(\d+)>", seat)) else None for seat in found[4].split(", ")]
+    seats = re.split(", |、", found[4])  # the server's language's separator
+    return [by_id[int(m[1])] if (m := re.fullmatch(r"<@(\d+)>", seat)) else None for seat in seats]
 
 
 async def sign_up(
