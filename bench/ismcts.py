@@ -286,8 +286,9 @@ def bench_ismcts(
     samples: int | None = None,
 ) -> list[str]:
     """Run the duplicate match; the report as lines to print. With ``samples`` our level tries that many deals a
-    decision and ISMCTS runs ``simulations`` (1,000 if not given) a decision: the run then depends on nothing but
-    the seed (not on the machine's speed or load), so two versions of a player compare on the same footing."""
+    decision and ISMCTS runs ``simulations`` (1,000 if not given) a decision: neither player's strength then
+    depends on the machine's speed or load, so two versions of a player compare on the same footing (the
+    figures still vary by chance: OpenSpiel's ISMCTS does not play the same twice even with its seeds fixed)."""
     if samples is not None and simulations is None:
         simulations = FIXED_SIMULATIONS
     pyspiel = pyspiel_module()
@@ -333,8 +334,7 @@ def bench_ismcts(
     simulated = sorted(n for o in outcomes for n in o.simulations)
     drawn = sorted(w[1] for o in outcomes for w in o.worlds)
     pace = (
-        f"{ours} {samples} deals a decision and ISMCTS {simulations} simulations, fixed (the run depends on the "
-        "seed only)"
+        f"{ours} {samples} deals a decision and ISMCTS {simulations} simulations, fixed (whatever the machine's load)"
         if samples
         else f"its simulations a decision following {ours}'s running median time (started at {simulations}; "
         f"median {percentile(simulated, 0.5):.0f}, p10 {percentile(simulated, 0.1):.0f}, p90 "

@@ -499,7 +499,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--samples",
         type=_positive,
         help="with --against: our level tries this many deals a decision and ISMCTS runs --simulations (default "
-        "1000), both fixed, so the run depends on the seed only (to compare versions of a player on a loaded machine)",
+        "1000), both fixed whatever the machine's load (to compare versions of a player on a loaded machine)",
     )
     parser.add_argument("--simulations", type=_positive, help="with --against and --samples: ISMCTS's a decision")
 

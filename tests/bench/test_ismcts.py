@@ -61,18 +61,17 @@ def test_the_baseline_level_plays_legal_actions() -> None:
         state.act(seat, action)
 
 
-def test_with_fixed_deals_and_simulations_a_run_depends_on_its_seed_only() -> None:
-    """--samples fixes our level's deals a decision and ISMCTS's simulations: the same plan plays the same way
-    twice (what lets two versions of a player be compared on a loaded machine), and the misses add up."""
+def test_with_fixed_deals_and_simulations_neither_player_depends_on_the_machines_speed() -> None:
+    """--samples fixes our level's deals a decision and ISMCTS's simulations (what lets two versions of a player
+    be compared on a loaded machine: the time per decision no longer sets either player's strength), and the
+    bids made and missed add up. (OpenSpiel's ISMCTS does not play the same twice even with its seeds fixed.)"""
     pyspiel = pytest.importorskip("pyspiel")
     deal = ismcts.make_deal(pyspiel, 3, random.Random(5))
-    plan = ismcts.DealPlan(0, 3, deal, "strong", 50, 30, 7, samples=4)
-    first, again = ismcts.play_deal(plan), ismcts.play_deal(plan)
-    assert (first.difference, first.made, first.misses) == (again.difference, again.made, again.misses)
-    assert first.simulations == [30] * len(first.simulations) and first.simulations
-    assert all(tried == 4 for tried, _ in first.worlds) and first.worlds
+    outcome = ismcts.play_deal(ismcts.DealPlan(0, 3, deal, "strong", 50, 30, 7, samples=4))
+    assert outcome.simulations and outcome.simulations == [30] * len(outcome.simulations)
+    assert outcome.worlds and all(tried == 4 for tried, _ in outcome.worlds)
     for k in (0, 1):
-        assert first.made[k] + first.misses[k][0] + first.misses[k][1] == 4
+        assert outcome.made[k] + outcome.misses[k][0] + outcome.misses[k][1] == 4
 
 
 def test_the_report_names_the_fixed_budgets_and_the_misses(monkeypatch: pytest.MonkeyPatch) -> None:
