@@ -97,7 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.what == "players" and args.against == "ismcts":
         from bench.ismcts import bench_ismcts
 
-        lines = bench_ismcts(args.matches, args.budget_ms, args.seed, args.jobs, args.level)
+        if args.simulations is not None and args.samples is None:
+            computers.error("--simulations needs --samples (without it ISMCTS follows our level's time)")
+        lines = bench_ismcts(
+            args.matches, args.budget_ms, args.seed, args.jobs, args.level, args.simulations, args.samples
+        )
     elif args.what == "players":
         try:
             config = bench_players.config_from(args)

@@ -231,8 +231,8 @@ def _leads_by(scores: list[list[float]], active: list[int], errors: float) -> bo
     return True
 
 
-def baseline_decide(state: GameState, seat: int, seed: int, budget_ms: int) -> Decision:
-    """What ``ComputerPlayer("strong", seed, budget_ms).decide`` answered before issue 29."""
+def baseline_decide(state: GameState, seat: int, seed: int, budget_ms: int, samples: int | None = None) -> Decision:
+    """What ``ComputerPlayer("strong", seed, budget_ms, samples=samples).decide`` answered before issue 29."""
     from bot.players import SEARCH_SHARE, knowledge_of
 
     legal = state.legal(seat)
@@ -240,4 +240,4 @@ def baseline_decide(state: GameState, seat: int, seed: int, budget_ms: int) -> D
         return Decision(legal[0])
     knowledge = knowledge_of(state.NAME)
     budget_s = budget_ms / 1000 * SEARCH_SHARE
-    return decide(state, seat, knowledge, random.Random(seed), budget_s=budget_s, samples=None, legal=legal)
+    return decide(state, seat, knowledge, random.Random(seed), budget_s=budget_s, samples=samples, legal=legal)

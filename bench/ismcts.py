@@ -42,6 +42,7 @@ OS_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 BID_BASE = 52  # OpenSpiel's bid action: 52 + the bid
 UCT_C = 10.0  # exploration: the returns of a deal span about 0 to 20 points
 PROBE_SIMULATIONS = 400
+FIXED_SIMULATIONS = 1000  # ISMCTS's simulations a decision when our level's deals are fixed (--samples)
 
 
 def pyspiel_module() -> Any:
@@ -72,6 +73,7 @@ class DealPlan:
     budget_ms: int
     simulations: int
     seed: int
+    samples: int | None = None  # our level's deals a decision, fixed (then ISMCTS's simulations are fixed too)
 
 
 @dataclass
@@ -82,6 +84,7 @@ class DealOutcome:
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # seconds: ours, ISMCTS's
     worlds: list[tuple[int, int]] = field(default_factory=list)  # our searches: deals tried, deals drawn
     simulations: list[int] = field(default_factory=list)  # ISMCTS's, a decision
+    misses: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))  # bids missed over, under: ours, ISMCTS's
 
 
 def make_deal(pyspiel: Any, size: int, rng: random.Random) -> tuple[int, ...]:
@@ -131,11 +134,11 @@ def os_action(action: str) -> int:
     return OUR_TO_OS[code]
 
 
-Played = tuple[list[int], list[bool], tuple[list[float], list[float]], list[tuple[int, int]]]
+Played = tuple[list[int], list[int], tuple[list[float], list[float]], list[tuple[int, int]]]
 
 
 def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
-    """One play of the deal with our level at ``ours_at``: each seat's points, whether it made its bid, the
+    """One play of the deal with our level at ``ours_at``: each seat's points, its tricks less its bid, the
     decision times (ours, ISMCTS's) of decisions with a choice, and how many deals each of our searches tried
     and drew (the weighted-away ones included)."""
     from bench.baseline import baseline_decide
@@ -158,9 +161,10 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
         if seat in ours_at:
             seed = rng.getrandbits(32)
             if plan.ours == "baseline":
-                decision = baseline_decide(state, seat, seed, plan.budget_ms)
+                decision = baseline_decide(state, seat, seed, plan.budget_ms, plan.samples)
             else:
-                decision = ComputerPlayer(plan.ours, seed=seed, budget_ms=plan.budget_ms).decide(state, seat)
+                player = ComputerPlayer(plan.ours, seed=seed, budget_ms=plan.budget_ms, samples=plan.samples)
+                decision = player.decide(state, seat)
             action = decision.action
             spent, mine = time.perf_counter() - started, 0
             if decision.samples:
@@ -168,7 +172,7 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
             chosen = os_action(action)
         else:
             if len(legal) > 1:
-                simulations = PACE.simulations(plan.simulations)
+                simulations = plan.simulations if plan.samples else PACE.simulations(plan.simulations)
                 bot = pyspiel.ISMCTSBot(
                     rng.getrandbits(31),
                     pyspiel.RandomRolloutEvaluator(1, rng.getrandbits(31)),
@@ -199,7 +203,7 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
     points = [int(row["points"]) for row in rows]
     if [float(p) for p in points] != list(returns):
         raise RuntimeError(f"deal {plan.index}: the engines score differently: {points} against {returns}")
-    return points, [bool(row["made"]) for row in rows], times, worlds
+    return points, [int(row["tricks"]) - int(row["bid"]) for row in rows], times, worlds
 
 
 class Pace:
@@ -239,11 +243,14 @@ def play_deal(plan: DealPlan) -> DealOutcome:
     second = play_once(plan, (1, 3), pyspiel)
     ours = [first[0][s] if s in (0, 2) else second[0][s] for s in range(PLAYERS)]
     theirs = [second[0][s] if s in (0, 2) else first[0][s] for s in range(PLAYERS)]
-    our_made = sum(first[1][s] if s in (0, 2) else second[1][s] for s in range(PLAYERS))
-    their_made = sum(second[1][s] if s in (0, 2) else first[1][s] for s in range(PLAYERS))
+    our_off = [first[1][s] if s in (0, 2) else second[1][s] for s in range(PLAYERS)]
+    their_off = [second[1][s] if s in (0, 2) else first[1][s] for s in range(PLAYERS)]
+    made = (our_off.count(0), their_off.count(0))
+    misses = tuple((sum(d > 0 for d in off), sum(d < 0 for d in off)) for off in (our_off, their_off))
     times = (first[2][0] + second[2][0], first[2][1] + second[2][1])
     difference = (sum(ours) - sum(theirs)) / PLAYERS
-    outcome = DealOutcome(plan.index, difference, (our_made, their_made), times, first[3] + second[3], PACE.used)
+    outcome = DealOutcome(plan.index, difference, made, times, first[3] + second[3], PACE.used)
+    outcome.misses = (misses[0], misses[1])
     PACE.used = []
     return outcome
 
@@ -270,9 +277,20 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def bench_ismcts(
-    deals: int, budget_ms: int, seed: int, jobs: int, ours: str = "strong", simulations: int | None = None
+    deals: int,
+    budget_ms: int,
+    seed: int,
+    jobs: int,
+    ours: str = "strong",
+    simulations: int | None = None,
+    samples: int | None = None,
 ) -> list[str]:
-    """Run the duplicate match; the report as lines to print."""
+    """Run the duplicate match; the report as lines to print. With ``samples`` our level tries that many deals a
+    decision and ISMCTS runs ``simulations`` (1,000 if not given) a decision: neither player's strength then
+    depends on the machine's speed or load, so two versions of a player compare on the same footing (the
+    figures still vary by chance: OpenSpiel's ISMCTS does not play the same twice even with its seeds fixed)."""
+    if samples is not None and simulations is None:
+        simulations = FIXED_SIMULATIONS
     pyspiel = pyspiel_module()
     load_before = "/".join(f"{v:.2f}" for v in os.getloadavg())
     started = time.perf_counter()
@@ -287,7 +305,8 @@ def bench_ismcts(
     plans = []
     for index in range(deals):
         size = SIZES[index % len(SIZES)]
-        plans.append(DealPlan(index, size, make_deal(pyspiel, size, rng), ours, budget_ms, simulations, seed + index))
+        chance = make_deal(pyspiel, size, rng)
+        plans.append(DealPlan(index, size, chance, ours, budget_ms, simulations, seed + index, samples))
     outcomes: list[DealOutcome] = []
     report: Callable[[DealOutcome], None] = lambda o: print(  # noqa: E731
         f"deal {o.index}: {o.difference:+.2f} a seat, made {o.made[0]}/4 vs {o.made[1]}/4", flush=True
@@ -306,12 +325,22 @@ def bench_ismcts(
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
     made_ours = sum(o.made[0] for o in outcomes) / (PLAYERS * len(outcomes))
     made_theirs = sum(o.made[1] for o in outcomes) / (PLAYERS * len(outcomes))
+    over = [sum(o.misses[k][0] for o in outcomes) / (PLAYERS * len(outcomes)) for k in (0, 1)]
+    under = [sum(o.misses[k][1] for o in outcomes) / (PLAYERS * len(outcomes)) for k in (0, 1)]
     t_ours = [t for o in outcomes for t in o.times[0]]
     t_theirs = [t for o in outcomes for t in o.times[1]]
     load_after = "/".join(f"{v:.2f}" for v in os.getloadavg())
     tried = sorted(w[0] for o in outcomes for w in o.worlds)
     simulated = sorted(n for o in outcomes for n in o.simulations)
     drawn = sorted(w[1] for o in outcomes for w in o.worlds)
+    pace = (
+        f"{ours} {samples} deals a decision and ISMCTS {simulations} simulations, fixed (whatever the machine's load)"
+        if samples
+        else f"its simulations a decision following {ours}'s running median time (started at {simulations}; "
+        f"median {percentile(simulated, 0.5):.0f}, p10 {percentile(simulated, 0.1):.0f}, p90 "
+        f"{percentile(simulated, 0.9):.0f})"
+    )
+    fixed = f" --samples {samples} --simulations {simulations}" if samples else ""
     lines += [
         f"| {ours} vs ISMCTS | duplicate deals | points per seat-deal (95%) | exact bids {ours} / ISMCTS "
         f"| {ours} ms p50 / p99 | ISMCTS ms p50 / p99 |",
@@ -322,11 +351,11 @@ def bench_ismcts(
         f"| {1000 * percentile(t_ours, 0.5):.0f} / {1000 * percentile(t_ours, 0.99):.0f} ({len(t_ours)}) "
         f"| {1000 * percentile(t_theirs, 0.5):.0f} / {1000 * percentile(t_theirs, 0.99):.0f} ({len(t_theirs)}) |",
         "",
+        f"Bids missed: {ours} {100 * over[0]:.0f}% over (more tricks than bid), {100 * under[0]:.0f}% under; "
+        f"ISMCTS {100 * over[1]:.0f}% over, {100 * under[1]:.0f}% under.",
         f"Run: `python -m bench players --against ismcts --level {ours} --matches {deals} "
-        f"--budget-ms {budget_ms} --seed {seed} --jobs {jobs}`: ISMCTS with uct_c {UCT_C}, random rollouts, the "
-        f"max-visit final policy, its simulations a decision following {ours}'s running median time (started at "
-        f"{simulations}; median {percentile(simulated, 0.5):.0f}, p10 {percentile(simulated, 0.1):.0f}, p90 "
-        f"{percentile(simulated, 0.9):.0f}).",
+        f"--budget-ms {budget_ms} --seed {seed} --jobs {jobs}{fixed}`: ISMCTS with uct_c {UCT_C}, random rollouts, "
+        f"the max-visit final policy, {pace}.",
         f"{ours}'s searches ({len(tried)}): deals tried a decision median {percentile(tried, 0.5):.0f}, mean "
         f"{statistics.fmean(tried) if tried else math.nan:.0f}, p90 {percentile(tried, 0.9):.0f}; deals drawn "
         f"(weighted away included) median {percentile(drawn, 0.5):.0f}, "

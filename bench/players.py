@@ -495,6 +495,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level", choices=("strong", BASELINE), default="strong", help="with --against: the level that plays"
     )
+    parser.add_argument(
+        "--samples",
+        type=_positive,
+        help="with --against: our level tries this many deals a decision and ISMCTS runs --simulations (default "
+        "1000), both fixed whatever the machine's load (to compare versions of a player on a loaded machine)",
+    )
+    parser.add_argument("--simulations", type=_positive, help="with --against and --samples: ISMCTS's a decision")
 
 
 def parse_options(given: list[str], games: Sequence[str]) -> dict[str, dict[str, object]]:

@@ -30,7 +30,7 @@ from bot.games import GameState
 
 from .knowledge import Knowledge
 
-PROPOSALS = 4  # determinizations drawn for each one kept
+PROPOSALS = 4  # determinizations drawn for each one kept, unless the game says otherwise (``proposals``)
 KEPT = 384  # worlds kept, with their weights, for the reading
 
 
@@ -62,6 +62,7 @@ class Sampler:
         self.worlds: list[GameState] = []  # drawn, for the reading
         self.weights: list[float] = []  # each one's chance to be kept among those drawn with it
         self.drawn = 0  # determinizations dealt, kept or not
+        self.proposals: int | None = None  # determinizations drawn for each one kept (known at the first draw)
 
     def _one(self) -> GameState:
         world = self.state.determinize(self.seat, self.rng).stop_at_deal_end()  # searched to the deal's end only
@@ -74,7 +75,13 @@ class Sampler:
         """A deal the seat cannot tell from the real one, as likely as the table makes it."""
         if self.likelihood is None:
             return self._one()
-        worlds = [self._one() for _ in range(PROPOSALS)]
+        first = self._one()
+        if self.proposals is None:
+            # How many to draw a world for is the game's call on a determinization (public: the phase), where
+            # the likelihood is cheap (Oh Hell's bids) more proposals follow what was seen more closely.
+            count: Callable[[GameState, int], int] | None = getattr(self.knowledge, "proposals", None)
+            self.proposals = PROPOSALS if count is None else count(first, self.seat)
+        worlds = [first, *(self._one() for _ in range(self.proposals - 1))]
         logs = [self.likelihood(world, self.seat) for world in worlds]
         top = max(logs)
         weights = [exp(value - top) for value in logs]

@@ -72,6 +72,8 @@ class Knowledge(Protocol):
     # it), and ``read(worlds, weights, seat) -> Reading | None``, what that says in one line, for hints.
     # Optional: ``weighty(world, seat) -> bool``, True for a decision worth the whole time budget (no early
     # stop once a candidate leads by one standard error).
+    # Optional: ``proposals(world, seat) -> int``, the determinizations drawn for each one the search keeps
+    # (``world``: one of them; by default ``inference.PROPOSALS``).
 
     def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
         """Once ``world``'s deal has been scored (its last sheet): what ``seat`` aimed at

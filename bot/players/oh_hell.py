@@ -24,7 +24,7 @@ from bot.games import GameState
 from bot.games import cards as C
 from bot.games.oh_hell import BID, DECK_MASK, NO_TRUMPS, OVER, PLAY, PLAY_TEXT, OhHell
 
-from .inference import Reading
+from .inference import PROPOSALS, Reading
 from .knowledge import EverySeatForItself
 
 __all__ = ["KNOWLEDGE", "OhHellKnowledge", "bid_estimate", "choose_bid", "choose_card", "win_chance"]
@@ -48,6 +48,10 @@ PLAY_FOLLOWS = 0.55
 PLAY_WINDOW = 2  # tricks: only the cards of the last two (finished or not) are scored, which bounds the cost
 READ_LIKELY = 0.7  # a reading says "likely" of what holds in this share of the weighted deals
 READ_GAIN = 0.1  # ... and that share must exceed the unweighted deals' by this much
+# Determinizations drawn for each one a bid's search keeps (in play: inference.PROPOSALS). A bid's likelihood
+# reads only the bids before it, so drawing many costs little next to playing six bids' deals out, and the
+# kept deals then follow what the bids say more closely (docs/benchmarks.md).
+BID_PROPOSALS = 16
 
 
 class Sight:
@@ -292,6 +296,9 @@ class OhHellKnowledge(EverySeatForItself):
         error): against OpenSpiel's ISMCTS at the same median time per decision, with the weighted deals, strong
         went from -0.61 +- 0.59 points per seat-deal (120 deals) to +0.34 +- 0.45 (180 deals, docs/benchmarks.md)."""
         return True
+
+    def proposals(self, world: GameState, seat: int) -> int:
+        return BID_PROPOSALS if _game(world).phase == BID else PROPOSALS
 
     def likelihood(self, world: GameState, seat: int) -> float:
         return deal_likelihood(_game(world), seat)

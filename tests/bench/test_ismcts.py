@@ -59,3 +59,26 @@ def test_the_baseline_level_plays_legal_actions() -> None:
         action = choose(BASELINE, state, seat, seed=3, budget_ms=20)
         assert action in state.legal(seat)
         state.act(seat, action)
+
+
+def test_with_fixed_deals_and_simulations_neither_player_depends_on_the_machines_speed() -> None:
+    """--samples fixes our level's deals a decision and ISMCTS's simulations (what lets two versions of a player
+    be compared on a loaded machine: the time per decision no longer sets either player's strength), and the
+    bids made and missed add up. (OpenSpiel's ISMCTS does not play the same twice even with its seeds fixed.)"""
+    pyspiel = pytest.importorskip("pyspiel")
+    deal = ismcts.make_deal(pyspiel, 3, random.Random(5))
+    outcome = ismcts.play_deal(ismcts.DealPlan(0, 3, deal, "strong", 50, 30, 7, samples=4))
+    assert outcome.simulations and outcome.simulations == [30] * len(outcome.simulations)
+    assert outcome.worlds and all(tried == 4 for tried, _ in outcome.worlds)
+    for k in (0, 1):
+        assert outcome.made[k] + outcome.misses[k][0] + outcome.misses[k][1] == 4
+
+
+def test_the_report_names_the_fixed_budgets_and_the_misses(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyspiel")
+    lines = ismcts.bench_ismcts(2, 50, 3, 1, "strong", simulations=20, samples=3)
+    text = "\n".join(lines)
+    assert "--samples 3 --simulations 20" in text and "3 deals a decision and ISMCTS 20 simulations" in text
+    assert re.search(r"Bids missed: strong \d+% over .*, \d+% under; ISMCTS \d+% over, \d+% under\.", text)
+    with pytest.raises(SystemExit):
+        bench_main(["players", "--against", "ismcts", "--simulations", "20"])

@@ -11,8 +11,8 @@ import pytest
 from bot.games import GAMES, GameState
 from bot.games import cards as C
 from bot.players import ComputerPlayer, knowledge_of
-from bot.players.inference import Sampler
-from bot.players.oh_hell import KNOWLEDGE, deal_likelihood, read_table
+from bot.players.inference import PROPOSALS, Sampler
+from bot.players.oh_hell import BID_PROPOSALS, KNOWLEDGE, deal_likelihood, read_table
 
 from ..test_oh_hell import bid_all, game
 from .test_all_games import random_state
@@ -74,6 +74,25 @@ def test_a_zero_bid_makes_high_trumps_in_that_hand_unlikely() -> None:
     assert share(weighted) < 0.6 * share(plain)  # about 0.12 against 0.26
     reading = read_table(sampler.worlds, sampler.weights, seat)
     assert reading is not None and reading.chance >= 0.7 and reading.chance > reading.before
+
+
+def test_a_bid_draws_more_deals_for_each_one_kept_than_a_play_and_reads_only_determinizations() -> None:
+    """Oh Hell's bids weigh BID_PROPOSALS deals for each one kept (their likelihood reads only the bids), its
+    plays PROPOSALS; the count comes from a determinization, so the sampler still sees only what the seat may
+    know, and the more proposals make the bids' reading sharper (West's zero bid: fewer high hearts)."""
+    state = game(
+        {0: "2S 3S 4C 5D 6D", 1: "AH KH 7C 8S 9D", 2: "7S 8C 9C 10D JD", 3: "QS KS 2C 3C 4H"}, dealer=3, turn_up="9H"
+    )
+    for seat, bid in ((0, 1), (1, 0), (2, 1)):
+        state.act(seat, f"bid {bid}")
+    guarded = Sampler(OnlyDeterminize(state), 3, KNOWLEDGE, Random(4))  # type: ignore[arg-type]
+    for _ in range(5):
+        guarded.draw()
+    assert guarded.proposals == BID_PROPOSALS > PROPOSALS and guarded.drawn == 5 * BID_PROPOSALS
+    state.act(3, "bid 1")
+    playing = Sampler(state, 0, KNOWLEDGE, Random(4))
+    playing.draw()
+    assert playing.proposals == PROPOSALS and playing.drawn == PROPOSALS
 
 
 def test_a_play_away_from_the_easy_card_is_less_likely_than_the_easy_card() -> None:
