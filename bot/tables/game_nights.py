@@ -17,6 +17,7 @@ from .errors import BadOptions, TableError
 from .season_calendar import parse_instant
 from .settings import checked_options
 from .store import Store
+from .tournament_records import FORMATS
 
 PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long before the start
 LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
@@ -24,6 +25,10 @@ MAX_AHEAD_DAYS = 365
 MAX_OPTIONS_TEXT = 200
 SCHEDULED, OPEN, CANCELLED, FAILED, MISSED = "scheduled", "open", "cancelled", "failed", "missed"
 KINDS = ("game", "tournament")  # "tournament": its sign-up opens, through the tournaments' own hook
+# A tournament night's format (swiss, knockout, duplicate) is kept in its stored options under this reserved
+# name: ``NightInfo.of`` takes it out into ``NightInfo.tournament_format``, so ``NightInfo.options`` holds the
+# game's options alone. No game has an option of this name (``checked_options`` refuses one typed in).
+FORMAT_KEY = "_tournament_format"
 
 
 class NightRefused(TableError):
@@ -45,9 +50,12 @@ class NightInfo:
     starts_at: datetime
     status: str
     table_id: int | None
+    tournament_format: str | None = None  # a night of kind "tournament": swiss, knockout or duplicate
 
     @classmethod
     def of(cls, row: Row[Any]) -> NightInfo:
+        options = dict(row.options)
+        tournament_format = options.pop(FORMAT_KEY, None)
         return cls(
             row.id,
             row.guild_id,
@@ -55,13 +63,14 @@ class NightInfo:
             row.event_id,
             row.kind,
             row.game,
-            dict(row.options),
+            options,
             row.players,
             row.host_id,
             row.host_name,
             row.starts_at,
             row.status,
             row.table_id,
+            tournament_format if isinstance(tournament_format, str) else None,
         )
 
 
@@ -73,6 +82,7 @@ class NightPlan:
     options: dict[str, Any]
     players: int | None
     starts_at: datetime
+    tournament_format: str | None = None  # a tournament night's format; None: a game's lobby
 
 
 def parse_options(given: str) -> dict[str, Any]:
@@ -100,10 +110,16 @@ class GameNights:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def check(self, game: str, options: str | None, players: int | None, starts: str) -> NightPlan:
-        """The night as asked, or a refusal (a start in the past or not a time, options the game refuses)."""
+    def check(
+        self, game: str, options: str | None, players: int | None, starts: str, tournament: str | None = None
+    ) -> NightPlan:
+        """The night as asked, or a refusal (a start in the past or not a time, options the game refuses, a
+        tournament format that is not one). ``tournament``: the night opens a tournament's sign-up of that
+        format instead of a lobby."""
         if game not in GAMES:
             raise BadOptions("unknown_game", game=game, allowed=", ".join(GAMES))
+        if tournament is not None and tournament not in FORMATS:
+            raise NightRefused("night_bad_tournament", value=tournament[:40], allowed=", ".join(FORMATS))
         now = self.store.clock()
         starts_at = parse_instant(starts)
         if starts_at is None:
@@ -114,7 +130,7 @@ class GameNights:
         if starts_at > now + timedelta(days=MAX_AHEAD_DAYS):
             raise NightRefused("night_too_far", days=MAX_AHEAD_DAYS)
         chosen = checked_options(game, parse_options(options or ""), players)
-        return NightPlan(game, chosen, players, starts_at)
+        return NightPlan(game, chosen, players, starts_at, tournament)
 
     async def schedule(
         self,
@@ -125,9 +141,12 @@ class GameNights:
         event_id: int,
         host_id: int,
         host_name: str,
-        kind: str = "game",
     ) -> NightInfo:
-        """Store a night whose Discord event was created (``event_id``)."""
+        """Store a night whose Discord event was created (``event_id``): of kind "tournament" when the plan
+        has a tournament format (kept under ``FORMAT_KEY`` in its options), else "game"."""
+        kind, options = "game", dict(plan.options)
+        if plan.tournament_format is not None:
+            kind, options[FORMAT_KEY] = "tournament", plan.tournament_format
         async with self.store.db.engine.begin() as connection:
             night_id = await stored.insert_night(
                 connection,
@@ -136,7 +155,7 @@ class GameNights:
                 event_id=event_id,
                 kind=kind,
                 game=plan.game,
-                options=plan.options,
+                options=options,
                 players=plan.players,
                 host_id=host_id,
                 host_name=host_name[:100],

@@ -7,9 +7,9 @@ from discord.ext import commands
 
 from ..client import table_bot
 from .cog import GameNights
-from .hooks import LobbyOpener, TournamentSignUps
+from .hooks import GAME_NIGHTS, LobbyOpener, SignUpsRegistry, TournamentSignUps
 
-__all__ = ["GameNights", "LobbyOpener", "TournamentSignUps", "setup"]
+__all__ = ["GAME_NIGHTS", "GameNights", "LobbyOpener", "SignUpsRegistry", "TournamentSignUps", "setup"]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.tables import TableError
 from bot.tables.game_nights import NightInfo
+from bot.tables.tournament_records import FORMATS
 from bot.words import error_text
 
 from ..client import TableBot
@@ -27,7 +28,7 @@ from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import PUBLIC_THINKING, send
 from ..tables.render import game_name
-from .hooks import TABLES, LobbyOpener, TournamentSignUps
+from .hooks import GAME_NIGHTS, TABLES, LobbyOpener, TournamentSignUps
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ DUE_SECONDS = 5.0  # how often the nights due are asked for
 NIGHT_HOURS = 3  # the Discord event's length (an external event must say when it ends)
 INTERESTED_SHOWN = 100  # the people pinged: the first page of the event's interested users
 MESSAGE_MAX = 2000
-HANDLER = "GameNights"
+HANDLER = GAME_NIGHTS
 
 
 def stamp(moment: datetime, style: str) -> str:
@@ -72,6 +73,9 @@ class GameNights(commands.Cog, name=HANDLER):
         self.sign_ups = hook
 
     async def cog_load(self) -> None:
+        for cog in self.bot.cogs.values():  # the tournaments' cog loaded first registers here (it also looks)
+            if isinstance(cog, TournamentSignUps):
+                self.register_sign_ups(cog)
         self._due = asyncio.create_task(self._due_forever(), name="game-nights")
 
     async def cog_unload(self) -> None:
@@ -89,8 +93,12 @@ class GameNights(commands.Cog, name=HANDLER):
         options=text("describe.gamenight.options"),
         players=text("describe.gamenight.players"),
         channel=text("describe.gamenight.channel"),
+        tournament=text("describe.gamenight.tournament"),
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(
+        game=game_choices(),
+        tournament=[app_commands.Choice(name=text(f"choice.format_{name}"), value=name) for name in FORMATS],
+    )
     async def schedule(
         self,
         interaction: discord.Interaction[Any],
@@ -99,6 +107,7 @@ class GameNights(commands.Cog, name=HANDLER):
         options: app_commands.Range[str, 1, 200] | None = None,
         players: app_commands.Range[int, 2, 10] | None = None,
         channel: discord.TextChannel | None = None,
+        tournament: app_commands.Choice[str] | None = None,
     ) -> None:
         locale = reader(interaction)
         guild = interaction.guild
@@ -113,7 +122,9 @@ class GameNights(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "night.no_manage_events"))
             return
         try:
-            plan = self.service.game_nights.check(game.value, options, players, start)
+            plan = self.service.game_nights.check(
+                game.value, options, players, start, tournament.value if tournament else None
+            )
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
@@ -121,10 +132,15 @@ class GameNights(commands.Cog, name=HANDLER):
         interaction.extras[PUBLIC_THINKING] = True  # a refusal from here on is for the asker alone (``send``)
         public = self.bot.languages.of(guild.id)
         name = game_name(game.value, public)
+        # a tournament night's event says so, and which format: "night.event_name_tournament" and so on
+        suffix = "" if plan.tournament_format is None else "_tournament"
+        shown_format = "" if plan.tournament_format is None else t(public, f"choice.format_{plan.tournament_format}")
         try:
             event = await guild.create_scheduled_event(
-                name=t(public, "night.event_name", game=name)[:100],
-                description=t(public, "night.event_description", game=name, channel=f"#{where.name}")[:1000],
+                name=t(public, f"night.event_name{suffix}", game=name, format=shown_format)[:100],
+                description=t(
+                    public, f"night.event_description{suffix}", game=name, format=shown_format, channel=f"#{where.name}"
+                )[:1000],
                 start_time=plan.starts_at,
                 end_time=plan.starts_at + timedelta(hours=NIGHT_HOURS),
                 entity_type=discord.EntityType.external,
@@ -148,7 +164,8 @@ class GameNights(commands.Cog, name=HANDLER):
         )
         said = t(
             locale,
-            "night.scheduled",
+            f"night.scheduled{suffix}",
+            format="" if plan.tournament_format is None else t(locale, f"choice.format_{plan.tournament_format}"),
             host=interaction.user.mention,
             game=game_name(night.game, locale),
             when=stamp(night.starts_at, "F"),
@@ -209,10 +226,17 @@ class GameNights(commands.Cog, name=HANDLER):
         locale = self.bot.languages.of(night.guild_id)
         channel = await self._channel(night)
         if night.kind == "tournament":
-            opened = self.sign_ups is not None and await self.sign_ups.open_sign_up(night, channel)
-            if not opened:
+            if self.sign_ups is None:
+                await self.service.game_nights.opened(night.id, failed=True)
                 await channel.send(t(locale, "night.no_tournaments"))
+                return
+            try:  # a refusal of the tournament, the hook says in the channel itself
+                opened = await self.sign_ups.open_sign_up(night, channel)
+            except (discord.HTTPException, aiohttp.ClientError):
+                await self.service.game_nights.opened(night.id, failed=True)
+                raise
             await self.service.game_nights.opened(night.id, failed=not opened)
+            log.info("game night %s: tournament sign-up %s in channel %s", night.id, opened, night.channel_id)
             return
         tables = self.bot.get_cog(TABLES)
         assert isinstance(tables, LobbyOpener), "the tables cog is not loaded"

@@ -11,6 +11,7 @@ from bot.tables import TableInfo
 from bot.tables.game_nights import NightInfo
 
 TABLES = "Tables"  # the cog that opens lobbies (cogs/tables)
+GAME_NIGHTS = "GameNights"  # the game nights' cog (cogs/gamenights), where a sign-up hook registers
 
 
 @runtime_checkable
@@ -38,3 +39,12 @@ class TournamentSignUps(Protocol):
     ``GameNights.register_sign_ups``; until one is, a tournament night says so in its channel."""
 
     async def open_sign_up(self, night: NightInfo, channel: discord.abc.Messageable) -> bool: ...
+
+
+@runtime_checkable
+class SignUpsRegistry(Protocol):
+    """Where a ``TournamentSignUps`` hook registers (``GameNights.register_sign_ups``): the tournaments' cog,
+    loaded after the game nights' cog, registers itself through this door; loaded before, the game nights'
+    cog finds it among the cogs loaded."""
+
+    def register_sign_ups(self, hook: TournamentSignUps) -> None: ...

@@ -21,11 +21,13 @@ from discord.ext import commands
 
 from bot.games import GAMES, Option
 from bot.tables import NotAllowed, TableError
+from bot.tables.game_nights import NightInfo
 from bot.tables.tournament_records import (
     AFTER_ROUND,
     COMPARE_TIMES,
     DUPLICATE,
     FORMATS,
+    SWISS,
     RoundTable,
     TournamentChanged,
     TournamentInfo,
@@ -33,6 +35,7 @@ from bot.tables.tournament_records import (
 from bot.words import error_text
 
 from ..client import TableBot
+from ..gamenights.hooks import GAME_NIGHTS, SignUpsRegistry
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send, update
@@ -87,6 +90,9 @@ class Tournaments(commands.Cog, name=HANDLER):
     async def cog_load(self) -> None:
         self.tournaments.events.subscribe(self.on_event)
         self.tournaments.start_loop()
+        nights = self.bot.get_cog(GAME_NIGHTS)  # loaded before this cog; loaded after, it finds this one
+        if isinstance(nights, SignUpsRegistry):
+            nights.register_sign_ups(self)
 
     async def locale_of(self, guild_id: int) -> str:
         return self.bot.languages.of(guild_id)
@@ -232,6 +238,34 @@ class Tournaments(commands.Cog, name=HANDLER):
             await send(interaction, error_text(error, locale))
             return
         await send(interaction, embed=standings_embed(info, lines, info.round, locale))
+
+    # ------------------------------------------------------------------ a tournament night's start
+
+    async def open_sign_up(self, night: NightInfo, channel: discord.abc.Messageable) -> bool:
+        """At a tournament night's start: its tournament in sign-up in ``channel``, as ``/tournament create``
+        makes it (the night's host, game, options and format; its table size the night's players or the
+        game's largest; the rest at their defaults), and its sign-up message posted. False, once the refusal
+        is said in the channel in the server's language, when the service refuses it (the server's open
+        tournaments at their limit, say)."""
+        locale = await self.locale_of(night.guild_id)
+        try:
+            info = await self.tournaments.create(
+                night.guild_id,
+                night.channel_id,
+                night.host_id,
+                night.host_name,
+                night.game,
+                night.options,
+                format=night.tournament_format or SWISS,
+                table_size=night.players,
+            )
+        except TableError as error:
+            await channel.send(t(locale, "night.tournament_refused", reason=error_text(error, locale)))
+            return False
+        message = await channel.send(**self._signup(info, locale))
+        await self.tournaments.set_message(info.id, message.id)
+        log.info("game night %s: tournament %s in sign-up in channel %s", night.id, info.id, night.channel_id)
+        return True
 
     # ------------------------------------------------------------------ the sign-up message's buttons
 

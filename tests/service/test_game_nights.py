@@ -47,6 +47,35 @@ async def test_bad_nights_are_refused_at_the_door(
     assert refused.value.key == key
 
 
+@pytest.mark.parametrize(
+    ("options", "tournament", "key"),
+    [
+        ("", "round-robin", "night_bad_tournament"),
+        ("", "", "night_bad_tournament"),
+        ("_tournament_format=swiss", "swiss", "unknown_option"),  # the reserved name is not an option to type
+    ],
+)
+async def test_a_bad_tournament_night_is_refused_and_nothing_is_written(
+    service: TableService, options: str, tournament: str, key: str
+) -> None:
+    with pytest.raises(TableError) as refused:
+        service.game_nights.check("oh-hell", options, None, "2026-11-21 21:00", tournament)
+    assert refused.value.key == key
+    assert await service.game_nights.upcoming(GUILD) == []
+
+
+async def test_a_tournament_night_keeps_its_format_apart_from_the_games_options(service: TableService) -> None:
+    plan = service.game_nights.check("oh-hell", "start_cards=5", 4, "2026-11-21 21:00", "duplicate")
+    night = await service.game_nights.schedule(
+        plan, guild_id=GUILD, channel_id=CHANNEL, event_id=EVENT, host_id=HOST, host_name="Host"
+    )
+    assert (night.kind, night.tournament_format, night.options) == ("tournament", "duplicate", {"start_cards": 5})
+    again = await service.game_nights.night_of_event(EVENT)
+    assert again == night  # read back the same
+    game_night = await schedule(service, event=EVENT + 1)
+    assert (game_night.kind, game_night.tournament_format) == ("game", None)
+
+
 def test_options_are_read_as_the_game_takes_them() -> None:
     assert parse_options("start_cards=5 hints=off name=x") == {"start_cards": 5, "hints": False, "name": "x"}
 
