@@ -107,7 +107,7 @@ class GameNights(commands.Cog, name=HANDLER):
         options: app_commands.Range[str, 1, 200] | None = None,
         players: app_commands.Range[int, 2, 10] | None = None,
         channel: discord.TextChannel | None = None,
-        tournament: app_commands.Choice[str] | None = None,
+        tournament: str | None = None,  # a plain value: one no choice offers is refused by the service, politely
     ) -> None:
         locale = reader(interaction)
         guild = interaction.guild
@@ -122,9 +122,7 @@ class GameNights(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "night.no_manage_events"))
             return
         try:
-            plan = self.service.game_nights.check(
-                game.value, options, players, start, tournament.value if tournament else None
-            )
+            plan = self.service.game_nights.check(game.value, options, players, start, tournament)
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return

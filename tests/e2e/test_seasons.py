@@ -201,3 +201,33 @@ async def test_a_scheduled_night_pings_the_interested_and_opens_its_lobby(
     assert f"<@{bob.id}>" in opened.text()
     assert not posts(double, lambda m: "Just Make game night begins" in m.text())  # the cancelled one
     assert double.problems == []
+
+
+async def test_a_scheduled_tournament_night_opens_its_sign_up(double: DiscordDouble, bot: BotProcess) -> None:
+    events = double.scheduled_events
+    later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+    bad = await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later, tournament="league")
+    assert bad.original is not None and "league is not a tournament format" in bad.original.text()
+    assert events.created == []  # refused at the door: no event, no night
+
+    answer = await double.command(
+        MANAGER, "gamenight", "schedule", game="oh-hell", start=later, players=4, tournament="knockout"
+    )
+    assert answer.original is not None and "Oh Hell tournament night (Knockout by tables)" in answer.original.text()
+    created = events.created[-1]
+    assert created["name"] == "Oh Hell tournament night (Knockout by tables)"
+    assert "tournament" in created["description"] and "#card-room" in created["description"]
+    await events.edit(int(created["id"]), start=datetime.now(UTC) + timedelta(seconds=2))  # moved in Discord: soon
+
+    def signups() -> list[Message]:
+        return posts(double, lambda m: control(m, ":tour:join:") is not None)
+
+    signup = (await double.wait_for(signups, WAIT, "the night's tournament sign-up"))[0]
+    assert "Entrants (1)" in signup.text() and f"<@{MANAGER.id}>" in signup.text()  # its host, the first entrant
+    join = control(signup, ":tour:join:")
+    assert join is not None
+    bob = User(1001, "Bob")
+    await double.click(bob, signup, join["custom_id"])  # an ordinary sign-up: people join it
+    await double.wait_for(lambda: "Entrants (2)" in signup.text(), WAIT, "Bob signed up")
+    assert len(signups()) == 1  # opened once
+    assert double.problems == []
