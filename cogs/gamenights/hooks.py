@@ -34,9 +34,10 @@ class LobbyOpener(Protocol):
 @runtime_checkable
 class TournamentSignUps(Protocol):
     """The hook for a night of ``kind`` "tournament": at its start, open the tournament's sign-up in
-    ``channel`` for ``night`` (its game, options and host; which tournament it is, the hook keeps by
-    ``night.event_id``). True once the sign-up is open. Registered with
-    ``GameNights.register_sign_ups``; until one is, a tournament night says so in its channel."""
+    ``channel`` for ``night`` (its game, options, players, host and ``tournament_format``). True once the
+    sign-up is open; False once a refusal is said in ``channel``. Implemented by the tournaments' cog
+    (``cogs.tournaments.cog.Tournaments.open_sign_up``), registered with ``GameNights.register_sign_ups``;
+    until one is, a tournament night says so in its channel."""
 
     async def open_sign_up(self, night: NightInfo, channel: discord.abc.Messageable) -> bool: ...
 

@@ -262,7 +262,13 @@ class Tournaments(commands.Cog, name=HANDLER):
         except TableError as error:
             await channel.send(t(locale, "night.tournament_refused", reason=error_text(error, locale)))
             return False
-        message = await channel.send(**self._signup(info, locale))
+        try:
+            message = await channel.send(**self._signup(info, locale))
+        except (discord.HTTPException, aiohttp.ClientError):
+            # no sign-up message, so nobody could join it: not left holding one of the server's open places
+            with contextlib.suppress(TableError):
+                await self.tournaments.cancel(info.id, night.host_id, can_manage=True)
+            raise
         await self.tournaments.set_message(info.id, message.id)
         log.info("game night %s: tournament %s in sign-up in channel %s", night.id, info.id, night.channel_id)
         return True

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
+import pytest
 
 from bot.storage.models import MAX_OPEN_TOURNAMENTS
 from bot.tables import TableService
@@ -123,5 +124,26 @@ async def test_without_the_tournaments_cog_a_tournament_night_says_so(
     assert [m["content"] for m in channel.sent] == [
         "This game night was for a tournament, but tournaments cannot open here yet."
     ]
+    after = await service.game_nights.night_of_event(EVENT)
+    assert after is not None and after.status == "failed"
+
+
+class Outage(Channel):
+    """A channel Discord will not post to."""
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        raise discord.HTTPException(SimpleNamespace(status=503, reason="Service Unavailable"), "down")
+
+
+async def test_a_sign_up_discord_would_not_post_is_cancelled_and_the_night_failed(
+    service: TableService,
+    clock: Clock,
+) -> None:
+    nights = await cogs_loaded(fake_bot(service, Outage()))
+    night = await tournament_night(service, clock, "swiss")
+    with pytest.raises(discord.HTTPException):
+        await nights.open(night)
+    info = await service.tournaments.tournament(1)
+    assert info.status.value == "cancelled"  # it holds none of the server's open places
     after = await service.game_nights.night_of_event(EVENT)
     assert after is not None and after.status == "failed"
