@@ -18,6 +18,31 @@ from .standings import SkillRating, rate
 MAX_CATCH_UP = 400  # seasons created in one go after a long sleep (a month's seasons: 33 years)
 
 
+async def add_season(
+    connection: AsyncConnection,
+    guild_id: int,
+    game: str,
+    number: int,
+    start: datetime,
+    length: str,
+    span_days: int | None,
+) -> None:
+    """Add season ``number`` of a game, from ``start`` for its ``length``, named by its dates (with its number
+    after a ``#`` where a season of that name exists already)."""
+    name = season_label(length, start)
+    if await stored.name_taken(connection, guild_id, game, name):
+        name = f"{name}#{number}"
+    await stored.add_season(
+        connection,
+        guild_id=guild_id,
+        game=game,
+        number=number,
+        name=name,
+        starts_at=start,
+        ends_at=season_end(length, start, span_days),
+    )
+
+
 async def ensure_season(connection: AsyncConnection, guild_id: int, game: str, at: datetime) -> Row[Any] | None:
     """The season of a game that ``at`` falls in. While seasons are on, the seasons that follow the latest
     one are created up to ``at``, each starting when the one before ends, so every process (and a process
@@ -29,20 +54,7 @@ async def ensure_season(connection: AsyncConnection, guild_id: int, game: str, a
     for _ in range(MAX_CATCH_UP):
         if plan is None or not plan.active or latest.ends_at > at:
             break
-        start = latest.ends_at
-        number = latest.number + 1
-        name = season_label(plan.length, start)
-        if await stored.name_taken(connection, guild_id, game, name):
-            name = f"{name}#{number}"
-        await stored.add_season(
-            connection,
-            guild_id=guild_id,
-            game=game,
-            number=number,
-            name=name,
-            starts_at=start,
-            ends_at=season_end(plan.length, start, plan.span_days),
-        )
+        await add_season(connection, guild_id, game, latest.number + 1, latest.ends_at, plan.length, plan.span_days)
         found = await stored.latest_season(connection, guild_id, game)
         assert found is not None
         latest = found

@@ -16,8 +16,8 @@ from bot.storage import seasons as stored
 from bot.storage.record_rows import BoardRow
 
 from .errors import BadOptions, NotAllowed, TableError
-from .season_calendar import LENGTHS, MAX_SPAN_DAYS, midnight, parse_day, season_end, season_label
-from .season_record import ensure_season
+from .season_calendar import LENGTHS, MAX_SPAN_DAYS, midnight, parse_day
+from .season_record import add_season, ensure_season
 from .store import Store
 
 ANNOUNCE_LEASE = timedelta(minutes=2)  # a claim older than this was a process that died before posting
@@ -142,18 +142,7 @@ class Seasons:
                 updated_at=now,
             )
             number = (latest.number if latest is not None else 0) + 1
-            name = season_label(length, start)
-            if await stored.name_taken(connection, guild_id, game, name):
-                name = f"{name}#{number}"
-            await stored.add_season(
-                connection,
-                guild_id=guild_id,
-                game=game,
-                number=number,
-                name=name,
-                starts_at=start,
-                ends_at=season_end(length, start, span_days),
-            )
+            await add_season(connection, guild_id, game, number, start, length, span_days)
             created = await stored.latest_season(connection, guild_id, game)
             assert created is not None
             return SeasonInfo.of(created)
