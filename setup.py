@@ -1,4 +1,5 @@
-"""Compile the rules engines (``bot/games``) with mypyc where a C compiler is present.
+"""Compile the rules engines (``bot/games``), and the computer players' inner loops, with mypyc where a C
+compiler is present.
 
 Everything else about the package is in pyproject.toml. The pure Python is
 always installed and stays the fallback: with ``TRICK_TABLE_PURE_BUILD=1``,
@@ -26,7 +27,11 @@ from setuptools.command.build_ext import build_ext
 # before any compiled module is imported. A new game's engine is compiled by being there
 # (bot/games/shown, a folder below, is never compiled).
 PURE = ("__init__.py", "loading.py", "views.py")
-COMPILED = sorted(str(path) for path in Path("bot/games").glob("*.py") if path.name not in PURE)
+# Compiled with the engines, in the same group: the computer players' inner loops (their rule-based policy,
+# which the searches' rollouts and the reading of the table call thousands of times a decision). They are
+# compiled or pure with the engines, never apart (bot.games.loading.COMPILED_WITH lists them too).
+PLAYERS = ("bot/players/oh_hell.py",)
+COMPILED = sorted(str(path) for path in Path("bot/games").glob("*.py") if path.name not in PURE) + list(PLAYERS)
 
 
 def _say(text: str) -> None:

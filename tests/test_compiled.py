@@ -16,19 +16,29 @@ from bot.games import loading
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.stem not in loading.PURE)
+# The computer players' inner loops, compiled with the engines (setup.py).
+COMPILED_WITH = sorted(
+    ROOT / "bot" / folder / f"{stem}.py" for folder, stems in loading.COMPILED_WITH.items() for stem in stems
+)
 # Each game's rule tests and property tests (tests/test_<game>.py, tests/test_<game>_properties.py).
 ENGINE_TESTS = sorted(
     str(test.relative_to(ROOT))
     for source in ENGINE_SOURCES
     for test in (ROOT / "tests").glob(f"test_{source.stem}*.py")
+) + sorted(
+    str(test.relative_to(ROOT))
+    for source in COMPILED_WITH
+    for test in (ROOT / "tests" / source.parent.name).glob(f"test_{source.stem}*.py")
 )
 
 
 def test_every_engine_module_is_compiled_or_none_is() -> None:
-    modules = [importlib.import_module(f"bot.games.{source.stem}") for source in ENGINE_SOURCES]
+    names = [f"bot.games.{source.stem}" for source in ENGINE_SOURCES]
+    names += [f"bot.{source.parent.name}.{source.stem}" for source in COMPILED_WITH]
+    modules = [importlib.import_module(name) for name in names]
     kinds = {m.__name__: str(m.__file__).endswith(".py") for m in modules}
     assert len(set(kinds.values())) == 1, kinds
-    assert len(ENGINE_TESTS) >= 2 * 3, ENGINE_TESTS  # every game's rules and properties
+    assert len(ENGINE_TESTS) >= 2 * 3 + 1, ENGINE_TESTS  # every game's rules and properties, the players' loops
 
 
 @pytest.mark.skipif(not os.environ.get("TRICK_TABLE_EXPECT_COMPILED"), reason="only where a compiled build is expected")
@@ -37,10 +47,24 @@ def test_the_engines_are_compiled_where_expected() -> None:
 
 
 def test_trick_table_pure_imports_the_pure_python() -> None:
-    code = "import bot.games as g; print(g.compiled(), g.ninety_nine.__file__)"
+    code = "import bot.games as g, bot.players.oh_hell as p; print(g.compiled(), g.ninety_nine.__file__, p.__file__)"
     env = {**os.environ, "TRICK_TABLE_PURE": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.startswith("False ") and out.stdout.strip().endswith("ninety_nine.py")
+    compiled, engine, player = out.stdout.split()
+    assert compiled == "False" and engine.endswith("ninety_nine.py") and player.endswith("oh_hell.py")
+
+
+def test_a_compiled_player_loop_changed_since_the_build_makes_the_copy_stale(tmp_path: Path) -> None:
+    """Only the modules named are compiled in a folder of COMPILED_WITH: the others' sources never count."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in ("oh_hell", "search"):
+        (tmp_path / f"{name}.py").write_text("")
+        os.utime(tmp_path / f"{name}.py", (1_000, 1_000))
+    (tmp_path / f"oh_hell{suffix}").write_text("")
+    assert not loading.compiled_copy_is_stale(str(tmp_path), ("oh_hell",))
+    assert loading.compiled_copy_is_stale(str(tmp_path))  # read as an engines' folder, search.py is not built
+    os.utime(tmp_path / "oh_hell.py", (2_000_000_000, 2_000_000_000))
+    assert loading.compiled_copy_is_stale(str(tmp_path), ("oh_hell",))
 
 
 @pytest.mark.skipif(not bot.games.compiled(), reason="the suite itself runs the pure Python")

@@ -22,7 +22,7 @@ from .lengths import Length
 from .options import Option, OptionValue
 from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View
 
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("six_sides", "three-twos", choices=("three-twos", "two-threes"), players=(6,)),
     Option("misere_after_seven", False),
     Option("open_misere_highest", False),
@@ -35,7 +35,7 @@ OPTIONS = (
     Option("open_misere_value", 500, low=500, high=520, values=(500, 520)),
     Option("win_by_contract_only", False),
 )
-PLAYERS = (2, 3, 4, 5, 6)
+PLAYERS: tuple[int, ...] = (2, 3, 4, 5, 6)
 DEFAULT_PLAYERS = 4
 QUICK: dict[str, OptionValue] = {}  # the rules have no shorter match than to 500
 HANDS = {2: 6.0, 3: 11.0, 4: 7.0, 5: 11.0, 6: 11.0}  # hands a match took to 500 or -500 (easy players)

@@ -21,7 +21,7 @@ from .lengths import Length
 from .options import Option, OptionValue
 from .views import BidRow, DealSheet, LastTrick, Record, View, seats_alone
 
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("target", 7, low=3, high=15),
     Option("tie_break", "share", choices=("share", "final-bid")),
     Option("double_hard_bids", False),
@@ -31,7 +31,7 @@ OPTIONS = (
     Option("all_fail_reverse", False),
     Option("scoring", "table", choices=("table", "tricks")),
 )
-PLAYERS = tuple(range(4, 10))
+PLAYERS: tuple[int, ...] = tuple(range(4, 10))
 DEFAULT_PLAYERS = 6
 QUICK: dict[str, OptionValue] = {"target": 5}  # the short match /play offers first
 DEALS_PER_POINT = 1.12  # to 3 took 3 deals, to 5 took 5, to 7 took 8, to 10 took 11.5 (easy players)

@@ -94,14 +94,14 @@ FORMATS = (
 )
 TRUMP_STYLES = ("previous", "previous-diamonds", "turn-up")
 
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("format", "three-bonuses", choices=FORMATS),
     Option("target", 200, low=50, high=1000),
     Option("trump_style", "previous", choices=TRUMP_STYLES),
     Option("premium_bids", True),
     Option("declarer_may_raise", True),
 )
-PLAYERS = (2, 3, 4)
+PLAYERS: tuple[int, ...] = (2, 3, 4)
 DEFAULT_PLAYERS = 3
 QUICK: dict[str, OptionValue] = {"format": "nine-deals"}  # the short match /play offers first
 

@@ -21,12 +21,12 @@ from .lengths import Length
 from .options import Option, OptionValue, resolve
 from .views import BidRow, DealSheet, LastTrick, Record, View, seats_alone
 
-PLAYERS = tuple(range(3, 8))
+PLAYERS: tuple[int, ...] = tuple(range(3, 8))
 DEFAULT_PLAYERS = 4
 SEQUENCES = ("down", "up", "down-up", "up-down")
 SCORINGS = ("ten-plus-bid", "trick-plus-ten", "penalty")
 MOST_START_CARDS = 10  # the default start, when the pack allows it
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     # Not given, the start is 10 or what the pack allows (``start_cards_for``); at most 52 // players.
     Option("start_cards", MOST_START_CARDS, low=1, high=52 // PLAYERS[0]),
     Option("sequence", "down", choices=SEQUENCES),

@@ -60,17 +60,19 @@ class Sight:
 
     __slots__ = ("hand", "in_play", "seat", "unseen")
 
-    def __init__(self, world: OhHell, seat: int) -> None:
-        self.seat = seat
-        self.hand = world.hands[seat]
-        # The pack is the hands, the unused rest, the cards played and the turned-up card: what the seat has not
-        # seen (neither its hand, nor played, nor turned up) is the others' hands and the rest, as a set.
-        others = 0
-        for s, hand in enumerate(world.hands):
-            if s != seat:
-                others |= hand
-        self.unseen = others | world.unused
-        self.in_play = others.bit_count() / (self.unseen.bit_count() or 1)
+    def __init__(self, seat: int, hand: int, unseen: int, in_play: float) -> None:
+        self.seat, self.hand, self.unseen, self.in_play = seat, hand, unseen, in_play
+
+
+def sight_of(world: OhHell, seat: int) -> Sight:
+    """What ``seat`` sees now: its hand, and as unseen the others' hands with the unused rest of the pack
+    (neither its hand, nor played, nor turned up)."""
+    others = 0
+    for s, hand in enumerate(world.hands):
+        if s != seat:
+            others |= hand
+    unseen = others | world.unused
+    return Sight(seat, world.hands[seat], unseen, others.bit_count() / (unseen.bit_count() or 1))
 
 
 def win_chance(world: OhHell, sight: Sight, code: int) -> float:
@@ -105,7 +107,7 @@ def win_chance(world: OhHell, sight: Sight, code: int) -> float:
 
 def bid_estimate(world: OhHell, seat: int) -> float:
     """The tricks the seat's hand should take."""
-    sight = Sight(world, seat)
+    sight = sight_of(world, seat)
     return sum(win_chance(world, sight, code) for code in C.cards_in(sight.hand))
 
 
@@ -141,7 +143,7 @@ def choose_card(world: OhHell, seat: int) -> int:
     cards = C.cards_in(legal)
     if len(cards) == 1:
         return cards[0]
-    sight = Sight(world, seat)
+    sight = sight_of(world, seat)
     wants = world.bids[seat] > world.tricks[seat]
     trump = world.trump
     if not trick:
@@ -172,12 +174,9 @@ def choose_card(world: OhHell, seat: int) -> int:
 
 def _sight_at_deal(world: OhHell, seat: int, hand: int) -> Sight:
     """What ``seat`` saw when it bid: ``hand`` (its cards as dealt) and the turned-up card."""
-    sight = Sight.__new__(Sight)
-    sight.seat, sight.hand = seat, hand
     seen = hand | (1 << world.turn_up if world.turn_up >= 0 else 0)
-    sight.unseen = DECK_MASK & ~seen
-    sight.in_play = (world.players - 1) * world.cards / (sight.unseen.bit_count() or 1)
-    return sight
+    unseen = DECK_MASK & ~seen
+    return Sight(seat, hand, unseen, (world.players - 1) * world.cards / (unseen.bit_count() or 1))
 
 
 def bid_log_chance(world: OhHell, seat: int, hand: int, bid: int, bids: list[int]) -> float:

@@ -7,7 +7,7 @@ from random import Random
 from bot.games import cards as C
 from bot.games.oh_hell import OhHell
 from bot.players import ComputerPlayer
-from bot.players.oh_hell import KNOWLEDGE, Sight, bid_estimate, choose_bid, choose_card, win_chance
+from bot.players.oh_hell import KNOWLEDGE, bid_estimate, choose_bid, choose_card, sight_of, win_chance
 
 from ..test_oh_hell import bid_all, game, oh_hell
 
@@ -24,7 +24,7 @@ def test_the_player_has_what_the_search_needs() -> None:
 
 def test_top_trumps_and_aces_are_likelier_winners_than_small_cards() -> None:
     state = game({0: "AH KH AS 2C 3D", 1: "2S 3S 4S 5S 6S", 2: "2H 3H 4H 5H 6H"}, dealer=2, turn_up="9H")
-    sight = Sight(state, 0)
+    sight = sight_of(state, 0)
     chance = {name: win_chance(state, sight, C.CODES[name]) for name in ("AH", "KH", "AS")}
     small = win_chance(state, sight, C.CODES["2C"])
     assert chance["AH"] > chance["KH"] > small and chance["AS"] > small

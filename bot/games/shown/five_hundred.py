@@ -235,4 +235,4 @@ def _tricks(action: str) -> int:
     return int(action.split()[1].rstrip("SHDCNT"))
 
 
-PRESENTATION = FiveHundredPresentation()
+PRESENTATION: FiveHundredPresentation = FiveHundredPresentation()

@@ -115,4 +115,4 @@ class JustMakePresentation(OwnBids):
         return self.label(view, action)  # its label already says what it does
 
 
-PRESENTATION = JustMakePresentation()
+PRESENTATION: JustMakePresentation = JustMakePresentation()

@@ -194,4 +194,4 @@ class NinetyNinePresentation(OwnBids):
         return self.label(view, action)  # its label already says what it does
 
 
-PRESENTATION = NinetyNinePresentation()
+PRESENTATION: NinetyNinePresentation = NinetyNinePresentation()

@@ -109,4 +109,4 @@ class OhHellPresentation(OwnBids):
         return self.label(view, action)  # its label already says what it does: Bid 2
 
 
-PRESENTATION = OhHellPresentation()
+PRESENTATION: OhHellPresentation = OhHellPresentation()
