@@ -18,6 +18,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .cards import shuffle_codes
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -47,7 +49,7 @@ def deal_unseen(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[in
         rest ^= low
     if sum(slot.size for slot in slots) != len(cards):
         raise Inconsistent(f"{len(cards)} hidden cards for slots of {[slot.size for slot in slots]}")
-    rng.shuffle(cards)
+    shuffle_codes(cards, rng.random)  # random.shuffle's pure Python was most of a determinization's time
     if not any(slot.forbidden for slot in slots):
         return _cut(cards, slots)
     accepting = {c: [i for i, slot in enumerate(slots) if not slot.forbidden >> c & 1] for c in cards}
