@@ -134,42 +134,106 @@ def _beats(card: int, best: int, trump: int) -> bool:
 
 
 def choose_card(world: OhHell, seat: int) -> int:
-    """The card ``seat`` plays now, towards its bid."""
+    """The card ``seat`` plays now, towards its bid.
+
+    Written as plain loops over the legal cards, lowest code first (a tie keeps the first card found): the
+    searches' rollouts call it for every card of thousands of deals a decision."""
     hand = world.hands[seat]
     trick = world.trick
     legal = hand
     if trick:
         legal = hand & SUIT_MASK[trick[0] >> 4] or hand
-    cards = C.cards_in(legal)
-    if len(cards) == 1:
-        return cards[0]
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
     sight = sight_of(world, seat)
     wants = world.bids[seat] > world.tricks[seat]
     trump = world.trump
     if not trick:
-        chances = {c: win_chance(world, sight, c) for c in cards}
         if wants:
-            return max(cards, key=lambda c: (chances[c], -(c & 15)))  # the surest winner, cheapest first
-        return min(cards, key=lambda c: (chances[c], c & 15))  # the card likeliest to lose
+            return _surest(world, sight, legal)  # the surest winner, cheapest first
+        return _likeliest_to_lose(world, sight, legal)
     best = _winning(world)
     last = len(trick) == world.players - 1
-    winners = [c for c in cards if _beats(c, best, trump)]
-    losers = [c for c in cards if not _beats(c, best, trump)]
+    winners = 0
+    for code in C.cards_in(legal):
+        if _beats(code, best, trump):
+            winners |= 1 << code
+    losers = legal & ~winners
     if wants:
         if winners:
             if last:
-                return min(winners, key=lambda c: (c >> 4 == trump, c & 15))  # just enough
+                return _cheapest(winners, trump)  # just enough
             # Not last: the surest winner against the cards still to come, cheapest among equals.
-            return max(winners, key=lambda c: (round(win_chance(world, sight, c), 1), -(c & 15)))
+            return _surest(world, sight, winners, rounded=True)
         # No winner: keep the cards that may win later, throw the least useful.
-        return min(losers, key=lambda c: (win_chance(world, sight, c), c & 15))
+        return _likeliest_to_lose(world, sight, losers)
     if losers:
         # The highest card that still loses: get rid of danger while it is safe.
-        return max(losers, key=lambda c: (win_chance(world, sight, c), c & 15))
+        return _most_dangerous(world, sight, losers)
     # Every card wins so far: last, win with the most dangerous; else the lowest may be overtaken.
     if last:
-        return max(winners, key=lambda c: (c >> 4 == trump, c & 15))
-    return min(winners, key=lambda c: (c >> 4 == trump, c & 15))
+        return _dearest(winners, trump)
+    return _cheapest(winners, trump)
+
+
+def _surest(world: OhHell, sight: Sight, cards: int, rounded: bool = False) -> int:
+    """The card of ``cards`` likeliest to win (to a tenth when ``rounded``), the lowest rank among equals."""
+    chosen, top, rank = -1, -1.0, 0
+    for code in C.cards_in(cards):
+        chance = win_chance(world, sight, code)
+        if rounded:
+            chance = round(chance, 1)
+        if chance > top or (chance == top and code & 15 < rank):
+            chosen, top, rank = code, chance, code & 15
+    return chosen
+
+
+def _likeliest_to_lose(world: OhHell, sight: Sight, cards: int) -> int:
+    """The card of ``cards`` least likely to win, the lowest rank among equals."""
+    chosen, low, rank = -1, 2.0, 0
+    for code in C.cards_in(cards):
+        chance = win_chance(world, sight, code)
+        if chance < low or (chance == low and code & 15 < rank):
+            chosen, low, rank = code, chance, code & 15
+    return chosen
+
+
+def _most_dangerous(world: OhHell, sight: Sight, cards: int) -> int:
+    """The card of ``cards`` likeliest to win, the highest rank among equals."""
+    chosen, top, rank = -1, -1.0, 0
+    for code in C.cards_in(cards):
+        chance = win_chance(world, sight, code)
+        if chance > top or (chance == top and code & 15 > rank):
+            chosen, top, rank = code, chance, code & 15
+    return chosen
+
+
+def _cheapest(cards: int, trump: int) -> int:
+    """The lowest side card of ``cards``, else the lowest trump."""
+    side = cards & ~SUIT_MASK[trump] if trump != NO_TRUMPS else cards
+    return _lowest_rank(side or cards)
+
+
+def _dearest(cards: int, trump: int) -> int:
+    """The highest trump of ``cards``, else the highest side card."""
+    trumps = cards & SUIT_MASK[trump] if trump != NO_TRUMPS else 0
+    return _highest_rank(trumps or cards)
+
+
+def _lowest_rank(cards: int) -> int:
+    chosen, rank = -1, 16
+    for code in C.cards_in(cards):
+        if code & 15 < rank:
+            chosen, rank = code, code & 15
+    return chosen
+
+
+def _highest_rank(cards: int) -> int:
+    chosen, rank = -1, -1
+    for code in C.cards_in(cards):
+        if code & 15 > rank:
+            chosen, rank = code, code & 15
+    return chosen
 
 
 def _sight_at_deal(world: OhHell, seat: int, hand: int) -> Sight:
