@@ -456,7 +456,7 @@ class JustMakeKnowledge(EverySeatForItself):
         action = action_of(world, seat)
         return action if action in legal else legal[0]
 
-    def rollout(self, world: GameState, rng: random.Random) -> None:
+    def rollout(self, world: GameState, rng: random.Random, sighted: int = -1) -> None:
         assert isinstance(world, JustMake)
         deal = len(world.sheets)
         shown = shown_cards(world)

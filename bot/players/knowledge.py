@@ -34,12 +34,15 @@ class Knowledge(Protocol):
         """
         ...
 
-    def rollout(self, world: GameState, rng: random.Random) -> None:
+    def rollout(self, world: GameState, rng: random.Random, sighted: int = -1) -> None:
         """Play ``world`` on, every seat by the rule-based policy playing towards its own
         bid or contract, until the current deal is scored or the match is over.
 
         ``world`` is a full deal the search made up, so here the policy may read
         any hand of it; it should be fast (the search plays thousands of these).
+        ``sighted``: the searching seat (-1: none), which a game may let play the made-up deal with every
+        hand of it in sight, since its real play is a search that reads the table better than the rule-based
+        policy on its own cards (Oh Hell does; the others play it like every seat).
         """
         ...
 

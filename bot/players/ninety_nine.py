@@ -671,7 +671,7 @@ class NinetyNineKnowledge:
             raise AssertionError(f"the rule-based choice {choice!r} is not legal")
         return choice
 
-    def rollout(self, world: GameState, rng: random.Random) -> None:
+    def rollout(self, world: GameState, rng: random.Random, sighted: int = -1) -> None:
         g = _game(world)
         deal = len(g.sheets)
         while len(g.sheets) == deal and g.phase != OVER:

@@ -13,6 +13,10 @@ dangerous cards when it cannot follow and leads its safest low card.
 Every decision reads only the seat's sight: its hand, the turned-up card, the
 cards played and the voids shown (``Sight``), so the easy level and the
 rollouts cannot peek, and the rollouts play deals that look like real ones.
+One exception, inside the search's made-up deals only: the searching seat
+plays its rollouts with every hand of the made-up deal in sight
+(``whole_sight``), since its real play reads the table better than the easy
+policy does.
 """
 
 from __future__ import annotations
@@ -75,6 +79,16 @@ def sight_of(world: OhHell, seat: int) -> Sight:
     return Sight(seat, world.hands[seat], unseen, others.bit_count() / (unseen.bit_count() or 1))
 
 
+def whole_sight(world: OhHell, seat: int) -> Sight:
+    """What ``seat`` would know of a made-up deal with every hand in sight: the unseen cards are exactly the
+    others' hands, all in play (the search's own seat in its rollouts, never a real decision)."""
+    others = 0
+    for s, hand in enumerate(world.hands):
+        if s != seat:
+            others |= hand
+    return Sight(seat, world.hands[seat], others, 1.0)
+
+
 def win_chance(world: OhHell, sight: Sight, code: int) -> float:
     """The chance ``code`` takes a trick when its holder tries to win with it.
 
@@ -133,8 +147,9 @@ def _beats(card: int, best: int, trump: int) -> bool:
     return (card >> 4 == best >> 4 and card > best) or (card >> 4 == trump and best >> 4 != trump)
 
 
-def choose_card(world: OhHell, seat: int) -> int:
-    """The card ``seat`` plays now, towards its bid.
+def choose_card(world: OhHell, seat: int, whole: bool = False) -> int:
+    """The card ``seat`` plays now, towards its bid (with ``whole``, every hand of ``world`` in sight: only
+    for a deal the search made up).
 
     Written as plain loops over the legal cards, lowest code first (a tie keeps the first card found): the
     searches' rollouts call it for every card of thousands of deals a decision."""
@@ -145,7 +160,7 @@ def choose_card(world: OhHell, seat: int) -> int:
         legal = hand & SUIT_MASK[trick[0] >> 4] or hand
     if not legal & (legal - 1):
         return legal.bit_length() - 1
-    sight = sight_of(world, seat)
+    sight = whole_sight(world, seat) if whole else sight_of(world, seat)
     wants = world.bids[seat] > world.tricks[seat]
     trump = world.trump
     if not trick:
@@ -335,7 +350,12 @@ class OhHellKnowledge(EverySeatForItself):
             return f"bid {choose_bid(g, seat)}"
         return PLAY_TEXT[choose_card(g, seat)]
 
-    def rollout(self, world: GameState, rng: random.Random) -> None:
+    def rollout(self, world: GameState, rng: random.Random, sighted: int = -1) -> None:
+        """The deal played out by the easy policy; the searching seat (``sighted``) plays its cards with every
+        hand of the made-up deal in sight, as its real play (a search that reads the table) comes nearer to
+        than the easy policy does: measured against ISMCTS at a fixed 50 deals a decision, three sets of 120
+        duplicate deals, +0.19 +- 0.38 points per seat-deal and 63% exact bids against 61% (docs/benchmarks.md);
+        every seat so sighted measured worse (-0.57 +- 0.72)."""
         g = _game(world)
         deal = len(g.sheets)
         while g.phase != OVER and len(g.sheets) == deal:
@@ -343,7 +363,7 @@ class OhHellKnowledge(EverySeatForItself):
             if g.phase == BID:
                 g._bid(seat, choose_bid(g, seat))
             else:
-                g._play(seat, choose_card(g, seat))
+                g._play(seat, choose_card(g, seat, seat == sighted))
 
     def shortlist(self, world: GameState, seat: int, legal: list[str], rng: random.Random) -> list[str]:
         g = _game(world)

@@ -192,7 +192,7 @@ def _try_deal(
         for action in candidates:
             child = world.clone()
             child.act(seat, action)
-            knowledge.rollout(child, random.Random(luck))
+            knowledge.rollout(child, random.Random(luck), seat)
             results.append(child)
             if deadline is not None and time.perf_counter() > deadline and len(results) < len(candidates):
                 return None

@@ -5,9 +5,9 @@ from __future__ import annotations
 from random import Random
 
 from bot.games import cards as C
-from bot.games.oh_hell import OhHell
+from bot.games.oh_hell import BID, OVER, OhHell
 from bot.players import ComputerPlayer
-from bot.players.oh_hell import KNOWLEDGE, bid_estimate, choose_bid, choose_card, sight_of, win_chance
+from bot.players.oh_hell import KNOWLEDGE, bid_estimate, choose_bid, choose_card, sight_of, whole_sight, win_chance
 
 from ..test_oh_hell import bid_all, game, oh_hell
 
@@ -86,3 +86,39 @@ def test_rollouts_finish_the_deal() -> None:
     world = state.determinize(state.to_act()[0], Random(1))
     KNOWLEDGE.rollout(world, Random(1))
     assert len(world.sheets) == 1
+
+
+def _played_out(world: OhHell, whole: set[int]) -> OhHell:
+    """``world``'s deal played out by the easy policy, the seats in ``whole`` with every hand in sight."""
+    deal = len(world.sheets)
+    while world.phase != OVER and len(world.sheets) == deal:
+        seat = world.to_act()[0]
+        if world.phase == BID:
+            world._bid(seat, choose_bid(world, seat))
+        else:
+            world._play(seat, choose_card(world, seat, seat in whole))
+    return world
+
+
+def test_only_the_searching_seat_plays_its_rollouts_with_the_made_up_deal_in_sight() -> None:
+    """The search's seat (``sighted``) reads every hand of the deal it made up; the others play on their own
+    sight, as the easy player does at a real table."""
+    differs = 0
+    for seed in range(40):
+        state = oh_hell(4, {}, seed=seed)
+        world = state.determinize(0, Random(seed))
+        assert isinstance(world, OhHell)
+        sighted, plain = world.clone(), world.clone()
+        KNOWLEDGE.rollout(sighted, Random(1), sighted=0)
+        KNOWLEDGE.rollout(plain, Random(1))
+        assert sighted.sheets == _played_out(world.clone(), {0}).sheets
+        assert plain.sheets == _played_out(world.clone(), set()).sheets
+        differs += sighted.sheets != plain.sheets
+    assert differs  # the sight changes how some deals end
+
+
+def test_the_whole_sight_of_a_made_up_deal_is_exactly_the_other_hands() -> None:
+    state = game({0: "AH KH AS 2C 3D", 1: "2S 3S 4S 5S 6S", 2: "2H 3H 4H 5H 6H"}, dealer=2, turn_up="9H")
+    sight = whole_sight(state, 0)
+    assert sight.unseen == state.hands[1] | state.hands[2] and sight.in_play == 1.0
+    assert sight_of(state, 0).unseen & state.unused  # the seat's own sight counts the unused pack as unseen

@@ -78,7 +78,7 @@ class FiveHundredKnowledge:
         left_out = needless(world, sight)
         return [first, *(a for a in legal if a != first and not left_out >> C.CODES[a.split()[1]] & 1)]
 
-    def rollout(self, world: GameState, rng: random.Random) -> None:
+    def rollout(self, world: GameState, rng: random.Random, sighted: int = -1) -> None:
         assert isinstance(world, FiveHundred)
         deal = len(world.sheets)
         while world.phase != OVER and len(world.sheets) == deal:
