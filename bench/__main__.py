@@ -77,6 +77,12 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     events.add_argument(
         "--latency", type=float, default=0.0, help="milliseconds Discord takes to answer each REST call (default 0)"
     )
+    search = sub.add_parser("search", help="a strong decision's search within its budget: deals tried, time")
+    search.add_argument("--game", default="oh-hell", choices=sorted(GAMES))
+    search.add_argument("--deals", type=int, default=8, help="random deals whose decisions are searched")
+    search.add_argument("--budget-ms", type=int, default=200)
+    search.add_argument("--samples", type=int, default=50, help="deals of the fixed-size decision timed in CPU")
+    search.add_argument("--seed", type=int, default=1)
     sub.add_parser(
         "activity", help="the Activity on real WebSockets: action to new state on four screens", add_help=False
     )
@@ -134,6 +140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.events import bench_events
 
         lines = bench_events(args.entrants, args.rounds, args.database, args.latency / 1000)
+    elif args.what == "search":
+        from bench.search import bench_search
+
+        lines = bench_search(args.game, args.deals, args.budget_ms, args.samples, args.seed)
     elif args.what == "engine":
         from bench.engine import engine_figures, openspiel_figures
 

@@ -100,3 +100,12 @@ def test_activity_counts_the_chat_tables_calls_beside_the_screens(capsys: pytest
     assert line.startswith("SQLite: 2 tables of 4 screens, 6 actions")
     # Moves made on screens: the table message's coalesced edits, no turn ping (everyone sees their turn).
     assert "at most 1 for one table in any one second" in line and "POST" not in line and "DELETE" not in line
+
+
+def test_search_prints_the_deals_a_decision_tries(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["search", "--deals", "1", "--budget-ms", "20", "--samples", "4"]) == 0
+    title, searched, wall, cpu = capsys.readouterr().out.splitlines()
+    assert title.startswith("bench search: oh-hell, 1 deals, strong at 20 ms a decision")
+    decisions = int(searched.split()[2])
+    assert decisions > 0 and "deals tried a decision median" in searched and "drawn median" in searched
+    assert wall.startswith("wall ms a decision p50") and cpu.startswith("CPU ms a decision of 4 deals")
