@@ -68,13 +68,18 @@ class Sight:
         self.seat, self.hand, self.unseen, self.in_play = seat, hand, unseen, in_play
 
 
-def sight_of(world: OhHell, seat: int) -> Sight:
-    """What ``seat`` sees now: its hand, and as unseen the others' hands with the unused rest of the pack
-    (neither its hand, nor played, nor turned up)."""
+def _others_hands(world: OhHell, seat: int) -> int:
     others = 0
     for s, hand in enumerate(world.hands):
         if s != seat:
             others |= hand
+    return others
+
+
+def sight_of(world: OhHell, seat: int) -> Sight:
+    """What ``seat`` sees now: its hand, and as unseen the others' hands with the unused rest of the pack
+    (neither its hand, nor played, nor turned up)."""
+    others = _others_hands(world, seat)
     unseen = others | world.unused
     return Sight(seat, world.hands[seat], unseen, others.bit_count() / (unseen.bit_count() or 1))
 
@@ -82,11 +87,7 @@ def sight_of(world: OhHell, seat: int) -> Sight:
 def whole_sight(world: OhHell, seat: int) -> Sight:
     """What ``seat`` would know of a made-up deal with every hand in sight: the unseen cards are exactly the
     others' hands, all in play (the search's own seat in its rollouts, never a real decision)."""
-    others = 0
-    for s, hand in enumerate(world.hands):
-        if s != seat:
-            others |= hand
-    return Sight(seat, world.hands[seat], others, 1.0)
+    return Sight(seat, world.hands[seat], _others_hands(world, seat), 1.0)
 
 
 def win_chance(world: OhHell, sight: Sight, code: int) -> float:
