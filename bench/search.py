@@ -16,13 +16,9 @@ import statistics
 import time
 from collections.abc import Iterator
 
+from bench.players import percentile
 from bot.games import compiled, new_game
 from bot.players import ComputerPlayer
-
-
-def _quantile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[int(share * (len(ordered) - 1))]
 
 
 def bench_search(game: str, deals: int, budget_ms: int, samples: int, seed: int) -> Iterator[str]:
@@ -55,8 +51,8 @@ def bench_search(game: str, deals: int, budget_ms: int, samples: int, seed: int)
     median, mean = statistics.median, statistics.mean
     yield (
         f"decisions searched: {len(tried)} of {len(wall_ms)}; deals tried a decision median {median(tried):.0f}, "
-        f"mean {mean(tried):.0f}, p90 {_quantile(tried, 0.9):.0f}; drawn median {median(drawn):.0f}, "
+        f"mean {mean(tried):.0f}, p90 {percentile(sorted(tried), 0.9):.0f}; drawn median {median(drawn):.0f}, "
         f"mean {mean(drawn):.0f}"
     )
-    yield f"wall ms a decision p50 {median(wall_ms):.0f}, p99 {_quantile(wall_ms, 0.99):.0f}"
+    yield f"wall ms a decision p50 {median(wall_ms):.0f}, p99 {percentile(sorted(wall_ms), 0.99):.0f}"
     yield f"CPU ms a decision of {samples} deals: median {median(cpu_ms):.1f}, mean {mean(cpu_ms):.1f}"
