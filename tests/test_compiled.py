@@ -114,3 +114,17 @@ def test_engine_errors_cross_process_boundaries() -> None:
     copy = pickle.loads(pickle.dumps(error))
     assert type(copy) is IllegalAction and copy.key == "not_your_turn" and copy.params == {"seat": 2}
     assert str(copy) == str(error)
+
+
+def test_the_build_and_the_loader_name_the_same_player_modules() -> None:
+    """setup.py compiles ``PLAYERS`` with the engines; loading.COMPILED_WITH must name the same modules, or a
+    compiled one would escape the all-or-none choice (TRICK_TABLE_PURE, a stale copy)."""
+    import ast
+
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    built = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PLAYERS" for t in node.targets)
+    )
+    assert sorted(built) == sorted(str(path.relative_to(ROOT)) for path in COMPILED_WITH)
