@@ -62,6 +62,9 @@ EPHEMERAL = 64
 # How long a person waits for a deferred answer to be followed up before calling it lost. Only a bot that never
 # follows up waits this long; a busy one follows up in a few seconds (Discord allows 15 minutes).
 FOLLOW_UP_WITHIN = 120.0
+# A gateway event reaches the bot's socket at once unless the bot stopped reading it (the send then waits for room
+# in the socket's buffer): past this many seconds the test fails saying so, where it would wait forever.
+SEND_WITHIN = 60.0
 BOT_PERMISSIONS = str(
     (1 << 10)  # view channel
     | (1 << 11)  # send messages
@@ -619,7 +622,13 @@ class DiscordDouble:
         if ws is None:
             raise RuntimeError(f"the bot is not connected (shard {shard})")
         self._seq += 1
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        frame = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
+        try:
+            await asyncio.wait_for(ws.send_str(frame), SEND_WITHIN)
+        except TimeoutError:
+            raise AssertionError(
+                f"{event} could not be sent for {SEND_WITHIN:.0f} s: the bot stopped reading its gateway connection"
+            ) from None
 
     def expect_connection(self, shards: list[int] | None = None) -> None:
         """A bot is about to (re)connect ``shards`` (default: all): wait_connected waits for it, not an
