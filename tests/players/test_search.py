@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.games import new_game
 from bot.players import ComputerPlayer, knowledge_of, search
+from bot.players.just_make import KNOWLEDGE as JUST_MAKE
 
 
 def test_a_candidate_clearly_behind_is_dropped_but_not_before_enough_deals() -> None:
@@ -61,3 +64,48 @@ def test_a_deals_value_is_the_sides_gain_less_the_others_and_the_match_win() -> 
     state.phase, state.winners = 4, [0, 2]  # over
     won = values(state)
     assert won[0] == won[2] == 500 + knowledge.win_value and won[1] == won[3] == -500 - knowledge.win_value
+
+
+class _Clock:
+    """A clock that moves on by ``step`` seconds each time the search reads it: a timed search then depends on
+    nothing but its seed, and never on how fast the machine is."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+class _Hasty:
+    """A game's knowledge with its ``weighty`` taken away (every other call passes through)."""
+
+    def __init__(self, knowledge: object) -> None:
+        self.knowledge = knowledge
+
+    def __getattr__(self, name: str) -> object:
+        if name == "weighty":
+            raise AttributeError(name)
+        return getattr(self.knowledge, name)
+
+
+def _timed_decision(monkeypatch: pytest.MonkeyPatch, knowledge: object, seed: int) -> search.Decision:
+    state = new_game("just-make", players=5, seed=seed)
+    seat = state.to_act()[0]
+    monkeypatch.setattr("bot.players.search.time.perf_counter", _Clock(0.001))
+    return search.decide(state, seat, knowledge, random.Random(seed), budget_s=1.0, samples=None)  # type: ignore[arg-type]
+
+
+def test_a_weighty_game_searches_on_past_a_lead_of_one_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    knowledge = JUST_MAKE
+    assert knowledge_of("just-make") is knowledge
+    state = new_game("just-make", players=5, seed=1)
+    assert knowledge.weighty(state, state.to_act()[0])  # Just Make's decisions are weighty
+    longer = 0
+    for seed in range(1, 6):
+        whole = _timed_decision(monkeypatch, knowledge, seed)
+        hasty = _timed_decision(monkeypatch, _Hasty(knowledge), seed)
+        assert whole.samples >= hasty.samples  # the same deals, in the same order, and never fewer of them
+        longer += whole.samples > hasty.samples
+    assert longer  # the soft stop ended some of those decisions early, and the weighty search went on
