@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -93,7 +94,7 @@ class _Hasty:
 def _timed_decision(monkeypatch: pytest.MonkeyPatch, knowledge: object, seed: int) -> search.Decision:
     state = new_game("just-make", players=5, seed=seed)
     seat = state.to_act()[0]
-    monkeypatch.setattr("bot.players.search.time.perf_counter", _Clock(0.001))
+    monkeypatch.setattr(search, "time", SimpleNamespace(perf_counter=_Clock(0.001)))  # the search's clock only
     return search.decide(state, seat, knowledge, random.Random(seed), budget_s=1.0, samples=None)  # type: ignore[arg-type]
 
 
