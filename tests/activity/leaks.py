@@ -27,7 +27,10 @@ async def sight_by_move(database: Database, table_id: int, seat: int | None) -> 
 
 
 def leaks(frames: list[dict[str, Any]], table_id: int, sight: list[set[str]]) -> list[tuple[int, set[str]]]:
-    """The frames of ``table_id`` in play that name a card the screen's seat could not see at that move."""
+    """The frames of ``table_id`` in play that name a card the screen's seat could not see at that move.
+
+    ``frames`` must have been received before ``sight`` was read from the log (take a copy first while the
+    table is still in play): a frame of a later move could not be checked."""
     found = []
     for frame in frames:
         table = frame.get("table") if frame.get("type") == "state" else None
@@ -43,6 +46,8 @@ def leaks(frames: list[dict[str, Any]], table_id: int, sight: list[set[str]]) ->
                 verb, *words = action["action"].split()
                 if verb in ("play", "discard"):
                     named |= card_codes(words)
+        moves = len(sight) - 1
+        assert table["actions"] <= moves, f"a frame of move {table['actions']}, past the log read ({moves} moves)"
         extra = named - sight[table["actions"]]
         if extra:
             found.append((table["actions"], extra))

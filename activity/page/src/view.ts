@@ -13,6 +13,8 @@ interface Step {
   actions: { action: string; label: string }[];
 }
 
+const HOLD_MS = 1500; // the longest a press holds the drawing still (a finger resting on the screen)
+
 export class Page {
   table: TableScreen | null = null;
   private previous: TableScreen | null = null;
@@ -26,6 +28,10 @@ export class Page {
   private noteTimer = 0;
   private connected = true;
   private leaving: { cards: Played[]; winner: number | null } | null = null;
+  private drawn: TableScreen | null = null; // the table as the screen shows it now (a drawing may be held back)
+  private pressed = false; // a pointer or the space bar is down on the page: drawing again waits for its release
+  private owed = false; // a state came while pressed: it is drawn once the press is let go
+  private pressTimer = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -33,6 +39,28 @@ export class Page {
     private readonly switchLanguage: (language: string) => void,
   ) {
     window.setInterval(() => { this.tick(); }, 1000);
+    // A state drawn between a button's press and its release would put a new button in its place, and the browser
+    // drops a click whose press and release land on different elements: on a busy table, a tap lost. So a press
+    // holds the drawing still until it is let go (at most HOLD_MS), and what came meanwhile is drawn then.
+    root.addEventListener("pointerdown", () => { this.hold(); }, true);
+    root.addEventListener("keydown", (event) => { if (event.key === " ") this.hold(); }, true);
+    for (const name of ["pointerup", "pointercancel", "keyup"] as const) window.addEventListener(name, () => { this.letGo(); }, true);
+    window.addEventListener("blur", () => { this.letGo(); });
+  }
+
+  private hold(): void {
+    this.pressed = true;
+    window.clearTimeout(this.pressTimer);
+    this.pressTimer = window.setTimeout(() => { this.letGo(); }, HOLD_MS);
+  }
+
+  private letGo(): void {
+    if (!this.pressed) return;
+    this.pressed = false;
+    window.clearTimeout(this.pressTimer);
+    if (!this.owed) return;
+    this.owed = false;
+    window.setTimeout(() => { this.render(); }, 0); // after the click that the release makes
   }
 
   // ------------------------------------------------------------------ input from the server
@@ -101,7 +129,9 @@ export class Page {
   private act(action: string): void {
     const table = this.table;
     if (!table) return;
-    this.send({ op: "act", table: table.id, action, turn: table.turn });
+    // the turn the screen showed when pressed: if the table has moved on since, the server refuses it as stale
+    const turn = this.drawn?.id === table.id ? this.drawn.turn : table.turn;
+    this.send({ op: "act", table: table.id, action, turn });
     this.note = "";
     this.renderNote();
     this.selected = null;
@@ -112,7 +142,12 @@ export class Page {
   // ------------------------------------------------------------------ drawing
 
   render(): void {
+    if (this.pressed) {
+      this.owed = true;
+      return;
+    }
     const table = this.table;
+    this.drawn = table;
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
     clear(this.root);
     this.root.append(this.topBar());
