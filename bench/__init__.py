@@ -1,4 +1,4 @@
-"""Benchmarks of Trick Table: ``python -m bench engine|tables|start|players|picture|events`` print
+"""Benchmarks of Trick Table: ``python -m bench engine|tables|start|players|reading|picture|events`` print
 figures.
 
 They live beside the product, not inside it: the modules here import ``bot`` (and, to time the
@@ -9,6 +9,7 @@ pictures, ``cogs``) from above, and nothing in ``bot`` or ``cogs`` imports them
 - ``tables``: many tables played at once through the table service and the database;
 - ``start``: a start over many open tables (seeded straight into the database);
 - ``players``: the computer players' decision times and strength;
+- ``reading``: how well strong's model of the others' bids and plays (Oh Hell) fits a player's real ones;
 - ``picture``: time to draw the end-of-match chart and the table's picture;
 - ``events``: a Swiss tournament at full speed, the time of each round change;
 - ``database``: the fresh databases (a PostgreSQL schema each) the service benchmarks run on.

@@ -1,4 +1,4 @@
-"""``python -m bench engine|tables|start|players|picture|activity|events``: print speed figures (see
+"""``python -m bench engine|tables|start|players|reading|picture|activity|events``: print speed figures (see
 ``bench/__init__.py``).
 
 Each benchmark's module is imported only when it runs: the engine's figures need neither the
@@ -83,6 +83,15 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     search.add_argument("--budget-ms", type=int, default=200)
     search.add_argument("--samples", type=int, default=50, help="deals of the fixed-size decision timed in CPU")
     search.add_argument("--seed", type=int, default=1)
+    reading = sub.add_parser(
+        "reading", help="Oh Hell: how well strong's model of the others' bids and plays fits a player's real ones"
+    )
+    reading.add_argument("--level", default="ismcts", choices=("ismcts", "easy", "strong", "baseline"))
+    reading.add_argument("--deals", type=int, default=150)
+    reading.add_argument("--seed", type=int, default=7)
+    reading.add_argument("--budget-ms", type=int, default=200, help="strong's and baseline's time per decision")
+    reading.add_argument("--samples", type=int, help="strong's and baseline's deals a decision instead of the time")
+    reading.add_argument("--simulations", type=int, default=1000, help="ISMCTS's simulations a decision")
     sub.add_parser(
         "activity", help="the Activity on real WebSockets: action to new state on four screens", add_help=False
     )
@@ -140,6 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.events import bench_events
 
         lines = bench_events(args.entrants, args.rounds, args.database, args.latency / 1000)
+    elif args.what == "reading":
+        from bench.reading import bench_reading
+
+        lines = bench_reading(args.level, args.deals, args.seed, args.budget_ms, args.samples, args.simulations)
     elif args.what == "search":
         from bench.search import bench_search
 

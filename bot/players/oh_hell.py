@@ -267,8 +267,15 @@ def bid_log_chance(world: OhHell, seat: int, hand: int, bid: int, bids: list[int
     hooked = -1
     if seat == world.dealer and world.options["hook"]:
         hooked = world.cards - sum(b for s, b in enumerate(bids) if s != seat and b >= 0)
-    scale = 2 * BID_SPREAD * BID_SPREAD
-    total = sum(exp(-((b - estimate) ** 2) / scale) for b in range(world.cards + 1) if b != hooked)
+    return bid_log_chance_given(estimate, bid, world.cards, hooked, BID_SPREAD)
+
+
+def bid_log_chance_given(estimate: float, bid: int, cards: int, hooked: int, spread: float) -> float:
+    """The bid model itself: the log of the chance of ``bid`` (0 to ``cards``, never ``hooked``) from a hand
+    estimated to take ``estimate`` tricks, a normal curve of ``spread`` tricks around the estimate
+    (``python -m bench reading`` fits it to a player's bids)."""
+    scale = 2 * spread * spread
+    total = sum(exp(-((b - estimate) ** 2) / scale) for b in range(cards + 1) if b != hooked)
     return -((bid - estimate) ** 2) / scale - log(total)
 
 
