@@ -69,7 +69,7 @@ class DealPlan:
     index: int
     size: int
     chance: tuple[int, ...]  # OpenSpiel's chance actions that make the deal
-    ours: str  # our level: "strong" or "baseline"
+    ours: str  # our level: "strong", "baseline" or "ismcts-weighted"
     budget_ms: int
     simulations: int
     seed: int
@@ -142,6 +142,7 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
     decision times (ours, ISMCTS's) of decisions with a choice, and how many deals each of our searches tried
     and drew (the weighted-away ones included)."""
     from bench.baseline import baseline_decide
+    from bench.own_ismcts import ismcts_decide
     from bot.players import ComputerPlayer
 
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": plan.size})
@@ -162,6 +163,8 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
             seed = rng.getrandbits(32)
             if plan.ours == "baseline":
                 decision = baseline_decide(state, seat, seed, plan.budget_ms, plan.samples)
+            elif plan.ours == "ismcts-weighted":
+                decision = ismcts_decide(state, seat, seed, plan.budget_ms, plan.samples)
             else:
                 player = ComputerPlayer(plan.ours, seed=seed, budget_ms=plan.budget_ms, samples=plan.samples)
                 decision = player.decide(state, seat)

@@ -25,6 +25,7 @@ from bot.games import GAMES, GameState, InvalidGame, new_game
 from bot.games.views import BidRow
 from bot.players import LEVELS, ComputerPlayer
 
+WEIGHTED_ISMCTS = "ismcts-weighted"  # with --against ismcts only: bench/own_ismcts.py
 RANDOM = "random"  # uniformly random legal actions: the floor every level must clear
 BASELINE = "baseline"  # strong as it was before it read the table (bench/baseline.py), at the same budget
 BENCH_LEVELS = (*LEVELS, BASELINE, RANDOM)
@@ -493,7 +494,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--level plays them); needs pip install 'open_spiel==1.6.1'",
     )
     parser.add_argument(
-        "--level", choices=("strong", BASELINE), default="strong", help="with --against: the level that plays"
+        "--level",
+        choices=("strong", BASELINE, WEIGHTED_ISMCTS),
+        default="strong",
+        help="with --against: the level that plays (ismcts-weighted: an ISMCTS over strong's weighted deals and "
+        "rollouts, bench/own_ismcts.py)",
     )
     parser.add_argument(
         "--samples",
