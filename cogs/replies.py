@@ -53,6 +53,18 @@ async def send(interaction: discord.Interaction[Any], text: str | None = None, *
         await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **kwargs)
 
 
+async def post(interaction: discord.Interaction[Any], **kwargs: Any) -> discord.Message:
+    """A public answer that stays (a lobby, a tournament's sign-up): the interaction's first answer, or in the
+    place of the public "is thinking…" it was deferred with; the message, to keep its id. It takes turns with a
+    deferral made in the background (``answer_lock``), so the two never both acknowledge the interaction."""
+    async with answer_lock(interaction):
+        if interaction.response.is_done():
+            interaction.extras.pop(PUBLIC_THINKING, None)
+            return await interaction.edit_original_response(**kwargs)
+        await interaction.response.send_message(**kwargs)
+    return await interaction.original_response()
+
+
 async def update(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Edit the message the component is on (in place), whether or not the interaction was deferred."""
     async with answer_lock(interaction):

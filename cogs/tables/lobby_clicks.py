@@ -18,7 +18,7 @@ from bot.tables import ChannelBusy, SeatInfo, TableError, TableInfo, TableServic
 from bot.words import error_text
 
 from ..i18n import reader, t
-from ..replies import PUBLIC_THINKING, answer_lock, send, update
+from ..replies import post, send, update
 from .lobby import computer_choice
 from .publisher import Publisher, lobby_controls
 from .render import game_name, lobby_embed, seat_name
@@ -115,15 +115,8 @@ class LobbyClicks:
                 return
             public_locale = await self.locale_of(guild_id)
             embed, view = lobby_embed(table, public_locale), lobby_controls(table, public_locale)
-            message: discord.Message
             try:
-                async with answer_lock(interaction):
-                    if interaction.response.is_done():  # deferred: the lobby takes the place of "is thinking…"
-                        interaction.extras.pop(PUBLIC_THINKING, None)
-                        message = await interaction.edit_original_response(embed=embed, view=view)
-                    else:
-                        await interaction.response.send_message(embed=embed, view=view)
-                        message = await interaction.original_response()
+                message = await post(interaction, embed=embed, view=view)  # deferred: in place of "is thinking…"
             except (discord.HTTPException, aiohttp.ClientError):  # all or nothing: no lobby nobody can see
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table.id, interaction.user.id, can_manage=True)

@@ -38,7 +38,7 @@ from ..client import TableBot
 from ..gamenights.hooks import GAME_NIGHTS, SignUpsRegistry
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
-from ..replies import send, update
+from ..replies import post, send, update
 from ..tables.cog import Tables
 from ..tables.working import Work
 from .components import HANDLER, signup_controls
@@ -163,11 +163,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                 return
             public = await self.locale_of(info.guild_id)
             kwargs = self._signup(info, public)
-            if interaction.response.is_done():
-                message = await interaction.edit_original_response(**kwargs)
-            else:
-                await interaction.response.send_message(**kwargs)
-                message = await interaction.original_response()
+            message = await post(interaction, **kwargs)  # in turn with the deferral, never both (40060)
             await self.tournaments.set_message(info.id, message.id)
 
     @tournament.command(name="remove", description=text("command.tournament_remove"))

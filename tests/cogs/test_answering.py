@@ -3,13 +3,15 @@ both go (Discord refuses the second with 40060), and a private answer never land
 
 from __future__ import annotations
 
+import ast
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cogs import replies
-from cogs.replies import send, update
+from cogs.replies import post, send, update
 from cogs.tables import working as tables_cog
 from cogs.tables.working import answering
 
@@ -53,8 +55,12 @@ class FakeInteraction:
         self.followup = FakeFollowup(self.calls)
         self.extras: dict[str, Any] = {}
 
-    async def edit_original_response(self, **kwargs: Any) -> None:
+    async def edit_original_response(self, **kwargs: Any) -> str:
         self.calls.append("edit original")
+        return "the original, edited"
+
+    async def original_response(self) -> str:
+        return "the original"
 
     async def delete_original_response(self) -> None:
         self.calls.append("delete original")
@@ -91,3 +97,69 @@ async def test_a_private_answer_after_a_public_thinking_is_sent_to_that_person_a
         await send(interaction, "refused")
     assert interaction.calls == ["defer public thinking sent", "delete original", "follow-up ephemeral=True"]
     assert replies.PUBLIC_THINKING not in interaction.extras
+
+
+async def test_a_public_answer_racing_the_deferral_takes_the_place_of_its_thinking() -> None:
+    """A lobby or a tournament's sign-up that comes as the deferral's call is under way: one acknowledgement,
+    then the thinking edited into the message (the sign-up raced this way once, under load in CI)."""
+    interaction: Any = FakeInteraction(delay=0.05)
+    async with answering(interaction, update=False, public=True):
+        await asyncio.sleep(0.02)  # the deferral has started its call, not finished it
+        message = await post(interaction, content="the lobby")
+    assert interaction.calls == ["defer public thinking sent", "edit original"]
+    assert message == "the original, edited" and replies.PUBLIC_THINKING not in interaction.extras
+
+
+async def test_a_public_answer_before_the_deferral_is_the_first_answer() -> None:
+    interaction: Any = FakeInteraction(delay=0.0)
+    async with answering(interaction, update=False, public=True):
+        message = await post(interaction, content="the lobby")
+        await asyncio.sleep(0.05)
+    assert interaction.calls == ["message sent"] and message == "the original"
+
+
+COGS = Path(__file__).resolve().parents[2] / "cogs"
+
+
+def _unlocked_answers(tree: ast.AST) -> list[int]:
+    """Lines answering an interaction directly (``….response.x(...)``) in a handler that works under
+    ``working(...)`` (whose deferral may fire meanwhile), outside an ``async with answer_lock(...)``."""
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.AsyncFunctionDef):
+            continue
+        withs = [node for node in ast.walk(function) if isinstance(node, ast.AsyncWith)]
+        worked = any("working(" in ast.unparse(item.context_expr) for block in withs for item in block.items)
+        if not worked:
+            continue
+        locked = set()
+        for block in withs:
+            if any("answer_lock(" in ast.unparse(item.context_expr) for item in block.items):
+                locked |= {id(inner) for inner in ast.walk(block)}
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Attribute)
+                and node.func.value.attr == "response"
+                and id(node) not in locked
+            ):
+                found.append(node.lineno)
+    return found
+
+
+def test_no_handler_under_a_background_deferral_answers_outside_the_lock() -> None:
+    """Every answer of a handler whose deferral may fire meanwhile goes through ``send``, ``update``, ``post``
+    or the lock: a direct ``interaction.response`` call could race the deferral and be refused (40060)."""
+    unlocked = {
+        str(path.relative_to(COGS)): lines
+        for path in sorted(COGS.rglob("*.py"))
+        if (lines := _unlocked_answers(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert unlocked == {}
+    planted = ast.parse(
+        "async def f(self, interaction):\n"
+        "    async with self.work.working(interaction, update=False):\n"
+        "        await interaction.response.send_message('x')\n"
+    )
+    assert _unlocked_answers(planted) == [3]  # it can fail

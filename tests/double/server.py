@@ -247,6 +247,7 @@ class Interaction:
     followed_up: bool = False  # a deferred answer was followed up: its original edited or deleted, or a follow-up
     loading: bool = False  # answered "thinking" (deferred), and not resolved yet
     answer: Message | None = None  # a follow-up that answered a deferral in place of its original
+    what: str = ""  # the command's name or the component's custom_id, for the problems said of it
 
     @property
     def original(self) -> Message | None:
@@ -745,7 +746,8 @@ class DiscordDouble:
             self.problems.append(f"interaction {interaction.id} answered after {ANSWER_WITHIN} s ({took:.2f} s)")
             return refuse(refusal)
         if refusal is not None or interaction.answered is None or interaction.answered.done():
-            self.problems.append(f"interaction {interaction.id} answered twice")
+            named = f" ({interaction.what})" if interaction.what else ""
+            self.problems.append(f"interaction {interaction.id}{named} answered twice")
             return refuse(ALREADY_ACKNOWLEDGED)
         ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
         if kind == 4:
@@ -997,6 +999,7 @@ class DiscordDouble:
         timeout: float = ANSWER_WITHIN,
     ) -> Interaction:
         interaction = self.new_interaction(user, kind, channel_id, message)
+        interaction.what = str(data.get("name") or data.get("custom_id") or "")
         guild_id = int(self.channels[channel_id].get("guild_id") or self.guild_id)  # a thread's, or its server's
         payload: dict[str, Any] = {
             "id": str(interaction.id),
