@@ -54,6 +54,21 @@ def pyspiel_module() -> Any:
     return pyspiel
 
 
+def openspiel_ismcts(pyspiel: Any, rng: random.Random, simulations: int) -> Any:
+    """OpenSpiel's ISMCTS as this bench plays it: random rollouts, ``UCT_C``, ``simulations`` a decision, the
+    max-visit final policy, seeded from ``rng``."""
+    return pyspiel.ISMCTSBot(
+        rng.getrandbits(31),
+        pyspiel.RandomRolloutEvaluator(1, rng.getrandbits(31)),
+        UCT_C,
+        simulations,
+        -1,
+        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        False,
+        False,
+    )
+
+
 def our_code(action: int) -> int:
     """This project's card code of OpenSpiel's card action."""
     code = C.parse(OS_RANKS[action // 4] + OS_SUITS[action % 4])
@@ -143,6 +158,7 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
     and drew (the weighted-away ones included)."""
     from bench.baseline import baseline_decide
     from bench.own_ismcts import ismcts_decide
+    from bench.players import WEIGHTED_ISMCTS
     from bot.players import ComputerPlayer
 
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": plan.size})
@@ -163,7 +179,7 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
             seed = rng.getrandbits(32)
             if plan.ours == "baseline":
                 decision = baseline_decide(state, seat, seed, plan.budget_ms, plan.samples)
-            elif plan.ours == "ismcts-weighted":
+            elif plan.ours == WEIGHTED_ISMCTS:
                 decision = ismcts_decide(state, seat, seed, plan.budget_ms, plan.samples)
             else:
                 player = ComputerPlayer(plan.ours, seed=seed, budget_ms=plan.budget_ms, samples=plan.samples)
@@ -176,16 +192,7 @@ def play_once(plan: DealPlan, ours_at: tuple[int, ...], pyspiel: Any) -> Played:
         else:
             if len(legal) > 1:
                 simulations = plan.simulations if plan.samples else PACE.simulations(plan.simulations)
-                bot = pyspiel.ISMCTSBot(
-                    rng.getrandbits(31),
-                    pyspiel.RandomRolloutEvaluator(1, rng.getrandbits(31)),
-                    UCT_C,
-                    simulations,
-                    -1,
-                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                    False,
-                    False,
-                )
+                bot = openspiel_ismcts(pyspiel, rng, simulations)
                 started = time.perf_counter()
                 chosen = bot.step(os_state)
                 PACE.theirs(simulations, time.perf_counter() - started)

@@ -114,16 +114,7 @@ def play_ismcts(deals: int, seed: int, simulations: int) -> Record:
             if len(legal) == 1:
                 chosen = os_state.legal_actions()[0]
             else:
-                bot = pyspiel.ISMCTSBot(
-                    rng.getrandbits(31),
-                    pyspiel.RandomRolloutEvaluator(1, rng.getrandbits(31)),
-                    ismcts.UCT_C,
-                    simulations,
-                    -1,
-                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                    False,
-                    False,
-                )
+                bot = ismcts.openspiel_ismcts(pyspiel, rng, simulations)
                 chosen = bot.step(os_state)
             action = next(a for a in legal if ismcts.os_action(a) == chosen)
             _note(record, state, seat, legal, action)
