@@ -371,8 +371,13 @@ def test_five_players_call_a_partner_who_stays_secret_until_the_card_is_played()
     assert state.view(None)["called"] == "AD" and state.view(None)["partner"] is None
     assert state.view(0)["partner"] is None  # secret from the contractor too
     assert state.view(3)["you_are_partner"] is True
-    play(state, "play AH", "play KH", "play QH", "play AD", "play 10H")
-    assert state.view(None)["partner"] == 3  # known once the card is played
+    play(state, "play AH", "play KH", "play QH")
+    assert state.view(None)["partner"] is None
+    play(state, "play AD")
+    assert state.view(None)["partner"] == 3  # known as the card is played, not only once the trick is over
+    assert state.view(4)["partner"] == 3 and state.view(0)["partner"] == 3
+    play(state, "play 10H")
+    assert state.view(None)["partner"] == 3
 
 
 def test_the_called_partner_can_be_announced_and_shares_the_contract() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES, InvalidGame, game_of, new_game, presentation_of
+from bot.games import GAMES, IllegalAction, InvalidGame, game_of, new_game, presentation_of
 from bot.players import knowledge_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,3 +40,25 @@ def test_an_unknown_game_is_refused_with_the_games_there_are() -> None:
         with pytest.raises(InvalidGame) as refused:
             find("whist")
         assert refused.value.key == "unknown_game" and "oh-hell" in str(refused.value)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_new_match_refuses_counts_seeds_and_dealers_that_are_not_whole_numbers(name: str) -> None:
+    """A bool is an int to Python, but True is no player count, seed or seat; a dealer given as text or a
+    fraction is refused with the game's own error, compiled or not (never a bare TypeError)."""
+    players = GAMES[name].default_players
+    for bad in ({"players": True}, {"players": float(players)}, {"seed": True}, {"seed": 1.5}):
+        with pytest.raises(InvalidGame):
+            new_game(name, **bad)  # type: ignore[arg-type]
+    for dealer in (True, "0", 1.0, -1, players):
+        with pytest.raises(InvalidGame) as refused:
+            new_game(name, seed=1, first_dealer=dealer)  # type: ignore[arg-type]
+        assert refused.value.key == "bad_first_dealer"
+    state = new_game(name, seed=1, first_dealer=0)
+    seat = state.to_act()[0]
+    before = state.to_json()
+    for wrong in (True, False, float(seat), str(seat)):
+        with pytest.raises(IllegalAction) as illegal:
+            state.act(wrong, state.legal(seat)[0])  # type: ignore[arg-type]
+        assert illegal.value.key == "bad_seat"
+    assert state.to_json() == before

@@ -164,11 +164,15 @@ def new_game(
     info = game_of(name)
     if players is None:
         players = info.default_players
-    if not isinstance(players, int) or players not in info.players:
+    # ``type(...) is int``: a bool is an int to isinstance, and True is no seat, count or seed.
+    if type(players) is not int or players not in info.players:
         allowed = ", ".join(map(str, info.players))
         raise InvalidGame("bad_players", game=name, players=players, allowed=allowed)
-    if not isinstance(seed, int):
+    if type(seed) is not int:
         raise InvalidGame("bad_option_value", option="seed", value=seed, allowed="a whole number")
+    if first_dealer is not None and (type(first_dealer) is not int or not 0 <= first_dealer < players):
+        allowed = ", ".join(map(str, range(players)))
+        raise InvalidGame("bad_first_dealer", allowed=allowed, value=first_dealer)
     return info.state.new(players, options or {}, seed, decks, first_dealer)
 
 

@@ -346,7 +346,7 @@ class GameState(ABC):
         """``seat`` if it may act now; else IllegalAction: the match is over, no such seat, not its turn."""
         if self.is_over():
             raise IllegalAction("game_over")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
+        if type(seat) is not int or not 0 <= seat < self.players:  # a bool is no seat
             raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
         if seat not in self.to_act():
             raise IllegalAction("not_your_turn", seat=seat)

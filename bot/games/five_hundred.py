@@ -638,6 +638,8 @@ class FiveHundred(GameState):
         self.hands[seat] ^= 1 << code
         self.plays.append([seat, code, self.named_suit if not self.trick else -1])
         self.trick.append(code)
+        if code == self.called:
+            self.partner_known = True  # the secret partnership is public from the moment the card is played
         order = self._in_play()
         if len(self.trick) < len(order):
             self.turn = order[len(self.trick)]
@@ -656,8 +658,6 @@ class FiveHundred(GameState):
             elif suit_of[c] == trump_suit:
                 best = i
         winner = order[best]
-        if self.called >= 0 and self.called in self.trick:
-            self.partner_known = True
         self.last_trick = [order, self.trick, self.named_suit, winner]
         self.tricks[winner] += 1
         self.tricks_played += 1
