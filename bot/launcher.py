@@ -29,6 +29,7 @@ from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
 from cogs.client import TableBot
+from cogs.command_errors import PoliteTree
 from cogs.i18n import ServerLanguages, Translator
 from cogs.rest import limit_requests
 from cogs.tables import Tables
@@ -135,6 +136,7 @@ class TrickBot(TableBot):
             help_command=None,
             chunk_guilds_at_startup=False,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=PoliteTree,  # every command's failure answered, politely (cogs/command_errors.py)
             # Every shard of the bot, or this process's range of them (several processes, one database).
             **sharding,
         )

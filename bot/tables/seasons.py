@@ -13,6 +13,7 @@ from sqlalchemy import Row
 
 from bot.games import GAMES
 from bot.storage import seasons as stored
+from bot.storage.models import MAX_ROW_ID
 from bot.storage.record_rows import BoardRow
 
 from .errors import BadOptions, NotAllowed, TableError
@@ -241,6 +242,8 @@ class Seasons:
 
     async def season_by_id(self, guild_id: int, season_id: int) -> SeasonInfo | None:
         """A season of this server by its id (a page button's), None for another server's or none."""
+        if not 1 <= season_id <= MAX_ROW_ID:  # no such row: PostgreSQL would refuse the number itself
+            return None
         async with self.store.db.engine.connect() as connection:
             row = await stored.season_by_id(connection, season_id)
         return None if row is None or row.guild_id != guild_id else SeasonInfo.of(row)

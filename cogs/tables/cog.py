@@ -35,7 +35,7 @@ from .hand_messages import Hands
 from .lobby_clicks import LobbyClicks
 from .pings import TurnPings
 from .play_clicks import PlayClicks
-from .play_commands import add_play_commands, refused_choice
+from .play_commands import add_play_commands
 from .presenting import HEARD, Presenter
 from .publisher import Publisher
 from .review import show_review
@@ -220,19 +220,6 @@ class Tables(commands.Cog, name=HANDLER):
             return
         with contextlib.suppress(discord.HTTPException):
             await send(interaction, t(reader(interaction), "error.unknown_button"))
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        if isinstance(error, app_commands.TransformerError):  # a value no choice offers: say which, and why
-            refusal = refused_choice(data_of(interaction), reader(interaction))
-            if refusal is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await send(interaction, refusal)
-                return
-        log.exception("command failed", exc_info=error)
-        with contextlib.suppress(discord.HTTPException):
-            await send(interaction, t(reader(interaction), "error.internal"))
 
 
 add_play_commands(Tables)  # /play-<game>, one command per game (see play_commands.py)

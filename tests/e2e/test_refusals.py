@@ -134,6 +134,7 @@ async def test_ids_beyond_any_id_and_other_digits_are_refused_politely(double: D
         f"tt:lobby:join:{huge}",
         f"rk:hist:0:{huge}:{alice.id}",
         f"rk:board:just-make:all:0:{huge}",
+        f"rk:board:just-make:s9999999999:0:{alice.id}",  # a season id past 32 bits: PostgreSQL refuses the number
     ]
     for custom_id in forged:
         await double.click(alice, double.plant([custom_id]), custom_id)
@@ -209,4 +210,32 @@ async def test_without_threads_a_table_plays_in_its_channel_and_the_host_is_told
     open_lobbies = [m for m in double.public_messages() if m.channel_id == double.channel_id and m.components]
     assert open_lobbies == [lobby]  # the second lobby closed and its message gone: nothing half made
     assert told
+    assert double.problems == []
+
+
+async def test_every_command_refuses_values_no_choice_offers(double: DiscordDouble, bot: BotProcess) -> None:
+    """Not only /play: any command given a value none of its choices offers (a client may send anything) is
+    answered, ephemerally, naming the option and what it may be, in the reader's language; nothing is logged
+    as a failure and nothing changes (discord.py refuses the value before the command runs: the bot's command
+    tree answers it, cogs/command_errors.py)."""
+    alice = people(1)[0]
+    manager = User(1901, "Manager", manager=True)
+    cases = [
+        (alice, "leaderboard", None, {"game": "chess"}, "Game cannot be chess. Choose one of: Ninety-Nine"),
+        (alice, "stats", None, {"game": "chess"}, "cannot be chess"),
+        (alice, "rules", None, {"game": "chess"}, "cannot be chess"),
+        (manager, "season", "stop", {"game": "chess"}, "cannot be chess"),
+        (manager, "season", "start", {"game": "oh-hell", "length": "decade"}, "cannot be decade"),
+        (alice, "tournament", "create", {"game": "oh-hell", "format": "bogus"}, "cannot be bogus"),
+    ]
+    for who, name, sub, options, expected in cases:
+        answer = await double.command(who, name, sub, **options)
+        assert answer.original is not None and answer.original.ephemeral_for == who.id, (name, sub)
+        assert expected in answer.original.text(), answer.original.text()
+    hanako = User(1902, "Hanako", locale="ja")
+    answer = await double.command(hanako, "leaderboard", None, game="chess")
+    assert answer.original is not None
+    assert "ゲーム" in answer.original.text() and "オー・ヘル" in answer.original.text(), answer.original.text()
+    assert "Traceback" not in bot.log() and "command failed" not in bot.log()
+    assert not [m for m in double.public_messages() if "tournament" in m.text().lower()]
     assert double.problems == []
