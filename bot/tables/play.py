@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.games import IllegalAction
+from bot.games import GameState, IllegalAction
 from bot.storage import repository as repo
 from bot.storage.models import (
     LOBBY,
@@ -34,6 +34,23 @@ Listener = Callable[[Outcome], Awaitable[None]]
 
 DUE_PAGE = 500  # due deadlines read, and reminders claimed in one write, at a time
 LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are looked for while running
+
+
+def canonical_action(state: GameState, seat: int, action: str) -> str:
+    """``action`` as the engine names it among the seat's legal actions, where it is one of them written
+    otherwise (another case, other spacing, its cards in another order): the move log, the review and every
+    view then show the card as the engine names it. Otherwise ``action`` itself, for the engine to refuse with
+    its own reason (or to take)."""
+    legal = state.legal(seat)
+    if action in legal:
+        return action
+    key = _action_key(action)
+    return next((candidate for candidate in legal if _action_key(candidate) == key), action)
+
+
+def _action_key(action: str) -> tuple[str, ...]:
+    words = action.upper().split()
+    return (words[0], *sorted(words[1:])) if words else ()
 
 
 def retrieved(future: asyncio.Future[Any]) -> None:
@@ -157,6 +174,7 @@ class Play:
             if seat.position not in live.state.to_act():
                 raise NotAllowed("not_your_turn")
             step = Step(live, self.store.clock())
+            action = canonical_action(live.state, seat.position, action)
             try:
                 step.apply(seat.position, action, "player")
             except IllegalAction as error:

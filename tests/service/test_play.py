@@ -54,6 +54,28 @@ async def test_an_action_is_committed_before_it_is_acknowledged(service: TableSe
     assert after.changed == (0, 1, 2)  # everyone sees that seat 0 has bid
 
 
+async def test_an_action_written_otherwise_is_logged_as_the_engine_names_it(
+    service: TableService, database: Database
+) -> None:
+    """A screen may send a legal move in another case, spacing or card order ("play  6h", "bid 2s 7h 3d"): the
+    engine takes it, and the move log (read by the review and the last deal's cards) holds the engine's own
+    name of it, never the text as typed."""
+    outcome = await started(service, "ninety-nine", players=3)
+    table_id = outcome.table.id
+    seat = outcome.table.to_act[0]
+    legal = await service.legal(table_id, HOST + seat)
+    bid = legal[5]
+    verb, *cards = bid.split()
+    written = "  ".join([verb.upper(), *reversed([card.lower() for card in cards])])
+    assert written != bid
+    await service.act(table_id, HOST + seat, written)
+    async with database.engine.connect() as connection:
+        logged = (await connection.execute(text(f"SELECT action FROM actions WHERE table_id={table_id}"))).scalars()
+        assert list(logged) == [bid]
+    with pytest.raises(ActionRefused):
+        await service.act(table_id, HOST + (seat + 1) % 3, "bid  zz")
+
+
 async def test_a_click_on_a_table_that_moved_on_is_refused(service: TableService) -> None:
     outcome = await started(service, players=3)
     table = outcome.table
