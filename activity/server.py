@@ -20,7 +20,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from pydantic import ValidationError
 
-from bot.catalogues import language_of, translate
+from bot.catalogues import DEFAULT, language_of, translate
 from bot.games import GAMES
 from bot.games.views import View
 from bot.tables import (
@@ -36,7 +36,6 @@ from bot.tables import (
 from bot.words import error_text, hint_text
 
 from .frames import (
-    MAX_FRAME,
     Act,
     Ask,
     BadFrame,
@@ -63,7 +62,33 @@ HELLO_SECONDS = 10.0
 RATE_PER_SECOND = 8.0
 RATE_BURST = 16.0
 MAX_ROOM = 1_000_000
+MAX_MESSAGE = 256 * 1024  # bytes: the longest WebSocket message read (a frame itself is at most MAX_FRAME)
 IDLE_POLL = 1.0  # a screen with no table here looks for one made meanwhile (another tab's) this often
+
+
+def _loads(raw: str | bytes) -> Any:
+    """JSON, or None where it is none (not JSON, not text, or nested past the parser's depth)."""
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+async def _json_body(request: web.Request) -> tuple[Any, str | None]:
+    """A request's JSON body, or why it is refused: too long for the server's limit, or not JSON."""
+    try:
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        return None, "activity.too_long"
+    body = _loads(raw)
+    return body, None if body is not None else "activity.bad_frame"
+
+
+def _language_in(body: Any) -> str:
+    """The language a request or frame asks to be answered in, even one refused for the rest (English
+    where it names none)."""
+    language = body.get("language") if isinstance(body, dict) else None
+    return language_of(language) if isinstance(language, str) else DEFAULT
 
 
 def games_catalogue(language: str) -> list[dict[str, Any]]:
@@ -410,11 +435,10 @@ class ActivityServer:
         """Local mode only: a name for this browser tab (no Discord account), in a room (a channel)."""
         if not self.local:
             raise web.HTTPNotFound()
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = None
-        language = language_of(body.get("language") if isinstance(body, dict) else None)
+        body, refused = await _json_body(request)
+        language = _language_in(body)
+        if refused is not None:
+            return web.json_response({"error": translate(language, refused), "key": refused}, status=400)
         name = clean_name(body.get("name", "")) if isinstance(body, dict) and isinstance(body.get("name"), str) else ""
         room = body.get("room", 1) if isinstance(body, dict) else None
         if not name or not isinstance(room, int) or isinstance(room, bool) or not 1 <= room <= MAX_ROOM:
@@ -427,10 +451,14 @@ class ActivityServer:
         itself (:mod:`activity.identity`); the answer is a session for this user in the instance's channel."""
         if self.discord is None:
             raise web.HTTPNotFound()
+        body, refused = await _json_body(request)
         try:
-            asked = TokenRequest.model_validate_json(await request.read())
+            if refused is not None:
+                raise ValueError(refused)
+            asked = TokenRequest.model_validate(body)
         except (ValidationError, ValueError):
-            return web.json_response({"error": translate("en", "activity.bad_frame")}, status=400)
+            key = refused or "activity.bad_frame"
+            return web.json_response({"error": translate(_language_in(body), key), "key": key}, status=400)
         language = language_of(asked.language)
         try:
             user = await self.discord.sign_in(asked.code, asked.instance_id)
@@ -447,7 +475,9 @@ class ActivityServer:
         )
 
     async def websocket(self, request: web.Request) -> web.WebSocketResponse:
-        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME * 4, heartbeat=30.0)
+        # A message up to MAX_MESSAGE is read and refused as too long, in the screen's language; past it aiohttp
+        # closes the connection with WebSocket's own "message too big" (1009), never reading it into memory.
+        socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)
         await socket.prepare(request)
         screen_: Screen | None = None
         bucket = Bucket()
@@ -478,8 +508,10 @@ class ActivityServer:
         return socket
 
     async def _hello(self, socket: web.WebSocketResponse) -> Screen | None:
+        language = DEFAULT  # until the hello says which (a refusal of a hello that says it is in its language)
+
         async def refuse(key: str) -> None:
-            await socket.send_str(json.dumps({"type": "error", "key": key, "message": translate("en", key)}))
+            await socket.send_str(json.dumps({"type": "error", "key": key, "message": translate(language, key)}))
             await socket.close()
 
         try:
@@ -494,6 +526,7 @@ class ActivityServer:
             hello = parse(message.data)
         except BadFrame:
             hello = None
+        language = language_of(hello.language) if isinstance(hello, Hello) else _language_in(_loads(message.data))
         if not isinstance(hello, Hello):
             await refuse("activity.bad_frame")
             return None
@@ -501,7 +534,6 @@ class ActivityServer:
         if session is None:
             await refuse("activity.signed_out")
             return None
-        language = language_of(hello.language)
         screen_ = Screen(self, socket, session, language)
         await screen_.send(
             {

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import time
 
 from tests.double import User
@@ -67,6 +69,18 @@ async def test_a_user_must_be_in_a_real_instance_in_a_server(inside: Inside) -> 
     for body in ({"code": "x"}, {"code": "<script>", "instance_id": "i"}, {"code": 5, "instance_id": "i"}):
         async with inside.client.post(str(inside.http.make_url("/api/token")), json=body) as reply:
             assert reply.status == 400
+    # Refused bodies are answered in JSON, in the language the body asks for where it says one: a malformed
+    # code, JSON nested past the parser's depth, a body past the server's limit.
+    url = str(inside.http.make_url("/api/token"))
+    for raw, key, words in (
+        (json.dumps({"code": "<x>", "instance_id": "i", "language": "ja"}), "activity.bad_frame", "メッセージ"),
+        ("[" * 5000 + "]" * 5000, "activity.bad_frame", "could not be read"),
+        (json.dumps({"code": "a" * 20_000, "instance_id": "i", "language": "ja"}), "activity.too_long", "too long"),
+    ):
+        async with inside.client.post(url, data=raw, headers={"Content-Type": "application/json"}) as reply:
+            assert reply.status == 400 and reply.content_type == "application/json"
+            answer = await reply.json()
+            assert answer["key"] == key and words in answer["error"], answer
     assert activity.exchanges == 3  # malformed requests never reached Discord
 
 

@@ -115,8 +115,9 @@ async def test_bad_frames_are_refused_in_the_readers_language_and_change_nothing
     before = (await served.service.table(table_id)).actions
     state = await alice.state_where(lambda t: t["status"] == "playing" and t["actions"] == before)
 
-    await alice.socket.send_str("x" * 5000)
-    assert (await alice.next("error"))["message"] == "メッセージが長すぎるため、何も変更していません。"
+    for size in (5000, 20_000, 200_000):  # past a frame's longest, past what the page ever sends
+        await alice.socket.send_str("x" * size)
+        assert (await alice.next("error"))["message"] == "メッセージが長すぎるため、何も変更していません。"
     for bad in (
         "not json",
         "[]",
@@ -177,8 +178,15 @@ async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
     await socket.send_str(json.dumps({"op": "hello", "session": "x" * 32}))
     reply = json.loads((await socket.receive(timeout=10)).data)
     assert reply["key"] == "activity.signed_out"
+    socket = await served.client.ws_connect(served.url("/ws"))  # a Japanese screen after a restart of the bot
+    await socket.send_str(json.dumps({"op": "hello", "session": "x" * 32, "language": "ja"}))
+    reply = json.loads((await socket.receive(timeout=10)).data)
+    assert reply["key"] == "activity.signed_out" and "サインイン" in reply["message"]
     async with served.client.post(served.url("/api/local/signin"), json={"name": "\u200b\n", "room": 1}) as answer:
         assert answer.status == 400
+    for raw, key in (("[" * 5000 + "]" * 5000, "activity.bad_frame"), ("x" * 20_000, "activity.too_long")):
+        async with served.client.post(served.url("/api/local/signin"), data=raw) as answer:
+            assert answer.status == 400 and (await answer.json())["key"] == key
 
 
 async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: Served) -> None:
