@@ -205,6 +205,19 @@ class Tables(commands.Cog, name=HANDLER):
     async def on_hint(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> None:
         await self.play_clicks.on_hint(interaction, table_id, turn)
 
+    async def on_launch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """Open the table as an Activity in its channel (the answer is LAUNCH_ACTIVITY): only a table that is
+        (``belongs_here`` has checked it is this channel's), and only where this bot serves the Activity."""
+        try:
+            await self.service.table(table_id)
+        except TableError as error:
+            await send(interaction, error_text(error, reader(interaction)))
+            return
+        if not self.bot.activity_served:  # a forged button: Discord has no Activity of ours to open
+            await send(interaction, t(reader(interaction), "error.unknown_button"))
+            return
+        await interaction.response.launch_activity()
+
     async def on_review(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await show_review(self.service, self.work, interaction, table_id)
 

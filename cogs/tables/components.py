@@ -179,11 +179,9 @@ class LaunchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt
         return cls(id_from(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await safely(interaction, _launch(interaction))
-
-
-async def _launch(interaction: discord.Interaction[Any]) -> None:
-    await interaction.response.launch_activity()
+        await safely(
+            interaction, on_table(interaction, self.table_id, lambda cog: cog.on_launch(interaction, self.table_id))
+        )
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -282,6 +282,9 @@ class Tournaments(commands.Cog, name=HANDLER):
                 found = await self.tournaments.tournament(tournament_id)
                 if found.guild_id != interaction.guild_id:  # a button copied from another server
                     raise NotAllowed("tournament_elsewhere")
+                if found.channel_id != interaction.channel_id:  # ... or from another channel of this one
+                    await send(interaction, t(locale, "error.unknown_button"))
+                    return
                 if op == "join":
                     info = await self.tournaments.join(
                         tournament_id, interaction.guild_id or 0, user.id, user.display_name

@@ -140,6 +140,8 @@ async def test_ids_beyond_any_id_and_other_digits_are_refused_politely(double: D
         await double.click(alice, double.plant([custom_id]), custom_id)
         answer = last_ephemeral_text(double, alice)
         assert answer and "went wrong" not in answer, (custom_id, answer)
+    launch = await double.click(alice, double.plant(["tt:launch:424242"]), "tt:launch:424242")  # no such table
+    assert launch.original is not None and "no longer exists" in launch.original.text()  # not opened as an Activity
     opener = double.plant_select("rk:open:0", ["²"])
     await double.choose(alice, opener, "rk:open:0", ["²"])
     assert "went wrong" not in last_ephemeral_text(double, alice)

@@ -169,6 +169,13 @@ async def test_a_knockout_to_its_final_then_the_tournament_in_history_and_stats(
         planted = double.plant(["tt:tour:start:999"])  # a forged button: no such tournament
         forged = await double.click(users[0], planted, "tt:tour:start:999")
         assert forged.original is not None and "There is no tournament 999" in forged.original.text()
+        join = control(signup, ":join:")
+        assert join is not None
+        elsewhere = double.another_server(double.guild_id, 910_000_000_000_000_781)  # this server, another channel
+        eve = User(4300, "Eve")
+        copied = await double.click(eve, double.plant([join["custom_id"]], channel_id=elsewhere), join["custom_id"])
+        assert copied.original is not None and "not one of mine" in copied.original.text()
+        assert "4300" not in signup.text() and "Eve" not in signup.text()  # not entered from elsewhere
         await double.click(users[0], signup, start["custom_id"])
         await play_round(double, users, 1, 2)  # two tables of four: the top two of each go on
         await double.wait_for(lambda: any("after round 1" in m.text() for m in double.public_messages()), WAIT)
