@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 
 from aiohttp import web
 
@@ -30,10 +31,25 @@ DEFAULT_PORT = 8080
 LOCAL_LIMITS = {"max_open_tables": 500, "max_lobbies_per_host": 25, "play_cooldown_seconds": 0}
 
 
+PORT_TAKEN = """\
+Could not serve the card table on {host}:{port} ({reason}): another program, or another copy of the bot, \
+may be using that port. Stop it, or choose another port with ACTIVITY_PORT (in the environment or .env, see \
+.env.example), then start again."""
+
+
+class PortTaken(Exception):
+    """The Activity's address could not be listened on; the message says what to do."""
+
+
 async def serve(server: ActivityServer, host: str, port: int) -> web.AppRunner:
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as error:  # the port is taken, or the host is not this machine's
+        await runner.cleanup()
+        reason = error.strerror or type(error).__name__
+        raise PortTaken(PORT_TAKEN.format(host=host, port=port, reason=reason)) from None
     return runner
 
 
@@ -72,7 +88,11 @@ async def run_local(service: TableService, settings: Settings, *, ready: asyncio
     source = ServiceSource(service, local=True)
     server = ActivityServer(source, local=True)
     port = settings.activity_port or DEFAULT_PORT
-    runner = await serve(server, settings.activity_host, port)
+    try:
+        runner = await serve(server, settings.activity_host, port)
+    except PortTaken as error:
+        print(error, file=sys.stderr)
+        return 2
     timers = service.run_timers_forever()  # its moves reach the screens as events
     resume = asyncio.create_task(service.load_open_tables(), name="resume-tables")
     stop = asyncio.Event()

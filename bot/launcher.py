@@ -21,7 +21,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from activity.local import ActivityRunning, run_local, start_activity
+from activity.local import ActivityRunning, PortTaken, run_local, start_activity
 from bot.config import Settings
 from bot.gateway import OneLineOutages, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
@@ -369,6 +369,9 @@ async def run(settings: Settings) -> int:
     except DatabaseUnavailable as error:
         print(NO_DATABASE.format(reason=error), file=sys.stderr)
         return 2
+    except PortTaken as error:
+        print(error, file=sys.stderr)
+        return 2
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
         print(UNREACHABLE.format(reason=_reason(error)), file=sys.stderr)
         return 2
@@ -460,6 +463,8 @@ def main(*, local: bool = False) -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level.upper())))
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # a line per plugin at every start
+    if local:  # a line per migration on a new database, before the one line that matters: the page's address
+        logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
     for handler in logging.getLogger().handlers:
         handler.addFilter(OneLineOutages())
     return asyncio.run(run(settings))

@@ -91,3 +91,29 @@ async def test_a_database_out_of_reach(double: DiscordDouble, tmp_path: Path) ->
     double.expect_connection()
     code, output = await run_bot(env, tmp_path)
     assert code == 2 and "Could not open the database" in output and "Traceback" not in output, output
+
+
+async def test_a_local_table_on_a_port_already_taken(tmp_path: Path) -> None:
+    """``python -m bot --local`` where the port is in use says so in one paragraph (and how to choose another),
+    exits with status 2, and shows no traceback; a new database's migrations are not listed line by line."""
+    taken = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    port = taken.sockets[0].getsockname()[1]
+    try:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "--local",
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "ACTIVITY_PORT": str(port), "ACTIVITY_HOST": "127.0.0.1"},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        output, _ = await asyncio.wait_for(process.communicate(), 60)
+    finally:
+        taken.close()
+        await taken.wait_closed()
+    text = output.decode()
+    assert process.returncode == 2, text
+    assert f"Could not serve the card table on 127.0.0.1:{port}" in text and "ACTIVITY_PORT" in text, text
+    assert "Traceback" not in text and "Running upgrade" not in text, text
