@@ -443,7 +443,7 @@ class ActivityServer:
         room = body.get("room", 1) if isinstance(body, dict) else None
         if not name or not isinstance(room, int) or isinstance(room, bool) or not 1 <= room <= MAX_ROOM:
             return web.json_response({"error": translate(language, "activity.bad_name")}, status=400)
-        session = self.sessions.make(self.sessions.local_user_id(), name, LOCAL_GUILD, room, local=True)
+        session = self.sessions.make(self.sessions.local_user_id(name), name, LOCAL_GUILD, room, local=True)
         return web.json_response({"session": session.key, "user": {"id": str(session.user_id), "name": name}})
 
     async def discord_sign_in(self, request: web.Request) -> web.Response:

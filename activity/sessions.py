@@ -7,6 +7,7 @@ Discord's activity instance says, or a local room). The page holds only the sess
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 import unicodedata
@@ -37,6 +38,11 @@ def clean_name(name: str) -> str:
     return " ".join(kept.split())[:NAME_MAX]
 
 
+def same_name(name: str) -> str:
+    """A name as it identifies a local player: ``Ａｌｉｃｅ`` and ``alice`` are one."""
+    return unicodedata.normalize("NFKC", clean_name(name)).casefold()
+
+
 class Sessions:
     def __init__(self) -> None:
         self._by_key: OrderedDict[str, Session] = OrderedDict()
@@ -57,10 +63,14 @@ class Sessions:
             return None
         return session
 
-    def local_user_id(self) -> int:
-        """A new local player's id, unused by any session held."""
-        taken = {s.user_id for s in self._by_key.values() if s.local}
-        while True:
-            user_id = secrets.randbelow(LOCAL_USERS - 1) + 1
-            if user_id not in taken:
-                return user_id
+    def local_user_id(self, name: str) -> int:
+        """A local player's id, from their name: signing in again with the same name (a tab closed and opened
+        again, the table restarted) is the same player, back in their seat; the same name in two tabs is one
+        player. Another name never takes the id of a session held under a different one."""
+        key = same_name(name)
+        digest = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+        held = {s.user_id: same_name(s.name) for s in self._by_key.values() if s.local}
+        user_id = digest % (LOCAL_USERS - 1) + 1
+        while held.get(user_id, key) != key:
+            user_id = user_id % (LOCAL_USERS - 1) + 1
+        return user_id

@@ -212,3 +212,19 @@ async def test_no_hint_where_the_table_does_not_allow_them(served: Served) -> No
     await alice.state_where(lambda t: t["status"] == "playing")
     await alice.send(op="hint", table=lobby["id"])
     assert (await alice.next("error"))["key"] == "error.hints_off"
+
+
+async def test_a_local_player_who_closed_the_tab_comes_back_to_the_seat_by_name(served: Served) -> None:
+    """In local mode the name is the seat: a host who closed the tab of a full lobby signs in again with the
+    same name (in any case or width) and is back in it, host and seated, not locked out of the room; another
+    name is another player."""
+    alice = await served.screen("Alice", room=7)
+    lobby = await open_table(alice, ["easy", "easy", "easy"])  # four seats, all taken
+    await alice.socket.close()
+    again = await served.screen("ａｌｉｃｅ", room=7)
+    assert again.user_id == alice.user_id
+    state = await again.state_where(lambda t: t["id"] == lobby["id"])
+    assert state["lobby"]["seated"] and state["lobby"]["host"]
+    bob = await served.screen("Bob", room=7)
+    assert bob.user_id != alice.user_id
+    await bob.state_where(lambda t: t["id"] == lobby["id"] and not t["lobby"]["seated"])
