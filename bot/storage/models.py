@@ -55,6 +55,8 @@ OPEN_STATUSES = (LOBBY, PLAYING)
 # A server's turn timer until it sets its own (/settings): a reminder after a minute, then 30 s of grace before the
 # strong computer plays for whoever is away, so a casual table waits 90 s for someone who left, then 30 s a turn.
 DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS = 60, 30
+# What a table gives up as it closes: its channel's one place for an open table, and its place as a rematch.
+SLOTS_FREED: dict[str, None] = {"channel_slot": None, "rematch_slot": None}
 MAX_ROW_ID = 2**31 - 1  # our own ids (tables, matches) are 32-bit integers on PostgreSQL
 DEFAULT_COMPUTER_PACE_MS = 1000  # between consecutive computer moves (half as long again after a trick)
 # Limits against abuse, per server: open tables (lobbies and matches in play), lobbies one person
@@ -133,7 +135,11 @@ class Table(Base):
     """One table: a lobby, then a match, then a result."""
 
     __tablename__ = "tables"
-    __table_args__ = (Index(None, "status"), Index(None, "guild_id", "status"))
+    __table_args__ = (
+        Index(None, "status"),
+        Index(None, "guild_id", "status"),
+        Index(None, "rematch_slot", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[int] = mapped_column(ForeignKey("guilds.id"))
@@ -143,6 +149,10 @@ class Table(Base):
     # Set while the table is open and has no thread of its own, so the unique
     # constraint allows one open table per channel across processes; NULL otherwise.
     channel_slot: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    # Set while the table is open and is the rematch of a finished table (that table's id), so the unique
+    # index allows one open rematch of a table across processes; NULL otherwise. (An index, not a constraint:
+    # SQLite adds one without copying the table, which would cascade-delete its seats and actions.)
+    rematch_slot: Mapped[int | None] = mapped_column(Integer)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     players: Mapped[int | None] = mapped_column(Integer)  # a required player count, or any valid count

@@ -38,6 +38,7 @@ from .models import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    SLOTS_FREED,
     Action,
     Deadline,
     Guild,
@@ -233,7 +234,7 @@ async def close_unshown_lobbies(
         .where(TABLES.c.status == LOBBY, TABLES.c.message_id.is_(None), TABLES.c.created_at < before)
         .where(*([] if mine is None else [mine]))
         .where(~exists().where(EVENT_TABLES.c.table_id == TABLES.c.id))  # a tournament's: started at its re-check
-        .values(status=ABANDONED, finished_at=now, channel_slot=None, version=TABLES.c.version + 1)
+        .values(status=ABANDONED, finished_at=now, **SLOTS_FREED, version=TABLES.c.version + 1)
         .returning(TABLES.c.id)
     )
     return sorted(int(row.id) for row in await connection.execute(statement))
@@ -247,6 +248,12 @@ async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_
     else:
         statement = statement.where(TABLES.c.thread_id == thread_id)
     return (await connection.execute(statement.order_by(TABLES.c.id.desc()).limit(1))).scalar()
+
+
+async def open_rematch(connection: AsyncConnection, table_id: int) -> int | None:
+    """The open table that is the rematch of ``table_id``, if there is one."""
+    statement = select(TABLES.c.id).where(TABLES.c.rematch_slot == table_id, TABLES.c.status.in_(OPEN_STATUSES))
+    return (await connection.execute(statement.limit(1))).scalar()
 
 
 async def open_tables_in_channel(connection: AsyncConnection, channel_id: int, limit: int = 25) -> list[int]:

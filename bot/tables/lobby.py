@@ -19,6 +19,7 @@ from bot.storage.models import (
     ABANDONED,
     LOBBY,
     PLAYING,
+    SLOTS_FREED,
 )
 
 from .computers import STRONG
@@ -74,13 +75,15 @@ class Lobby:
         hints: bool = False,
         computers: Sequence[str] = (),
         announce: bool = False,
+        rematch_of: int | None = None,
     ) -> TableInfo:
         """A new lobby with the host seated. One open table per channel unless it has its own thread
         (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted).
         ``hints``: players may ask for hints, and the match is not rated. ``computers``: the levels of
         computer players seated at once with the host (all or none). ``announce``: the lobby was opened
         away from the channel (an Activity's screen), and a presentation of the channel posts it there
-        when it hears it (:class:`LobbyChanged` says so)."""
+        when it hears it (:class:`LobbyChanged` says so). ``rematch_of``: the finished table this one is the
+        rematch of; a table has one open rematch at a time (NotAllowed ``rematch_taken`` for a second)."""
         own_thread = own_thread or thread_id is not None
         options = checked_options(game, options, players)
         for level in computers:
@@ -104,6 +107,8 @@ class Lobby:
             refusal = within_limits(limits, *await repo.opening_limits(connection, guild_id, host_id), now)
             if refusal is not None:
                 raise BatchRollback(refusal)
+            if rematch_of is not None and await repo.open_rematch(connection, rematch_of) is not None:
+                raise BatchRollback(NotAllowed("rematch_taken"))
             try:
                 table_id = await repo.insert_table(
                     connection,
@@ -111,6 +116,7 @@ class Lobby:
                     channel_id=channel_id,
                     thread_id=thread_id,
                     channel_slot=None if own_thread else channel_id,
+                    rematch_slot=rematch_of,
                     game=game,
                     options=options,
                     players=players,
@@ -123,8 +129,9 @@ class Lobby:
                     version=0,
                     action_count=0,
                 )
-            except IntegrityError:  # another process opened one here a moment ago: undo only this
-                raise BatchRollback(ChannelBusy("channel_busy")) from None
+            except IntegrityError:  # another process opened one here (or the rematch) a moment ago: undo only this
+                rematch = rematch_of is not None and own_thread
+                raise BatchRollback(NotAllowed("rematch_taken") if rematch else ChannelBusy("channel_busy")) from None
             seat_id = await repo.insert_seat(connection, table_id, host_id, now)
             for level in computers:
                 await repo.insert_seat(connection, table_id, None, now, level)
@@ -269,7 +276,7 @@ class Lobby:
             if people:
                 values["host_id"] = people[0].user_id
             else:
-                values.update(status=ABANDONED, finished_at=now, channel_slot=None)
+                values.update(status=ABANDONED, finished_at=now, **SLOTS_FREED)
 
         async def work(connection: AsyncConnection) -> None:
             await repo.update_seat(connection, seat.id, left_at=now)

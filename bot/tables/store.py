@@ -33,6 +33,7 @@ from bot.storage.models import (
     LOBBY,
     MAX_ROW_ID,
     PLAYING,
+    SLOTS_FREED,
     utcnow,
 )
 
@@ -420,10 +421,10 @@ class TableStore:
             values.update(status=PLAYING, started_at=live.started_at, message_id=live.message_id)
         finished = state is not None and (state.is_over() or ended is not None) and not step.abandon
         if step.abandon:
-            values.update(status=ABANDONED, finished_at=now, channel_slot=None)
+            values.update(status=ABANDONED, finished_at=now, **SLOTS_FREED)
             step.events.append({"kind": "abandoned", "reason": reason})
         elif finished:
-            values.update(status=FINISHED, finished_at=now, channel_slot=None)
+            values.update(status=FINISHED, finished_at=now, **SLOTS_FREED)
         deadline = None if step.abandon or finished else self.deadline(live, now)
         seat_positions = {seat.id: seat.position for seat in live.seats} if positions else {}
         record = match_record(live, now, ended) if finished else None

@@ -68,8 +68,10 @@ class LobbyClicks:
         *,
         hints: bool,
         seats: list[SeatInfo] | None = None,
+        rematch_of: int | None = None,
     ) -> None:
-        """Open a lobby (the host seated, and for a rematch everyone who played), post it, and start its thread."""
+        """Open a lobby (the host seated, and for a rematch of table ``rematch_of`` everyone who played), post it,
+        and start its thread."""
         locale = reader(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
@@ -98,6 +100,7 @@ class LobbyClicks:
                     turn_seconds=turn_seconds,
                     own_thread=own_thread,
                     hints=hints,
+                    rematch_of=rematch_of,
                 )
                 for seat in seats or ():
                     if seat.user_id == interaction.user.id:
@@ -300,4 +303,5 @@ class LobbyClicks:
             old.turn_seconds,
             hints=old.hints,
             seats=list(old.seats),
+            rematch_of=old.id,
         )

@@ -88,6 +88,10 @@ async def test_rematch_and_hand_command(double: DiscordDouble, bot: BotProcess) 
     assert all(f"<@{p.id}>" in text for p in players)
     assert f":{old_id}" not in str(lobby.components)
     await double.wait_for(lambda: lobby.thread_id, timeout=WAIT)  # the new table's own thread
+    second = await double.click(players[3], table.table, rematch["custom_id"])  # another player, a moment later
+    assert second.original is not None and second.original.ephemeral_for == players[3].id
+    assert "already open" in second.original.text()
+    assert len([m for m in double.public_messages() if "Seated (4)" in m.text()]) == 1  # one rematch, not two
     assert double.problems == []
 
 

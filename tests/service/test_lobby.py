@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import text
 
@@ -184,3 +186,31 @@ async def test_a_refused_call_on_an_id_no_row_can_have_is_only_refused(service: 
         await service.add_computer(table_id, HOST, level="grandmaster")
     with pytest.raises(TableError):
         await service.join(table_id, HOST + 1, "Bea")
+
+
+async def test_a_finished_table_has_one_open_rematch_at_a_time(service: TableService) -> None:
+    """Two players press Rematch on the same finished table (in threads of their own, so the channel does not
+    stop the second): one rematch opens, the other is told one is open; once that rematch is over, the old
+    table may be played again. Two presses at the same moment open one table."""
+    await service.update_guild_settings(GUILD, max_open_tables=50, max_lobbies_per_host=25, play_cooldown_seconds=0)
+    old = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "oh-hell")
+    await service.abandon(old.id, HOST)
+    first = await service.open_table(GUILD, CHANNEL, HOST, "Ann", "oh-hell", own_thread=True, rematch_of=old.id)
+    with pytest.raises(NotAllowed) as refused:
+        await service.open_table(GUILD, CHANNEL, HOST + 1, "Bob", "oh-hell", own_thread=True, rematch_of=old.id)
+    assert refused.value.key == "rematch_taken"
+    other = await service.open_table(GUILD, CHANNEL, HOST + 1, "Bob", "oh-hell", own_thread=True)  # not a rematch
+    await service.abandon(first.id, HOST)
+    again = await service.open_table(GUILD, CHANNEL, HOST + 1, "Bob", "oh-hell", own_thread=True, rematch_of=old.id)
+    assert again.id not in (first.id, other.id)
+    await service.abandon(again.id, HOST + 1)
+    results = await asyncio.gather(
+        *(
+            service.open_table(GUILD, CHANNEL, HOST + n, f"P{n}", "oh-hell", own_thread=True, rematch_of=old.id)
+            for n in (2, 3)
+        ),
+        return_exceptions=True,
+    )
+    opened = [r for r in results if not isinstance(r, BaseException)]
+    assert len(opened) == 1, results
+    assert all(isinstance(r, NotAllowed) and r.key == "rematch_taken" for r in results if r not in opened)
