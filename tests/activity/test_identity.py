@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-
 import time
 
 from tests.double import User
