@@ -117,6 +117,19 @@ def _info(row: Any, entrants: Sequence[trepo.EntrantRow]) -> TournamentInfo:
     )
 
 
+def _final_first(lines: list[Standing], final: trepo.EventTableRow) -> list[Standing]:
+    """The standings with a knockout final's players first, in their places at the final (a tie by the
+    standings), then everyone else as they stand; ranked 1.. again."""
+    place = {seat: p for seat, p in zip(final.seats, _places(final), strict=True) if seat is not None}
+    order = {line.entrant: index for index, line in enumerate(lines)}
+    ranked = sorted(
+        lines, key=lambda line: (line.entrant not in place, place.get(line.entrant, 0), order[line.entrant])
+    )
+    for rank, line in enumerate(ranked, start=1):
+        line.rank = rank
+    return ranked
+
+
 def _places(row: trepo.EventTableRow) -> tuple[int, ...]:
     """Each seat's place; a table abandoned, or lost, counts as all its seats tied."""
     if len(row.places) == len(row.seats):
@@ -241,12 +254,30 @@ class Tournaments:
             if info.format == DUPLICATE and len(rows) > 1:
                 comparison = compare([row.sheets for row in rows], info.table_size)
                 points = [tuple(Fraction(mp, 2) for mp in seats) for seats in comparison.matchpoints]
+            elif info.format == DUPLICATE:  # one table alone has nothing to compare: every seat earns 0
+                points = [tuple(Fraction(0) for _ in row.seats) for row in rows]
             for row, earned in zip(rows, points, strict=True):
                 results.append(TablePlaces(number, row.seats, _places(row), earned))
         byes = {r.round: [(entrant, info.table_size) for entrant in r.byes] for r in rounds if r.round in done}
         if info.format == DUPLICATE:
             byes = {}  # a duplicate bye earns nothing: there is no deal to compare it with
-        return standings([e.id for e in info.entrants], results, byes)
+        lines = standings([e.id for e in info.entrants], results, byes)
+        if info.format == KNOCKOUT and tables:
+            last = max(row.round for row in tables)
+            final = [row for row in tables if row.round == last]
+            if len(final) == 1 and last in done:  # a knockout's final was played: its places are the podium
+                lines = _final_first(lines, final[0])
+        return lines
+
+    def _knockout_seeds(self, info: TournamentInfo, round_no: int, tables: Sequence[trepo.EventTableRow]) -> list[int]:
+        """Round ``round_no``'s seed order in a knockout: round 1 drawn from the event's seed, each later round
+        by the places of the round before, a tie by that round's seeds (so a tie across the cut goes to the
+        higher seed, as the standings' tie-breaks, level for two people tied at one table, would not)."""
+        seeds = first_round_order([entrant.id for entrant in info.entrants], info.seed)
+        for number in range(1, round_no):
+            results = [TablePlaces(number, row.seats, _places(row)) for row in tables if row.round == number]
+            seeds = advancing(results, info.advance, seeds)
+        return seeds
 
     # Sign-up ---------------------------------------------------------------------
 
@@ -518,8 +549,19 @@ class Tournaments:
                 if len(last) == 1:
                     return None  # the final was played
                 results = [TablePlaces(round_no - 1, row.seats, _places(row)) for row in last]
-                ranked = [line.entrant for line in self._standings(info, tables, rounds)]
-                order = [e for e in advancing(results, info.advance, ranked) if e in set(playing)]
+                seeds = self._knockout_seeds(info, round_no - 1, tables)
+                order = [e for e in advancing(results, info.advance, seeds) if e in set(playing)]
+                fewest = min(GAMES[info.game].players)
+                if is_final(len(order), info.table_size) and not info.computers and len(order) < fewest:
+                    # A final the game cannot seat (two going on to a game of three or more): the next best of
+                    # the round before go on too, by place, then seed, until it can be played.
+                    rank = {entrant: index for index, entrant in enumerate(seeds)}
+                    place = {e: p for r in results for e, p in zip(r.seats, r.places, strict=True) if e is not None}
+                    rest = sorted(
+                        (e for e in place if e not in order and e in set(playing)),
+                        key=lambda e: (place[e], rank.get(e, len(rank))),
+                    )
+                    order += rest[: fewest - len(order)]
                 if len(order) < 2 or len(seated) < 2:
                     return None
             if is_final(len(order), info.table_size):

@@ -42,7 +42,7 @@ from ..replies import post, send, update
 from ..tables.cog import Tables
 from ..tables.working import Work
 from .components import HANDLER, signup_controls
-from .render import comparison_embed, podium_embed, signup_embed, standings_embed, table_ping, thread_name
+from .render import comparison_embeds, podium_embed, signup_embed, standings_embed, table_ping, thread_name
 
 log = logging.getLogger(__name__)
 
@@ -322,19 +322,17 @@ class Tournaments(commands.Cog, name=HANDLER):
             elif event.what == "deal_compared" and event.deal is not None:
                 deal = await self.tournaments.deal_comparison(info.id, event.round, event.deal)
                 if deal is not None:
-                    await channel.send(
-                        embed=comparison_embed(info, event.round, [deal], locale, deal_no=event.deal),
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                    for embed in comparison_embeds(info, event.round, [deal], locale, deal_no=event.deal):
+                        await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
                 await self.tournaments.deal_posted(info.id, event.round, event.deal)
             elif event.what == "round_done":
                 if info.format == DUPLICATE and info.compare_after == AFTER_ROUND:
                     deals = await self.tournaments.comparison(info.id, event.round)
-                    if deals:
-                        await channel.send(
-                            embed=comparison_embed(info, event.round, deals, locale),
-                            allowed_mentions=discord.AllowedMentions.none(),
-                        )
+                    try:  # the standings go out below whatever happens to the comparison
+                        for embed in comparison_embeds(info, event.round, deals, locale) if deals else []:
+                            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+                    except (discord.HTTPException, aiohttp.ClientError):
+                        log.warning("could not show round %s's comparison of tournament %s", event.round, info.id)
                 lines = await self.tournaments.standings(info.id)
                 await channel.send(
                     embed=standings_embed(info, lines, event.round, locale),

@@ -129,24 +129,27 @@ def podium_embed(
 
 
 MOST_DEALS_SHOWN = 20  # fields of one embed (Discord allows 25)
+EMBED_MOST = 5_900  # characters of one message's embeds: Discord refuses more than 6,000
 
 
-def comparison_embed(
+def comparison_embeds(
     info: TournamentInfo, round_no: int, deals: list[ComparedDeal], locale: Any, deal_no: int | None = None
-) -> discord.Embed:
+) -> list[discord.Embed]:
     """A duplicate round's deals side by side (or the one deal ``deal_no`` just played at every table): each seat
-    position, what every table's seat bid, took and scored, and its matchpoints against the same seat elsewhere."""
+    position, what every table's seat bid, took and scored, and its matchpoints against the same seat elsewhere.
+    Every deal is shown, over as many embeds (one a message) as Discord's limits need: a round of eighteen
+    deals at two tables of four, or seven at two tables of nine, is past 6,000 characters in one."""
     title = (
         t(locale, "tournament.comparison_title", tournament=info.id, round=round_no)
         if deal_no is None
         else t(locale, "tournament.comparison_deal_title", tournament=info.id, round=round_no, deal=deal_no)
     )
-    embed = discord.Embed(
-        title=title,
-        description=t(locale, "tournament.comparison_help"),
-        colour=COLOUR[TableStatus.PLAYING],
-    )
-    for deal in deals[:MOST_DEALS_SHOWN]:
+    embeds = [
+        discord.Embed(
+            title=title, description=t(locale, "tournament.comparison_help"), colour=COLOUR[TableStatus.PLAYING]
+        )
+    ]
+    for deal in deals:
         lines = []
         for position, seats in enumerate(deal.seats, start=1):
             cells = " · ".join(
@@ -163,9 +166,11 @@ def comparison_embed(
                 for seat in seats
             )
             lines.append(t(locale, "tournament.comparison_seat", seat=position, cells=cells))
-        embed.add_field(
-            name=t(locale, "tournament.comparison_deal", deal=deal.deal),
-            value=clip("\n".join(lines), 1024),
-            inline=False,
-        )
-    return embed
+        name = t(locale, "tournament.comparison_deal", deal=deal.deal)
+        value = clip("\n".join(lines), 1024)
+        embed = embeds[-1]
+        if embed.fields and (len(embed.fields) >= MOST_DEALS_SHOWN or len(embed) + len(name) + len(value) > EMBED_MOST):
+            embed = discord.Embed(title=clip(title, 256), colour=COLOUR[TableStatus.PLAYING])  # the round, continued
+            embeds.append(embed)
+        embed.add_field(name=name, value=value, inline=False)
+    return embeds

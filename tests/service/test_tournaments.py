@@ -511,3 +511,56 @@ async def test_a_deal_claimed_but_never_posted_is_posted_again_once(database: Da
     await third.tournaments.events.drain()
     assert [e for e in heard if e.what == "deal_compared"] == []
     await third.close()
+
+
+async def _entered(service: TableService, people: int, game: str = "oh-hell", **kwargs: object) -> TournamentInfo:
+    info = await service.tournaments.create(GUILD, CHANNEL, HOST, "Host", game, dict(SHORT), **kwargs)  # type: ignore[arg-type]
+    for n in range(1, people):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    return info
+
+
+async def test_a_duplicate_round_of_one_table_earns_every_seat_nothing(service: TableService) -> None:
+    """One table alone has nothing to compare (docs/rules/duplicate.md): every seat earns 0, not its place."""
+    info = await _entered(service, 4, format="duplicate", table_size=4, rounds=1)
+    await service.tournaments.start(info.id, HOST)
+    await play_round(service, info.id)
+    assert [line.points for line in await service.tournaments.standings(info.id)] == ["0"] * 4
+
+
+async def test_a_knockout_final_without_computers_seats_the_games_fewest_and_ends(
+    service: TableService, clock: Clock
+) -> None:
+    """Eight people, tables of four, the top one of each goes on, no computers: two would go on to an Oh Hell
+    final, which needs three. The next best of round 1 goes on too, the final is played, and the tournament
+    ends, its podium the final's places (it stayed open for ever before, re-trying a final it could not start)."""
+    info = await _entered(service, 8, format="knockout", table_size=4, advance=1, computers=False)
+    await service.tournaments.start(info.id, HOST)
+    await play_round(service, info.id)
+    round_one = await service.tournaments.round_tables(info.id, 1)
+    (final,) = await service.tournaments.round_tables(info.id, 2)
+    assert len([seat for seat in final.seats if seat is not None]) == 3
+    await play_round(service, info.id)
+    done = await service.tournaments.tournament(info.id)
+    assert done.status == TournamentStatus.DONE
+    finalists = {seat for seat in final.seats if seat is not None}
+    lines = await service.tournaments.standings(info.id)
+    assert {line.entrant.id for line in lines[:3]} == finalists  # the podium is the final's
+    assert len(round_one) == 2
+
+
+async def test_a_knockout_podium_is_the_finals_places_and_never_someone_who_sat_out(service: TableService) -> None:
+    """Four people at tables of three, no computers: one sits out round 1, which is the final. The podium is
+    the final's three in their places there; the one who sat out is last, whatever a bye's points."""
+    info = await _entered(service, 4, format="knockout", table_size=3, advance=1, computers=False)
+    await service.tournaments.start(info.id, HOST)
+    await play_round(service, info.id)
+    assert (await service.tournaments.tournament(info.id)).status == TournamentStatus.DONE
+    (final,) = await service.tournaments.round_tables(info.id, 1)
+    assert final.places is not None
+    place = {seat: p for seat, p in zip(final.seats, final.places, strict=True) if seat is not None}
+    lines = await service.tournaments.standings(info.id)
+    podium = [line.entrant.id for line in lines[:3]]
+    assert set(podium) == set(place)
+    assert [place[e] for e in podium] == sorted(place[e] for e in podium)  # in the final's places
+    assert lines[3].byes == 1 and lines[3].played == 0

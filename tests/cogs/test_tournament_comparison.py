@@ -1,0 +1,56 @@
+"""A duplicate round's comparison as the channel shows it: every deal, within Discord's limits, in English and
+Japanese, however many deals, tables and seats."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.tables.tournament_records import ComparedDeal, ComparedSeat, EntrantInfo, TournamentInfo, TournamentStatus
+from cogs.tournaments.render import comparison_embeds
+
+
+def night(size: int, tables: int) -> tuple[TournamentInfo, tuple[EntrantInfo, ...]]:
+    entrants = tuple(
+        EntrantInfo(i + 1, 400_000_000_000_000_000 + i, "名前の長いプレイヤー" * 2 + str(i))
+        for i in range(size * tables)
+    )
+    info = TournamentInfo(
+        id=12, guild_id=1, channel_id=2, message_id=3, host_id=entrants[0].user_id or 0, game="just-make",
+        options={}, format="duplicate", table_size=size, rounds=3, advance=1, computers=True, rated=True,
+        starts_at=None, seed=1, status=TournamentStatus.RUNNING, round=1, entrants=entrants,
+    )  # fmt: skip
+    return info, entrants
+
+
+def compared(entrants: tuple[EntrantInfo, ...], size: int, tables: int, count: int) -> list[ComparedDeal]:
+    return [
+        ComparedDeal(
+            deal,
+            tuple(
+                tuple(ComparedSeat(t + 1, entrants[t * size + p], 3, 2, -10, 2) for t in range(tables))
+                for p in range(size)
+            ),
+        )
+        for deal in range(1, count + 1)
+    ]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+@pytest.mark.parametrize(("size", "tables", "count"), [(4, 2, 18), (7, 2, 10), (4, 3, 10), (9, 2, 8), (4, 2, 3)])
+def test_every_deal_is_shown_over_messages_discord_takes(locale: str, size: int, tables: int, count: int) -> None:
+    """Each embed (one a message) is within 6,000 characters and 25 fields, each field within 1,024; every
+    deal appears once, in order. A round of eighteen deals at two tables of four was 8,190 characters in one
+    embed: Discord refused it, and the round's standings, sent after it, never went out."""
+    info, entrants = night(size, tables)
+    embeds = comparison_embeds(info, 1, compared(entrants, size, tables, count), locale)
+    shown = []
+    for embed in embeds:
+        assert len(embed) <= 6000 and len(embed.fields) <= 25
+        assert all(len(field.value or "") <= 1024 and len(field.name or "") <= 256 for field in embed.fields)
+        assert embed.title and len(embed.title) <= 256
+        shown += [field.name for field in embed.fields]
+    assert len(shown) == count and len(set(shown)) == count
+    if count <= 3:
+        assert len(embeds) == 1  # one message where it fits
+    if (size, tables, count) == (4, 2, 18):
+        assert len(embeds) > 1
