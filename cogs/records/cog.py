@@ -18,8 +18,9 @@ from bot.words import error_text
 from ..charts import running_totals, totals_chart
 from ..client import TableBot
 from ..i18n import reader, t, text
-from ..replies import id_from, send
+from ..replies import id_from, post, send, update
 from ..tables.review import review_embed
+from ..tables.working import Work
 from .components import HANDLER, PERIODS, BoardPage, HistoryPage, OpenMatch, ReplayPick, ReplayStep
 from .render import PAGE_SIZE, board_embed, history_embed, match_message, match_option, pages_of, person, stats_embed
 from .tournament_lines import add_totals, add_tournaments
@@ -48,11 +49,13 @@ def page_buttons(make: Any, page: int, total: int, locale: Any) -> list[discord.
 
 
 class Records(commands.Cog, name=HANDLER):
-    """Leaderboards, stats and match history, read from the service."""
+    """Leaderboards, stats and match history, read from the service. Every answer comes in time: a command or
+    click whose reads take more than a second is deferred meanwhile (``Work.working``), as a table's are."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.service = bot.service
+        self.work = Work()
 
     # ------------------------------------------------------------------ /leaderboard
 
@@ -71,16 +74,18 @@ class Records(commands.Cog, name=HANDLER):
         period: app_commands.Choice[str] | None = None,
         season: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
-        if season is not None:  # a season's own board, kept after its end
-            try:
-                found = await self.service.seasons.season(interaction.guild_id or 0, game.value, season)
-            except TableError as error:
-                await send(interaction, error_text(error, reader(interaction)))
+        async with self.work.working(interaction, update=False, public=True):
+            if season is not None:  # a season's own board, kept after its end
+                try:
+                    found = await self.service.seasons.season(interaction.guild_id or 0, game.value, season)
+                except TableError as error:
+                    await send(interaction, error_text(error, reader(interaction)))
+                    return
+                await post(interaction, **await self.board_page(interaction, game.value, f"s{found.id}", 0))
                 return
-            await interaction.response.send_message(**await self.board_page(interaction, game.value, f"s{found.id}", 0))
-            return
-        kwargs = await self.board_page(interaction, game.value, period.value if period else "all", 0)
-        await interaction.response.send_message(**kwargs)
+            await post(
+                interaction, **await self.board_page(interaction, game.value, period.value if period else "all", 0)
+            )
 
     @leaderboard.autocomplete("season")
     async def season_names(self, interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[str]]:
@@ -138,20 +143,21 @@ class Records(commands.Cog, name=HANDLER):
         if game not in GAMES:
             await send(interaction, t(reader(interaction), "error.unknown_button"))
             return
-        try:
-            kwargs = await self.board_page(interaction, game, period, page)
-        except LookupError:  # a season page of no season of this server's
-            await send(interaction, t(reader(interaction), "error.unknown_button"))
-            return
-        await self._page(interaction, owner, kwargs)
+        async with self.work.working(interaction, update=True):
+            try:
+                kwargs = await self.board_page(interaction, game, period, page)
+            except LookupError:  # a season page of no season of this server's
+                await send(interaction, t(reader(interaction), "error.unknown_button"))
+                return
+            await self._page(interaction, owner, kwargs)
 
     @staticmethod
     async def _page(interaction: discord.Interaction[Any], owner: int, kwargs: dict[str, Any]) -> None:
         """The owner pages their message in place; anyone else gets their own copy at that page."""
         if interaction.user.id == owner:
-            await interaction.response.edit_message(**kwargs)
+            await update(interaction, **kwargs)
         else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+            await send(interaction, **kwargs)
 
     # ------------------------------------------------------------------ /stats
 
@@ -164,6 +170,15 @@ class Records(commands.Cog, name=HANDLER):
         interaction: discord.Interaction[Any],
         user: discord.User | discord.Member | None = None,
         game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        async with self.work.working(interaction, update=False, public=True):
+            await self._stats(interaction, user, game)
+
+    async def _stats(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | discord.Member | None,
+        game: app_commands.Choice[str] | None,
     ) -> None:
         locale, who = reader(interaction), user or interaction.user
         guild_id = interaction.guild_id or 0
@@ -178,7 +193,7 @@ class Records(commands.Cog, name=HANDLER):
         if totals.played:
             latest = await self.service.tournaments.finished(guild_id, who.id, game_name, limit=3)
             add_totals(embed, totals, latest, locale)
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await post(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ /history
 
@@ -188,7 +203,8 @@ class Records(commands.Cog, name=HANDLER):
     async def history(
         self, interaction: discord.Interaction[Any], user: discord.User | discord.Member | None = None
     ) -> None:
-        await interaction.response.send_message(**await self.history_page(interaction, 0, user.id if user else 0))
+        async with self.work.working(interaction, update=False, public=True):
+            await post(interaction, **await self.history_page(interaction, 0, user.id if user else 0))
 
     async def history_page(self, interaction: discord.Interaction[Any], page: int, user_id: int) -> dict[str, Any]:
         """Ten matches, newest first, with a picker that opens any of them in full."""
@@ -218,10 +234,15 @@ class Records(commands.Cog, name=HANDLER):
         return {"embed": embed, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
 
     async def on_history_page(self, interaction: discord.Interaction[Any], page: int, user: int, owner: int) -> None:
-        await self._page(interaction, owner, await self.history_page(interaction, page, user))
+        async with self.work.working(interaction, update=True):
+            await self._page(interaction, owner, await self.history_page(interaction, page, user))
 
     async def on_open_match(self, interaction: discord.Interaction[Any], values: list[str]) -> None:
-        """A match's whole score sheet and chart, for whoever picked it."""
+        """A match's whole score sheet and chart, for whoever picked it (the chart takes a moment to draw)."""
+        async with self.work.working(interaction, update=False):
+            await self._open_match(interaction, values)
+
+    async def _open_match(self, interaction: discord.Interaction[Any], values: list[str]) -> None:
         locale = reader(interaction)
         sheet = None
         if len(values) == 1 and values[0].isascii() and values[0].isdigit() and id_from(values[0]):
@@ -253,6 +274,12 @@ class Records(commands.Cog, name=HANDLER):
     ) -> None:
         """A deal of a finished match of this server, trick by trick, with every hand as dealt; the
         previous and next deals in place."""
+        async with self.work.working(interaction, update=step):
+            await self._replay(interaction, match_id, values, step=step)
+
+    async def _replay(
+        self, interaction: discord.Interaction[Any], match_id: int, values: list[str], *, step: bool
+    ) -> None:
         locale = reader(interaction)
         wanted = values[0] if len(values) == 1 else ""
         sheet = await self.service.score_sheet(match_id)
@@ -284,6 +311,6 @@ class Records(commands.Cog, name=HANDLER):
             )
         message = interaction.message
         if step and message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(embed=embed, view=view)
+            await update(interaction, embed=embed, view=view)
         else:
             await send(interaction, embed=embed, view=view)
