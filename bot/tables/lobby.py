@@ -129,8 +129,8 @@ class Lobby:
                     version=0,
                     action_count=0,
                 )
-            except IntegrityError:  # another process opened one here (or the rematch) a moment ago: undo only this
-                rematch = rematch_of is not None and own_thread
+            except IntegrityError as error:  # another process opened one here (or the rematch) a moment ago: undo this
+                rematch = "rematch_slot" in str(error.orig)  # the index named in SQLite's and PostgreSQL's message
                 raise BatchRollback(NotAllowed("rematch_taken") if rematch else ChannelBusy("channel_busy")) from None
             seat_id = await repo.insert_seat(connection, table_id, host_id, now)
             for level in computers:
