@@ -564,3 +564,29 @@ async def test_a_knockout_podium_is_the_finals_places_and_never_someone_who_sat_
     assert set(podium) == set(place)
     assert [place[e] for e in podium] == sorted(place[e] for e in podium)  # in the final's places
     assert lines[3].byes == 1 and lines[3].played == 0
+
+
+def test_a_knockout_tie_across_the_cut_goes_to_the_higher_seed_of_that_round() -> None:
+    """Two people tied for second at a table where two go on are level on every standings tie-break; the one
+    seeded higher in that round goes on (docs/events.md), even when the other signed up first."""
+    from types import SimpleNamespace
+
+    from bot.tables.tournament_records import EntrantInfo, TournamentStatus
+    from bot.tournaments.swiss import first_round_order
+
+    entrants = tuple(EntrantInfo(i, 1000 + i, f"P{i}") for i in range(1, 9))
+    ids = [e.id for e in entrants]
+    seed = next(s for s in range(100) if (order := first_round_order(ids, s))[1] > order[2])
+    seeds = first_round_order(ids, seed)
+    higher, lower = seeds[1], seeds[2]  # seeded higher, but signed up later
+    info = TournamentInfo(
+        id=1, guild_id=GUILD, channel_id=CHANNEL, message_id=None, host_id=1001, game="oh-hell", options={},
+        format="knockout", table_size=4, rounds=0, advance=2, computers=False, rated=True, starts_at=None,
+        seed=seed, status=TournamentStatus.RUNNING, round=2, entrants=entrants,
+    )  # fmt: skip
+    tables = [
+        SimpleNamespace(round=1, seats=tuple(seeds[:4]), places={0: 1, 1: 2, 2: 2, 3: 4}),  # a tie for second
+        SimpleNamespace(round=1, seats=tuple(seeds[4:]), places={0: 1, 1: 2, 2: 3, 3: 4}),
+    ]
+    going = Tournaments._knockout_seeds(None, info, 2, tables)  # type: ignore[arg-type]
+    assert higher in going and lower not in going
