@@ -390,6 +390,19 @@ def test_the_called_partner_can_be_announced_and_shares_the_contract() -> None:
     assert [row["points"] for row in state.sheets[-1]["rows"]] == [260, 10, 10, 260, 0]
 
 
+def test_a_call_is_alone_or_call_and_a_card_nothing_else() -> None:
+    """'alone 3H' was read as calling 3H: a contractor who meant to play alone got a partner."""
+    state = at_play("6S", {0: "AH", 1: "KH", 2: "QH", 3: "AD", 4: "10H"}, players=5)
+    state.phase, state.turn = 2, 0
+    before = state.to_json()
+    for wrong in ("alone AD", "pass AD", "play AD", "call", "call AD AD", "alone alone"):
+        with pytest.raises(IllegalAction):
+            state.act(0, wrong)
+        assert state.to_json() == before
+    play(state, "call AD")
+    assert state.partner == 3
+
+
 def test_the_contractor_may_play_alone() -> None:
     state = at_play("6S", {0: "AH", 1: "KH", 2: "QH", 3: "AD", 4: "10H"}, players=5)
     state.phase, state.turn = 2, 0

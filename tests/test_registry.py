@@ -43,6 +43,24 @@ def test_an_unknown_game_is_refused_with_the_games_there_are() -> None:
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_options_and_stacked_decks_of_the_wrong_shape_are_refused_with_the_games_error(name: str) -> None:
+    """Options are names with values, and stacked decks lists of cards: anything else (a list, a word, a deck
+    that is no list) is the game's own error, compiled or not, never a bare TypeError or AttributeError."""
+    for options in (["hook"], "hook", 3):
+        with pytest.raises(InvalidGame) as refused:
+            new_game(name, seed=1, options=options)  # type: ignore[arg-type]
+        assert refused.value.key == "bad_options"
+    for decks in ([["AS", 3]], [None], [["AS"], 3]):
+        with pytest.raises(InvalidGame) as refused:
+            new_game(name, seed=1, decks=decks)  # type: ignore[arg-type]
+        assert refused.value.key == "bad_decks"
+    for decks in ("AS KS", {"0": []}, 3):
+        with pytest.raises(InvalidGame) as refused:
+            new_game(name, seed=1, decks=decks)  # type: ignore[arg-type]
+        assert refused.value.key == "bad_decks_shape"
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_a_new_match_refuses_counts_seeds_and_dealers_that_are_not_whole_numbers(name: str) -> None:
     """A bool is an int to Python, but True is no player count, seed or seat; a dealer given as text or a
     fraction is refused with the game's own error, compiled or not (never a bare TypeError)."""

@@ -76,9 +76,20 @@ class Game:
     quick: dict[str, OptionValue] = field(default_factory=dict)
     length: Callable[[int, Mapping[str, OptionValue]], Length] | None = None
 
+    def options_in_play(self, players: int | None, options: Mapping[str, OptionValue]) -> dict[str, Any]:
+        """The options a match plays with: ``options`` checked, the rules' defaults filled in, and where a
+        default depends on the player count (Oh Hell's ``start_cards``: 8 with six players, 7 with seven)
+        the default for ``players``, when it is known."""
+        if players is not None and players in self.players:
+            try:
+                return self.state()._options_for(players, dict(options))
+            except InvalidGame:
+                pass  # the count does not fit the options (a lobby changing size): the plain defaults
+        return resolve(self.name, self.options, options)
+
     def expected_length(self, players: int, options: Mapping[str, OptionValue]) -> Length:
         """The expected length of a match with these options (the rules' defaults filled in)."""
-        resolved = resolve(self.name, self.options, options)
+        resolved = self.options_in_play(players, options)
         return self.length(players, resolved) if self.length is not None else Length(10, 10)
 
 
@@ -173,6 +184,10 @@ def new_game(
     if first_dealer is not None and (type(first_dealer) is not int or not 0 <= first_dealer < players):
         allowed = ", ".join(map(str, range(players)))
         raise InvalidGame("bad_first_dealer", allowed=allowed, value=first_dealer)
+    if options is not None and not isinstance(options, dict):
+        raise InvalidGame("bad_options", game=name)
+    if decks is not None and not isinstance(decks, list):
+        raise InvalidGame("bad_decks_shape")
     return info.state.new(players, options or {}, seed, decks, first_dealer)
 
 

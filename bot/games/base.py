@@ -353,11 +353,14 @@ class GameState(ABC):
         return seat
 
     @staticmethod
-    def _stacked_decks(decks: list[list[str]] | None, expected: Sequence[int]) -> list[list[int]]:
-        """The stacked decks as codes, each checked to be the whole deck, every card once."""
+    def _stacked_decks(decks: Sequence[object] | None, expected: Sequence[int]) -> list[list[int]]:
+        """The stacked decks as codes, each checked to be the whole deck, every card once (typed loosely, so a
+        deck or card of the wrong kind is refused here, compiled or not, and not by a compiled type check)."""
         want = sorted(expected)
         out = []
         for index, deck in enumerate(decks or []):
+            if not isinstance(deck, list):
+                raise InvalidGame("bad_decks", index=index, size=len(want))
             codes = [C.parse(c) if isinstance(c, str) else None for c in deck]
             known = [c for c in codes if c is not None]
             if len(known) != len(codes) or sorted(known) != want:

@@ -26,9 +26,11 @@ ENGLISH: dict[str, str] = {
     "unknown_game": "Unknown game '{game}'. Games: {allowed}.",
     "bad_players": "{game} is played by {allowed} players, not {players}.",
     "unknown_option": "Unknown option '{option}' for {game}. Options: {allowed}.",
+    "bad_options": "The options of {game} are given as names and values.",
     "bad_option_value": "Option '{option}' cannot be {value!r}. Allowed: {allowed}.",
     "option_needs_players": "Option {option}={value} needs {allowed} players.",
     "bad_decks": "Stacked deck {index} must be the whole {size}-card deck of this game, each card once.",
+    "bad_decks_shape": "Stacked decks are given as a list of decks, each a list of cards.",
     "bad_first_dealer": "first_dealer must be one of {allowed}, not {value!r}.",
     "bad_state": "This is not a saved game state: {why}.",
     # GameError

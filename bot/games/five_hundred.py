@@ -544,7 +544,7 @@ class FiveHundred(GameState):
         if words == ["alone"]:
             self.called = -1
         else:
-            code = C.parse(words[1]) if len(words) == 2 else None
+            code = C.parse(words[1]) if len(words) == 2 and words[0] == "call" else None
             if code is None or code not in self._callable():
                 raise IllegalAction(
                     "not_legal",

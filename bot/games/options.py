@@ -61,6 +61,8 @@ def resolve(game: str, specs: tuple[Option, ...], given: Mapping[str, object] | 
     """The full option set: defaults, overridden by ``given`` after checking each."""
     by_name = {o.name: o for o in specs}
     out: dict[str, Any] = {o.name: o.default for o in specs}
+    if given is not None and not isinstance(given, Mapping):
+        raise InvalidGame("bad_options", game=game)
     for key, value in (given or {}).items():
         spec = by_name.get(key)
         if spec is None:

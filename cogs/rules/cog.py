@@ -18,7 +18,7 @@ from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import send
 from ..tables.cog import table_here
-from ..tables.render import COLOUR, clip, game_name
+from ..tables.render import COLOUR, all_options, clip, game_name
 
 
 class Rules(commands.Cog):
@@ -46,7 +46,7 @@ class Rules(commands.Cog):
             colour=COLOUR[TableStatus.LOBBY],
         )
         if table is not None and table.game == chosen:
-            options = resolve(chosen, GAMES[chosen].options, table.options)
+            options = all_options(table)  # in play at this table: a default that depends on its player count too
             heading = t(locale, "rules.table_options", table=table.id)
         else:
             settings = await self.service.guild_settings(interaction.guild_id or 0)

@@ -13,7 +13,6 @@ from typing import Any
 import discord
 
 from bot.games import GAMES, presentation_of
-from bot.games.options import resolve
 from bot.games.shown import Text
 from bot.games.views import DealSheet, Played, View
 from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings
@@ -97,7 +96,8 @@ def all_options(table: TableInfo) -> dict[str, Any]:
     specs = GAMES[table.game].options
     count = table.players or (len(table.seats) if table.status != TableStatus.LOBBY else None)
     applying = {spec.name for spec in specs if spec.applies(count)}
-    return {name: value for name, value in resolve(table.game, specs, table.options).items() if name in applying}
+    resolved = GAMES[table.game].options_in_play(count, table.options)
+    return {name: value for name, value in resolved.items() if name in applying}
 
 
 def options_block(table: TableInfo, locale: Any) -> str:

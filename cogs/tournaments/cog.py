@@ -233,7 +233,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
-        await send(interaction, embed=standings_embed(info, lines, info.round, locale))
+        await send(interaction, embed=standings_embed(info, lines, info.round, locale, reader_id=interaction.user.id))
 
     # ------------------------------------------------------------------ a tournament night's start
 
@@ -272,7 +272,7 @@ class Tournaments(commands.Cog, name=HANDLER):
     # ------------------------------------------------------------------ the sign-up message's buttons
 
     def _signup(self, info: TournamentInfo, locale: Any) -> dict[str, Any]:
-        view = signup_controls(info.id, locale, open_for_signup=info.status.value == "signup")
+        view = signup_controls(info.id, locale, status=info.status.value)
         return {"embed": signup_embed(info, locale), "view": view, "allowed_mentions": discord.AllowedMentions.none()}
 
     async def on_signup(self, interaction: discord.Interaction[Any], tournament_id: int, op: str) -> None:

@@ -19,6 +19,7 @@ from ..replies import id_from, safely, send
 PREFIX = "tt"
 HANDLER = "Tournaments"  # the name of the cog that handles these clicks
 OPS = ("join", "leave", "start", "cpu", "cancel")
+RUNNING_OPS = ("leave", "cancel")  # what the sign-up message keeps while the rounds are played
 
 
 @runtime_checkable
@@ -59,9 +60,11 @@ class TournamentButton(
         await safely(interaction, cog.on_signup(interaction, self.tournament_id, self.op))
 
 
-def signup_controls(tournament_id: int, locale: Any, *, open_for_signup: bool) -> discord.ui.View | None:
-    """The sign-up message's buttons (none once the tournament has started or ended)."""
-    if not open_for_signup:
+def signup_controls(tournament_id: int, locale: Any, *, status: str) -> discord.ui.View | None:
+    """The sign-up message's buttons: all of them in sign-up; once the tournament runs, **Leave** (withdraw from
+    the rounds to come) and the host's **Cancel**; none once it has ended."""
+    ops = OPS if status == "signup" else RUNNING_OPS if status == "running" else ()
+    if not ops:
         return None
     view = discord.ui.View(timeout=None)
     styles = {
@@ -71,7 +74,7 @@ def signup_controls(tournament_id: int, locale: Any, *, open_for_signup: bool) -
         "cpu": discord.ButtonStyle.secondary,
         "cancel": discord.ButtonStyle.danger,
     }
-    for op in OPS:
+    for op in ops:
         view.add_item(TournamentButton(tournament_id, op, label=t(locale, f"tournament.button_{op}"), style=styles[op]))
     return view
 

@@ -87,9 +87,17 @@ def thread_name(info: TournamentInfo, table: RoundTable, locale: Any) -> str:
     return t(locale, "tournament.thread", tournament=info.id, round=table.round, table=table.number)[:100]
 
 
-def standings_embed(info: TournamentInfo, lines: list[StandingLine], round_no: int, locale: Any) -> discord.Embed:
-    rows = "\n".join(
-        t(
+STANDINGS_SHOWN = 40  # lines of the standings in one message (each about 90 characters: a description holds 4,096)
+
+
+def standings_embed(
+    info: TournamentInfo, lines: list[StandingLine], round_no: int, locale: Any, *, reader_id: int | None = None
+) -> discord.Embed:
+    """The standings, the first STANDINGS_SHOWN lines, then how many more there are and, when ``reader_id`` is an
+    entrant further down (``/tournament standings``), the reader's own line."""
+
+    def line_text(line: StandingLine) -> str:
+        return t(
             locale,
             "tournament.standing_line",
             rank=line.rank,
@@ -98,11 +106,17 @@ def standings_embed(info: TournamentInfo, lines: list[StandingLine], round_no: i
             opponents=line.opponents_points,
             played=line.played,
         )
-        for line in lines[:40]
-    )
+
+    rows = [line_text(line) for line in lines[:STANDINGS_SHOWN]]
+    if len(lines) > STANDINGS_SHOWN:
+        rows.append(t(locale, "tournament.standings_more", count=len(lines) - STANDINGS_SHOWN))
+        own = next((line for line in lines[STANDINGS_SHOWN:] if reader_id is not None
+                    and line.entrant.user_id == reader_id), None)  # fmt: skip
+        if own is not None:
+            rows.append(line_text(own))
     embed = discord.Embed(
         title=t(locale, "tournament.standings_title", tournament=info.id, round=round_no),
-        description=clip(rows or "-", 4000),
+        description=clip("\n".join(rows) or "-", 4000),
         colour=COLOUR[TableStatus.PLAYING],
     )
     key = "tournament.points_duplicate" if info.format == DUPLICATE else "tournament.points_rules"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from bot.games import GAMES
+import pytest
+
+from bot.games import GAMES, new_game
 from cogs.settings.cog import values_of
+from cogs.tables.render import all_options
+from tests.cogs.test_limits import table_of
 
 
 def test_settings_offer_only_values_each_option_allows() -> None:
@@ -22,3 +26,17 @@ def test_an_option_of_listed_values_refuses_the_numbers_between() -> None:
     assert spec.permits(500) and spec.permits(520)
     assert not any(spec.permits(value) for value in (510, 501, 519, True, "500", 500.0))
     assert spec.allowed() == "500, 520"
+
+
+@pytest.mark.parametrize(("players", "dealt"), [(4, 10), (5, 10), (6, 8), (7, 7)])
+def test_oh_hells_biggest_deal_is_shown_as_the_engine_deals_it_at_every_table_size(players: int, dealt: int) -> None:
+    """The default ``start_cards`` is 10, or 51 // players when smaller: a table of seven showed 10 and dealt 7."""
+    table = table_of("oh-hell", players, {}, [0])
+    state = new_game("oh-hell", players, {}, seed=1)
+    assert state.options["start_cards"] == dealt
+    assert all_options(table)["start_cards"] == dealt
+    assert GAMES["oh-hell"].options_in_play(players, {})["start_cards"] == dealt
+    assert GAMES["oh-hell"].options_in_play(players, {"start_cards": 3})["start_cards"] == 3
+    assert GAMES["oh-hell"].options_in_play(None, {})["start_cards"] == 10  # a lobby of no size yet: the rules' 10
+    game = GAMES["oh-hell"]
+    assert game.expected_length(players, {}) == game.expected_length(players, {"start_cards": dealt})

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables.tournament_records import ComparedDeal, ComparedSeat, EntrantInfo, TournamentInfo, TournamentStatus
-from cogs.tournaments.render import comparison_embeds
+from bot.tables.tournament_records import (
+    ComparedDeal,
+    ComparedSeat,
+    EntrantInfo,
+    StandingLine,
+    TournamentInfo,
+    TournamentStatus,
+)
+from cogs.i18n import t
+from cogs.tournaments.render import comparison_embeds, standings_embed
 
 
 def night(size: int, tables: int) -> tuple[TournamentInfo, tuple[EntrantInfo, ...]]:
@@ -54,3 +62,20 @@ def test_every_deal_is_shown_over_messages_discord_takes(locale: str, size: int,
         assert len(embeds) == 1  # one message where it fits
     if (size, tables, count) == (4, 2, 18):
         assert len(embeds) > 1
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+def test_standings_past_forty_say_how_many_more_and_show_the_readers_own_line(locale: str) -> None:
+    """64 entrants: the first 40 lines, then how many more; /tournament standings adds the reader's line when it
+    is further down (the posts after each round stopped at 40 without a word)."""
+    info, entrants = night(4, 16)
+    lines = [StandingLine(i + 1, e, str(64 - i), "0", 0, 2, 0) for i, e in enumerate(entrants)]
+    posted = standings_embed(info, lines, 2, locale).description or ""
+    assert t(locale, "tournament.standings_more", count=24) in posted
+    assert f"<@{entrants[39].user_id}>" in posted and f"<@{entrants[40].user_id}>" not in posted
+    asked = standings_embed(info, lines, 2, locale, reader_id=entrants[60].user_id).description or ""
+    assert asked.endswith(t(locale, "tournament.standing_line", rank=61, name=f"<@{entrants[60].user_id}>",
+                            points="4", opponents="0", played=2))  # fmt: skip
+    assert len(asked) <= 4096 and f"<@{entrants[59].user_id}>" not in asked
+    few = standings_embed(info, lines[:40], 2, locale).description or ""
+    assert t(locale, "tournament.standings_more", count=1)[:3] not in few

@@ -37,6 +37,10 @@ async def test_swiss_of_ten_with_computers_and_restarts_during_and_between_round
     forged = await double.click(users[1], signup, start["custom_id"])  # not the host
     assert forged.original is not None and "Only the tournament's host" in forged.original.text()
     await double.click(users[0], signup, start["custom_id"])
+    await double.wait_for(lambda: control(signup, ":join:") is None, WAIT, "the sign-up closed")
+    # once started, the sign-up message keeps Leave (withdraw from the rounds to come) and the host's Cancel
+    assert control(signup, ":leave:") is not None and control(signup, ":cancel:") is not None
+    assert control(signup, ":start:") is None and control(signup, ":cpu:") is None
     await play_round(double, users, 1, 3, slice(0, 1))  # one table of round 1 played, then a crash
     computers = [seat for ping in pings(double, 1) for seat in seated(ping, users) if seat is None]
     assert len(computers) == 2  # 10 people at 3 tables of 4
@@ -56,7 +60,7 @@ async def test_swiss_of_ten_with_computers_and_restarts_during_and_between_round
             lambda: next((m for m in double.public_messages() if "the podium" in m.text()), None), WAIT, "the podium"
         )
         assert "🥇" in podium.text()
-        assert "Finished" in signup.text()
+        assert "Finished" in signup.text() and control(signup, ":leave:") is None  # no buttons once it ended
         assert double.problems == []
     finally:
         await third.stop()
