@@ -195,3 +195,40 @@ def test_playing_for_the_dummy_shows_its_whole_hand_beside_the_seats_own() -> No
                     seen += 1
             state.act(seat, rng.choice(legal))
     assert seen > 5
+
+
+def test_five_players_count_the_called_partners_tricks_with_the_contractors_once_the_seat_knows_the_partner() -> None:
+    """The contractor, the partner and the defence each saw the partner's tricks on the wrong side ("The defence has
+    6 tricks: 0 more to defeat" with 3); while the partner is secret only the partner itself can count."""
+    from bot.games.five_hundred import FiveHundred
+    from bot.games.shown.five_hundred import PRESENTATION
+    from bot.words.texts import said
+
+    state = new_game("five-hundred", players=5, seed=1)
+    assert isinstance(state, FiveHundred)
+    rng = Random(3)
+    while state.view(None)["phase"] != "playing":
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        calls = [a for a in legal if a.startswith("call")]
+        contracts = [a for a in legal if a.startswith("bid") and "misere" not in a]
+        choice = calls[0] if calls else ("pass" if "pass" in legal and state.view(None)["standing_bid"] else
+                                         contracts[0] if contracts else rng.choice(legal))  # fmt: skip
+        state.act(seat, choice)
+    contractor, partner = state.contractor, state.partner
+    assert contractor >= 0 and partner >= 0 and partner != contractor
+    defender = next(s for s in range(5) if s not in (contractor, partner))
+    wanted = state.view(None)["contract"]["tricks"]
+    state.tricks = [0] * 5
+    state.tricks[contractor], state.tricks[partner], state.tricks[defender] = 2, 3, 1
+
+    def notes(seat: int) -> list[str]:
+        return [said(n, "en-US", lambda i: f"seat{i}") for n in PRESENTATION.hand_notes(state.view(seat))]
+
+    to_make = f"Your side has 5 tricks: {wanted - 5} more to make the contract."
+    assert to_make in notes(partner)
+    assert not any("Your side has" in n or "defence has" in n for n in notes(contractor) + notes(defender))
+    state.partner_known = True  # the called card played (or announced): now everyone can count
+    assert to_make in notes(contractor) and to_make in notes(partner)
+    assert any(n.startswith("The defence has 1 trick:") for n in notes(defender))
+    assert any("everyone knows it" in n for n in notes(partner))

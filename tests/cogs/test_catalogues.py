@@ -160,3 +160,15 @@ def test_a_language_we_lack_falls_back_to_the_server_then_english() -> None:
     assert reader(asks(locale="en-GB", guild_id=77)) == "en"
     assert reader(asks(locale="fr", guild_id=78)) == "en"
     assert reader(asks(locale="ja", guild_id=78)) == "ja"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_every_engine_refusal_has_its_text_in_every_catalogue(language: str) -> None:
+    """A forged or stale Oh Hell bid (the hook's bid, a bid past the deal) fell back to the engine's English
+    for a Japanese player: every reason an engine gives has its ``error.`` text, with the same placeholders."""
+    from bot.games.errors import ENGLISH
+
+    texts = catalogue(language)
+    for key, english in ENGLISH.items():
+        assert f"error.{key}" in texts, key
+        assert placeholders(texts[f"error.{key}"]) <= placeholders(english), key

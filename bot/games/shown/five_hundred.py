@@ -159,7 +159,7 @@ class FiveHundredPresentation:
             if side_need is not None:
                 notes.append(side_need)
         if view.get("you_are_partner"):
-            notes.append(say("hand.you_are_partner"))
+            notes.append(say("hand.you_are_partner" if view.get("partner") is None else "hand.you_are_partner_known"))
         if kitty and view["phase"] == "discarding":
             notes.append(say("hand.kitty", cards=Cards(tuple(kitty))))
         return notes
@@ -174,10 +174,16 @@ class FiveHundredPresentation:
         side_of = {hand["seat"]: hand["side"] for hand in hands}
         if seat not in side_of or contractor not in side_of:
             return None
+        # Five players: the called partner plays with the contractor. Its tricks count for the contract once
+        # the seat knows who it is (the partner itself always does); while it is secret nobody else can count.
+        partner = seat if view.get("you_are_partner") else view.get("partner")
+        if view.get("called") is not None and partner is None:
+            return None
+        making_sides = {side_of[contractor]} | ({side_of[partner]} if partner in side_of else set())
         side_tricks = view["side_tricks"]
-        making = side_tricks[side_of[contractor]] if side_of[contractor] < len(side_tricks) else 0
+        making = sum(side_tricks[side] for side in making_sides if side < len(side_tricks))
         wanted = contract["tricks"]
-        if side_of[seat] == side_of[contractor] or view.get("you_are_partner"):
+        if side_of[seat] in making_sides:
             return say("hand.side_to_make", tricks=making, need=max(0, wanted - making))
         defending = sum(side_tricks) - making  # every other side defends together
         return say("hand.side_to_defeat", tricks=defending, need=max(0, TRICKS_A_HAND - wanted + 1 - defending))
