@@ -40,6 +40,34 @@ def length_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=text(f"season.length_{length}"), value=length) for length in LENGTHS]
 
 
+# What a season's role may not carry: the permissions Discord guards with two-factor authentication (administrator,
+# the manage_* permissions, kick, ban, timeout) and pinging everyone. A role the bot hands out by a leaderboard is a
+# badge, never a way for a player (or the admin who chose it) to gain a moderator's powers.
+GUARDED = discord.Permissions.elevated().value | discord.Permissions(mention_everyone=True, manage_nicknames=True).value
+
+
+def role_refusal(interaction: discord.Interaction[Any], role: discord.Role) -> str | None:
+    """Why ``role`` cannot be a season's role, as a catalogue key (None: it can). The bot gives the role for the
+    admin who chose it, so the admin must be able to give it themselves (Manage Roles, and the role below their
+    highest, unless they own the server), as must the bot; and it may carry no guarded permission."""
+    if interaction.permissions.manage_guild and not interaction.app_permissions.manage_roles:
+        return "season.role_needs_manage_roles"
+    if role.is_default() or role.managed:
+        return "season.role_not_given"
+    if role.permissions.value & GUARDED:
+        return "season.role_too_powerful"
+    user, guild = interaction.user, interaction.guild
+    owner = guild is not None and guild.owner_id == user.id
+    if not owner and not interaction.permissions.manage_roles:
+        return "season.role_needs_your_manage_roles"
+    if not owner and isinstance(user, discord.Member) and role >= user.top_role:
+        return "season.role_above_you"
+    me = guild.me if guild is not None else None
+    if me is not None and role >= me.top_role:
+        return "season.role_above_bot"
+    return None
+
+
 class Seasons(commands.Cog, name=HANDLER):
     """Seasons per game: turned on and off by admins, their ends posted in the chosen channel."""
 
@@ -89,11 +117,9 @@ class Seasons(commands.Cog, name=HANDLER):
         top: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
         locale = reader(interaction)
-        if role is not None and interaction.permissions.manage_guild and not interaction.app_permissions.manage_roles:
-            await send(interaction, t(locale, "season.role_needs_manage_roles", role=role.mention))
-            return
-        if role is not None and (role.is_default() or role.managed):
-            await send(interaction, t(locale, "season.role_not_given", role=role.mention))
+        refusal = role_refusal(interaction, role) if role is not None else None
+        if refusal is not None and role is not None:
+            await send(interaction, t(locale, refusal, role=role.mention))
             return
         try:
             season = await self.service.seasons.turn_on(
@@ -186,6 +212,12 @@ class Seasons(commands.Cog, name=HANDLER):
         refuses (no Manage Roles, or the role above the bot's own), the channel is told how to fix it."""
         assert ended.top_role_id is not None
         season, role = ended.season, ended.top_role_id
+        guild = self.bot.get_guild(season.guild_id)
+        now = guild.get_role(role) if guild is not None else None
+        if now is not None and now.permissions.value & GUARDED:  # given a moderator's powers since it was chosen
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(t(locale, "season.role_too_powerful", role=f"<@&{role}>"))
+            return
         best = [row["user_id"] for row in ended.standings[: ended.top_count]]
         reason = f"season {season.name}"
         try:

@@ -78,6 +78,9 @@ BOT_PERMISSIONS = str(
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))
 MANAGE_GUILD = 1 << 5
+MANAGE_ROLES = 1 << 28
+ORGANISERS = 930_000_000_000_000_900  # the server's role of its managers (position 10): the roles tests name are below
+BOT_ROLE = 930_000_000_000_000_950  # the bot's own role (its integration's, position 20), as Discord gives every bot
 ATTACH_FILES = 1 << 15
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 THINKING = "…thinking"  # stands for Discord's own "is thinking…" on a deferred reply, which the bot never writes
@@ -116,7 +119,8 @@ class User:
     id: int
     name: str
     locale: str = "en-US"
-    manager: bool = False
+    manager: bool = False  # may manage the server, and roles, and holds the organisers' role
+    manage_roles: bool | None = None  # None: as ``manager``
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -129,10 +133,12 @@ class User:
 
     def member(self, guild_id: int) -> dict[str, Any]:
         permissions = int(MEMBER_PERMISSIONS) | (MANAGE_GUILD if self.manager else 0)
+        if self.manager if self.manage_roles is None else self.manage_roles:
+            permissions |= MANAGE_ROLES
         return {
             "user": self.payload(),
             "nick": None,
-            "roles": [],
+            "roles": [str(ORGANISERS)] if self.manager else [],
             "joined_at": now_iso(),
             "deaf": False,
             "mute": False,
@@ -322,6 +328,7 @@ class DiscordDouble:
         self.scheduled_events = ScheduledEventsDouble(self)  # Scheduled Events (scheduled_events.py)
         self.intents: dict[int, int] = {}  # each shard's intents, as IDENTIFY said
         self.member_roles: dict[int, set[int]] = {}  # user id: the roles the bot gave them (and did not take)
+        self.role_changes: dict[int, dict[str, Any]] = {}  # a role's payload fields a test sets (role_payload)
         self.roles_above_bot: set[int] = set()  # roles the bot may not give: above its own (403, as Discord)
 
     # ------------------------------------------------------------------ server
@@ -591,10 +598,10 @@ class DiscordDouble:
             "name": "Card Club",
             "icon": None,
             "owner_id": "1",
-            "roles": [everyone],
+            "roles": [everyone, self.role_payload(ORGANISERS), self.role_payload(BOT_ROLE)],
             "channels": [dict(c) for c in self.channels.values() if c["type"] == 0 and c["guild_id"] == str(guild_id)],
             "threads": [],
-            "members": [],
+            "members": [self._bot_member()],
             "member_count": 10,
             "features": [],
             "emojis": [],
@@ -615,6 +622,18 @@ class DiscordDouble:
             "afk_timeout": 300,
             "stage_instances": [],
             "guild_scheduled_events": [],
+        }
+
+    def _bot_member(self) -> dict[str, Any]:
+        """The bot as a member of the server: with its own role, as Discord adds every bot."""
+        return {
+            "user": self.bot_user,
+            "nick": None,
+            "roles": [str(BOT_ROLE)],
+            "joined_at": now_iso(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
         }
 
     async def _dispatch(self, event: str, data: dict[str, Any], *, shard: int | None = None) -> None:
@@ -1075,7 +1094,14 @@ class DiscordDouble:
         return await self._send_interaction(who, 2, data, channel_id or self.channel_id)
 
     def role_payload(self, role_id: int) -> dict[str, Any]:
-        """A role of the server (any id a test names is one, below the bot's own role)."""
+        """A role of the server (any id a test names is one, below the bot's own role; ``role_changes`` alters
+        one: its permissions, its position)."""
+        if role_id == ORGANISERS:
+            changes: dict[str, Any] = {"position": 10, "permissions": str(MANAGE_GUILD | MANAGE_ROLES)}
+        elif role_id == BOT_ROLE:
+            changes = {"position": 20, "permissions": BOT_PERMISSIONS, "managed": True}
+        else:
+            changes = self.role_changes.get(role_id, {})
         return {
             "id": str(role_id),
             "name": f"role-{role_id % 1000}",
@@ -1086,7 +1112,7 @@ class DiscordDouble:
             "managed": False,
             "mentionable": False,
             "flags": 0,
-        }
+        } | changes
 
     @staticmethod
     def _option_type(command: dict[str, Any], sub: str | None, name: str) -> int:

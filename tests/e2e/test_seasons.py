@@ -131,6 +131,23 @@ async def test_a_season_ended_while_away_is_posted_once_and_kept(
         )
         assert no_roles.original is not None and "Manage Roles permission" in no_roles.original.text()
         double.permissions_withheld = 0
+        # the bot gives the role for the admin who chose it: only a role the admin could give, and never one with a
+        # moderator's powers (an admin of the server without Manage Roles made the bot hand out Administrator)
+        double.role_changes[CHAMPION + 5] = {"permissions": str(1 << 3)}  # Administrator
+        double.role_changes[CHAMPION + 6] = {"position": 11}  # above the organisers' role
+        double.role_changes[CHAMPION + 7] = {"position": 25}  # above the bot's own; the server's owner may give it
+        pat = User(1950, "Pat", manager=True, manage_roles=False)
+        for who, role, said in (
+            (MANAGER, CHAMPION + 5, "carries moderator or administrator permissions"),
+            (pat, CHAMPION + 1, "you need the Manage Roles permission yourself"),
+            (MANAGER, CHAMPION + 6, "is not below your own highest role"),
+            (User(1, "Owner", manager=True), CHAMPION + 7, "is not below my own highest role"),  # above the bot's
+        ):
+            refused_role = await double.command(
+                who, "season", "start", game="oh-hell", length="month", channel=ROOM, role=role
+            )
+            assert refused_role.original is not None and said in refused_role.original.text()
+            assert refused_role.original.ephemeral_for == who.id
         again = (
             await double.command(MANAGER, "season", "start", game="just-make", length="month", channel=ROOM)
         ).original
