@@ -355,8 +355,9 @@ class Tournaments:
         tournament_id = await self.store.db.write(work)
         return await self._changed(tournament_id, "signup")
 
-    async def set_message(self, tournament_id: int, message_id: int, *, podium: bool = False) -> None:
-        """Where the presentation posted the sign-up message (``podium``: the podium, once finished)."""
+    async def set_message(self, tournament_id: int, message_id: int | None, *, podium: bool = False) -> None:
+        """Where the presentation posted the sign-up message (``podium``: the podium, once finished); None: it is
+        gone (deleted in the channel)."""
         column = "podium_message_id" if podium else "message_id"
 
         async def work(connection: AsyncConnection) -> None:

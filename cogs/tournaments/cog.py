@@ -314,9 +314,9 @@ class Tournaments(commands.Cog, name=HANDLER):
         info = await self.tournaments.tournament(event.tournament_id)
         locale = await self.locale_of(info.guild_id)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        if info.message_id is not None and event.what in ("started", "cancelled", "finished", "round_opened"):
+            await self._redraw_signup(channel, info, locale)
         try:
-            if info.message_id is not None and event.what in ("started", "cancelled", "finished", "round_opened"):
-                await channel.get_partial_message(info.message_id).edit(**self._signup(info, locale))
             if event.what == "round_opened":
                 await self._post_round(info, event.round, locale)
             elif event.what == "deal_compared" and event.deal is not None:
@@ -349,6 +349,20 @@ class Tournaments(commands.Cog, name=HANDLER):
                 await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
         except (discord.HTTPException, aiohttp.ClientError):
             log.warning("could not show %s of tournament %s", event.what, info.id)
+
+    async def _redraw_signup(self, channel: discord.PartialMessageable, info: TournamentInfo, locale: Any) -> None:
+        """The sign-up message shows where the tournament is. Whatever happens to it, the round's tables, the
+        standings, the podium follow (someone deleting it stalled the tournament for good); once deleted, it is
+        forgotten, not asked for again at every round."""
+        assert info.message_id is not None
+        try:
+            await channel.get_partial_message(info.message_id).edit(**self._signup(info, locale))
+        except discord.NotFound:
+            log.info("the sign-up message of tournament %s was deleted", info.id)
+            with contextlib.suppress(TableError):
+                await self.tournaments.set_message(info.id, None)
+        except (discord.HTTPException, aiohttp.ClientError):
+            log.warning("could not redraw the sign-up message of tournament %s", info.id)
 
     async def _post_round(self, info: TournamentInfo, round_no: int, locale: Any) -> None:
         """Each table of the round not shown yet: its message in the channel, a thread, its people pinged. The

@@ -219,3 +219,30 @@ async def test_a_knockout_to_its_final_then_the_tournament_in_history_and_stats(
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_deleted_sign_up_message_does_not_stall_the_tournament(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """A moderator deletes the sign-up message during round 1: the standings, round 2's table and the podium still
+    go out (the failed edit of the sign-up message skipped them all, and the tournament stalled for good)."""
+    users = entrants(4)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, rounds=2, options=SHORT)
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        await double.wait_for(lambda: len(pings(double, 1)) == 1, WAIT, "round 1's table")
+        double.messages.pop(signup.id)  # deleted in the channel: every later edit of it is 404 Unknown Message
+        await play_round(double, users, 1, 1)
+        await double.wait_for(lambda: any("after round 1" in m.text() for m in double.public_messages()), WAIT)
+        await play_round(double, users, 2, 1)
+        podium = await double.wait_for(
+            lambda: next((m for m in double.public_messages() if "the podium" in m.text()), None), WAIT, "the podium"
+        )
+        assert "🥇" in podium.text()
+    finally:
+        await process.stop()
+    assert "was deleted" in process.log() and "Traceback" not in process.log()
