@@ -31,6 +31,18 @@ log = logging.getLogger(__name__)
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
 
 
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions a table needs in this channel that the bot lacks here (it would freeze)."""
+    granted = interaction.app_permissions
+    return [name for name in NEEDED_PERMISSIONS if not getattr(granted, name)]
+
+
+def missing_text(missing: list[str], locale: Any, key: str = "play.missing_permissions") -> str:
+    """What to grant, said in the reader's language."""
+    names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
+    return t(locale, key, permissions=names)
+
+
 class LobbyClicks:
     """Opening tables and the lobby's controls."""
 
@@ -44,9 +56,7 @@ class LobbyClicks:
 
     @staticmethod
     def _missing(interaction: discord.Interaction[Any]) -> list[str]:
-        """The permissions a table needs in this channel that the bot lacks here (it would freeze)."""
-        granted = interaction.app_permissions
-        return [name for name in NEEDED_PERMISSIONS if not getattr(granted, name)]
+        return missing_permissions(interaction)
 
     def _wants_thread(self, interaction: discord.Interaction[Any], setting: bool) -> bool:
         channel = interaction.channel
@@ -80,8 +90,7 @@ class LobbyClicks:
             return
         missing = self._missing(interaction)
         if missing:  # a table posted here could not be shown or kept up to date: say what to grant
-            names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
-            await send(interaction, t(locale, "play.missing_permissions", permissions=names))
+            await send(interaction, missing_text(missing, locale))
             return
         async with self.work.working(interaction, update=False, public=True):  # the lobby is for everyone
             settings = await self.service.guild_settings(guild_id)

@@ -40,6 +40,7 @@ from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import post, send, update
 from ..tables.cog import Tables
+from ..tables.lobby_clicks import missing_permissions, missing_text
 from ..tables.working import Work
 from .components import HANDLER, signup_controls
 from .render import comparison_embeds, podium_embed, signup_embed, standings_embed, table_ping, thread_name
@@ -138,6 +139,10 @@ class Tournaments(commands.Cog, name=HANDLER):
         chosen = parse_options(game.value, options)
         if isinstance(chosen, str):
             await send(interaction, t(locale, chosen))
+            return
+        missing = missing_permissions(interaction)
+        if missing:  # its rounds' tables could not be posted here: the sign-up would lead nowhere
+            await send(interaction, missing_text(missing, locale, "tournament.missing_permissions"))
             return
         starts_at = self.tournaments.store.clock() + timedelta(minutes=starts_in) if starts_in else None
         async with self.work.working(interaction, update=False, public=True):

@@ -108,6 +108,11 @@ async def test_play_names_the_permissions_a_table_needs_and_opens_nothing_withou
     text = answer.original.text()
     assert "Embed Links" in text and "Read Message History" in text and "Send Messages" not in text
     assert not double.public_messages()
+    double.permissions_withheld = 1 << 11  # Send Messages: a tournament's rounds could not be posted either
+    signup = await double.command(host, "tournament", "create", game="oh-hell")
+    assert signup.original is not None and signup.original.ephemeral_for == host.id
+    assert "Send Messages" in signup.original.text() and "/tournament create again" in signup.original.text()
+    assert not double.public_messages()  # no sign-up for a tournament that could never show its tables
     double.permissions_withheld = 1 << 38  # Send Messages in Threads: the table plays in the channel instead
     double.attachments_forbidden = True
     table = TableDriver(double, [host], seed=1)
