@@ -13,7 +13,9 @@ round and each seat position, a seat's deal score (the change the deal made to i
 side's in a partnership game) is compared with the seat in the same position at every other table:
 2 matchpoints for each it beat, 1 for each it tied, 0 for each that beat it. A seat's round score is the
 sum over deals, ``2 * (tables - 1) * deals`` at most; its share of that maximum is shown as a percentage.
-A deal thrown in, or one some table did not reach (a match that ended sooner), is not compared. With one
+A deal thrown in, one some table did not reach (a match that ended sooner), or one dealt by another seat at
+some table (a Five Hundred table redeals a hand thrown in from the same dealer, so its later deals go round
+from another seat) is not compared. With one
 table there is nothing to compare and every seat gets 0.
 """
 
@@ -41,6 +43,11 @@ def deal_scores(sheets: Sequence[Mapping[str, Any]]) -> dict[int, dict[int, int]
     return out
 
 
+def deal_dealers(sheets: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """A match's score sheets as deal number → the seat that dealt it, where the sheet says."""
+    return {int(sheet["deal"]): int(sheet["dealer"]) for sheet in sheets if sheet.get("dealer") is not None}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """A round's comparison: the deals compared, and per table, per seat, the matchpoints and the most."""
@@ -56,8 +63,12 @@ class Comparison:
 def compare(tables: Sequence[Sequence[Mapping[str, Any]]], seats: int) -> Comparison:
     """Matchpoints per table and seat position from each table's score sheets (in table order)."""
     scores = [deal_scores(sheets) for sheet_list in [tables] for sheets in sheet_list]
+    dealers = [deal_dealers(sheets) for sheets in tables]
     common = sorted(set.intersection(*(set(s) for s in scores))) if scores else []
     common = [deal for deal in common if all(len(s[deal]) == seats for s in scores)]
+    # The same seat dealt it everywhere: after a Five Hundred hand thrown in, the same dealer deals again, so that
+    # table's later deals go round from another seat than the others' (other bidding order, other lead).
+    common = [deal for deal in common if len({table.get(deal) for table in dealers}) == 1]
     points = [[0] * seats for _ in scores]
     for deal in common:
         for seat in range(seats):

@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games import new_game
+from bot.games import GameState, new_game
 from bot.tournaments.duplicate import compare, round_seed
 from bot.tournaments.knockout import advancing, is_final, knockout_round
 from bot.tournaments.standings import TablePlaces, bye_points, place_points, shown, standings
@@ -164,3 +164,30 @@ def test_matchpoints() -> None:
     assert result.matchpoints == ((3, 1), (0, 1), (3, 4))
     assert result.percent(2, 1) == 100.0
     assert compare([[sheet(1, [1, 2])]], 2).most == 0
+
+
+def test_a_five_hundred_deal_dealt_by_another_seat_at_some_table_is_not_compared() -> None:
+    """One table throws hand 1 in (everyone passes): the same dealer deals again, so its deal 2 goes round from
+    another seat than the other table's. It was compared as the same deal; now only deals dealt by the same seat
+    at every table are."""
+    seed = round_seed(12345, 1)
+    passed, played = (new_game("five-hundred", players=4, options={}, seed=seed) for _ in range(2))
+
+    def act(state: GameState, everyone_passes: bool) -> None:
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        bids = [a for a in legal if a != "pass"]
+        opening = bids and not state.view(None)["auction"]
+        state.act(seat, "pass" if everyone_passes and "pass" in legal else bids[0] if opening else legal[0])
+
+    while not passed.sheets:
+        act(passed, everyone_passes=True)
+    assert passed.sheets[0]["thrown_in"]
+    while len(played.sheets) < 2 and not played.is_over():
+        act(played, everyone_passes=False)
+    while len(passed.sheets) < 2 and not passed.is_over():
+        act(passed, everyone_passes=False)
+    assert passed.sheets[1]["dealer"] != played.sheets[1]["dealer"]  # deal 2: the same cards, another dealer
+    assert compare([passed.sheets, played.sheets], 4).deals == ()
+    lined_up = [dict(sheet, dealer=0) for sheet in passed.sheets]  # had the same seat dealt it: compared
+    assert compare([lined_up, [dict(sheet, dealer=0) for sheet in played.sheets]], 4).deals == (2,)
