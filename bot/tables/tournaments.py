@@ -130,6 +130,14 @@ def _final_first(lines: list[Standing], final: trepo.EventTableRow) -> list[Stan
     return ranked
 
 
+def _first(lines: list[Standing], entrant: int) -> list[Standing]:
+    """The standings with ``entrant`` first, then everyone else as they stand; ranked 1.. again."""
+    ranked = sorted(lines, key=lambda line: line.entrant != entrant)
+    for rank, line in enumerate(ranked, start=1):
+        line.rank = rank
+    return ranked
+
+
 def _places(row: trepo.EventTableRow) -> tuple[int, ...]:
     """Each seat's place; a table abandoned, or lost, counts as all its seats tied."""
     if len(row.places) == len(row.seats):
@@ -267,6 +275,11 @@ class Tournaments:
             final = [row for row in tables if row.round == last]
             if len(final) == 1 and last in done:  # a knockout's final was played: its places are the podium
                 lines = _final_first(lines, final[0])
+            elif last in done:  # over without a final when one person alone went on: the last one standing wins
+                playing = {entrant.id for entrant in info.playing}
+                going = [e for e in self._knockout_seeds(info, last + 1, tables) if e in playing]
+                if len(going) == 1:
+                    lines = _first(lines, going[0])
         return lines
 
     def _knockout_seeds(self, info: TournamentInfo, round_no: int, tables: Sequence[trepo.EventTableRow]) -> list[int]:

@@ -45,7 +45,9 @@ def _next(index: int, step: int, count: int) -> tuple[int, int]:
 
 def advancing(tables: Sequence[TablePlaces], k: int, order: Sequence[Entrant]) -> list[Entrant]:
     """Who goes on: the ``k`` best placed entrants of each table, in seed order for the next round (by
-    place, then by this round's ``order``)."""
+    place, then by this round's ``order``). At least one person of a table is out (so the field shrinks),
+    except that a person seated alone with computers goes on by beating them: placed within the table's
+    best ``k``, computers counted (they were out whatever they did)."""
     rank = {entrant: index for index, entrant in enumerate(order)}
     going: list[tuple[int, int, Entrant]] = []
     for table in tables:
@@ -54,7 +56,10 @@ def advancing(tables: Sequence[TablePlaces], k: int, order: Sequence[Entrant]) -
             for seat, place in zip(table.seats, table.places, strict=True)
             if seat is not None
         ]
-        going.extend(sorted(people)[: min(k, len(people) - 1)])
+        if len(people) == 1:
+            going.extend(person for person in people if person[0] <= k)
+        else:
+            going.extend(sorted(people)[: min(k, len(people) - 1)])
     return [entrant for _, _, entrant in sorted(going)]
 
 

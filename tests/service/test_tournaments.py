@@ -590,3 +590,34 @@ def test_a_knockout_tie_across_the_cut_goes_to_the_higher_seed_of_that_round() -
     ]
     going = Tournaments._knockout_seeds(None, info, 2, tables)  # type: ignore[arg-type]
     assert higher in going and lower not in going
+
+
+def test_a_knockout_over_when_one_person_alone_goes_on_puts_that_person_first() -> None:
+    """Three people at a game of two: A and B tie (their table ended early: both placed first), A goes on as the
+    higher seed, and C loses to the computer, so A alone goes on and the knockout ends without a final: A wins
+    it (the standings, level on points, put B first, who signed up before A)."""
+    from types import SimpleNamespace
+
+    from bot.tables.tournament_records import EntrantInfo
+    from bot.tournaments.swiss import first_round_order
+
+    entrants = tuple(EntrantInfo(i, 1000 + i, f"P{i}") for i in range(1, 4))
+    seed = next(s for s in range(100) if (o := first_round_order([1, 2, 3], s))[0] > o[1])  # A signed up after B
+    info = TournamentInfo(
+        id=1, guild_id=GUILD, channel_id=CHANNEL, message_id=None, host_id=1001, game="ninety-nine", options={},
+        format="knockout", table_size=2, rounds=0, advance=1, computers=True, rated=True, starts_at=None,
+        seed=seed, status=TournamentStatus.DONE, round=1, entrants=entrants,
+    )  # fmt: skip
+    a, b, c = first_round_order([e.id for e in entrants], info.seed)
+
+    def table(seats: tuple[int | None, ...], places: dict[int, int]) -> SimpleNamespace:
+        return SimpleNamespace(round=1, number=1, table_id=1, seats=seats, status="finished", message_id=None,
+                               places=places, sheets=[])  # fmt: skip
+
+    lost_to_the_computer = [table((a, b), {0: 1, 1: 1}), table((c, None), {0: 2, 1: 1})]
+    stub = Tournaments.__new__(Tournaments)
+    lines = stub._standings(info, lost_to_the_computer, [])  # type: ignore[arg-type]
+    assert lines[0].entrant == a and [line.rank for line in lines] == [1, 2, 3]
+    beat_the_computer = [table((a, b), {0: 2, 1: 1}), table((c, None), {0: 1, 1: 2})]
+    going = stub._knockout_seeds(info, 2, beat_the_computer)  # type: ignore[arg-type]
+    assert sorted(going) == sorted([b, c])  # the lone person who beat the computer goes on to the final

@@ -191,3 +191,13 @@ def test_a_five_hundred_deal_dealt_by_another_seat_at_some_table_is_not_compared
     assert compare([passed.sheets, played.sheets], 4).deals == ()
     lined_up = [dict(sheet, dealer=0) for sheet in passed.sheets]  # had the same seat dealt it: compared
     assert compare([lined_up, [dict(sheet, dealer=0) for sheet in played.sheets]], 4).deals == (2,)
+
+
+def test_a_person_seated_alone_with_computers_goes_on_by_beating_them() -> None:
+    """Three entrants at a game of two: one sits with a computer. It was out whatever it did (the cut took one
+    less than the table's people); now it goes on by placing within the best ``k``, computers counted."""
+    pair, lone = TablePlaces(1, (1, 2), (2, 1)), TablePlaces(1, (3, None), (1, 2))
+    assert advancing([pair, lone], 1, [1, 2, 3]) == [2, 3]
+    beaten = TablePlaces(1, (3, None), (2, 1))
+    assert advancing([pair, beaten], 1, [1, 2, 3]) == [2]
+    assert advancing([TablePlaces(1, (3, None, None), (2, 1, 3))], 2, [3]) == [3]  # second of three, two go on
