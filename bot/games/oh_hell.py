@@ -136,6 +136,9 @@ class OhHell(GameState):
                 option="start_cards",
                 value=options["start_cards"],
                 allowed=f"a whole number from 1 to {52 // players} with {players} players",
+                low=1,
+                high=52 // players,
+                players=players,
             )
         return options
 

@@ -53,8 +53,17 @@ class Option:
 
     def check(self, value: Any) -> bool | int | str:
         if not self.permits(value):
-            raise InvalidGame("bad_option_value", option=self.name, value=value, allowed=self.allowed())
+            limits = self.limits()
+            raise InvalidGame("bad_option_value", option=self.name, value=value, allowed=self.allowed(), **limits)
         return value  # type: ignore[no-any-return]
+
+    def limits(self) -> dict[str, Any]:
+        """What ``allowed`` says in English, as data, so a presentation can say it in its reader's language."""
+        if isinstance(self.default, bool):
+            return {"kind": "bool"}
+        if isinstance(self.default, int):
+            return {"kind": "values", "values": self.values} if self.values else {"low": self.low, "high": self.high}
+        return {"kind": "choices", "choices": self.choices}
 
 
 def resolve(game: str, specs: tuple[Option, ...], given: Mapping[str, object] | None) -> dict[str, Any]:

@@ -98,8 +98,30 @@ def error_text(error: TableError, locale: Any) -> str:
         params["game"] = translate(locale, f"game.{params['game']}")
     if isinstance(params.get("seconds"), int):
         params["seconds"] = duration(params["seconds"], locale)
+    if error.key == "bad_option_value":
+        params["allowed"] = allowed_text(params, locale)
+        label = translate(locale, f"option.{params.get('option')}")
+        params["option"] = label if label != f"option.{params.get('option')}" else params.get("option")
     text = translate(locale, f"error.{error.key}", **params)
     return text if text != f"error.{error.key}" else str(error)
+
+
+def allowed_text(params: dict[str, Any], locale: Any) -> str:
+    """An option's allowed values (an engine's ``bad_option_value``) in the reader's language: its choices by
+    their names, a range of whole numbers, on or off; the engine's English where it gave nothing else."""
+    separator = translate(locale, "permission.separator")
+    if params.get("kind") == "bool":
+        return separator.join((translate(locale, "option.on"), translate(locale, "option.off")))
+    if params.get("kind") == "choices":
+        return separator.join(translate(locale, f"choice.{choice}") for choice in params.get("choices", ()))
+    if params.get("kind") == "values":
+        return separator.join(str(value) for value in params.get("values", ()))
+    if "low" in params and "high" in params:
+        shown = translate(locale, "error.allowed_range", low=params["low"], high=params["high"])
+        if "players" in params:
+            shown = translate(locale, "error.allowed_with_players", allowed=shown, players=params["players"])
+        return shown
+    return str(params.get("allowed", ""))
 
 
 def rating_text(before: float | None, after: float | None, locale: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import GAMES, new_game
+from cogs.i18n import t
 from cogs.settings.cog import values_of
 from cogs.tables.render import all_options
 from tests.cogs.test_limits import table_of
@@ -40,3 +41,30 @@ def test_oh_hells_biggest_deal_is_shown_as_the_engine_deals_it_at_every_table_si
     assert GAMES["oh-hell"].options_in_play(None, {})["start_cards"] == 10  # a lobby of no size yet: the rules' 10
     game = GAMES["oh-hell"]
     assert game.expected_length(players, {}) == game.expected_length(players, {"start_cards": dealt})
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "english", "japanese"),
+    [
+        ({"start_cards": 99}, 4, "a whole number from 1 to 17", "1から17までの整数"),
+        ({"start_cards": 17}, 4, "a whole number from 1 to 13 with 4 players", "1から13までの整数（4人の場合）"),
+        ({"sequence": "sideways"}, 4, "Down to 1, Up from 1", "1枚まで減らす、1枚から増やす"),
+        ({"hook": 3}, 4, "on, off", "あり、なし"),
+    ],
+)
+def test_an_option_refused_by_the_engine_names_the_option_and_its_values_in_the_readers_language(
+    options: dict[str, object], players: int, english: str, japanese: str
+) -> None:
+    """The Activity's table set-up passes the engine's refusal on: a Japanese screen was told the allowed values
+    in English ("このオプションにその値は使えません: a whole number from 1 to 17"), and not which option."""
+    from bot.games import InvalidGame
+    from bot.words import error_text
+
+    with pytest.raises(InvalidGame) as refused:
+        new_game("oh-hell", players, options, seed=1)
+    name = next(iter(options))
+    assert english in error_text(refused.value, "en-US") and t("en-US", f"option.{name}") in error_text(
+        refused.value, "en-US"
+    )
+    shown = error_text(refused.value, "ja")
+    assert japanese in shown and t("ja", f"option.{name}") in shown and "whole number" not in shown
