@@ -232,3 +232,28 @@ def test_five_players_count_the_called_partners_tricks_with_the_contractors_once
     assert to_make in notes(contractor) and to_make in notes(partner)
     assert any(n.startswith("The defence has 1 trick:") for n in notes(defender))
     assert any("everyone knows it" in n for n in notes(partner))
+
+
+def test_a_hand_played_at_no_trumps_after_all_passed_says_so_on_the_table_in_the_hand_and_on_its_sheet() -> None:
+    """With all_pass=play-no-trumps the table and the hand said nothing of a contract-less hand, and its
+    score sheet read "Hand 1: ? failed ?"."""
+    from bot.words.texts import said
+
+    shown = presentation_of("five-hundred")
+    state = new_game("five-hundred", players=4, options={"all_pass": "play-no-trumps"}, seed=2)
+    for _ in range(4):
+        state.act(state.to_act()[0], "pass")
+    public, seat = state.view(None), state.to_act()[0]
+    assert public["phase"] == "playing" and public["contract"] is None
+    line = "All passed: played at no trumps, every side scoring 10 points a trick"
+    header = [[said(text, "en-US", str) for text in row] for row in shown.header(public)]
+    assert [line] in header
+    assert line in [said(note, "en-US", str) for note in shown.hand_notes(state.view(seat))]
+    rng = Random(0)
+    while state.view(None)["last_deal"] is None:
+        seat = state.to_act()[0]
+        state.act(seat, rng.choice(state.legal(seat)))
+    sheet = shown.sheet(state.view(None)["last_deal"])
+    assert said(sheet.title, "en-US", str) == "Hand 1: all passed, played at no trumps"
+    assert [said(note, "en-US", str) for note in sheet.notes] == ["+10 a trick: every side"]
+    assert all(note.key != "table.all_passed_500" for note in shown.hand_notes(state.view(0)))  # the next hand

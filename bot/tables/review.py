@@ -8,11 +8,11 @@ over (see ``Records.deal_reviews``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.games import new_game
+from bot.games import GameState, new_game
 from bot.games.views import DealSheet, View
 from bot.storage.record_rows import MatchSheet
 
@@ -46,6 +46,36 @@ def _played_card(action: str) -> str | None:
     return words[1] if len(words) > 1 and words[0] == "play" else None
 
 
+def _whose_card(before: View, after: View, acted: int) -> int:
+    """The seat whose card was just played, which is not always the seat that acted: in two-player
+    Ninety-Nine a live seat chooses the dummy's card. Read from the hands' counts of cards: the one that
+    dropped, or, once the deal is over (the counts are already the next deal's), the one hand that still
+    held a card and had not played to the trick."""
+    if after["deal"] == before["deal"] and len(after["cards_left"]) == len(before["cards_left"]):
+        pairs = zip(before["cards_left"], after["cards_left"], strict=True)
+        owners = [seat for seat, (was, now) in enumerate(pairs) if now < was]
+    else:
+        played = {p["seat"] for p in before["trick"]}
+        owners = [seat for seat, was in enumerate(before["cards_left"]) if was and seat not in played]
+    return owners[0] if len(owners) == 1 else acted
+
+
+def _as_dealt(state: GameState, players: int) -> tuple[tuple[str, ...], ...]:
+    """Every hand's cards as a deal starts: each seat's own hand, then any hand nobody sits at (the
+    two-player Ninety-Nine dummy, hand 2)."""
+    seats = [tuple(state.view(seat).get("hand") or ()) for seat in range(players)]
+    seats += [_unseated(state, hand) for hand in range(players, len(state.view(None)["cards_left"]))]
+    return tuple(seats)
+
+
+def _unseated(state: GameState, hand: int) -> tuple[str, ...]:
+    """A hand nobody sits at as its own entry in its own view's hands shows it: the cards laid aside as
+    its bid when it was dealt (hidden from every seat), then the cards it plays."""
+    view: Mapping[str, Any] = state.view(hand)
+    own: Mapping[str, Any] = view["hands"][hand]
+    return (*(own.get("bid_cards") or ()), *(own.get("cards") or ()))
+
+
 def _last_winner(sheet: DealSheet | None, tricks: list[TrickReview], players: int) -> int | None:
     """Who took a deal's last trick, once the deal has moved on: the seat whose sheet counts one
     trick more than the tricks already seen (None when nobody took it)."""
@@ -67,7 +97,7 @@ def review_deals(
     public: View = state.view(None)
     deals: list[DealReview] = []
     tricks: list[TrickReview] = []
-    hands = tuple(tuple(state.view(seat).get("hand") or ()) for seat in range(players))
+    hands = _as_dealt(state, players)
     seen_sheet: DealSheet | None = None
     for seat, action in actions:
         before = public
@@ -80,7 +110,8 @@ def review_deals(
             seen_sheet = sheet
         moved_on = public["deal"] != before["deal"] or state.is_over() or new_sheet is not None
         if card is not None and (public["tricks_played"] > before["tricks_played"] or moved_on):
-            cards = (*tuple((p["seat"], p["card"]) for p in before["trick"]), (seat, card))
+            played = (_whose_card(before, public, seat), card)
+            cards = (*tuple((p["seat"], p["card"]) for p in before["trick"]), played)
             last = public["last_trick"]
             if public["deal"] == before["deal"] and last is not None and not moved_on:
                 winner = last["winner"]
@@ -91,7 +122,7 @@ def review_deals(
             number = new_sheet["deal"] if new_sheet is not None else before["deal"]
             deals.append(DealReview(number, tuple(tricks), new_sheet, hands))
             tricks = []
-            hands = tuple(tuple(state.view(s).get("hand") or ()) for s in range(players))
+            hands = _as_dealt(state, players)
     if tricks and not state.is_over():
         deals.append(DealReview(public["deal"], tuple(tricks), None, hands))
     return deals

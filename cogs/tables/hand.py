@@ -230,6 +230,15 @@ def focus_controls(table: TableInfo, seat: SeatInfo, view: View, actions: list[s
     return controls
 
 
+def asked(table: TableInfo, view: View, legal: list[str], locale: Any) -> str:
+    """What the seat on turn is asked: the words of its game's choice of answers where the game gives them
+    (a Ninety-Nine premium bid says only the answers still open), else the phase's."""
+    for choice in presentation_of(table.game).choices(view, legal):
+        if choice.kind == WORD and choice.prompt is not None:
+            return said(table, choice.prompt, locale)
+    return t(locale, f"hand.ask.{view['phase']}")
+
+
 def hand_embed(
     table: TableInfo, seat: SeatInfo, view: View, legal: list[str], locale: Any, note: str | None = None
 ) -> discord.Embed:
@@ -253,7 +262,7 @@ def hand_embed(
         else:
             lines.append(t(locale, "hand.last_trick", trick=cards, name=seat_name(table, last["winner"], locale)))
     if legal:
-        lines.append("**" + t(locale, f"hand.ask.{view['phase']}") + "**")
+        lines.append("**" + asked(table, view, legal, locale) + "**")
         clock = turn_clock(table, locale)
         if clock:
             lines.append(clock)

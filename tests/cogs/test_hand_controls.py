@@ -1,4 +1,5 @@
-"""What a hand's controls say before the click: a bid card's value on the card itself."""
+"""What a hand says and its controls offer before the click: a bid card's value on the card itself, and the
+Ninety-Nine premium bids asked with every offer shown and what stands for the seat asked."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from typing import Any
 
 import discord
+import pytest
 
 from bot.games import cards as C
 from bot.games import new_game
@@ -70,13 +72,16 @@ def test_ninety_nine_bid_options_say_what_each_card_counts() -> None:
                 assert option["description"].startswith("= "), option
 
 
-def test_declare_is_explained_only_while_it_may_still_be_chosen() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_declare_is_explained_only_while_it_may_still_be_chosen(players: int) -> None:
+    """After a declare, three or four players may only reveal or pass; two players may both declare (the
+    second was not told Declare was still open)."""
     from bot.games import presentation_of
 
     shown = presentation_of("ninety-nine")
     checked = 0
     for seed in range(30):
-        state = bidding_state("ninety-nine", 3, seed)
+        state = bidding_state("ninety-nine", players, seed)
         rng = random.Random(seed)
         while not state.is_over() and state.view(None)["phase"] in ("bidding", "premium"):
             seat = state.to_act()[0]
@@ -84,6 +89,83 @@ def test_declare_is_explained_only_while_it_may_still_be_chosen() -> None:
             if view["phase"] == "premium":
                 keys = [note.key for note in shown.hand_notes(view)]
                 assert ("hand.explain_declare" in keys) == ("declare" in legal), (legal, keys)
-                checked += "declare" not in legal
+                assert ("hand.explain_reveal" in keys) == ("reveal" in legal), (legal, keys)
+                others_declared = any(o["offer"] == "declare" and o["seat"] != seat for o in view["premium_offers"])
+                checked += others_declared
             state.act(seat, "declare" if "declare" in legal and seed % 2 else rng.choice(legal))
     assert checked, "some seat was asked after a declare"
+
+
+def premium_state(players: int, seed: int) -> Any:
+    """A Ninety-Nine deal whose bids are all in: the premium bids are being asked."""
+    state = bidding_state("ninety-nine", players, seed)
+    rng = random.Random(seed)
+    while state.view(None)["phase"] != "premium":
+        seat = state.to_act()[0]
+        state.act(seat, rng.choice(state.legal(seat)))
+    return state
+
+
+NAMES = ("Ann", "Ben", "Cid")
+
+
+def table_and_hand(state: Any, locale: str = "en-US") -> tuple[list[str], str, list[tuple[str, ...]]]:
+    """What everyone sees (each seat's line of the public text, each seat plate of the picture) and the
+    hand of the seat asked."""
+    from dataclasses import replace
+
+    from cogs.tables.picture import table_picture
+    from cogs.tables.render import table_embed
+    from tests.cogs.test_pictures_and_words import table_of as named_table
+
+    seat = state.to_act()[0]
+    table = replace(named_table("ninety-nine", NAMES[: state.players]), to_act=tuple(state.to_act()))
+    public = state.view(None)
+    text = table_embed(table, public, locale).description or ""
+    rows = [next(line for line in text.splitlines() if f"**{name}**" in line) for name in NAMES[: state.players]]
+    plates = [plate.lines for plate in table_picture(table, public, locale).seats]
+    embed, _ = hand_message(table, table.seats[seat], state.view(seat), state.legal(seat), locale)
+    return rows, embed.description or "", plates
+
+
+OFFERS = {"declared", "revealed", "passed"}
+
+
+def test_every_premium_offer_is_shown_and_the_seat_asked_is_told_what_stands() -> None:
+    """One declares, the next reveals: the table showed "has bid" for everyone, and the declarer, asked
+    again, was asked "Declare, reveal, or pass?" with nothing saying who had revealed or what a pass does."""
+    state = premium_state(3, 1)
+    first = state.to_act()[0]
+    second, third = (first + 1) % 3, (first + 2) % 3
+    state.act(first, "declare")
+    rows, hand, plates = table_and_hand(state)
+    assert "· declared ·" in rows[first] and not OFFERS & set(rows[second].split(" · "))
+    assert "declared" in plates[first] and not OFFERS & set(plates[second] + plates[third])
+    assert f"{NAMES[first]} declared: you may only reveal or pass." in hand
+    assert hand.endswith("**Reveal, or pass?**") and "**Declare**" not in hand
+
+    state.act(second, "reveal")
+    assert state.to_act() == [first] and state.legal(first) == ["pass", "reveal"]
+    rows, hand, plates = table_and_hand(state)
+    assert "· declared ·" in rows[first] and "· revealed ·" in rows[second]
+    assert "declared" in plates[first] and "revealed" in plates[second]
+    raise_line = f"{NAMES[second]} revealed: reveal to take the premium back, or pass and your declare is void."
+    assert raise_line in hand and hand.endswith("**Reveal, or pass?**") and "nothing is risked" not in hand
+    _, japanese, _ = table_and_hand(state, "ja")
+    assert f"{NAMES[second]}が公開しました。" in japanese and japanese.endswith("**公開、それともパス？**")
+
+    state.act(first, "pass")  # the declare is void, the reveal stands and is carried out
+    assert state.view(None)["phase"] == "playing"
+    rows, _, plates = table_and_hand(state)
+    assert "· revealed ·" in rows[second] and not OFFERS & set(rows[first].split(" · ") + rows[third].split(" · "))
+    assert "revealed" in plates[second] and not OFFERS & set(plates[first] + plates[third])
+
+
+def test_two_players_see_each_others_declare_and_may_declare_too() -> None:
+    state = premium_state(2, 2)
+    first, second = state.to_act()[0], 1 - state.to_act()[0]
+    state.act(first, "declare")
+    rows, hand, plates = table_and_hand(state)
+    assert "· declared ·" in rows[first] and "declared" in plates[first] and "declared" not in rows[second]
+    assert f"{NAMES[first]} declared: you may declare too, or pass." in hand and "**Declare**:" in hand
+    assert hand.endswith("**Declare, or pass?**")

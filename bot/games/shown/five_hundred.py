@@ -56,6 +56,15 @@ def _seat_or_unknown(seat: int | None) -> Seat | str:
     return Seat(seat) if seat is not None else "?"
 
 
+def _all_passed(view: FiveHundredView) -> bool:
+    """A hand played with no contract: everyone passed and the table plays it at no trumps (option
+    ``all_pass``: ``play-no-trumps``)."""
+    return view["phase"] == "playing" and view["contract"] is None
+
+
+ALL_PASSED = say("table.all_passed_500")  # the same words on the table and in the hand
+
+
 class FiveHundredPresentation:
     aims = "contracts"
 
@@ -72,6 +81,8 @@ class FiveHundredPresentation:
             who = view["contractor"] if view["contract"] else view["high_bidder"]
             key = "table.contract" if view["contract"] else "table.standing_bid"
             lines.append((say(key, bid=bid_text(contract), who=_seat_or_unknown(who)),))
+        elif _all_passed(view):
+            lines.append((ALL_PASSED,))
         value, called_card, partner, named = view["value"], view["called"], view["partner"], view["named_suit"]
         if value:
             lines.append((say("table.value", value=value),))
@@ -121,6 +132,8 @@ class FiveHundredPresentation:
     def sheet(self, sheet: FiveHundredSheet) -> Sheet:
         if sheet.get("thrown_in"):
             title = say("sheet.title_thrown_in", hand=sheet["hand"])
+        elif sheet.get("contract") is None:  # all passed and played at no trumps: nobody made or failed
+            title = say("sheet.title_all_passed_500", hand=sheet["hand"])
         else:
             contract = sheet.get("contract")
             title = say(
@@ -141,6 +154,8 @@ class FiveHundredPresentation:
             notes = (say(key, value=value, bid=bid_text(contract), name=who),)
             if "tricks" in contract:  # the defenders' tricks count; a misère's do not
                 notes += (say("sheet.why_tricks_500"),)
+        elif contract is None and sheet["rows"] and not sheet.get("thrown_in"):  # played after all passed
+            notes = (say("sheet.why_all_passed_500"),)
         return Sheet(title, "sheet.head_500", rows, notes)
 
     def hand_notes(self, view: FiveHundredView) -> list[Text]:
@@ -152,6 +167,8 @@ class FiveHundredPresentation:
                 notes.append(say("hand.highest_bid", bid=bid_text(standing), name=Seat(bidder)))
             else:
                 notes.append(say("hand.no_bid_yet"))
+        if _all_passed(view):
+            notes.append(ALL_PASSED)
         if contract:
             contractor = view["contractor"]
             notes.append(say("hand.contract_by", bid=bid_text(contract), name=_seat_or_unknown(contractor)))

@@ -26,6 +26,12 @@ from . import (
 )
 
 WORDS = ("pass", "declare", "reveal")
+# What the seat asked is asked, by the answers it may give (after a declare only a reveal or a pass).
+PREMIUM_ASK = {
+    frozenset(WORDS): "hand.ask.premium",
+    frozenset(("pass", "declare")): "hand.pick_premium_declare",
+    frozenset(("pass", "reveal")): "hand.pick_premium_reveal",
+}
 
 
 def bid_value(cards: list[str], joker_as: str | None) -> int:
@@ -36,6 +42,44 @@ def bid_value(cards: list[str], joker_as: str | None) -> int:
         code = C.parse(joker_as if card == "JK" and joker_as else card)
         total += BID_VALUE[code >> 4] if code is not None and code < C.JOKER else 0
     return total
+
+
+def _offers(view: NinetyNineView) -> dict[int, str]:
+    """Each seat's answer so far while the premium bids are asked ("pass", "declare" or "reveal"); nothing
+    once the asking is over, when the premium that stands is the hands' own."""
+    if view["phase"] != "premium":
+        return {}
+    return {offer["seat"]: offer["offer"] for offer in view["premium_offers"]}
+
+
+def _premium_words(view: NinetyNineView) -> tuple[str, ...]:
+    """What the seat asked may answer, as the rules allow: two players may only declare or pass; after a
+    declare (or a reveal the declarer is asked to raise to) only a reveal or a pass is left."""
+    if view["players"] == 2:
+        return ("pass", "declare")
+    if set(_offers(view).values()) & {"declare", "reveal"}:
+        return ("pass", "reveal")
+    return WORDS
+
+
+def _raising(view: NinetyNineView, seat: int) -> int | None:
+    """Who revealed after the seat declared, when the seat is asked again whether to raise to reveal."""
+    offers = _offers(view)
+    revealed = [s for s, offer in offers.items() if offer == "reveal"]
+    return revealed[0] if offers.get(seat) == "declare" and revealed else None
+
+
+def _standing(view: NinetyNineView, seat: int) -> Text | None:
+    """What stands for the seat asked: for a declarer asked again, who revealed since (a reveal takes the
+    premium back; a pass voids the declare); for anyone else, who declared before it."""
+    revealer = _raising(view, seat)
+    if revealer is not None:
+        return say("hand.premium_raise", name=Seat(revealer))
+    declared = [s for s, offer in _offers(view).items() if offer == "declare" and s != seat]
+    if declared:
+        key = "hand.premium_declared_too" if view["players"] == 2 else "hand.premium_declared"
+        return say(key, name=Seat(declared[0]))
+    return None
 
 
 class NinetyNinePresentation(OwnBids):
@@ -54,6 +98,7 @@ class NinetyNinePresentation(OwnBids):
     def seat_rows(self, view: NinetyNineView) -> list[SeatRow]:
         to_act = set(view.get("to_act") or ())
         totals = view["scores"]["total"]
+        offers = _offers(view)
         rows = []
         for hand in view["hands"]:
             seat = hand["seat"]
@@ -65,8 +110,10 @@ class NinetyNinePresentation(OwnBids):
                 parts.append(say("table.bid", bid=bid))
             elif hand["has_bid"]:
                 parts.append(say("table.has_bid"))
-            if hand.get("premium"):
+            if hand.get("premium"):  # the premium that stood, carried out when the asking ended
                 parts.append(say(f"premium.{hand['premium']}"))
+            elif seat in offers:  # while asking, every offer is public (none is carried out yet)
+                parts.append(say(f"premium.{offers[seat]}"))
             parts.append(say("table.tricks", tricks=hand["tricks"]))
             if seat < len(totals):
                 parts.append(say("table.score", score=totals[seat]))
@@ -138,13 +185,21 @@ class NinetyNinePresentation(OwnBids):
         dummy = view.get("dummy")
         if dummy is not None and view.get("dummy_controller") == seat and view.get("to_play") == dummy:
             notes.append(say("hand.play_for_dummy"))  # the cards below are the dummy's, not yours
-        if view["phase"] == "premium" and view.get("seat") in view["to_act"]:  # what each answer risks and scores
-            declare, reveal = PREMIUM_VALUE[1], PREMIUM_VALUE[2]
-            standing = {offer["offer"] for offer in view["premium_offers"]} & {"declare", "reveal"}
-            if not standing:  # after a declare (or a reveal) only a reveal or a pass is left
-                notes.append(say("hand.explain_declare", value=declare))
-            if view["players"] > 2:  # two players may not reveal
-                notes.append(say("hand.explain_reveal", value=reveal))
+        if view["phase"] == "premium" and seat is not None and seat in view["to_act"]:
+            notes += self._premium_notes(view, seat)
+        return notes
+
+    @staticmethod
+    def _premium_notes(view: NinetyNineView, seat: int) -> list[Text]:
+        """For the seat asked: what stands, then what each answer it may give risks and scores."""
+        words = _premium_words(view)
+        standing = _standing(view, seat)
+        notes = [standing] if standing is not None else []
+        if "declare" in words:
+            notes.append(say("hand.explain_declare", value=PREMIUM_VALUE[1]))
+        if "reveal" in words:
+            notes.append(say("hand.explain_reveal", value=PREMIUM_VALUE[2]))
+        if _raising(view, seat) is None:  # else the line of what stands says what a pass does
             notes.append(say("hand.explain_pass"))
         return notes
 
@@ -179,7 +234,10 @@ class NinetyNinePresentation(OwnBids):
             notes = tuple((card, say("hand.counts", value=bid_value([card], joker_as))) for card in cards)
             out.append(Choice(CARDS, tuple(bids), say("hand.pick_bid_99"), count=3, notes=notes))
         if words:  # a reveal shows the whole hand: asked again before it is done
-            out.append(Choice(WORD, tuple(words), confirm=(("reveal", say("hand.confirm_reveal")),)))
+            confirm = (("reveal", say("hand.confirm_reveal")),)
+            out.append(
+                Choice(WORD, tuple(words), say(PREMIUM_ASK.get(frozenset(words), "hand.ask.premium")), confirm=confirm)
+            )
         return out
 
     def label(self, view: NinetyNineView, action: str) -> Text:
