@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games import GameState, IllegalAction
 from bot.storage import repository as repo
+from bot.storage import tournaments as trepo
 from bot.storage.models import (
     LOBBY,
     PLAYING,
@@ -216,12 +217,18 @@ class Play:
 
     @read_again_if_behind
     async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
-        """End a table without rating it: its host, or someone who can manage the server."""
+        """End a table without rating it: its host, or someone who can manage the server. A tournament's table
+        (its host the tournament's) not by a host who plays at it: an abandoned round's table counts as all its
+        seats tied, so a host losing there could have turned the loss into a shared first place."""
         async with self.store.locked(table_id) as live:
             if live.status not in (LOBBY, PLAYING):
                 raise WrongStatus("table_closed", status=live.status)
             if by_user != live.host_id and not can_manage:
                 raise NotAllowed("not_allowed_abandon")
+            if not can_manage and live.seat_of(by_user) is not None:
+                async with self.store.db.engine.connect() as connection:
+                    if await trepo.tournament_of_table(connection, table_id) is not None:
+                        raise NotAllowed("not_allowed_abandon_own_round")
             step = Step(live, self.store.clock())
             step.abandon = True
             return await self.store.commit(live, step, actor=None, reason="abandoned")

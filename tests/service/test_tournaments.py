@@ -621,3 +621,23 @@ def test_a_knockout_over_when_one_person_alone_goes_on_puts_that_person_first() 
     beat_the_computer = [table((a, b), {0: 2, 1: 1}), table((c, None), {0: 1, 1: 2})]
     going = stub._knockout_seeds(info, 2, beat_the_computer)  # type: ignore[arg-type]
     assert sorted(going) == sorted([b, c])  # the lone person who beat the computer goes on to the final
+
+
+async def test_a_tournament_host_seated_at_a_round_table_cannot_end_it_alone(service: TableService) -> None:
+    """The host plays in round 1: ending that table would count it as all its seats tied (a shared first place
+    for a host who was losing). Only someone who can manage the server may; a table the host does not play at
+    the host still may end."""
+    info = await signed_up(service, 8)
+    await service.tournaments.start(info.id, HOST)
+    tables = await service.tournaments.round_tables(info.id, 1)
+    host_entrant = next(e.id for e in info.entrants if e.user_id == HOST)
+    own = next(table for table in tables if host_entrant in table.seats)
+    other = next(table for table in tables if host_entrant not in table.seats)
+    before = await service.table(own.table_id)
+    with pytest.raises(TableError) as refused:
+        await service.abandon(own.table_id, HOST)
+    assert refused.value.key == "not_allowed_abandon_own_round"
+    assert (await service.table(own.table_id)).status == before.status == "playing"
+    await service.abandon(other.table_id, HOST)  # the host's privilege at a table of others stays
+    await service.abandon(own.table_id, HOST, can_manage=True)
+    assert {t.status for t in await service.tournaments.round_tables(info.id, 1)} == {"abandoned"}
