@@ -68,6 +68,64 @@ Could not reach Discord ({reason}). The bot connects to Discord over HTTPS and a
 this machine is online, that its DNS and clock work, and that no firewall or proxy blocks discord.com and \
 gateway.discord.gg; then run `python -m bot` again. Nothing was changed."""
 
+DISCORD_FAILING = """\
+Discord answered {status} to {call}: its side is failing for now (an outage, or maintenance), not this bot. \
+Check https://discordstatus.com and run `python -m bot` again in a while."""
+
+# Gateway close codes after which Discord says not to reconnect, and discord.py does not (DiscordWebSocket.
+# _can_handle_close: it raises ConnectionClosed for these, and PrivilegedIntentsRequired for 4014; every other
+# code it reconnects after by itself). 4004, the token, is explained by NO_TOKEN.
+CLOSED = "Discord's gateway closed the connection{shard} with code {code} ({meaning}) and asks not to \
+reconnect after it. {advice} Then run `python -m bot` again."
+REFUSED_SHARDS = (
+    "Check SHARD_COUNT and SHARD_IDS (now {settings}): every process of the bot needs the same SHARD_COUNT, and "
+    "SHARD_IDS ranges within 0 to SHARD_COUNT - 1; or leave both unset, for one process with every shard at "
+    'Discord\'s recommended count. docs/operations.md ("Production") explains them.'
+)
+CLOSE_CODES: dict[int, tuple[str, str]] = {
+    4010: ("invalid shard", REFUSED_SHARDS),
+    4011: (
+        "sharding required",
+        "The bot is in too many servers for its shards: Discord requires sharding from 2,500 servers, and each shard "
+        "may hold 2,500 at most. Raise SHARD_COUNT (about one shard per 1,000 servers; now {settings}) and restart "
+        "every process with it and new SHARD_IDS ranges, or leave SHARD_COUNT and SHARD_IDS unset for Discord's "
+        'recommended count. docs/operations.md ("Production") explains them.',
+    ),
+    4012: (
+        "invalid API version",
+        "Discord no longer takes the gateway version that discord.py {library} speaks: upgrade it with "
+        "`pip install -U discord.py` (or install the bot again: `pip install -e .`).",
+    ),
+    4013: (
+        "invalid intents",
+        "Discord does not know the intents the bot asked for (server channels and scheduled events, from "
+        "discord.py {library}): upgrade discord.py with `pip install -U discord.py` (or install the bot again: "
+        "`pip install -e .`).",
+    ),
+}
+
+
+def closed_by_discord(error: discord.ConnectionClosed, settings: Settings) -> str:
+    """What to do after the gateway closed with a code that must not be reconnected after (see CLOSE_CODES)."""
+    if error.code == 4004:  # authentication failed: the token was revoked between logging in and connecting
+        return NO_TOKEN.format(problem="Discord rejected the one that is set")
+    meaning, advice = CLOSE_CODES.get(error.code, ("a code this bot does not know", "Check the log above."))
+    shards = f"SHARD_COUNT={settings.shard_count or 'unset'}, SHARD_IDS={settings.shard_ids or 'unset'}"
+    shard = "" if error.shard_id is None else f" of shard {error.shard_id}"
+    advice = advice.format(settings=shards, library=discord.__version__)
+    return CLOSED.format(shard=shard, code=error.code, meaning=meaning, advice=advice)
+
+
+def failing_call(error: discord.DiscordServerError) -> tuple[str, str]:
+    """A 5xx answer as a person reads it: ``("503 Service Unavailable", "GET /api/v10/users/@me")``."""
+    response = error.response
+    reason = getattr(response, "reason", None)
+    status = f"{error.status} {reason}" if reason else str(error.status)
+    method, url = getattr(response, "method", None), getattr(response, "url", None)
+    path = getattr(url, "path", None) if url is not None else None
+    return status, f"{method} {path}" if method and path else "a call at start"
+
+
 NO_DATABASE = """\
 Could not open the database ({reason}). With the default SQLite file, check that its folder can be \
 written; with PostgreSQL, check that the server is running and that DATABASE_URL names its host, port, \
@@ -377,6 +435,13 @@ async def run(settings: Settings) -> int:
         return 2
     except discord.LoginFailure:
         print(NO_TOKEN.format(problem="Discord rejected the one that is set"), file=sys.stderr)
+        return 2
+    except discord.ConnectionClosed as error:  # a close code not to reconnect after (4004, 4010 to 4013)
+        print(closed_by_discord(error, settings), file=sys.stderr)
+        return 2
+    except discord.DiscordServerError as error:  # a 5xx to logging in or to the command sync
+        status, call = failing_call(error)
+        print(DISCORD_FAILING.format(status=status, call=call), file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print(

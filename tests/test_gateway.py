@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any, cast
 
 import discord
 import discord.shard
@@ -11,6 +12,7 @@ from pydantic import ValidationError
 
 from bot.config import Settings
 from bot.gateway import RECONNECT, Backoff, OneLineOutages, QuietOutages, quiet_discord_logs, use_backoff
+from bot.launcher import closed_by_discord
 
 
 class Clock:
@@ -130,3 +132,22 @@ def test_an_error_for_want_of_a_connection_is_one_line_with_its_cause() -> None:
         other = record("cogs.replies", logging.ERROR, "a click failed: %s", ("tt:x",), bug)
     assert OneLineOutages().filter(other)
     assert other.levelname == "ERROR" and other.exc_info is not None  # a bug keeps its traceback
+
+
+def closed(code: int, shard_id: int | None = 0) -> discord.ConnectionClosed:
+    """discord.py's error for a gateway closed with ``code`` (its socket is read only when no code is given)."""
+    return discord.ConnectionClosed(cast(Any, None), shard_id=shard_id, code=code)
+
+
+def test_a_gateway_closed_not_to_reconnect_says_what_to_do() -> None:
+    """Each close code Discord says not to reconnect after has its own paragraph, with this process's settings
+    where they are the cause; a code the bot does not know still gets one, not a traceback."""
+    settings = Settings(shard_count=4, shard_ids="2-3")
+    assert "Discord rejected the one that is set" in closed_by_discord(closed(4004), settings)
+    shard = closed_by_discord(closed(4010, shard_id=3), settings)
+    assert "shard 3 with code 4010 (invalid shard)" in shard and "SHARD_COUNT=4, SHARD_IDS=2-3" in shard
+    assert "Raise SHARD_COUNT" in closed_by_discord(closed(4011), settings)
+    for code in (4012, 4013):
+        assert f"discord.py {discord.__version__}" in closed_by_discord(closed(code), settings)
+    unknown = closed_by_discord(closed(4999, shard_id=None), settings)
+    assert "the connection with code 4999 (a code this bot does not know)" in unknown and "{" not in unknown

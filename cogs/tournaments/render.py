@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -53,6 +54,25 @@ def settings_line(info: TournamentInfo, locale: Any) -> str:
     )
 
 
+FIELD_LIMIT = 1024  # characters of an embed field's value (Discord's limit)
+
+
+def whole_lines(lines: list[str], limit: int, more: Callable[[int], str]) -> str:
+    """``lines``, one a line, within ``limit`` characters: all of them when they fit, else as many as fit whole
+    (a mention cut in the middle shows as broken text) followed by ``more(the number left out)``."""
+    every = "\n".join(lines)
+    if len(every) <= limit:
+        return every
+    shown, used = 0, 0
+    for line in lines:
+        longer = used + len(line) + (1 if shown else 0)
+        # The closing line shrinks as more are shown (fewer left out), so each step checks it afresh.
+        if longer + 1 + len(more(len(lines) - shown - 1)) > limit:
+            break
+        shown, used = shown + 1, longer
+    return "\n".join([*lines[:shown], more(len(lines) - shown)])
+
+
 def signup_embed(info: TournamentInfo, locale: Any) -> discord.Embed:
     colour = COLOUR[TableStatus.LOBBY] if info.is_open else COLOUR[TableStatus.FINISHED]
     embed = discord.Embed(
@@ -61,8 +81,13 @@ def signup_embed(info: TournamentInfo, locale: Any) -> discord.Embed:
         colour=colour,
     )
     people = info.playing
-    names = "\n".join(entrant_name(entrant, locale) for entrant in people) or t(locale, "tournament.no_entrants")
-    embed.add_field(name=t(locale, "tournament.entrants", count=len(people)), value=clip(names, 1024), inline=False)
+    names = [entrant_name(entrant, locale) for entrant in people]
+    value = whole_lines(names, FIELD_LIMIT, lambda rest: t(locale, "tournament.entrants_more", count=rest))
+    embed.add_field(
+        name=t(locale, "tournament.entrants", count=len(people)),
+        value=value or t(locale, "tournament.no_entrants"),
+        inline=False,
+    )
     embed.add_field(
         name=t(locale, "tournament.status_title"),
         value=t(locale, f"tournament.status_{info.status.value}", round=info.round),

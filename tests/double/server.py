@@ -327,6 +327,9 @@ class DiscordDouble:
         self.activity = ActivityDouble(self)  # the Activity's side of Discord (activity.py)
         self.scheduled_events = ScheduledEventsDouble(self)  # Scheduled Events (scheduled_events.py)
         self.intents: dict[int, int] = {}  # each shard's intents, as IDENTIFY said
+        # The gateway answers the next IDENTIFYs by closing with these codes, one each, as Discord does (4004 a
+        # token it does not take, 4011 sharding required, 4000 an error of its own...); then it accepts them.
+        self.close_identify_with: list[int] = []
         self.member_roles: dict[int, set[int]] = {}  # user id: the roles the bot gave them (and did not take)
         self.role_changes: dict[int, dict[str, Any]] = {}  # a role's payload fields a test sets (role_payload)
         self.roles_above_bot: set[int] = set()  # roles the bot may not give: above its own (403, as Discord)
@@ -545,13 +548,20 @@ class DiscordDouble:
                     shard_id, count = data["d"].get("shard") or [0, 1]
                     self.identified.append([shard_id, count])
                     self.intents[shard_id] = int(data["d"].get("intents") or 0)
+                    if self.close_identify_with:
+                        await ws.close(code=self.close_identify_with.pop(0), message=b"closed by the double")
+                        break
                     if count != self.shard_count or not 0 <= shard_id < count:
                         wanted = self.shard_count
                         self.problems.append(f"IDENTIFY as shard {shard_id} of {count}; Discord wants {wanted}")
                         await ws.close(code=4010, message=b"Invalid shard")
                         break
                 else:  # RESUME: the session names its shard
-                    shard_id = int(str(data["d"].get("session_id", "")).rpartition("-")[2] or 0)
+                    session = str(data["d"].get("session_id", ""))
+                    if not session.startswith("double-session-"):  # none was given: IDENTIFY, Discord answers
+                        await ws.send_str(json.dumps({"op": 9, "d": False}))
+                        continue
+                    shard_id = int(session.rpartition("-")[2] or 0)
                 shard = shard_id
                 self._sockets[shard] = ws
                 guilds = [g for g in self.guild_ids if self.shard_of(g) == shard]

@@ -7,7 +7,10 @@ import os
 import sys
 from pathlib import Path
 
-from tests.double import DiscordDouble
+import pytest
+from aiohttp import web
+
+from tests.double import BotProcess, DiscordDouble
 from tests.double.bot_process import ROOT
 
 
@@ -58,6 +61,103 @@ async def test_discord_out_of_reach(tmp_path: Path) -> None:
     code, output = await run_bot(env, tmp_path)
     assert code == 2 and "Could not reach Discord" in output and "Traceback" not in output, output
     assert len([line for line in output.splitlines() if "Could not" in line]) == 1
+
+
+# Close codes after which Discord says not to reconnect, and what the bot then says (one paragraph each).
+NOT_TO_RECONNECT = {
+    4004: "Discord rejected the one that is set",
+    4011: "code 4011 (sharding required)",
+    4012: "code 4012 (invalid API version)",
+    4013: "code 4013 (invalid intents)",
+    4014: "this bot asks for no privileged intents",
+}
+
+
+@pytest.mark.parametrize("close_code", sorted(NOT_TO_RECONNECT))
+async def test_a_gateway_closed_not_to_reconnect(double: DiscordDouble, tmp_path: Path, close_code: int) -> None:
+    """Discord closes the gateway after IDENTIFY with a code not to reconnect after: one paragraph saying what to
+    do, status 2, no traceback, and no second attempt (discord.py's ConnectionClosed went up as a traceback)."""
+    env = {
+        "DISCORD_TOKEN": "double-token",
+        "DISCORD_API_BASE": double.base,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db",
+    }
+    double.close_identify_with = [close_code] * 5
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2, output
+    assert NOT_TO_RECONNECT[close_code] in output and "Traceback" not in output, output
+    assert len(double.identified) == 1
+
+
+async def test_a_shard_discord_does_not_take(double: DiscordDouble, tmp_path: Path) -> None:
+    """SHARD_COUNT=1 where Discord wants 2 shards: the gateway closes with 4010 (invalid shard), and the bot says
+    which settings to check (with their values) and exits with status 2."""
+    double.shard_count = 2
+    env = {
+        "DISCORD_TOKEN": "double-token",
+        "DISCORD_API_BASE": double.base,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db",
+        "SHARD_COUNT": "1",
+    }
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2, output
+    assert "code 4010 (invalid shard)" in output and "SHARD_COUNT=1, SHARD_IDS=unset" in output, output
+    assert "Traceback" not in output and len(double.identified) == 1
+
+
+async def test_a_gateway_closed_for_a_while_is_reconnected(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """A close code Discord allows reconnecting after (4000, an unknown error) does not stop the bot: discord.py
+    connects again by itself (5 s later: it spaces out a shard's IDENTIFYs), and the bot runs on."""
+    double.close_identify_with = [4000]
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    try:
+        await process.start()
+        assert double.close_identify_with == [] and len(double.identified) >= 2
+    finally:
+        assert await process.stop() == 0
+    assert "Traceback" not in process.log()
+
+
+class FailingDiscord(DiscordDouble):
+    """Discord in an outage behind its proxy: 503 to the login call, or to the command sync."""
+
+    def __init__(self, failing: str) -> None:
+        super().__init__()
+        self.failing = failing
+
+    async def _me(self, request: web.Request) -> web.Response:
+        if self.failing == "login":
+            return web.Response(status=503, text="upstream connect error", content_type="text/plain")
+        return await super()._me(request)
+
+    async def _sync(self, request: web.Request) -> web.Response:
+        if self.failing == "sync":
+            return web.Response(status=503, text="upstream connect error", content_type="text/plain")
+        return await super()._sync(request)
+
+
+@pytest.mark.parametrize(
+    ("failing", "call"), [("login", "GET /api/v10/users/@me"), ("sync", "PUT /api/v10/applications/")]
+)
+async def test_discord_failing_at_start(tmp_path: Path, failing: str, call: str) -> None:
+    """Discord answers 503 to logging in or to the command sync: one paragraph (try again in a while), status 2,
+    no traceback (discord.py's DiscordServerError went up as one)."""
+    double = FailingDiscord(failing)
+    await double.start()
+    try:
+        env = {
+            "DISCORD_TOKEN": "double-token",
+            "DISCORD_API_BASE": double.base,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db",
+        }
+        code, output = await run_bot(env, tmp_path)
+    finally:
+        await double.stop()
+    assert code == 2, output
+    assert f"Discord answered 503 Service Unavailable to {call}" in output and "in a while" in output, output
+    assert "Traceback" not in output
 
 
 async def test_an_unknown_log_level(tmp_path: Path) -> None:
