@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.storage import leaderboard as board
 from bot.storage import repository as repo
-from bot.storage.models import MAX_ROW_ID, TableStatus
+from bot.storage import tournaments as trepo
+from bot.storage.models import MAX_ROW_ID, OPEN_STATUSES, TableStatus
 from bot.storage.record_rows import BoardRow, MatchSheet, MatchSummary, PlayerProfile, PlayerStats
 
-from .errors import TableNotFound, WrongStatus
+from .errors import NotAllowed, TableNotFound, WrongStatus
 from .records import TableInfo
 from .review import DealReview, review_deals
 from .store import Store
+from .tournament_records import DUPLICATE
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """The deals every other open table of a duplicate round has played (``everything``: none is still open)."""
+
+    deals: set[int]
+    everything: bool
+
+    def __contains__(self, deal: int) -> bool:
+        return self.everything or deal in self.deals
 
 
 class Records:
@@ -104,7 +118,36 @@ class Records:
         scored = [deal for deal in deals if deal.sheet is not None]
         if info.status != TableStatus.FINISHED:  # the match goes on (or was abandoned): no hand is shown
             scored = [deal.public() for deal in scored]
+        shared = await self._shared_deals(table_id)
+        if shared is not None:
+            held_back = bool(scored)
+            scored = [deal for deal in scored if deal.deal in shared]
+            if held_back and not scored:
+                raise NotAllowed("review_after_other_tables")
         return info, scored
+
+    async def _shared_deals(self, table_id: int) -> _Shared | None:
+        """At a duplicate night every table of a round is dealt the same cards: a deal of this table may be
+        reviewed only once every other table of its round still playing has played it too (its tricks name
+        the cards the others still hold). None: not a duplicate night's table."""
+        async with self.store.db.engine.connect() as connection:
+            tournament_id = await trepo.tournament_of_table(connection, table_id)
+            if tournament_id is None:
+                return None
+            row = await trepo.tournament(connection, tournament_id)
+            if row is None or row.format != DUPLICATE:
+                return None
+            tables = await trepo.event_tables(connection, tournament_id)
+        mine = next((t for t in tables if t.table_id == table_id), None)
+        if mine is None:
+            return None
+        still = [t.table_id for t in tables if t.round == mine.round and t.table_id != table_id
+                 and t.status in OPEN_STATUSES]  # fmt: skip
+        played: set[int] | None = None
+        for other in still:
+            dealt = {int(sheet["deal"]) for sheet in (await self.store.get(other)).sheets}
+            played = dealt if played is None else played & dealt
+        return _Shared(played or set(), everything=played is None)
 
     async def match_table(self, match_id: int) -> int | None:
         """The table a stored match was played at."""

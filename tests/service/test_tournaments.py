@@ -641,3 +641,40 @@ async def test_a_tournament_host_seated_at_a_round_table_cannot_end_it_alone(ser
     await service.abandon(other.table_id, HOST)  # the host's privilege at a table of others stays
     await service.abandon(own.table_id, HOST, can_manage=True)
     assert {t.status for t in await service.tournaments.round_tables(info.id, 1)} == {"abandoned"}
+
+
+async def test_a_duplicate_tables_review_waits_for_every_table_of_the_round_to_play_the_deal(
+    service: TableService,
+) -> None:
+    """Every table of a duplicate round holds the same cards: table 1's 📜 Last deal (and, once it finished, its
+    replay with every hand as dealt) named the cards table 2 still held. A deal is reviewed once every other table
+    still playing has played it too."""
+    import random
+
+    from .helpers import play_one, play_to_end
+
+    info = await service.tournaments.create(
+        GUILD, CHANNEL, HOST, "Host", "oh-hell", {"start_cards": 2, "sequence": "down"},
+        format="duplicate", table_size=4, rounds=1, computers=False,
+    )  # fmt: skip
+    for n in range(1, 8):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    await service.tournaments.start(info.id, HOST)
+    first, second = await service.tournaments.round_tables(info.id, 1)
+    rng = random.Random(0)
+    one = await service.table(first.table_id)
+    host = one.seats[0].user_id
+    assert host is not None
+    while (await service.hand(one.id, host)).view["last_deal"] is None:  # table 1 plays its first deal
+        await play_one(service, one, rng)
+        one = await service.table(one.id)
+    assert one.status == "playing"
+    for _ in range(2):  # deal 1 scored here, not yet at table 2; nor, once finished, its hands as dealt
+        with pytest.raises(TableError) as refused:
+            await service.deal_reviews(one.id)
+        assert refused.value.key == "review_after_other_tables"
+        await play_to_end(service, one)
+    assert (await service.table(one.id)).status == "finished"
+    await play_to_end(service, await service.table(second.table_id), seed=1)
+    _, shown = await service.deal_reviews(one.id)
+    assert [deal.deal for deal in shown] == [1, 2] and all(deal.hands for deal in shown)
