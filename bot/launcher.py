@@ -138,7 +138,8 @@ class DatabaseUnavailable(Exception):
 
 def permissions() -> discord.Permissions:
     """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts, create a
-    game night's Discord event. (Manage Roles, for a season's role, is asked for only by a server that wants one.)"""
+    game night's Discord event (Create Events: Discord asks a bot for it since 2026-02-23, and it lets the bot edit
+    and end its own events). (Manage Roles, for a season's role, is asked for only by a server that wants one.)"""
     return discord.Permissions(
         view_channel=True,
         send_messages=True,
@@ -147,7 +148,7 @@ def permissions() -> discord.Permissions:
         embed_links=True,
         attach_files=True,
         read_message_history=True,
-        manage_events=True,
+        create_events=True,
     )
 
 

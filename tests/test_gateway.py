@@ -151,3 +151,13 @@ def test_a_gateway_closed_not_to_reconnect_says_what_to_do() -> None:
         assert f"discord.py {discord.__version__}" in closed_by_discord(closed(code), settings)
     unknown = closed_by_discord(closed(4999, shard_id=None), settings)
     assert "the connection with code 4999 (a code this bot does not know)" in unknown and "{" not in unknown
+
+
+def test_the_invite_asks_for_create_events_which_discord_requires_of_a_bot_creating_an_event() -> None:
+    """Since 2026-02-23 Manage Events alone no longer lets a bot create a scheduled event (Discord's change log of
+    2025-11-20): the invite asks for Create Events, which also lets it edit and end its own."""
+    from bot.launcher import invite_link, permissions
+
+    asked = permissions()
+    assert asked.create_events and not asked.manage_events and not asked.administrator
+    assert f"permissions={asked.value}" in invite_link(1234)

@@ -115,11 +115,14 @@ class GameNights(commands.Cog, name=HANDLER):
         if guild is None or not isinstance(where, discord.TextChannel):
             await send(interaction, t(locale, "night.text_channel_only"))
             return
-        if not (interaction.permissions.manage_events or interaction.permissions.manage_guild):
+        asker = interaction.permissions
+        if not (asker.create_events or asker.manage_events or asker.manage_guild):
             await send(interaction, t(locale, "night.not_allowed"))
             return
-        if not interaction.app_permissions.manage_events:
-            await send(interaction, t(locale, "night.no_manage_events"))
+        # Since 2026-02-23 a bot needs Create Events to create a scheduled event (Manage Events alone no longer
+        # does); with it the bot may also edit and end the events it created.
+        if not interaction.app_permissions.create_events:
+            await send(interaction, t(locale, "night.no_create_events"))
             return
         try:
             plan = self.service.game_nights.check(game.value, options, players, start, tournament)
@@ -146,7 +149,7 @@ class GameNights(commands.Cog, name=HANDLER):
                 privacy_level=discord.PrivacyLevel.guild_only,
             )
         except discord.Forbidden:
-            await send(interaction, t(locale, "night.no_manage_events"))
+            await send(interaction, t(locale, "night.no_create_events"))
             return
         except (discord.HTTPException, aiohttp.ClientError):
             log.warning("creating the scheduled event of a game night failed", exc_info=True)

@@ -1,6 +1,6 @@
 """Discord's Scheduled Events, for the double: the routes the bot calls and the gateway events it hears.
 
-- ``POST /guilds/{guild_id}/scheduled-events`` creates one (the bot needs Manage Events: without it, 403
+- ``POST /guilds/{guild_id}/scheduled-events`` creates one (the bot needs Create Events: without it, 403
   Missing Permissions, as Discord answers); an EXTERNAL event (entity type 3) needs its location and its end,
   a start in the past is refused (400), as Discord does;
 - ``GET /guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}`` and ``.../users`` (the people who
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .server import DiscordDouble, User
 
 API = "/api/v10"
-MANAGE_EVENTS = 1 << 33
+CREATE_EVENTS = 1 << 44  # what creating a scheduled event takes since 2026-02-23 (Manage Events alone does not)
 SCHEDULED_EVENTS_INTENT = 1 << 16
 SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
 EXTERNAL = 3
@@ -60,7 +60,7 @@ class ScheduledEventsDouble:
         guild_id = int(request.match_info["guild"])
         if guild_id not in double.guild_ids:
             return _reply({"message": "Unknown Guild", "code": 10004}, status=404)
-        if double.permissions_withheld & MANAGE_EVENTS:
+        if double.permissions_withheld & CREATE_EVENTS:
             return _reply({"message": "Missing Permissions", "code": 50013}, status=403)
         body = await double._body(request)
         start = _when(body["scheduled_start_time"])

@@ -73,7 +73,7 @@ BOT_PERMISSIONS = str(
     | (1 << 16)  # read message history
     | (1 << 35)  # create public threads
     | (1 << 38)  # send messages in threads
-    | (1 << 33)  # manage events (a scheduled game night)
+    | (1 << 44)  # create events (a scheduled game night: Manage Events alone no longer creates one)
     | (1 << 28)  # manage roles (a season's role)
 )
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38))

@@ -24,7 +24,7 @@ from tests.double.limits import (
     command_errors,
     command_size,
 )
-from tests.double.scheduled_events import MANAGE_EVENTS
+from tests.double.scheduled_events import CREATE_EVENTS
 
 AUTH = {"Authorization": "Bot double-token"}
 ALICE = User(1000, "Alice")
@@ -359,7 +359,7 @@ async def test_scheduled_events_are_refused_and_listed_as_discord_does(
         "entity_type": 3,
         "entity_metadata": {"location": "#card-room"},
     }
-    double.permissions_withheld = MANAGE_EVENTS
+    double.permissions_withheld = CREATE_EVENTS
     status, data, _ = await call(http, double, "POST", path, body)
     assert (status, data["code"]) == (403, 50013)
     double.permissions_withheld = 0

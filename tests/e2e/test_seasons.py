@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from bot.storage.database import Database
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
-from tests.double.scheduled_events import MANAGE_EVENTS
+from tests.double.scheduled_events import CREATE_EVENTS
 from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .driver import MANAGER, WAIT, control
@@ -173,9 +173,9 @@ async def test_a_scheduled_night_pings_the_interested_and_opens_its_lobby(
 ) -> None:
     events = double.scheduled_events
     later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
-    double.permissions_withheld = MANAGE_EVENTS  # without Manage Events: a clear word, and no event
+    double.permissions_withheld = CREATE_EVENTS  # without Create Events: a clear word, and no event
     refused = (await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later)).original
-    assert refused is not None and "Manage Events permission" in refused.text() and events.created == []
+    assert refused is not None and "Create Events permission" in refused.text() and events.created == []
     double.permissions_withheld = 0
     past = (await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start="2020-01-01 20:00")).original
     assert past is not None and "cannot start in the past" in past.text() and events.created == []
