@@ -201,6 +201,22 @@ class GameNights:
         assert found is not None
         return NightInfo.of(found)
 
+    async def moved(self, night_id: int, starts_at: datetime) -> NightInfo | None:
+        """Its Discord event was found starting at ``starts_at`` when the night came due (moved while nobody
+        heard it): the night starts then, pinged and opened again as it comes. None: it is no longer scheduled."""
+        now = self.store.clock()
+        async with self.store.db.engine.begin() as connection:
+            row = await stored.night(connection, night_id)
+            if row is None or row.status != SCHEDULED:
+                return None
+            values: dict[str, Any] = {"starts_at": starts_at, "opened_at": None}
+            if starts_at - PING_BEFORE > now:
+                values["pinged_at"] = None
+            await stored.update_night(connection, night_id, **values)
+            found = await stored.night(connection, night_id)
+        assert found is not None
+        return NightInfo.of(found)
+
     async def deleted(self, event_id: int) -> NightInfo | None:
         return await self.edited(event_id, datetime.min, cancelled=True)
 

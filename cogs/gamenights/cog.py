@@ -209,8 +209,35 @@ class GameNights(commands.Cog, name=HANDLER):
             raise TypeError(f"channel {night.channel_id} takes no messages")
         return channel
 
+    async def _still_on(self, night: NightInfo) -> bool:
+        """The night's Discord event as it is now, read before pinging and before opening: an event deleted,
+        cancelled or ended, or moved, while the bot was not listening (down, or the gateway's event lost) cancels
+        or moves the night here too, and says so in its channel. True: the night goes on as planned."""
+        try:
+            event = await self.bot.http.get_scheduled_event(night.guild_id, night.event_id, with_user_count=False)
+        except discord.NotFound:
+            gone = await self.service.game_nights.deleted(night.event_id)
+            if gone is not None:
+                await self._say_cancelled(gone)
+            return False
+        status = int(event.get("status", 1))
+        if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
+            over = await self.service.game_nights.edited(night.event_id, night.starts_at, cancelled=True)
+            if over is not None:
+                await self._say_cancelled(over)
+            return False
+        start = datetime.fromisoformat(event["scheduled_start_time"])
+        if status == discord.EventStatus.scheduled.value and abs((start - night.starts_at).total_seconds()) >= 60:
+            moved = await self.service.game_nights.moved(night.id, start)
+            if moved is not None:
+                await self._say_moved(moved)
+            return False
+        return True
+
     async def ping(self, night: NightInfo) -> None:
         """The people interested in the night's event, pinged in its channel a little before it begins."""
+        if not await self._still_on(night):
+            return
         users = await self.bot.http.get_scheduled_event_users(
             night.guild_id, night.event_id, limit=INTERESTED_SHOWN, with_member=False
         )
@@ -224,6 +251,8 @@ class GameNights(commands.Cog, name=HANDLER):
 
     async def open(self, night: NightInfo) -> None:
         """At its start: the night's lobby opens in its channel (or a tournament's sign-up, through its hook)."""
+        if not await self._still_on(night):
+            return
         locale = self.bot.languages.of(night.guild_id)
         channel = await self._channel(night)
         if night.kind == "tournament":
@@ -279,9 +308,13 @@ class GameNights(commands.Cog, name=HANDLER):
             return
         moved = await self.service.game_nights.edited(after.id, start, cancelled=False)
         if moved is not None and after.status != discord.EventStatus.active:
-            locale = self.bot.languages.of(moved.guild_id)
-            said = t(locale, "night.moved", game=game_name(moved.game, locale), when=stamp(moved.starts_at, "F"))
-            await self._guarded((await self._channel(moved)).send(said), moved, "tell the move of")
+            await self._say_moved(moved)
+
+    async def _say_moved(self, moved: NightInfo) -> None:
+        locale = self.bot.languages.of(moved.guild_id)
+        said = t(locale, "night.moved", game=game_name(moved.game, locale), when=stamp(moved.starts_at, "F"))
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
+            await (await self._channel(moved)).send(said)
 
     @commands.Cog.listener()
     async def on_scheduled_event_delete(self, event: discord.ScheduledEvent) -> None:

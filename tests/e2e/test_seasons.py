@@ -5,13 +5,15 @@ interested in its Discord event and opens its lobby by itself, and a cancellatio
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from bot.storage.database import Database
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
-from tests.double.scheduled_events import CREATE_EVENTS
+from tests.double.scheduled_events import CANCELED, CREATE_EVENTS
 from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .driver import MANAGER, WAIT, control
@@ -248,3 +250,42 @@ async def test_a_scheduled_tournament_night_opens_its_sign_up(double: DiscordDou
     await double.wait_for(lambda: "Entrants (2)" in signup.text(), WAIT, "Bob signed up")
     assert len(signups()) == 1  # opened once
     assert double.problems == []
+
+
+async def test_a_night_whose_event_changed_while_the_bot_was_away_follows_the_event(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """Three nights; while the bot is down (the gateway's events lost) one's event is deleted, one's cancelled and
+    one's moved two hours on. When each comes due the bot reads its event first: the first two are cancelled and
+    the third moved, each said in the channel, and no lobby opens (all three opened at their old time before)."""
+    events = double.scheduled_events
+    first = BotProcess(double, database_url, tmp_path / "first.log")
+    await first.start()
+    soon = (datetime.now(UTC) + timedelta(seconds=12)).strftime("%Y-%m-%dT%H:%M:%S")
+    ids = []
+    for game in ("oh-hell", "just-make", "ninety-nine"):
+        answer = await double.command(MANAGER, "gamenight", "schedule", game=game, start=soon)
+        assert answer.original is not None and "scheduled a game night" in answer.original.text()
+        ids.append(int(events.created[-1]["id"]))
+    await first.stop()
+    deleted, cancelled, moved = ids
+    events.events.pop(deleted)
+    events.events[cancelled]["status"] = CANCELED
+    later = datetime.now(UTC) + timedelta(hours=2)
+    events.events[moved]["scheduled_start_time"] = later.isoformat()
+    second = BotProcess(double, database_url, tmp_path / "second.log")
+    await second.start()
+    def cancellations() -> list[Message] | None:
+        said = posts(double, lambda m: "was cancelled" in m.text())
+        return said if len(said) == 2 else None
+
+    try:
+        told = await double.wait_for(cancellations, WAIT, "both cancellations")
+        assert {"Oh Hell" in m.text() for m in told} == {True, False}
+        await double.wait_for(lambda: posts(double, lambda m: "Ninety-Nine game night now starts" in m.text()), WAIT)
+        await asyncio.sleep(2 * 5.0)  # two more rounds of the nights due: still no lobby
+        assert not posts(double, lambda m: control(m, "tt:lobby:join:") is not None)
+        assert not posts(double, lambda m: "game night begins" in m.text())
+    finally:
+        await second.stop()
+    assert "Traceback" not in second.log(), second.log()[-3000:]
