@@ -48,6 +48,20 @@ def checked_options(game: str, options: dict[str, Any] | None, players: int | No
     return dict(options or {})
 
 
+def _fits_every_table(game: str, options: dict[str, Any] | None) -> None:
+    """A server's default options fill every table of the game, whatever its size: refused (BadOptions, naming
+    the sizes they do not fit) when the engine would refuse them at some (Oh Hell's ``start_cards=17`` fits
+    three players only: every table of four or more would be refused for an option its host never chose)."""
+    misfits = []
+    for players in GAMES[game].players:
+        try:
+            checked_options(game, options, players)
+        except BadOptions:
+            misfits.append(players)
+    if misfits:
+        raise BadOptions("default_misfits", game=game, players=", ".join(map(str, misfits)))
+
+
 async def read_guild_settings(database: Database, guild_id: int) -> GuildSettings:
     """A server's settings as stored (the defaults for a server that never changed one)."""
     async with database.engine.connect() as connection:
@@ -103,6 +117,7 @@ class Settings:
                     raise BadOptions("bad_setting", setting=key, value=value, allowed="options per game")
                 for game, options in value.items():
                     checked_options(game, options, None)
+                    _fits_every_table(game, options)
             else:
                 raise BadOptions("bad_setting", setting=key, value=value, allowed="a known setting")
 

@@ -201,3 +201,18 @@ async def test_a_timeout_during_a_burst_of_clicks_lets_exactly_one_action_win(
     assert len(log) == 1 or log[1].seat != seat  # and only one: the turn then passed on
     info = await service.table(outcome.table.id)
     assert info.actions == len(log)  # the log and the table agree: nothing half applied
+
+
+async def test_a_default_option_that_some_table_size_refuses_is_refused_and_nothing_changes(
+    service: TableService,
+) -> None:
+    """Oh Hell's start_cards=17 fits only three players: saved as the server's default, every table of four to
+    seven was refused for an option its host never chose. Now /settings refuses it, naming the sizes."""
+    before = await service.update_guild_settings(5, default_options={"oh-hell": {"start_cards": 7}})
+    with pytest.raises(TableError) as refused:
+        await service.update_guild_settings(5, default_options={"oh-hell": {"start_cards": 17}})
+    assert refused.value.key == "default_misfits" and refused.value.params["players"] == "4, 5, 6, 7"
+    with pytest.raises(TableError):
+        await service.update_guild_settings(5, default_options={"ninety-nine": {"format": "oxford"}})
+    kept = (await service.guild_settings(5)).default_options
+    assert kept == before.default_options == {"oh-hell": {"start_cards": 7}}
