@@ -119,7 +119,10 @@ class GameNights:
         if game not in GAMES:
             raise BadOptions("unknown_game", game=game, allowed=", ".join(GAMES))
         if tournament is not None and tournament not in FORMATS:
-            raise NightRefused("night_bad_tournament", value=tournament[:40], allowed=", ".join(FORMATS))
+            raise NightRefused(
+                "night_bad_tournament", value=tournament[:40], allowed=", ".join(FORMATS),
+                allowed_keys=tuple(f"choice.format_{name}" for name in FORMATS),
+            )  # fmt: skip
         now = self.store.clock()
         starts_at = parse_instant(starts)
         if starts_at is None:

@@ -105,10 +105,16 @@ class Settings:
             if key in GUILD_LIMITS:
                 low, high, unit = GUILD_LIMITS[key]
                 if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                    raise BadOptions("bad_setting", setting=key, value=value, allowed=f"{low} to {high} {unit}")
+                    raise BadOptions(
+                        "bad_setting", setting=key, value=value, allowed=f"{low} to {high} {unit}", low=low, high=high,
+                        unit=unit,
+                    )  # fmt: skip
             elif key in ("thread_per_table", "turn_pings", "table_picture"):
                 if not isinstance(value, bool):
-                    raise BadOptions("bad_setting", setting=key, value=value, allowed="true or false")
+                    raise BadOptions(
+                        "bad_setting", setting=key, value=value, allowed="true or false",
+                        allowed_keys=("option.on", "option.off"),
+                    )  # fmt: skip
             elif key == "language":
                 if value is not None and (not isinstance(value, str) or not 2 <= len(value) <= 16):
                     raise BadOptions("bad_setting", setting=key, value=value, allowed="a language code")

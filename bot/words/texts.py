@@ -98,6 +98,11 @@ def error_text(error: TableError, locale: Any) -> str:
         params["game"] = translate(locale, f"game.{params['game']}")
     if isinstance(params.get("seconds"), int):
         params["seconds"] = duration(params["seconds"], locale)
+    if params.get("allowed_keys"):  # what is allowed, as the catalogue names each
+        separator = translate(locale, "permission.separator")
+        params["allowed"] = separator.join(translate(locale, key) for key in params["allowed_keys"])
+    if error.key == "bad_setting" and {"low", "high", "unit"} <= params.keys():
+        params["allowed"] = translate(locale, f"error.range_{params['unit']}", low=params["low"], high=params["high"])
     if error.key == "bad_option_value":
         params["allowed"] = allowed_text(params, locale)
         label = translate(locale, f"option.{params.get('option')}")

@@ -216,3 +216,23 @@ async def test_a_default_option_that_some_table_size_refuses_is_refused_and_noth
         await service.update_guild_settings(5, default_options={"ninety-nine": {"format": "oxford"}})
     kept = (await service.guild_settings(5)).default_options
     assert kept == before.default_options == {"oh-hell": {"start_cards": 7}}
+
+
+async def test_a_setting_or_a_nights_format_out_of_range_is_refused_in_the_readers_words(
+    service: TableService,
+) -> None:
+    """Only a forged or stale click reaches these, but the Japanese refusal said '0 to 86400 seconds' and the
+    formats' raw names ('swiss, knockout, duplicate') in English."""
+    from bot.words import error_text
+    from cogs.i18n import t
+
+    with pytest.raises(TableError) as refused:
+        await service.update_guild_settings(5, turn_seconds=-1)
+    assert error_text(refused.value, "ja").endswith("0〜86400秒。")
+    with pytest.raises(TableError) as refused:
+        await service.update_guild_settings(5, turn_pings=3)
+    assert t("ja", "option.on") in error_text(refused.value, "ja")
+    with pytest.raises(TableError) as refused:
+        service.game_nights.check("oh-hell", None, None, "2099-01-01 20:00", "bogus")
+    shown = error_text(refused.value, "ja")
+    assert t("ja", "choice.format_swiss") in shown and "knockout" not in shown
