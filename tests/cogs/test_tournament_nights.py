@@ -43,9 +43,13 @@ def fake_bot(service: TableService, channel: Channel, language: str = "en") -> A
     async def never_ready() -> None:
         await asyncio.Event().wait()
 
+    async def event_now(guild_id: int, event_id: int, *, with_user_count: bool) -> dict[str, Any]:
+        return {"id": str(event_id), "status": 2, "scheduled_start_time": "2026-11-21T21:00:00+00:00"}  # started
+
     cogs: dict[str, Any] = {}
     return SimpleNamespace(
         service=service,
+        http=SimpleNamespace(get_scheduled_event=event_now),  # the night's Discord event, read before it opens
         languages=SimpleNamespace(of=lambda guild_id: language),
         cogs=cogs,
         get_cog=cogs.get,
