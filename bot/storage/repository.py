@@ -6,6 +6,7 @@ statements, and the service keeps the live state in memory anyway.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -291,12 +292,24 @@ async def opening_limits(connection: AsyncConnection, guild_id: int, host_id: in
 async def ratings_for(
     connection: AsyncConnection, guild_id: int, game: str, users: Iterable[int]
 ) -> dict[int, Row[Any]]:
+    """The stored ratings of ``users`` in a server's game, for this transaction to update. On PostgreSQL two
+    matches of the server's game finishing at once in two processes take turns: a lock on the rows alone
+    would not do, since a player's first rating has no row yet to lock (both read none, both start from the
+    initial rating, and the later write loses the earlier match)."""
+    if connection.dialect.name == "postgresql":
+        await connection.execute(select(func.pg_advisory_xact_lock(_lock_key("ratings", guild_id, game))))
     statement = select(RATINGS).where(
         RATINGS.c.guild_id == guild_id, RATINGS.c.game == game, RATINGS.c.user_id.in_(list(users))
     )
     if connection.dialect.name == "postgresql":
-        statement = statement.with_for_update()  # two matches of one guild finishing at once
+        statement = statement.with_for_update()
     return {row.user_id: row for row in await connection.execute(statement)}
+
+
+def _lock_key(*parts: object) -> int:
+    """A transaction lock's key (PostgreSQL's advisory locks take one signed 64-bit number) for ``parts``."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 async def save_rating(connection: AsyncConnection, **values: Any) -> None:

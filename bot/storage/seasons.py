@@ -140,6 +140,8 @@ async def season_ratings_for(connection: AsyncConnection, season_id: int, users:
     statement = select(SEASON_RATINGS).where(
         SEASON_RATINGS.c.season_id == season_id, SEASON_RATINGS.c.user_id.in_(wanted)
     )
+    if connection.dialect.name == "postgresql":  # the server's game's ratings lock (ratings_for) serializes them too
+        statement = statement.with_for_update()
     return {int(row.user_id): row for row in await connection.execute(statement)}
 
 

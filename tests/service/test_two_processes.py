@@ -4,16 +4,19 @@ applies, and a turn deadline due while both run reminds once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.storage import repository
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 
-from .conftest import Clock, drop_schema, fresh_database
-from .helpers import heard, make_service, seated
+from .conftest import POSTGRES_URL, Clock, drop_schema, fresh_database
+from .helpers import GUILD, HOST, heard, make_service, seated
 
 
 async def test_moves_routed_to_either_process_all_apply(database: Database, clock: Clock) -> None:
@@ -110,3 +113,58 @@ async def test_a_bot_in_another_schema_of_the_database_is_never_heard(
             await service.close()
         await elsewhere.close()
         await drop_schema(schema)
+
+
+async def test_two_first_matches_finishing_at_once_in_two_processes_both_count(
+    database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same three people finish two matches of one server's game at the same moment, one in each process.
+    Their first ratings had no row to lock: both writes started from the initial rating and one match was lost
+    (ratings.matches 1 where two were played). Now both count, in the server's ratings and its season's. Each
+    write, once it has read the ratings, waits (a second at most) for the other to have read them too: without
+    the lock both read none, as in the race."""
+    if database.backend != "postgresql":
+        pytest.skip("SQLite serves one process: two matches never finish at once in two of them")
+    read = repository.ratings_for
+    arrived: list[asyncio.Event] = [asyncio.Event(), asyncio.Event()]
+
+    async def ratings_for_then_wait(*args: Any, **kwargs: Any) -> Any:
+        rows = await read(*args, **kwargs)
+        mine = 0 if not arrived[0].is_set() else 1
+        arrived[mine].set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(arrived[1 - mine].wait(), 1.0)
+        return rows
+
+    monkeypatch.setattr(repository, "ratings_for", ratings_for_then_wait)
+    async with database.engine.connect() as connection:
+        schema = (await connection.exec_driver_sql("SELECT current_schema()")).scalar_one()
+    assert POSTGRES_URL is not None
+    elsewhere = Database(POSTGRES_URL, connect_args={"server_settings": {"search_path": schema}})  # its own pool
+    first, second = make_service(database, clock), make_service(elsewhere, clock)
+    try:
+        await first.seasons.turn_on(GUILD, "oh-hell", by_user=1, can_manage=True, length="month", channel_id=42)
+        last_moves = []
+        for service, channel in ((first, 1000), (second, 1001)):
+            info = await seated(service, "oh-hell", 3, {"start_cards": 1}, channel=channel)
+            info = (await service.start(info.id, info.host_id, message_id=channel)).table
+            while True:  # every move but the one that ends the match
+                seat = info.to_act[0]
+                who = info.seats[seat].user_id
+                assert who is not None
+                action = (await service.legal(info.id, who))[0]
+                after = (await service.table(info.id))
+                if after.actions + 1 == 3 + 3:  # three bids and three cards: this one ends it
+                    last_moves.append((service, info.id, who, action))
+                    break
+                info = (await service.act(info.id, who, action)).table
+        ended = await asyncio.gather(*(service.act(table, who, action) for service, table, who, action in last_moves))
+        assert all(outcome.table.status == "finished" for outcome in ended)
+        async with database.engine.connect() as connection:
+            rated = (await connection.exec_driver_sql("SELECT user_id, matches FROM ratings ORDER BY user_id")).all()
+            season = (await connection.exec_driver_sql("SELECT matches FROM season_ratings")).scalars().all()
+        assert [tuple(row) for row in rated] == [(HOST + n, 2) for n in range(3)] and list(season) == [2, 2, 2]
+    finally:
+        await first.close()
+        await second.close()
+        await elsewhere.close()
