@@ -10,9 +10,11 @@ from sqlalchemy import Row, and_, delete, func, or_, select, update
 from sqlalchemy import Table as SATable
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.shards import Shards
+
 from .models import GameNight, Season, SeasonPlan, SeasonRating
 from .record_rows import BoardRow
-from .repository import PLAYERS, _insert
+from .repository import PLAYERS, _insert, owned
 
 PLANS = cast(SATable, SeasonPlan.__table__)
 SEASONS = cast(SATable, Season.__table__)
@@ -110,20 +112,49 @@ async def drop_season(connection: AsyncConnection, season_id: int) -> None:
     await connection.execute(delete(SEASONS).where(SEASONS.c.id == season_id))
 
 
-async def claim_announcements(connection: AsyncConnection, now: datetime, stale_before: datetime) -> list[int]:
-    """Claim the ended seasons whose standings nobody posted yet (nor is posting: a claim older than
-    ``stale_before`` was a process that died): the ids this caller claimed, so one process posts each."""
+async def claim_announcements(
+    connection: AsyncConnection, now: datetime, stale_before: datetime, *, limit: int, shards: Shards | None = None
+) -> list[int]:
+    """Claim up to ``limit`` ended seasons of the servers on ``shards`` whose standings nobody posted yet (nor is
+    posting: a claim older than ``stale_before`` was a process that died): the ids this caller claimed, so one
+    process posts each. A few at a time, so a process posts what it claimed well within the lease (every
+    server's monthly seasons end at the same midnight)."""
+    due = and_(
+        SEASONS.c.ends_at <= now,
+        SEASONS.c.announced_message_id.is_(None),
+        or_(SEASONS.c.announce_claimed_at.is_(None), SEASONS.c.announce_claimed_at < stale_before),
+    )
+    mine = owned(SEASONS.c.guild_id, shards)
+    chosen = select(SEASONS.c.id).where(due if mine is None else and_(due, mine))
+    chosen = chosen.order_by(SEASONS.c.ends_at, SEASONS.c.id).limit(limit)
+    if connection.dialect.name == "postgresql":
+        chosen = chosen.with_for_update(skip_locked=True)  # two processes claiming at once take different ones
+    # A WITH query, run once: as ``id IN (subquery)`` PostgreSQL may run the subquery again for each row it
+    # updates, and each run skips the rows this statement already updated, so every due season was claimed.
+    picked = chosen.cte("picked")
     statement = (
         update(SEASONS)
-        .where(
-            SEASONS.c.ends_at <= now,
-            SEASONS.c.announced_message_id.is_(None),
-            or_(SEASONS.c.announce_claimed_at.is_(None), SEASONS.c.announce_claimed_at < stale_before),
-        )
+        .where(SEASONS.c.id == picked.c.id)
         .values(announce_claimed_at=now)
         .returning(SEASONS.c.id)
     )
     return sorted(int(row.id) for row in await connection.execute(statement))
+
+
+async def renew_announcement(connection: AsyncConnection, season_id: int, claimed_at: datetime, now: datetime) -> bool:
+    """Just before posting: the claim made at ``claimed_at`` is still this caller's (renewed to ``now``);
+    False: the lease ran out and another process claimed it, or it was posted."""
+    statement = (
+        update(SEASONS)
+        .where(
+            SEASONS.c.id == season_id,
+            SEASONS.c.announce_claimed_at == claimed_at,
+            SEASONS.c.announced_message_id.is_(None),
+        )
+        .values(announce_claimed_at=now)
+        .returning(SEASONS.c.id)
+    )
+    return (await connection.execute(statement)).first() is not None
 
 
 async def announced(connection: AsyncConnection, season_id: int, message_id: int) -> None:

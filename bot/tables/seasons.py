@@ -22,6 +22,7 @@ from .season_record import add_season, ensure_season
 from .store import Store
 
 ANNOUNCE_LEASE = timedelta(minutes=2)  # a claim older than this was a process that died before posting
+ANNOUNCE_BATCH = 20  # seasons claimed by one roll: posted (a few calls each) well within the lease
 STANDINGS_SHOWN = 10
 TOP_COUNTS = range(1, 11)  # how many of a season's best may get its role
 
@@ -58,6 +59,7 @@ class SeasonEnded:
     top_role_id: int | None  # a role for the season's best players (None: none)
     top_count: int
     previous_top: list[int]  # who held the role from the season before (the role moves on)
+    claimed_at: datetime | None = None  # this process's claim (see :meth:`Seasons.still_mine`)
 
 
 @dataclass(frozen=True)
@@ -196,7 +198,9 @@ class Seasons:
             for active in await stored.plans_due(connection, now):
                 await ensure_season(connection, active.guild_id, active.game, now)
         async with self.store.db.engine.begin() as connection:
-            claimed = await stored.claim_announcements(connection, now, now - ANNOUNCE_LEASE)
+            claimed = await stored.claim_announcements(
+                connection, now, now - ANNOUNCE_LEASE, limit=ANNOUNCE_BATCH, shards=self.store.shards
+            )
         ended = []
         async with self.store.db.engine.connect() as connection:
             for season_id in claimed:
@@ -218,9 +222,18 @@ class Seasons:
                         plan.top_role_id if plan is not None else None,
                         count,
                         [row["user_id"] for row in previous],
+                        now,
                     )
                 )
         return ended
+
+    async def still_mine(self, ended: SeasonEnded) -> bool:
+        """Just before its post: this process's claim holds (and is renewed for the post). False when its lease
+        ran out while earlier posts waited on Discord and another process claimed it: that one posts it."""
+        if ended.claimed_at is None:
+            return True
+        async with self.store.db.engine.begin() as connection:
+            return await stored.renew_announcement(connection, ended.season.id, ended.claimed_at, self.store.clock())
 
     async def announced(self, season_id: int, message_id: int) -> None:
         async with self.store.db.engine.begin() as connection:

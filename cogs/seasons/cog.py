@@ -186,6 +186,9 @@ class Seasons(commands.Cog, name=HANDLER):
     async def announce(self, ended: SeasonEnded) -> None:
         """Post one season's final standings in its channel (claimed by this process alone)."""
         season = ended.season
+        if not await self.service.seasons.still_mine(ended):
+            log.info("season %s of server %s: claimed by another process meanwhile", season.name, season.guild_id)
+            return
         locale = self.bot.languages.of(season.guild_id)
         try:
             channel = self.bot.get_channel(ended.channel_id) or await self.bot.fetch_channel(ended.channel_id)

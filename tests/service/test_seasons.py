@@ -12,6 +12,7 @@ from sqlalchemy import text
 from bot.storage.database import Database
 from bot.tables import BoardRow, TableError, TableService
 from bot.tables.season_calendar import season_end, season_label
+from bot.tables.seasons import ANNOUNCE_BATCH
 
 from .conftest import Clock
 from .helpers import GUILD, LOBBY_MESSAGE, make_service, play_to_end, relax_limits
@@ -188,3 +189,28 @@ async def test_turned_off_the_season_ends_now_and_no_other_follows(service: Tabl
     record = await play_match(service, (1, 2, 3, 4), seed=2)
     assert record["season"] is None
     assert await turn_on(service, "month") == "2026-11"  # on again: a new season from now
+
+
+async def test_a_season_claimed_then_taken_over_after_its_lease_is_posted_once(
+    database: Database, clock: Clock
+) -> None:
+    """Every server's monthly season ends at the same midnight: one roll claimed them all, and while its posts
+    waited on Discord past the two-minute lease, another process claimed the rest and posted them too. A roll now
+    claims a few at a time, and each post first checks the claim is still its own."""
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        for guild in range(GUILD, GUILD + ANNOUNCE_BATCH + 5):
+            await first.seasons.turn_on(guild, GAME, by_user=1, can_manage=True, length="month", channel_id=42)
+        clock.now = datetime(2026, 12, 1, 0, 0, 5, tzinfo=UTC)
+        claimed = await first.seasons.roll()
+        assert len(claimed) == ANNOUNCE_BATCH  # the rest wait for the next roll
+        clock.advance(3 * 60)  # the first process's posts were slow: its lease ran out
+        taken = await second.seasons.roll()
+        assert {e.season.id for e in taken} == {e.season.id for e in claimed}  # another process took them over
+        assert not await first.seasons.still_mine(claimed[0])  # so the first does not post it
+        assert await second.seasons.still_mine(taken[0])
+        await second.seasons.announced(taken[0].season.id, 99)
+        assert not await second.seasons.still_mine(taken[0])  # posted: nobody posts it again
+    finally:
+        await first.close()
+        await second.close()
