@@ -4,6 +4,7 @@ import { totalsChart } from "./chart";
 import { timeLeft } from "./clock";
 import { clear, el } from "./dom";
 import { LANGUAGES, currentLanguage, t } from "./i18n";
+import { rich } from "./markup";
 import type { Connection } from "./net";
 import { reviewBody, sheetTable } from "./review";
 import type { ChoiceScreen, GameEntry, Played, ReviewScreen, TableChoice, TableScreen } from "./types";
@@ -160,7 +161,7 @@ export class Page {
     }
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
-    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite", text: this.noteText() }));
+    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite" }, rich(this.noteText())));
     if (focused) {
       const again = this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
       again?.focus();
@@ -170,7 +171,7 @@ export class Page {
 
   private renderNote(): void {
     const note = this.root.querySelector("#note");
-    if (note) note.textContent = this.noteText();
+    note?.replaceChildren(...rich(this.noteText())); // a refusal or a hint: the catalogue's words, bold kept
   }
 
   private topBar(): HTMLElement {
@@ -194,8 +195,10 @@ export class Page {
     return this.button(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
   }
 
-  private button(text: string, onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
-    const button = el("button", { class: `btn ${kind}`, text, type: "button", "data-key": key || undefined, disabled });
+  /** A button: its words the page's own (`text`), or the server's drawn with their marks (`rich(label)`). */
+  private button(text: string | (Node | string)[], onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
+    const words = typeof text === "string" ? [text] : text;
+    const button = el("button", { class: `btn ${kind}`, type: "button", "data-key": key || undefined, disabled }, words);
     button.addEventListener("click", onClick);
     return button;
   }
@@ -350,10 +353,10 @@ export class Page {
     const main = el("main", { class: "match" });
     main.append(this.felt(table));
     const info = el("div", { class: "info" });
-    for (const line of table.header ?? []) info.append(el("p", { text: line }));
-    for (const line of table.hand_notes ?? []) info.append(el("p", { class: "mine", text: line }));
+    for (const line of table.header ?? []) info.append(el("p", {}, rich(line)));
+    for (const line of table.hand_notes ?? []) info.append(el("p", { class: "mine" }, rich(line)));
     for (const shown of table.face_up ?? []) {
-      info.append(el("div", { class: "face-up" }, [el("span", { text: shown.title }), ...shown.cards.map((c) => miniCard(c))]));
+      info.append(el("div", { class: "face-up" }, [el("span", {}, rich(shown.title)), ...shown.cards.map((c) => miniCard(c))]));
     }
     if (table.seat === null && table.status === "playing") info.append(el("p", { class: "muted", text: t("screen.watching") }));
     main.append(info);
@@ -385,7 +388,7 @@ export class Page {
       if (seat.me) name.append(el("span", { class: "you", text: ` (${t("screen.you")})` }));
       plate.title = seat.label;
       // each part kept whole, and the dot kept with the part before it: a line breaks only between parts
-      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", { text: part })])));
+      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", {}, rich(part))])));
       if (!seat.me && seat.cards > 0) {
         plate.append(el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })]));
       }
@@ -437,9 +440,9 @@ export class Page {
     const box = el("section", { class: "controls", "aria-label": t("screen.your_turn") });
     const choices = this.myChoices(table);
     if (this.step) {
-      box.append(el("p", { class: "prompt", text: this.step.text }));
+      box.append(el("p", { class: "prompt" }, rich(this.step.text)));
       const row = el("div", { class: "row" });
-      for (const action of this.step.actions) row.append(this.button(action.label, () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      for (const action of this.step.actions) row.append(this.button(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
       row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
       box.append(row);
       return box;
@@ -450,12 +453,12 @@ export class Page {
       box.append(line);
     }
     for (const choice of choices) {
-      if (choice.prompt) box.append(el("p", { class: "prompt", text: choice.prompt }));
+      if (choice.prompt) box.append(el("p", { class: "prompt" }, rich(choice.prompt)));
       const row = el("div", { class: "row" });
       if (choice.kind === "number") {
         for (const number of choice.numbers ?? []) {
           row.append(
-            this.button(number.label, () => {
+            this.button(rich(number.label), () => {
               if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
               else this.offer(number.label, choice, number.actions);
             }, "number", `n-${number.number}`),
@@ -465,7 +468,7 @@ export class Page {
         for (const action of choice.actions) {
           const confirm = choice.confirm.find((entry) => entry.action === action.action);
           row.append(
-            this.button(action.label, () => {
+            this.button(rich(action.label), () => {
               if (confirm) {
                 this.step = { text: confirm.text, actions: [action] };
                 this.render();
@@ -478,9 +481,10 @@ export class Page {
         row.append(el("span", { class: "muted", text: t("screen.pick_cards", { count: choice.count }) }));
         for (const card of this.picked) {
           const note = choice.notes.find((entry) => entry.card === card);
-          if (note) row.append(el("span", { class: "tag", text: `${cardName(card)}: ${note.text}` }));
+          if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)}: `, ...rich(note.text)]));
         }
-        row.append(this.button(wanted ? wanted.label : t("screen.confirm"), () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
+        const label = wanted ? rich(wanted.label) : t("screen.confirm");
+        row.append(this.button(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
       }
       if (row.childElementCount) box.append(row);
     }
@@ -617,7 +621,7 @@ export class Page {
     this.dialog(t("screen.sheet"), [
       scores,
       sheet ? sheetTable(sheet) : el("p", { class: "muted", text: t("screen.no_sheet") }),
-      sheet?.notes.length ? el("ul", { class: "notes" }, sheet.notes.map((note) => el("li", { text: note }))) : null,
+      sheet?.notes.length ? el("ul", { class: "notes" }, sheet.notes.map((note) => el("li", {}, rich(note)))) : null,
     ]);
   }
 
