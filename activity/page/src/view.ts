@@ -478,10 +478,13 @@ export class Page {
         }
       } else if (choice.kind === "cards") {
         const wanted = this.pickedAction(choice);
-        row.append(el("span", { class: "muted", text: t("screen.pick_cards", { count: choice.count }) }));
+        // what to do now, as the chat's hand says it: pick the cards; once they make an action, check and confirm it
+        const now = wanted ? t("hand.confirm") : t("screen.pick_cards", { count: choice.count });
+        row.append(el("span", { class: "muted pick", text: now }));
         for (const card of this.picked) {
           const note = choice.notes.find((entry) => entry.card === card);
-          if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)}: `, ...rich(note.text)]));
+          // the card and what it counts, as the chat's buttons say it: "10♠ = 1"
+          if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)} `, ...rich(note.text)]));
         }
         const label = wanted ? rich(wanted.label) : t("screen.confirm");
         row.append(this.button(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
