@@ -1,11 +1,13 @@
-"""What the screens say, built from a table alone: a game's words keep the catalogue's markdown for the page
-to draw, and a name in them is escaped."""
+"""What the screens say, built from a table alone: a lobby says whether a seat is left, as the service counts
+seats; a game's words keep the catalogue's markdown for the page to draw, and a name in them is escaped."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from activity.screen import lobby_screen, most_seats
 from activity.words import escaped, said, seat_name
+from bot.games import GAMES
 from bot.games.shown import Seat, say
 from bot.tables import SeatInfo, TableInfo, TableStatus
 
@@ -37,6 +39,18 @@ def a_table(game: str, players: int | None, names: list[str | None]) -> TableInf
         started_at=None,
         finished_at=None,
     )
+
+
+def test_a_lobby_says_whether_a_seat_is_left_as_the_service_counts_them() -> None:
+    three = a_table("oh-hell", 4, ["Alice", None, None])
+    assert lobby_screen(three, 100, "en")["full"] is False and most_seats(three) == 4
+    four = a_table("oh-hell", 4, ["Alice", None, None, None])
+    shown = lobby_screen(four, 100, "en")
+    assert shown["full"] is True and shown["most"] == 4
+    # no count chosen: the game's largest
+    largest = max(GAMES["oh-hell"].players)
+    assert lobby_screen(a_table("oh-hell", None, ["Alice", None, None, None]), 100, "en")["full"] is False
+    assert lobby_screen(a_table("oh-hell", None, ["Alice"] + [None] * (largest - 1)), 100, "en")["full"] is True
 
 
 def test_the_words_keep_the_catalogues_markdown_and_escape_the_names_in_them() -> None:

@@ -68,6 +68,7 @@ export class Page {
 
   show(table: TableScreen | null): void {
     const before = this.table;
+    if (movedOn(before, table)) this.quiet(); // a refusal or a hint of the screen before is stale now
     if (before && table && before.id === table.id) {
       const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
       this.leaving = trickDone && table.last_trick ? { cards: table.last_trick.cards, winner: table.last_trick.winner } : null;
@@ -112,6 +113,12 @@ export class Page {
   status(up: boolean): void {
     this.connected = up;
     this.render();
+  }
+
+  /** The note line says nothing more of what came before (it still says how to play a chosen card). */
+  private quiet(): void {
+    this.note = "";
+    window.clearTimeout(this.noteTimer);
   }
 
   say(text: string, seconds = 6000): void {
@@ -320,19 +327,21 @@ export class Page {
       }
       seats.append(item);
     }
+    // Join and the computers only while a seat is left (the service refuses them on a full table)
     const actions: HTMLElement[] = [];
-    if (!lobby.seated) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
-    else actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
-    if (lobby.host) {
+    if (lobby.seated) actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
+    else if (!lobby.full) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
+    if (lobby.host && !lobby.full) {
       actions.push(
         this.button(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
         this.button(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
-        this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"),
       );
     }
+    if (lobby.host) actions.push(this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"));
     return el("section", { class: "panel lobby" }, [
       el("h2", { text: t("screen.seated", { count: lobby.seats.length }) }),
       seats,
+      lobby.full && !lobby.seated ? el("p", { class: "muted", text: t("error.table_full", { players: lobby.most }) }) : null,
       el("div", { class: "row" }, actions),
       lobby.host ? null : el("p", { class: "muted", text: t("screen.waiting_host") }),
       el("details", {}, [el("summary", { text: t("screen.options") }), el("ul", {}, lobby.options.map((line) => el("li", { text: line })))]),
@@ -649,6 +658,16 @@ export class Page {
       clock.textContent = left === null ? "" : timeLeft(left);
     }
   }
+}
+
+/** Whether the screen has moved on from `before` to `after`, so that what the note line said of it (a refusal,
+ * a hint) no longer holds: another table or none, the lobby changed (a seat taken or freed) or left (the match
+ * started), a new phase (bids done), the match over, or the seat's own move made. Another seat's move alone is
+ * not: a refusal said while the others play stays its few seconds. */
+function movedOn(before: TableScreen | null, after: TableScreen | null): boolean {
+  if (!before || !after || before.id !== after.id || before.status !== after.status) return before !== after;
+  if (after.lobby) return before.version !== after.version;
+  return before.phase !== after.phase || before.turn !== after.turn;
 }
 
 /** Where a seat's plate sits on the felt: round the table, the side seats held against its edges. */
