@@ -193,9 +193,18 @@ def seat_label(table: TableInfo, index: int, language: str) -> str:
     return seat_name(table, index, language)
 
 
+def most_seats(table: TableInfo) -> int:
+    """The most seats the table takes, as the service counts them when a player joins or the host seats a
+    computer: the player count chosen, else the game's largest."""
+    return table.players or max(GAMES[table.game].players)
+
+
 def lobby_screen(table: TableInfo, user_id: int, language: str) -> dict[str, Any]:
+    """The lobby: who sits, the options, and whether a seat is left (on a full table the page offers neither
+    Join nor a computer, which the service would refuse: "This table is full")."""
     info = GAMES[table.game]
     wanted = table.players
+    most = most_seats(table)
     return {
         "host": table.host_id == user_id,
         "seated": any(s.user_id == user_id for s in table.seats),
@@ -209,6 +218,8 @@ def lobby_screen(table: TableInfo, user_id: int, language: str) -> dict[str, Any
             for s in table.seats
         ],
         "players": list(info.players) if wanted is None else [wanted],
+        "most": most,
+        "full": len(table.seats) >= most,
         "options": options_lines(table, language),
         "hints": table.hints,
     }
@@ -264,6 +275,7 @@ def table_screen(table: TableInfo, public: View, language: str, result: MatchShe
         "status": str(table.status.value),
         "title": translate(language, "table.title", game=translate(language, f"game.{table.game}"), table=table.id),
         "hints": table.hints,
+        "phase": phase,
         "header": [" ".join(said(table, text, language) for text in line) for line in shown.header(view)],
         "seats": seats,
         "to_act": to_act,

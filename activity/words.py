@@ -2,10 +2,15 @@
 :mod:`bot.words` (the chat table says everything through them too), with the Activity's own way of
 naming a seat.
 
-Names are plain text here, and the page draws them with ``textContent``, never as HTML.
+Names are plain text here, and the page draws them with ``textContent``, never as HTML. A text worded from a
+game's description (:func:`said`) is the catalogue's, written for Discord: it may carry Discord's inline
+markdown (``**Declare**: …``), which the page draws as bold and italic (``markup.ts``, DOM nodes, never HTML);
+the names in such a text are escaped (``\\*``), so a name is read as it is, never as markdown.
 """
 
 from __future__ import annotations
+
+import re
 
 from bot.catalogues import translate
 from bot.games.shown import Text
@@ -29,6 +34,15 @@ def seat_name(table: TableInfo | None, seat: int, language: str) -> str:
     return translate(language, "seat.dummy")
 
 
+MARKS = re.compile(r"([\\*])")  # what the page reads as marks in such a text: * (bold, italic) and the escape
+
+
+def escaped(name: str) -> str:
+    """A name put in a text that may carry markdown: each mark escaped, so it reads as it is."""
+    return MARKS.sub(r"\\\1", name)
+
+
 def said(table: TableInfo | None, text: Text, language: str) -> str:
-    """``text`` in the reader's language, each seat by :func:`seat_name`."""
-    return said_words(text, language, lambda seat: seat_name(table, seat, language))
+    """``text`` in the reader's language, each seat by :func:`seat_name`: the catalogue's markdown kept, for
+    the page to draw, and each name escaped (see the module's docstring)."""
+    return said_words(text, language, lambda seat: escaped(seat_name(table, seat, language)))

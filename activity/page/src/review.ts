@@ -4,10 +4,11 @@
 import { miniCard } from "./cards";
 import { el } from "./dom";
 import { t } from "./i18n";
+import { rich } from "./markup";
 import type { ReviewScreen, SeatScreen, SheetTable } from "./types";
 
 export function sheetTable(sheet: SheetTable): HTMLElement {
-  const table = el("table", { class: "deal-sheet" }, [el("caption", { text: sheet.title })]);
+  const table = el("table", { class: "deal-sheet" }, [el("caption", {}, rich(sheet.title))]);
   if (sheet.columns.length) {
     table.append(el("thead", {}, [el("tr", {}, [el("th", { text: "" }), ...sheet.columns.map((column) => el("th", { scope: "col", text: column }))])]));
   }
@@ -35,7 +36,7 @@ export function reviewBody(review: ReviewScreen, seats: SeatScreen[]): (Node | n
   );
   return [
     review.sheet ? sheetTable(review.sheet) : null,
-    review.sheet?.notes.length ? el("ul", { class: "notes" }, review.sheet.notes.map((note) => el("li", { text: note }))) : null,
+    review.sheet?.notes.length ? el("ul", { class: "notes" }, review.sheet.notes.map((note) => el("li", {}, rich(note)))) : null,
     tricks,
     ...hands,
   ];

@@ -39,6 +39,8 @@ export interface LobbyScreen {
   seated: boolean;
   seats: { key: number; name: string; computer: boolean; host: boolean }[];
   players: number[];
+  most: number; // the most seats the table takes
+  full: boolean; // every seat taken: nobody may join, no computer may be seated
   options: string[];
   hints: boolean;
 }
@@ -53,6 +55,7 @@ export interface TableScreen {
   turn: number;
   hints: boolean;
   lobby?: LobbyScreen;
+  phase?: string; // the game's phase ("bidding", "playing"…): a new one is a new step of the match
   header?: string[];
   seats?: SeatScreen[];
   to_act?: number[];

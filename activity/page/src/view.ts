@@ -4,6 +4,7 @@ import { totalsChart } from "./chart";
 import { timeLeft } from "./clock";
 import { clear, el } from "./dom";
 import { LANGUAGES, currentLanguage, t } from "./i18n";
+import { rich } from "./markup";
 import type { Connection } from "./net";
 import { reviewBody, sheetTable } from "./review";
 import type { ChoiceScreen, GameEntry, Played, ReviewScreen, TableChoice, TableScreen } from "./types";
@@ -67,6 +68,7 @@ export class Page {
 
   show(table: TableScreen | null): void {
     const before = this.table;
+    if (movedOn(before, table)) this.quiet(); // a refusal or a hint of the screen before is stale now
     if (before && table && before.id === table.id) {
       const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
       this.leaving = trickDone && table.last_trick ? { cards: table.last_trick.cards, winner: table.last_trick.winner } : null;
@@ -111,6 +113,12 @@ export class Page {
   status(up: boolean): void {
     this.connected = up;
     this.render();
+  }
+
+  /** The note line says nothing more of what came before (it still says how to play a chosen card). */
+  private quiet(): void {
+    this.note = "";
+    window.clearTimeout(this.noteTimer);
   }
 
   say(text: string, seconds = 6000): void {
@@ -160,7 +168,7 @@ export class Page {
     }
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
-    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite", text: this.noteText() }));
+    this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite" }, rich(this.noteText())));
     if (focused) {
       const again = this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
       again?.focus();
@@ -170,7 +178,7 @@ export class Page {
 
   private renderNote(): void {
     const note = this.root.querySelector("#note");
-    if (note) note.textContent = this.noteText();
+    note?.replaceChildren(...rich(this.noteText())); // a refusal or a hint: the catalogue's words, bold kept
   }
 
   private topBar(): HTMLElement {
@@ -194,8 +202,10 @@ export class Page {
     return this.button(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
   }
 
-  private button(text: string, onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
-    const button = el("button", { class: `btn ${kind}`, text, type: "button", "data-key": key || undefined, disabled });
+  /** A button: its words the page's own (`text`), or the server's drawn with their marks (`rich(label)`). */
+  private button(text: string | (Node | string)[], onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
+    const words = typeof text === "string" ? [text] : text;
+    const button = el("button", { class: `btn ${kind}`, type: "button", "data-key": key || undefined, disabled }, words);
     button.addEventListener("click", onClick);
     return button;
   }
@@ -317,19 +327,21 @@ export class Page {
       }
       seats.append(item);
     }
+    // Join and the computers only while a seat is left (the service refuses them on a full table)
     const actions: HTMLElement[] = [];
-    if (!lobby.seated) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
-    else actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
-    if (lobby.host) {
+    if (lobby.seated) actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
+    else if (!lobby.full) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
+    if (lobby.host && !lobby.full) {
       actions.push(
         this.button(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
         this.button(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
-        this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"),
       );
     }
+    if (lobby.host) actions.push(this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"));
     return el("section", { class: "panel lobby" }, [
       el("h2", { text: t("screen.seated", { count: lobby.seats.length }) }),
       seats,
+      lobby.full && !lobby.seated ? el("p", { class: "muted", text: t("error.table_full", { players: lobby.most }) }) : null,
       el("div", { class: "row" }, actions),
       lobby.host ? null : el("p", { class: "muted", text: t("screen.waiting_host") }),
       el("details", {}, [el("summary", { text: t("screen.options") }), el("ul", {}, lobby.options.map((line) => el("li", { text: line })))]),
@@ -350,10 +362,10 @@ export class Page {
     const main = el("main", { class: "match" });
     main.append(this.felt(table));
     const info = el("div", { class: "info" });
-    for (const line of table.header ?? []) info.append(el("p", { text: line }));
-    for (const line of table.hand_notes ?? []) info.append(el("p", { class: "mine", text: line }));
+    for (const line of table.header ?? []) info.append(el("p", {}, rich(line)));
+    for (const line of table.hand_notes ?? []) info.append(el("p", { class: "mine" }, rich(line)));
     for (const shown of table.face_up ?? []) {
-      info.append(el("div", { class: "face-up" }, [el("span", { text: shown.title }), ...shown.cards.map((c) => miniCard(c))]));
+      info.append(el("div", { class: "face-up" }, [el("span", {}, rich(shown.title)), ...shown.cards.map((c) => miniCard(c))]));
     }
     if (table.seat === null && table.status === "playing") info.append(el("p", { class: "muted", text: t("screen.watching") }));
     main.append(info);
@@ -385,7 +397,7 @@ export class Page {
       if (seat.me) name.append(el("span", { class: "you", text: ` (${t("screen.you")})` }));
       plate.title = seat.label;
       // each part kept whole, and the dot kept with the part before it: a line breaks only between parts
-      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", { text: part })])));
+      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", {}, rich(part))])));
       if (!seat.me && seat.cards > 0) {
         plate.append(el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })]));
       }
@@ -437,9 +449,9 @@ export class Page {
     const box = el("section", { class: "controls", "aria-label": t("screen.your_turn") });
     const choices = this.myChoices(table);
     if (this.step) {
-      box.append(el("p", { class: "prompt", text: this.step.text }));
+      box.append(el("p", { class: "prompt" }, rich(this.step.text)));
       const row = el("div", { class: "row" });
-      for (const action of this.step.actions) row.append(this.button(action.label, () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      for (const action of this.step.actions) row.append(this.button(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
       row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
       box.append(row);
       return box;
@@ -450,12 +462,12 @@ export class Page {
       box.append(line);
     }
     for (const choice of choices) {
-      if (choice.prompt) box.append(el("p", { class: "prompt", text: choice.prompt }));
+      if (choice.prompt) box.append(el("p", { class: "prompt" }, rich(choice.prompt)));
       const row = el("div", { class: "row" });
       if (choice.kind === "number") {
         for (const number of choice.numbers ?? []) {
           row.append(
-            this.button(number.label, () => {
+            this.button(rich(number.label), () => {
               if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
               else this.offer(number.label, choice, number.actions);
             }, "number", `n-${number.number}`),
@@ -465,7 +477,7 @@ export class Page {
         for (const action of choice.actions) {
           const confirm = choice.confirm.find((entry) => entry.action === action.action);
           row.append(
-            this.button(action.label, () => {
+            this.button(rich(action.label), () => {
               if (confirm) {
                 this.step = { text: confirm.text, actions: [action] };
                 this.render();
@@ -475,12 +487,16 @@ export class Page {
         }
       } else if (choice.kind === "cards") {
         const wanted = this.pickedAction(choice);
-        row.append(el("span", { class: "muted", text: t("screen.pick_cards", { count: choice.count }) }));
+        // what to do now, as the chat's hand says it: pick the cards; once they make an action, check and confirm it
+        const now = wanted ? t("hand.confirm") : t("screen.pick_cards", { count: choice.count });
+        row.append(el("span", { class: "muted pick", text: now }));
         for (const card of this.picked) {
           const note = choice.notes.find((entry) => entry.card === card);
-          if (note) row.append(el("span", { class: "tag", text: `${cardName(card)}: ${note.text}` }));
+          // the card and what it counts, as the chat's buttons say it: "10♠ = 1"
+          if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)} `, ...rich(note.text)]));
         }
-        row.append(this.button(wanted ? wanted.label : t("screen.confirm"), () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
+        const label = wanted ? rich(wanted.label) : t("screen.confirm");
+        row.append(this.button(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
       }
       if (row.childElementCount) box.append(row);
     }
@@ -617,7 +633,7 @@ export class Page {
     this.dialog(t("screen.sheet"), [
       scores,
       sheet ? sheetTable(sheet) : el("p", { class: "muted", text: t("screen.no_sheet") }),
-      sheet?.notes.length ? el("ul", { class: "notes" }, sheet.notes.map((note) => el("li", { text: note }))) : null,
+      sheet?.notes.length ? el("ul", { class: "notes" }, sheet.notes.map((note) => el("li", {}, rich(note)))) : null,
     ]);
   }
 
@@ -642,6 +658,16 @@ export class Page {
       clock.textContent = left === null ? "" : timeLeft(left);
     }
   }
+}
+
+/** Whether the screen has moved on from `before` to `after`, so that what the note line said of it (a refusal,
+ * a hint) no longer holds: another table or none, the lobby changed (a seat taken or freed) or left (the match
+ * started), a new phase (bids done), the match over, or the seat's own move made. Another seat's move alone is
+ * not: a refusal said while the others play stays its few seconds. */
+function movedOn(before: TableScreen | null, after: TableScreen | null): boolean {
+  if (!before || !after || before.id !== after.id || before.status !== after.status) return before !== after;
+  if (after.lobby) return before.version !== after.version;
+  return before.phase !== after.phase || before.turn !== after.turn;
 }
 
 /** Where a seat's plate sits on the felt: round the table, the side seats held against its edges. */

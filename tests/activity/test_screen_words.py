@@ -1,0 +1,63 @@
+"""What the screens say, built from a table alone: a lobby says whether a seat is left, as the service counts
+seats; a game's words keep the catalogue's markdown for the page to draw, and a name in them is escaped."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from activity.screen import lobby_screen, most_seats
+from activity.words import escaped, said, seat_name
+from bot.games import GAMES
+from bot.games.shown import Seat, say
+from bot.tables import SeatInfo, TableInfo, TableStatus
+
+
+def a_table(game: str, players: int | None, names: list[str | None]) -> TableInfo:
+    """A lobby whose seats are ``names`` in order (None: a computer), the first the host."""
+    seats = tuple(
+        SeatInfo(index, 100 + index, name, key=index + 1)
+        if name is not None
+        else SeatInfo(index, None, "", level="easy", key=index + 1)
+        for index, name in enumerate(names)
+    )
+    return TableInfo(
+        id=1,
+        guild_id=0,
+        channel_id=0,
+        thread_id=None,
+        message_id=None,
+        game=game,
+        options={},
+        players=players,
+        status=TableStatus.LOBBY,
+        host_id=100,
+        version=1,
+        seats=seats,
+        turn_seconds=0,
+        grace_seconds=0,
+        created_at=datetime.now(UTC),
+        started_at=None,
+        finished_at=None,
+    )
+
+
+def test_a_lobby_says_whether_a_seat_is_left_as_the_service_counts_them() -> None:
+    three = a_table("oh-hell", 4, ["Alice", None, None])
+    assert lobby_screen(three, 100, "en")["full"] is False and most_seats(three) == 4
+    four = a_table("oh-hell", 4, ["Alice", None, None, None])
+    shown = lobby_screen(four, 100, "en")
+    assert shown["full"] is True and shown["most"] == 4
+    # no count chosen: the game's largest
+    largest = max(GAMES["oh-hell"].players)
+    assert lobby_screen(a_table("oh-hell", None, ["Alice", None, None, None]), 100, "en")["full"] is False
+    assert lobby_screen(a_table("oh-hell", None, ["Alice"] + [None] * (largest - 1)), 100, "en")["full"] is True
+
+
+def test_the_words_keep_the_catalogues_markdown_and_escape_the_names_in_them() -> None:
+    table = a_table("ninety-nine", 3, ["A*n\\n_", None, None])
+    assert said(table, say("hand.explain_pass"), "en") == "**Pass**: nothing is shown, nothing is risked."
+    assert said(table, say("hand.explain_pass"), "ja").startswith("**パス**")
+    line = said(table, say("table.deal_99", deal=1, game=1, dealer=Seat(0)), "en")
+    assert line == "Deal 1 (game 1) · dealer A\\*n\\\\n_"  # read by the page as "A*n\n_", never as marks
+    assert seat_name(table, 0, "en") == "A*n\\n_"  # a name alone is plain text, shown as it is
+    assert escaped("🤖 Easy 2") == "🤖 Easy 2" and escaped("**") == "\\*\\*"
