@@ -14,6 +14,7 @@ from typing import Any, cast
 from sqlalchemy import (
     Integer,
     Row,
+    any_,
     bindparam,
     column,
     delete,
@@ -152,6 +153,34 @@ async def table_version(connection: AsyncConnection, table_id: int) -> int | Non
     """The table's version as committed (None: no such table)."""
     version = await connection.scalar(select(TABLES.c.version).where(TABLES.c.id == table_id))
     return None if version is None else int(version)
+
+
+async def versions_to_check(
+    connection: AsyncConnection, loaded: Sequence[int], shards: Shards | None
+) -> list[tuple[int, int, int]]:
+    """In one statement, the (id, server, committed version) of the tables ``loaded`` and of every open table
+    of the servers on ``shards``: what a process compares with its copies when it may have missed news."""
+    condition: ColumnElement[bool] = TABLES.c.status.in_(OPEN_STATUSES)
+    mine = owned(TABLES.c.guild_id, shards)
+    if mine is not None:
+        condition = condition & mine
+    if loaded:
+        ids = list(loaded)
+        if connection.dialect.name == "postgresql":  # one array parameter, however many tables are loaded
+            condition = condition | (TABLES.c.id == any_(bindparam("loaded", ids, type_=postgresql.ARRAY(Integer))))
+        else:
+            condition = condition | TABLES.c.id.in_(ids)
+    statement = select(TABLES.c.id, TABLES.c.guild_id, TABLES.c.version).where(condition).order_by(TABLES.c.id)
+    return [(int(row.id), int(row.guild_id), int(row.version)) for row in await connection.execute(statement)]
+
+
+async def guilds_on(connection: AsyncConnection, shards: Shards | None) -> list[Row[Any]]:
+    """The settings rows of the servers on ``shards`` (every server's when None or all)."""
+    statement = select(GUILDS)
+    mine = owned(GUILDS.c.id, shards)
+    if mine is not None:
+        statement = statement.where(mine)
+    return list((await connection.execute(statement.order_by(GUILDS.c.id))).all())
 
 
 def owned(guild_id: Any, shards: Shards | None) -> ColumnElement[bool] | None:

@@ -97,6 +97,8 @@ class Store(Protocol):
 
     async def moved_elsewhere(self, table_id: int, guild_id: int, version: int) -> None: ...
 
+    async def catch_up_all(self) -> list[int]: ...
+
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any: ...
 
     async def commit(
@@ -298,6 +300,10 @@ class TableStore:
             return False
         if live is not None:
             async with live.lock:
+                if live.version >= stored and not live.evicted:
+                    # What was read was this process's own commit, made while the lock was awaited (a check
+                    # for missed news may coincide with one): the copy holds it, and is kept.
+                    return False
                 self.evict(live)
         return True
 
@@ -331,6 +337,36 @@ class TableStore:
             if live.version >= version:
                 return
         log.warning("table %s: still behind version %s after %s reads", table_id, version, CATCH_UP_READS)
+
+    async def catch_up_all(self) -> list[int]:
+        """Catch up on news that may have been missed (the listening connection was lost a while, or a
+        notification never came): compare, in one query, the version of every table held here and of every
+        open table of this process's servers with the database's, and treat each one behind as news heard
+        (:meth:`moved_elsewhere`: the owner reads it again and its computers play on; another shard's copy is
+        dropped, to be read when next used). An open table of this process's servers not held here (opened or
+        started by another process, or dropped after a failed write) is read, as at start. The ids caught up.
+        SQLite serves one process: nothing is ever missed."""
+        if self.db.backend != "postgresql":
+            return []
+        held = {live.id: live.version for live in self.live.values()}
+        async with self.db.engine.connect() as connection:
+            rows = await repo.versions_to_check(connection, list(held), self.shards)
+        behind = []
+        for table_id, guild_id, version in rows:
+            if table_id not in held:
+                if self.shards.owns(guild_id):
+                    with contextlib.suppress(TableNotFound):
+                        await self.get(table_id)  # its computers wake as it is read
+                continue
+            if held[table_id] >= version:
+                continue
+            behind.append(table_id)
+            if not self.shards.owns(guild_id):
+                await self.refreshed(table_id)  # forgotten, so it is not found behind again at the next check
+            await self.moved_elsewhere(table_id, guild_id, version)
+        if behind:
+            log.info("caught up on %d tables moved on by other processes: %s", len(behind), behind)
+        return behind
 
     def tell_others(self, live: LiveTable) -> None:
         """This process moved a table on: tell the other processes sharing the database (PostgreSQL), after
