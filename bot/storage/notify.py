@@ -1,10 +1,11 @@
 """What one process tells the others sharing a PostgreSQL database (``LISTEN``/``NOTIFY``).
 
-Two things are heard: a server's settings changed (announced in the transaction
-that writes them: ``pg_notify`` is sent at commit, and not at all if the write
-rolls back), and a table was moved on by another process (when several share
-the database), so its owner reads it again and its computers play on, and every
-process tells its own subscribers. SQLite serves one process, which needs no message.
+Two things are heard: a server's settings changed, and a table was moved on by another
+process (when several share the database), so its owner reads it again and its computers
+play on, and every process tells its own subscribers. Both are announced in the transaction
+that writes them: ``pg_notify`` is delivered at commit, and not at all if the write rolls
+back, so a process that stops right after its commit has told the others already. SQLite
+serves one process, which needs no message.
 
 A notification sent while nobody listens is lost. The listening connection is watched (asyncpg
 says when it closes; a query every :data:`CHECK_SECONDS` finds a silent network cut) and opened
@@ -25,11 +26,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy import func, make_url, select
+from sqlalchemy import String, column, func, make_url, select, values
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 log = logging.getLogger(__name__)
@@ -59,9 +60,22 @@ async def announce(connection: AsyncConnection, guild_id: int) -> None:
 
 
 async def announce_table(connection: AsyncConnection, table_id: int, guild_id: int, version: int) -> None:
-    """Tell every listening process that table ``table_id`` of server ``guild_id`` moved on to ``version``."""
+    """Tell every listening process, at commit, that table ``table_id`` of server ``guild_id`` moved on to
+    ``version`` (sent in the transaction of the change itself: never lost between the commit and a later write,
+    never sent for a change rolled back)."""
     payload = f"{table_id}:{guild_id}:{version}"
     await connection.execute(select(func.pg_notify(_channel_here(TABLES_CHANNEL), payload)))
+
+
+async def announce_tables(connection: AsyncConnection, news: Sequence[tuple[int, int, int]]) -> None:
+    """:func:`announce_table` for each ``(table_id, guild_id, version)`` of ``news``, in one statement (a
+    group commit of many tables' moves pays for one)."""
+    if len(news) <= 1:
+        for table_id, guild_id, version in news:
+            await announce_table(connection, table_id, guild_id, version)
+        return
+    rows = values(column("payload", String), name="news").data([(f"{t}:{g}:{v}",) for t, g, v in news])
+    await connection.execute(select(func.pg_notify(_channel_here(TABLES_CHANNEL), rows.c.payload)))
 
 
 async def listening_connection(dsn: str) -> Any:

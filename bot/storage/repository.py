@@ -34,6 +34,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from bot.shards import Shards
 
+from . import notify
 from .models import (
     ABANDONED,
     FINISHED,
@@ -355,7 +356,8 @@ class MoveWrite:
     """The common write of play: actions appended, the version bumped, the turn timer replaced.
 
     Committed alone it checks the version with one UPDATE; merged with others
-    (:meth:`run_many`) a whole batch of tables costs four statements.
+    (:meth:`run_many`) a whole batch of tables costs four statements (five when some are told to the
+    other processes).
     """
 
     table_id: int
@@ -364,6 +366,9 @@ class MoveWrite:
     actions: list[dict[str, Any]]
     remind_at: datetime | None
     act_at: datetime | None  # None: no timer
+    # The table's server when the other processes are to hear of the move (PostgreSQL): told in this
+    # transaction, so the news leaves with the commit, whatever becomes of this process right after.
+    told_guild: int | None = None
 
     async def __call__(self, connection: AsyncConnection) -> None:
         from .database import BatchRollback
@@ -372,6 +377,8 @@ class MoveWrite:
             raise BatchRollback(StaleWrite(self.table_id))
         await append_actions(connection, self.actions)
         await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
+        if self.told_guild is not None:
+            await notify.announce_table(connection, self.table_id, self.told_guild, self.version + 1)
 
     @classmethod
     async def run_many(cls, connection: AsyncConnection, items: list[MoveWrite]) -> list[None]:
@@ -416,6 +423,8 @@ class MoveWrite:
         ]
         if timers:
             await connection.execute(insert(DEADLINES), timers)
+        news = [(item.table_id, item.told_guild, item.version + 1) for item in items if item.told_guild is not None]
+        await notify.announce_tables(connection, news)  # with the batch's commit: all of them, or none
         return [None] * len(items)
 
 

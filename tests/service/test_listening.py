@@ -1,24 +1,30 @@
-"""Processes sharing PostgreSQL keep hearing one another: a lost listening session is opened again and what
-was told meanwhile caught up."""
+"""Processes sharing PostgreSQL keep hearing one another: the news of a commit leaves in its own transaction (a
+process stopped right after its commit has told the others already, a write rolled back tells nothing), and a
+lost listening session is opened again and what was told meanwhile caught up."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.shards import Shards
 from bot.storage import notify
+from bot.storage import repository as repo
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableInfo, TableService
 
 from .conftest import POSTGRES_URL, Clock, drop_schema, fresh_database
 from .helpers import make_service, seated
 
+ROOT = Path(__file__).resolve().parents[2]
 NEEDS_POSTGRES = "several processes share PostgreSQL only (LISTEN/NOTIFY): set TEST_POSTGRES_URL to run this"
 EVEN_GUILD = 6 << 22  # shard 0 of 2: the first process's
 WAIT = 60.0  # seconds a bounded wait allows (a busy machine); a healthy run takes a fraction of one
@@ -44,6 +50,10 @@ async def until(condition: Callable[[], Awaitable[bool]], what: str, within: flo
     while not await condition():
         assert loop.time() < ends, f"not within {within} s: {what}"
         await asyncio.sleep(0.02)
+
+
+async def ignore(_settings: GuildSettings) -> None:
+    return None
 
 
 async def computers_turn_next(owner: TableService) -> tuple[TableInfo, int, str]:
@@ -128,3 +138,108 @@ async def test_a_lost_listening_session_is_opened_again_and_what_was_told_meanwh
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_news_of_a_click_leaves_with_its_commit_though_its_process_stops_right_after(
+    postgres: tuple[Database, str], clock: Clock
+) -> None:
+    """The process that served the click stops (``os._exit``, as if killed) the moment the click is answered:
+    nothing after the commit runs, and the owner still hears of it and its computer plays on."""
+    database, schema = postgres
+    assert POSTGRES_URL is not None
+    first = make_service(database, clock, shards=Shards.of(2, [0]))
+    try:
+        await first.follow_others(ignore)
+        info, who, action = await computers_turn_next(first)
+        args = ["-m", "tests.service.stop_after_click", POSTGRES_URL, schema, "2", "1", str(info.id), str(who), action]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, *args, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        )
+        out, err = await asyncio.wait_for(process.communicate(), WAIT)
+        lines = out.decode().split()
+        assert process.returncode == 0 and lines[:1] == ["ACK"], err.decode()
+        clicked = int(lines[1])
+        second = make_service(database, clock, shards=Shards.of(2, [1]))  # a reader of the table as committed
+        try:
+            await until(computer_played(second, info.id, clicked), "the owner heard of the click and played on")
+        finally:
+            await second.close()
+    finally:
+        await first.close()
+
+
+async def test_a_process_that_writes_nothing_more_after_its_commit_has_told_the_owner(
+    postgres: tuple[Database, str], clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after the answer the process can write no more (the database went away, or it is stopping: SIGTERM),
+    then closes: the news went with the commit, there is nothing left to write or to cancel."""
+    database, schema = postgres
+    first = make_service(database, clock, shards=Shards.of(2, [0]))
+    elsewhere = Database(database.url, connect_args={"server_settings": {"search_path": schema}})  # its own pool
+    second = make_service(elsewhere, clock, shards=Shards.of(2, [1]))
+    reader = make_service(database, clock, shards=Shards.of(2, [1]))
+
+    async def refused(_work: object) -> None:
+        raise ConnectionError("the database went away")
+
+    try:
+        await first.follow_others(ignore)
+        info, who, action = await computers_turn_next(first)
+        clicked = (await second.act(info.id, who, action)).table
+        monkeypatch.setattr(elsewhere, "write", refused)  # before anything else of that process runs
+        await second.close()
+        await until(computer_played(reader, info.id, clicked.version), "the owner heard of the click and played on")
+    finally:
+        for service in (first, second, reader):
+            await service.close()
+        await elsewhere.close()
+
+
+def _move(table_id: int, version: int, now: datetime, told: int | None, seq: int = 0) -> repo.MoveWrite:
+    """The move ``seq`` of a table at ``version``; ``told``: the server the other processes hear it of."""
+    row = {"table_id": table_id, "seq": seq, "seat": 0, "action": "pass", "source": "player", "created_at": now}
+    return repo.MoveWrite(table_id, version, seq + 1, [row], None, None, told)
+
+
+async def test_moves_committed_together_are_told_at_their_commit_and_a_stale_one_never(
+    postgres: tuple[Database, str],
+) -> None:
+    """A group commit of several tables' moves tells of each in its transaction; the stale move is dropped from
+    the batch, and its news with it (the merged transaction that held it rolled back)."""
+    database, schema = postgres
+    assert POSTGRES_URL is not None
+    now = datetime.now(UTC)
+
+    async def setup(connection: AsyncConnection) -> list[int]:
+        await repo.ensure_guild(connection, EVEN_GUILD)
+        await repo.remember_player(connection, 5, "Ann")
+        values = {"guild_id": EVEN_GUILD, "game": "oh-hell", "options": {}, "seed": 1, "status": "playing"}
+        values.update(host_id=5, created_at=now, version=4, action_count=0)
+        return [await repo.insert_table(connection, channel_id=channel, **values) for channel in range(3)]
+
+    ids = await database.write(setup)
+    heard: list[tuple[int, int, int]] = []
+
+    async def table_heard(table_id: int, guild_id: int, version: int) -> None:
+        heard.append((table_id, guild_id, version))
+
+    async def nothing(*_: Any) -> None:
+        return None
+
+    listener = notify.OthersListener(POSTGRES_URL, schema, nothing, table_heard, nothing)
+    await listener.start()
+    try:
+        moves = [_move(table_id, 3 if table_id == ids[1] else 4, now, EVEN_GUILD) for table_id in ids]
+        results = await asyncio.gather(*(database.write(move) for move in moves), return_exceptions=True)
+        assert [isinstance(result, repo.StaleWrite) for result in results] == [False, True, False]
+        await until(lambda: _at_least(heard, 2), "both committed moves heard")
+        await database.write(_move(ids[0], 5, now, None, seq=1))  # not told: nobody hears of it
+        await database.write(_move(ids[2], 5, now, EVEN_GUILD, seq=1))
+        await until(lambda: _at_least(heard, 3), "the last move heard")
+        assert sorted(heard) == [(ids[0], EVEN_GUILD, 5), (ids[2], EVEN_GUILD, 5), (ids[2], EVEN_GUILD, 6)]
+    finally:
+        await listener.close()
+
+
+async def _at_least(heard: list[Any], count: int) -> bool:
+    return len(heard) >= count
