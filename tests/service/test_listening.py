@@ -1,6 +1,7 @@
 """Processes sharing PostgreSQL keep hearing one another: the news of a commit leaves in its own transaction (a
-process stopped right after its commit has told the others already, a write rolled back tells nothing), and a
-lost listening session is opened again and what was told meanwhile caught up."""
+process stopped right after its commit has told the others already, a write rolled back tells nothing), a lost
+listening session is opened again and what was told meanwhile caught up, and the timers' version check catches
+up whatever news never came."""
 
 from __future__ import annotations
 
@@ -195,6 +196,37 @@ async def test_a_process_that_writes_nothing_more_after_its_commit_has_told_the_
         await elsewhere.close()
 
 
+async def test_the_timers_version_check_catches_up_news_that_never_came(
+    postgres: tuple[Database, str], clock: Clock
+) -> None:
+    """The owner does not listen at all (as if every notification were lost): its timer loop's check finds the
+    table behind and its computer plays on; another shard's table held behind is dropped, to be read when used."""
+    database, _ = postgres
+    first = make_service(database, clock, shards=Shards.of(2, [0]))
+    second = make_service(database, clock, shards=Shards.of(2, [1]))
+    try:
+        info, who, action = await computers_turn_next(first)
+        await second.table(info.id)  # the other process holds a copy too
+        clicked = (await second.act(info.id, who, action)).table
+        first.run_timers_forever(interval=0.01, check_every=0.05)
+        await until(computer_played(second, info.id, clicked.version), "the owner's check found the table behind")
+        assert info.id in first._live and first._live[info.id].version > clicked.version
+        await first.settle()
+        now = await first.table(info.id)
+        if now.status == "playing":  # a person's move at the owner: the other process's copy falls behind
+            seat = next(s for s in now.to_act if now.seats[s].user_id is not None)
+            person = now.seats[seat].user_id
+            assert person is not None
+            await first.act(info.id, person, (await first.legal(info.id, person))[0])
+            await first.settle()
+            assert second._live[info.id].version < first._live[info.id].version
+            assert await second.store.catch_up_all() == [info.id] and info.id not in second._live
+        assert await first.store.catch_up_all() == []  # nothing behind: one query, nothing read
+    finally:
+        await first.close()
+        await second.close()
+
+
 def _move(table_id: int, version: int, now: datetime, told: int | None, seq: int = 0) -> repo.MoveWrite:
     """The move ``seq`` of a table at ``version``; ``told``: the server the other processes hear it of."""
     row = {"table_id": table_id, "seq": seq, "seat": 0, "action": "pass", "source": "player", "created_at": now}
@@ -243,3 +275,16 @@ async def test_moves_committed_together_are_told_at_their_commit_and_a_stale_one
 
 async def _at_least(heard: list[Any], count: int) -> bool:
     return len(heard) >= count
+
+
+async def test_the_version_check_reads_nothing_where_one_process_serves_sqlite(
+    database: Database, clock: Clock
+) -> None:
+    """On either backend a single process's check finds nothing behind (on SQLite it does not even ask)."""
+    service = make_service(database, clock)
+    try:
+        info = await seated(service, "oh-hell", 3, {"start_cards": 3})
+        await service.start(info.id, info.host_id, message_id=1)
+        assert await service.store.catch_up_all() == []
+    finally:
+        await service.close()
