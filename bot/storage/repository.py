@@ -15,6 +15,7 @@ from typing import Any, cast
 from sqlalchemy import (
     Integer,
     Row,
+    any_,
     bindparam,
     column,
     delete,
@@ -34,6 +35,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from bot.shards import Shards
 
+from . import notify
 from .models import (
     ABANDONED,
     FINISHED,
@@ -153,6 +155,34 @@ async def table_version(connection: AsyncConnection, table_id: int) -> int | Non
     """The table's version as committed (None: no such table)."""
     version = await connection.scalar(select(TABLES.c.version).where(TABLES.c.id == table_id))
     return None if version is None else int(version)
+
+
+async def versions_to_check(
+    connection: AsyncConnection, loaded: Sequence[int], shards: Shards | None
+) -> list[tuple[int, int, int]]:
+    """In one statement, the (id, server, committed version) of the tables ``loaded`` and of every open table
+    of the servers on ``shards``: what a process compares with its copies when it may have missed news."""
+    condition: ColumnElement[bool] = TABLES.c.status.in_(OPEN_STATUSES)
+    mine = owned(TABLES.c.guild_id, shards)
+    if mine is not None:
+        condition = condition & mine
+    if loaded:
+        ids = list(loaded)
+        if connection.dialect.name == "postgresql":  # one array parameter, however many tables are loaded
+            condition = condition | (TABLES.c.id == any_(bindparam("loaded", ids, type_=postgresql.ARRAY(Integer))))
+        else:
+            condition = condition | TABLES.c.id.in_(ids)
+    statement = select(TABLES.c.id, TABLES.c.guild_id, TABLES.c.version).where(condition).order_by(TABLES.c.id)
+    return [(int(row.id), int(row.guild_id), int(row.version)) for row in await connection.execute(statement)]
+
+
+async def guilds_on(connection: AsyncConnection, shards: Shards | None) -> list[Row[Any]]:
+    """The settings rows of the servers on ``shards`` (every server's when None or all)."""
+    statement = select(GUILDS)
+    mine = owned(GUILDS.c.id, shards)
+    if mine is not None:
+        statement = statement.where(mine)
+    return list((await connection.execute(statement.order_by(GUILDS.c.id))).all())
 
 
 def owned(guild_id: Any, shards: Shards | None) -> ColumnElement[bool] | None:
@@ -339,7 +369,8 @@ class MoveWrite:
     """The common write of play: actions appended, the version bumped, the turn timer replaced.
 
     Committed alone it checks the version with one UPDATE; merged with others
-    (:meth:`run_many`) a whole batch of tables costs four statements.
+    (:meth:`run_many`) a whole batch of tables costs four statements (five when some are told to the
+    other processes).
     """
 
     table_id: int
@@ -348,6 +379,9 @@ class MoveWrite:
     actions: list[dict[str, Any]]
     remind_at: datetime | None
     act_at: datetime | None  # None: no timer
+    # The table's server when the other processes are to hear of the move (PostgreSQL): told in this
+    # transaction, so the news leaves with the commit, whatever becomes of this process right after.
+    told_guild: int | None = None
 
     async def __call__(self, connection: AsyncConnection) -> None:
         from .database import BatchRollback
@@ -356,6 +390,8 @@ class MoveWrite:
             raise BatchRollback(StaleWrite(self.table_id))
         await append_actions(connection, self.actions)
         await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
+        if self.told_guild is not None:
+            await notify.announce_table(connection, self.table_id, self.told_guild, self.version + 1)
 
     @classmethod
     async def run_many(cls, connection: AsyncConnection, items: list[MoveWrite]) -> list[None]:
@@ -400,6 +436,8 @@ class MoveWrite:
         ]
         if timers:
             await connection.execute(insert(DEADLINES), timers)
+        news = [(item.table_id, item.told_guild, item.version + 1) for item in items if item.told_guild is not None]
+        await notify.announce_tables(connection, news)  # with the batch's commit: all of them, or none
         return [None] * len(items)
 
 

@@ -35,6 +35,9 @@ Listener = Callable[[Outcome], Awaitable[None]]
 
 DUE_PAGE = 500  # due deadlines read, and reminders claimed in one write, at a time
 LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are looked for while running
+# How often the tables held here are compared with the database (one query for all of them), in case news of
+# another process's commit never arrived: a table whose computer is to act has no deadline to wake it.
+VERSION_CHECK_SECONDS = 5.0
 
 
 def canonical_action(state: GameState, seat: int, action: str) -> str:
@@ -110,15 +113,19 @@ class Play:
                 future.cancel()
         self._hints.clear()
 
-    def run_timers_forever(self, listener: Listener | None = None, interval: float = 1.0) -> asyncio.Task[None]:
+    def run_timers_forever(
+        self, listener: Listener | None = None, interval: float = 1.0, check_every: float = VERSION_CHECK_SECONDS
+    ) -> asyncio.Task[None]:
         """Poll the turn deadlines every ``interval`` seconds; ``listener`` (if any) is registered with
         :meth:`listen` and hears every reminder, timeout and computer move (the events go to the
-        subscribers of the store's bus either way)."""
+        subscribers of the store's bus either way). Every ``check_every`` seconds the tables held here are
+        compared with the database (:meth:`Store.catch_up_all`, PostgreSQL only): the safety net under the
+        other processes' notifications."""
         if listener is not None:
             self.listen(listener)
 
         async def loop() -> None:
-            swept = time.monotonic()
+            swept = checked = time.monotonic()
             while True:
                 try:
                     for outcome in await self.run_timers():
@@ -126,6 +133,9 @@ class Play:
                     if time.monotonic() - swept >= LOBBY_SWEEP_SECONDS:  # another process's crash, say
                         swept = time.monotonic()
                         await self.store.close_unshown_lobbies()
+                    if time.monotonic() - checked >= check_every:  # news of another process's commit lost
+                        checked = time.monotonic()
+                        await self.store.catch_up_all()
                 except asyncio.CancelledError:
                     raise
                 except Exception:

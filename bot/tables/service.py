@@ -149,5 +149,4 @@ class TableService:
         await self.tournaments.close()
         await self.play.close()
         await self.settings.close()
-        await self.store.close()
         await self.events.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +22,8 @@ from bot.storage.models import (
 from .errors import BadOptions
 from .records import GuildSettings
 from .store import Store
+
+log = logging.getLogger(__name__)
 
 GUILD_LIMITS = {
     "turn_seconds": (0, 86_400, "seconds"),
@@ -70,8 +73,13 @@ async def read_guild_settings(database: Database, guild_id: int) -> GuildSetting
         return GuildSettings(
             guild_id, DEFAULT_TURN_SECONDS, DEFAULT_GRACE_SECONDS, True, None, {}, DEFAULT_COMPUTER_PACE_MS
         )
+    return settings_of(row)
+
+
+def settings_of(row: Any) -> GuildSettings:
+    """A server's settings from its stored row."""
     return GuildSettings(
-        guild_id,
+        row.id,
         row.turn_seconds,
         row.grace_seconds,
         row.thread_per_table,
@@ -147,12 +155,19 @@ class Settings:
                 live.guild_grace = settings.grace_seconds
                 live.guild_pace_ms = settings.computer_pace_ms
 
-    async def follow_others(self, changed: Callable[[GuildSettings], Awaitable[None]]) -> None:
+    async def follow_others(
+        self, changed: Callable[[GuildSettings], Awaitable[None]], *, check_every: float = notify.CHECK_SECONDS
+    ) -> None:
         """Hear what the other processes on the database tell (PostgreSQL: LISTEN/NOTIFY): a server's
         new settings, applied to this process's open tables and passed to ``changed`` (the bot's own
         copies, such as a server's language); a table of this process's servers moved on by another
         process, read again here so its computers play on. With SQLite, one process serves the
-        database and nothing needs hearing."""
+        database and nothing needs hearing.
+
+        The listening connection is opened again whenever it is lost (tried every ``check_every``
+        seconds, and at once when asyncpg reports it closed); news told meanwhile never arrives, so once
+        it listens again every table held here is compared with the database (one query) and those
+        behind are read again, and the settings of this process's servers are read again."""
         if self.store.db.backend != "postgresql" or self._others is not None:
             return
 
@@ -161,9 +176,23 @@ class Settings:
             self._apply_settings(settings)
             await changed(settings)
 
+        async def missed() -> None:
+            await self.store.catch_up_all()
+            async with self.store.db.engine.connect() as connection:
+                rows = await repo.guilds_on(connection, self.store.shards)
+            for row in rows:  # a server never changed has no row, and nothing to miss
+                settings = settings_of(row)
+                self._apply_settings(settings)
+                try:
+                    await changed(settings)
+                except Exception:
+                    log.exception("could not apply the settings of server %s read again", row.id)
+
         async with self.store.db.engine.connect() as connection:
             schema = (await connection.exec_driver_sql("SELECT current_schema()")).scalar_one()
-        listener = notify.OthersListener(self.store.db.url, schema, settings_heard, self.store.moved_elsewhere)
+        listener = notify.OthersListener(
+            self.store.db.url, schema, settings_heard, self.store.moved_elsewhere, missed, check_every=check_every
+        )
         await listener.start()
         self._others = listener
 

@@ -97,6 +97,8 @@ class Store(Protocol):
 
     async def moved_elsewhere(self, table_id: int, guild_id: int, version: int) -> None: ...
 
+    async def catch_up_all(self) -> list[int]: ...
+
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any: ...
 
     async def commit(
@@ -172,7 +174,6 @@ class TableStore:
         self.announce_every_change = announce_every_change
         self.live: dict[int, LiveTable] = {}
         self._loading = asyncio.Lock()
-        self._announcing: set[asyncio.Task[None]] = set()
         self._on_moved: list[Callable[[LiveTable], None]] = []
         self._on_evict: list[Callable[[int], None]] = []
 
@@ -298,6 +299,10 @@ class TableStore:
             return False
         if live is not None:
             async with live.lock:
+                if live.version >= stored and not live.evicted:
+                    # What was read was this process's own commit, made while the lock was awaited (a check
+                    # for missed news may coincide with one): the copy holds it, and is kept.
+                    return False
                 self.evict(live)
         return True
 
@@ -307,12 +312,19 @@ class TableStore:
             return await repo.table_version(connection, live.id) == live.version
 
     async def moved_elsewhere(self, table_id: int, guild_id: int, version: int) -> None:
-        """Another process moved a table on (it says so after its commit): tell this process's subscribers,
+        """Another process moved a table on (its commit said so): tell this process's subscribers,
         and if the table is of this process's servers (a click routed elsewhere) read it again, so the
         copy here is current and its computers play on. News this copy already has is none."""
         live = self.live.get(table_id)
-        if live is not None and live.version >= version:
-            return
+        if live is not None:
+            if live.version >= version:
+                return
+            async with live.lock:
+                # The news of this process's own commit (told of when every change is, or at another shard's
+                # table) is delivered at its commit, and may come before the commit's caller has counted it:
+                # it holds the lock until it has, so once the lock is free the copy says whether this is news.
+                if live.version >= version and not live.evicted:
+                    return
         if self.shards.owns(guild_id):
             await self._catch_up(table_id, version)
         self.events.publish(TableMovedElsewhere(table_id, guild_id))  # subscribers here read it as it is now
@@ -332,30 +344,46 @@ class TableStore:
                 return
         log.warning("table %s: still behind version %s after %s reads", table_id, version, CATCH_UP_READS)
 
-    def tell_others(self, live: LiveTable) -> None:
-        """This process moved a table on: tell the other processes sharing the database (PostgreSQL), after
-        the commit, so the table's owner reads it again (a click routed here) and every process tells its
-        own subscribers. Only another shard's table is told of, unless ``announce_every_change`` (a
-        presentation elsewhere wants every change: one more NOTIFY per commit)."""
+    async def catch_up_all(self) -> list[int]:
+        """Catch up on news that may have been missed (the listening connection was lost a while, or a
+        notification never came): compare, in one query, the version of every table held here and of every
+        open table of this process's servers with the database's, and treat each one behind as news heard
+        (:meth:`moved_elsewhere`: the owner reads it again and its computers play on; another shard's copy is
+        dropped, to be read when next used). An open table of this process's servers not held here (opened or
+        started by another process, or dropped after a failed write) is read, as at start. The ids caught up.
+        SQLite serves one process: nothing is ever missed."""
+        if self.db.backend != "postgresql":
+            return []
+        held = {live.id: live.version for live in self.live.values()}
+        async with self.db.engine.connect() as connection:
+            rows = await repo.versions_to_check(connection, list(held), self.shards)
+        behind = []
+        for table_id, guild_id, version in rows:
+            if table_id not in held:
+                if self.shards.owns(guild_id):
+                    with contextlib.suppress(TableNotFound):
+                        await self.get(table_id)  # its computers wake as it is read
+                continue
+            if held[table_id] >= version:
+                continue
+            behind.append(table_id)
+            if not self.shards.owns(guild_id):
+                await self.refreshed(table_id)  # forgotten, so it is not found behind again at the next check
+            await self.moved_elsewhere(table_id, guild_id, version)
+        if behind:
+            log.info("caught up on %d tables moved on by other processes: %s", len(behind), behind)
+        return behind
+
+    def told(self, live: LiveTable) -> bool:
+        """Whether the other processes sharing the database (PostgreSQL) are told of a commit at this table,
+        so that its owner reads it again (a click routed here) and every process tells its own subscribers:
+        only another shard's table, unless ``announce_every_change`` (a presentation elsewhere wants every
+        change: one more NOTIFY per commit). The news goes in the commit's own transaction: PostgreSQL
+        delivers it at commit, never for a rolled-back write, and nothing is left to send once the commit is
+        done, so a process stopped right after it (a restart, a crash) has told the others already."""
         if self.db.backend != "postgresql" or self.shards.all:
-            return  # one process serves every server: nobody else to tell
-        if self.shards.owns(live.guild_id) and not self.announce_every_change:
-            return
-
-        version = live.version
-
-        async def work(connection: AsyncConnection) -> None:
-            await notify.announce_table(connection, live.id, live.guild_id, version)
-
-        async def tell() -> None:
-            try:
-                await self.db.write(work)
-            except Exception:
-                log.exception("could not tell the other processes that table %s moved on", live.id)
-
-        task = asyncio.create_task(tell(), name=f"tell-others-{live.id}")
-        self._announcing.add(task)
-        task.add_done_callback(self._announcing.discard)
+            return False  # one process serves every server: nobody else to tell
+        return self.announce_every_change or not self.shards.owns(live.guild_id)
 
     @contextlib.asynccontextmanager
     async def locked(self, table_id: int) -> AsyncIterator[LiveTable]:
@@ -381,12 +409,17 @@ class TableStore:
             evicted(live.id)
 
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any:
-        """Commit ``work`` with the table's version check; on any failure forget the live table."""
+        """Commit ``work`` with the table's version check (and the news of it, when :meth:`told`); on any
+        failure forget the live table."""
+        version, told = live.version, self.told(live)
 
         async def guarded(connection: AsyncConnection) -> Any:
-            if not await repo.claim_version(connection, live.id, live.version, **values):
+            if not await repo.claim_version(connection, live.id, version, **values):
                 raise BatchRollback(stale())
-            return await work(connection)
+            result = await work(connection)
+            if told:
+                await notify.announce_table(connection, live.id, live.guild_id, version + 1)
+            return result
 
         return await self.submit(live, guarded)
 
@@ -400,7 +433,6 @@ class TableStore:
             self.evict(live)  # memory may be ahead of the database: replay it next time
             raise
         live.version += 1
-        self.tell_others(live)
         return result
 
     async def commit(
@@ -450,7 +482,10 @@ class TableStore:
         )
         if plain_move:
             remind_at, act_at = deadline or (None, None)
-            move = repo.MoveWrite(live.id, live.version, values["action_count"], step.records, remind_at, act_at)
+            told_guild = live.guild_id if self.told(live) else None
+            move = repo.MoveWrite(
+                live.id, live.version, values["action_count"], step.records, remind_at, act_at, told_guild
+            )
             summary = await self.submit(live, move)
         else:
             summary = await self.write(live, work, **values)
@@ -485,8 +520,3 @@ class TableStore:
             return None, now + grace  # someone who is away is not kept waiting for twice
         remind_at = now + timedelta(seconds=live.turn_seconds)
         return remind_at, remind_at + grace
-
-    async def close(self) -> None:
-        """Stop telling the other processes (what is under way is dropped: they read the database anyway)."""
-        for task in list(self._announcing):
-            task.cancel()
