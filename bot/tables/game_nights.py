@@ -213,7 +213,7 @@ class GameNights:
             if row is None or row.status != SCHEDULED:
                 return None
             values: dict[str, Any] = {"starts_at": starts_at, "opened_at": None}
-            if starts_at - PING_BEFORE > now:
+            if starts_at > now:  # pinged again before the new start (at once if it is near: this ping was not sent)
                 values["pinged_at"] = None
             await stored.update_night(connection, night_id, **values)
             found = await stored.night(connection, night_id)

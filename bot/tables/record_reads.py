@@ -119,11 +119,9 @@ class Records:
         if info.status != TableStatus.FINISHED:  # the match goes on (or was abandoned): no hand is shown
             scored = [deal.public() for deal in scored]
         shared = await self._shared_deals(table_id)
-        if shared is not None:
-            held_back = bool(scored)
-            scored = [deal for deal in scored if deal.deal in shared]
-            if held_back and not scored:
-                raise NotAllowed("review_after_other_tables")
+        if shared is not None and scored and scored[-1].deal not in shared:
+            # the newest deal is not the others' yet: "Last deal" would show an older one as the last
+            raise NotAllowed("review_after_other_tables")
         return info, scored
 
     async def _shared_deals(self, table_id: int) -> _Shared | None:

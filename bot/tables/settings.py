@@ -62,7 +62,7 @@ def _fits_every_table(game: str, options: dict[str, Any] | None) -> None:
         except BadOptions:
             misfits.append(players)
     if misfits:
-        raise BadOptions("default_misfits", game=game, players=", ".join(map(str, misfits)))
+        raise BadOptions("default_misfits", game=game, players=", ".join(map(str, misfits)), counts=tuple(misfits))
 
 
 async def read_guild_settings(database: Database, guild_id: int) -> GuildSettings:

@@ -359,17 +359,20 @@ class TableStore:
             rows = await repo.versions_to_check(connection, list(held), self.shards)
         behind = []
         for table_id, guild_id, version in rows:
-            if table_id not in held:
-                if self.shards.owns(guild_id):
-                    with contextlib.suppress(TableNotFound):
-                        await self.get(table_id)  # its computers wake as it is read
+            if table_id in held and held[table_id] >= version:
                 continue
-            if held[table_id] >= version:
-                continue
-            behind.append(table_id)
-            if not self.shards.owns(guild_id):
-                await self.refreshed(table_id)  # forgotten, so it is not found behind again at the next check
-            await self.moved_elsewhere(table_id, guild_id, version)
+            try:  # one table that fails to load must not keep the rest from being caught up
+                if table_id not in held:
+                    if self.shards.owns(guild_id):
+                        with contextlib.suppress(TableNotFound):
+                            await self.get(table_id)  # its computers wake as it is read
+                    continue
+                behind.append(table_id)
+                if not self.shards.owns(guild_id):
+                    await self.refreshed(table_id)  # forgotten, so it is not found behind again at the next check
+                await self.moved_elsewhere(table_id, guild_id, version)
+            except Exception:
+                log.exception("table %s could not be caught up; the others are", table_id)
         if behind:
             log.info("caught up on %d tables moved on by other processes: %s", len(behind), behind)
         return behind

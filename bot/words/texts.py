@@ -101,6 +101,8 @@ def error_text(error: TableError, locale: Any) -> str:
     if params.get("allowed_keys"):  # what is allowed, as the catalogue names each
         separator = translate(locale, "permission.separator")
         params["allowed"] = separator.join(translate(locale, key) for key in params["allowed_keys"])
+    if params.get("counts"):  # numbers of players, listed as the reader's language lists
+        params["players"] = translate(locale, "permission.separator").join(map(str, params["counts"]))
     if error.key == "bad_setting" and {"low", "high", "unit"} <= params.keys():
         params["allowed"] = translate(locale, f"error.range_{params['unit']}", low=params["low"], high=params["high"])
     if error.key == "bad_option_value":

@@ -220,6 +220,9 @@ class GameNights(commands.Cog, name=HANDLER):
             if gone is not None:
                 await self._say_cancelled(gone)
             return False
+        except (discord.HTTPException, aiohttp.ClientError):  # a check, not a condition: the night goes on
+            log.warning("game night %s: could not read its Discord event; going on as planned", night.id)
+            return True
         status = int(event.get("status", 1))
         if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
             over = await self.service.game_nights.edited(night.event_id, night.starts_at, cancelled=True)

@@ -151,3 +151,21 @@ async def test_a_sign_up_discord_would_not_post_is_cancelled_and_the_night_faile
     assert info.status.value == "cancelled"  # it holds none of the server's open places
     after = await service.game_nights.night_of_event(EVENT)
     assert after is not None and after.status == "failed"
+
+
+async def test_a_night_whose_event_cannot_be_read_goes_on_as_planned(service: TableService, clock: Clock) -> None:
+    """The read of the night's Discord event before it opens is a check: Discord failing it (a 503) must not
+    lose the night (it was claimed, never opened, and nobody told)."""
+    channel = Channel()
+    bot = fake_bot(service, channel)
+
+    async def failing(guild_id: int, event_id: int, *, with_user_count: bool) -> dict[str, Any]:
+        raise discord.DiscordServerError(SimpleNamespace(status=503, reason="Service Unavailable"), "down")
+
+    bot.http.get_scheduled_event = failing
+    nights = await cogs_loaded(bot)
+    night = await tournament_night(service, clock, "swiss")
+    await nights.open(night)
+    assert len(channel.sent) == 1  # the sign-up, posted
+    after = await service.game_nights.night_of_event(EVENT)
+    assert after is not None and after.status == "open"

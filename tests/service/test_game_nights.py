@@ -146,3 +146,28 @@ async def test_two_processes_and_a_restart_open_each_night_once(database: Databa
     async with database.engine.connect() as connection:
         rows = (await connection.execute(text("SELECT count(*) FROM game_nights WHERE opened_at IS NOT NULL"))).scalar()
     assert rows == 2
+
+
+async def test_a_night_found_moved_when_it_came_due_is_pinged_and_opened_at_its_new_start(
+    service: TableService, clock: Clock
+) -> None:
+    """The event was moved while the bot was away; the ping claimed at the old time was not sent (the cog read the
+    event first): the night moves, and is pinged and opened as its new start comes, earlier or later."""
+    night = await schedule(service)  # 21:00; the clock says 20:00
+    clock.advance(50 * 60)  # 20:50: the ping is claimed
+    pings, _ = await service.game_nights.due()
+    assert [n.id for n in pings] == [night.id]
+    earlier = night.starts_at - timedelta(minutes=5)  # moved to 20:55: within the ping's ten minutes
+    moved = await service.game_nights.moved(night.id, earlier)
+    assert moved is not None and moved.starts_at == earlier
+    pings, opens = await service.game_nights.due()
+    assert [n.id for n in pings] == [night.id] and opens == []  # pinged now, not lost
+    clock.advance(5 * 60)  # 20:55
+    _, opens = await service.game_nights.due()
+    assert [n.id for n in opens] == [night.id]
+    later = earlier + timedelta(hours=2)  # found moved again as it opened: opened at the new start instead
+    assert await service.game_nights.moved(night.id, later) is not None
+    assert await service.game_nights.due() == ([], [])
+    clock.advance(2 * 3600)
+    pings, opens = await service.game_nights.due()
+    assert [n.id for n in pings] == [night.id] and [n.id for n in opens] == [night.id]
