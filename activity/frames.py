@@ -88,8 +88,10 @@ PARSER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 class TokenRequest(Frame):
     """``POST /api/token``: the code the SDK's ``authorize`` gave the page, and the instance it runs in."""
 
-    code: Annotated[StrictStr, Field(min_length=1, max_length=256, pattern=r"^[A-Za-z0-9_.~-]+$")]
-    instance_id: Annotated[StrictStr, Field(min_length=1, max_length=256, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    # Only what could be Discord's (its codes are some thirty letters and digits): anything else is refused here,
+    # never costing a call to Discord from the bot's own address.
+    code: Annotated[StrictStr, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
+    instance_id: Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
     language: Annotated[StrictStr, Field(max_length=16)] = "en"
 
 

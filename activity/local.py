@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.tables import TableService
 
 from .identity import DiscordSignIn
+from .limits import networks
 from .server import ActivityServer
 from .sessions import LOCAL_GUILD
 from .source import ServiceSource
@@ -76,7 +77,8 @@ async def start_activity(service: TableService, settings: Settings) -> ActivityR
     if not settings.activity_client_id or not secret:
         raise ValueError("ACTIVITY_PORT needs ACTIVITY_CLIENT_ID and ACTIVITY_CLIENT_SECRET (see .env.example)")
     discord = DiscordSignIn(settings.activity_client_id, secret, token, settings.discord_api_base)
-    server = ActivityServer(source, local=False, discord=discord)
+    trusted = networks(settings.activity_trusted_proxies)
+    server = ActivityServer(source, local=False, discord=discord, trusted_proxies=trusted)
     runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
     log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
     return ActivityRunning(source, runner, server)

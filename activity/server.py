@@ -5,6 +5,11 @@
 watcher) and again after every change of the table. Every frame in is parsed strictly
 (:mod:`activity.frames`) and rate-limited; a refusal is ``{"type": "error", "message": ...}`` in
 the reader's language and writes nothing.
+
+Limits (docs/operations.md, "The Activity"): frames per user (all their screens together), screens per
+session, sockets of one address that have not said hello yet and the time they have to say it, sign-ins
+per address (:mod:`activity.limits`) and, through :mod:`activity.identity`, sign-ins that reach Discord.
+Every answer carries a Content-Security-Policy that lets the page run only inside Discord (or alone).
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from pydantic import ValidationError
 
 from bot.catalogues import DEFAULT, language_of, translate
@@ -49,7 +56,9 @@ from .frames import (
     Watch,
     parse,
 )
-from .identity import DISCORD, DiscordSignIn, SignInRefused
+from .identity import DISCORD, TOO_MANY, DiscordSignIn, SignInRefused
+from .limits import Buckets, Clock, Network, client_address, whole_seconds
+from .places import Places, in_place
 from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
@@ -58,12 +67,39 @@ from .state_frames import Frames, frame_of, frame_text
 log = logging.getLogger(__name__)
 
 PAGE_DIR = Path(__file__).parent / "page" / "dist"
-HELLO_SECONDS = 10.0
-RATE_PER_SECOND = 8.0
-RATE_BURST = 16.0
+HELLO_SECONDS = 10.0  # a new socket says hello within this, all told (WebSocket pings do not stretch it)
+GREETING_PER_CLIENT = 32  # sockets of one address yet to say hello (inside Discord, its proxy's address: many users)
+RATE_PER_SECOND = 8.0  # frames of one user, all their screens together...
+RATE_BURST = 16.0  # ...and at once
+FLOOD_CLOSE = 64  # frames refused in a row for coming too fast: the socket is closed (a page never sends so many)
+SCREENS_PER_SESSION = 4  # open screens of one session: one more closes the oldest (a reload's old socket may linger)
+SIGN_INS_PER_MINUTE = 10.0  # Discord sign-ins of one address (inside Discord, its proxy's: many users)...
+SIGN_IN_BURST = 10.0  # ...and at once
 MAX_ROOM = 1_000_000
 MAX_MESSAGE = 256 * 1024  # bytes: the longest WebSocket message read (a frame itself is at most MAX_FRAME)
-IDLE_POLL = 1.0  # a screen with no table here looks for one made meanwhile (another tab's) this often
+ENDED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)  # the socket is going
+
+# The page loads its script and stylesheet from here and talks to this host alone (inside Discord through
+# Discord's proxy, https://<application id>.discordsays.com/.proxy/, its socket wss:// there); the Embedded App
+# SDK talks to the Discord client only by postMessage. Discord shows it in a frame of its own (in local mode the
+# page is its own window).
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self' wss://*.discordsays.com",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com",
+    )
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 def _loads(raw: str | bytes) -> Any:
@@ -127,23 +163,6 @@ def games_catalogue(language: str) -> list[dict[str, Any]]:
     return out
 
 
-class Bucket:
-    """A token bucket: ``rate`` frames a second, ``burst`` at once."""
-
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.at = burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class Screen:
     """One WebSocket: its session, the table it shows, and the task that pushes that table's changes."""
 
@@ -179,7 +198,8 @@ class Screen:
     async def send_text(self, text: str) -> None:
         async with self._send_lock:
             if not self.socket.closed:
-                await self.socket.send_str(text)
+                with contextlib.suppress(ConnectionResetError):  # the page went meanwhile: nothing to tell it
+                    await self.socket.send_str(text)
 
     async def refuse(self, key: str, **params: Any) -> None:
         await self.send({"type": "error", "key": key, "message": translate(self.language, key, **params)})
@@ -191,8 +211,7 @@ class Screen:
 
     def in_place(self, table: TableInfo) -> bool:
         """A screen only ever shows the tables of its own place (its instance's channel or thread, or its room)."""
-        session = self.session
-        return table.guild_id == session.guild_id and session.channel_id in (table.channel_id, table.thread_id)
+        return in_place(table, self.session.guild_id, self.session.channel_id)
 
     async def show(self, table_id: int | None) -> None:
         """Show ``table_id`` (None: the place's open table, else the lobby form) and follow its changes."""
@@ -214,15 +233,16 @@ class Screen:
 
     async def _push(self, table_id: int | None) -> None:
         try:
-            if table_id is None:
-                tables = await self._open_here()
-                shown: list[int] | None = None
-                while len(tables) != 1:  # none yet, or several to choose from: look again now and then
-                    if [t.id for t in tables] != shown:
-                        shown = [t.id for t in tables]
-                        await self.send({"type": "state", "table": None, "tables": self._choosable(tables)})
-                    await asyncio.sleep(IDLE_POLL)
-                    tables = await self._open_here()
+            if table_id is None:  # the place's one open table, once there is one (read for all its screens at once)
+                session = self.session
+                async with self.server.places.watching(session.guild_id, session.channel_id) as place:
+                    seen, tables = await place.after(place.now())
+                    shown: list[int] | None = None
+                    while len(tables) != 1:  # none yet, or several to choose from: look again now and then
+                        if [t.id for t in tables] != shown:
+                            shown = [t.id for t in tables]
+                            await self.send({"type": "state", "table": None, "tables": self._choosable(tables)})
+                        seen, tables = await place.after(seen)
                 table_id = self.table_id = tables[0].id
             async for _version in self.source.subscribe(table_id):
                 await self.send_text(await self.state_frame(table_id))
@@ -232,10 +252,6 @@ class Screen:
             await self.refuse_table(error)
         except Exception:
             log.exception("screen of table %s failed", table_id)
-
-    async def _open_here(self) -> list[TableInfo]:
-        """The open tables of this screen's place (its channel, tables in threads of their own, or its thread)."""
-        return [t for t in await self.source.tables_in_channel(self.session.channel_id) if self.in_place(t)]
 
     def _choosable(self, tables: list[TableInfo]) -> list[dict[str, Any]]:
         language = self.language
@@ -356,6 +372,12 @@ class Screen:
         )
         await self.show(table.id)
 
+    async def replaced(self) -> None:
+        """A newer screen of the session took this one's place: the page is told so (and does not reconnect)."""
+        await self.refuse("activity.replaced")
+        with contextlib.suppress(ConnectionResetError):
+            await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"replaced")
+
     async def close(self) -> None:
         if self._hinting is not None:
             self._hinting.cancel()
@@ -377,16 +399,25 @@ class ActivityServer:
         local: bool,
         page_dir: Path = PAGE_DIR,
         discord: DiscordSignIn | None = None,
+        trusted_proxies: Sequence[Network] = (),
+        clock: Clock = time.monotonic,
     ) -> None:
         self.source = source
         self.local = local
         self.discord = discord  # Discord's sign-in (None in local mode)
         self.client_id = discord.client_id if discord else None  # the application's id: the page's SDK needs it
         self.page_dir = page_dir
-        self.sessions = Sessions()
+        self.trusted_proxies = tuple(trusted_proxies)  # the operator's reverse proxies (ACTIVITY_TRUSTED_PROXIES)
+        self.sessions = Sessions(clock)
         self.screens: set[Screen] = set()
         self.frames = Frames()  # each table's latest state frames, built once for all its screens
         self.shown: dict[int, set[Screen]] = {}  # table -> the screens showing it
+        self.places = Places(source)  # the places screens wait in for a table, each read once for all of them
+        self.rates = Buckets(RATE_PER_SECOND, RATE_BURST, clock)  # user -> the frames their screens may send
+        self.sign_ins = Buckets(SIGN_INS_PER_MINUTE / 60, SIGN_IN_BURST, clock)  # address -> Discord sign-ins
+        self.of_session: dict[str, list[Screen]] = {}  # session -> its open screens, oldest first
+        self.greeting: Counter[str] = Counter()  # address -> its sockets yet to say hello
+        self._chores: set[asyncio.Task[None]] = set()
 
     def showing(self, screen_: Screen, was: int | None, now: int | None) -> None:
         """``screen_`` shows ``now`` instead of ``was``; a table no screen shows any more has its frames dropped."""
@@ -412,9 +443,16 @@ class ActivityServer:
         app.router.add_get("/api/mode", self.mode)
         if (self.page_dir / "assets").is_dir():
             app.router.add_static("/assets", self.page_dir / "assets")
+        app.on_response_prepare.append(self._security_headers)
         app.on_shutdown.append(self._close_screens)
         app.on_cleanup.append(self._close_discord)
         return app
+
+    async def _security_headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every answer (the page, its assets, the API, a refusal): no other site's script or frame, no sniffing
+        of types, no address of ours in a referrer."""
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         page = self.page_dir / "index.html"
@@ -448,10 +486,16 @@ class ActivityServer:
 
     async def discord_sign_in(self, request: web.Request) -> web.Response:
         """Inside Discord: the code from the SDK's ``authorize`` and the instance id, checked with Discord
-        itself (:mod:`activity.identity`); the answer is a session for this user in the instance's channel."""
+        itself (:mod:`activity.identity`); the answer is a session for this user in the instance's channel.
+
+        Each call may cost the bot's own address calls to Discord: an address past its sign-ins, a code that
+        cannot be one, and any sign-in while Discord asked us to wait are refused here, without asking it."""
         if self.discord is None:
             raise web.HTTPNotFound()
         body, refused = await _json_body(request)
+        wait = self.sign_ins.take(client_address(request, self.trusted_proxies))
+        if wait > 0:
+            return self._too_many(_language_in(body), wait)
         try:
             if refused is not None:
                 raise ValueError(refused)
@@ -463,9 +507,14 @@ class ActivityServer:
         try:
             user = await self.discord.sign_in(asked.code, asked.instance_id)
         except SignInRefused as why:
+            if why.retry_after is not None:
+                return self._too_many(language, why.retry_after)
             status = 502 if why.key == "activity.discord_unreachable" else 403
             return web.json_response({"error": translate(language, why.key), "key": why.key}, status=status)
-        session = self.sessions.make(user.user_id, clean_name(user.name), user.guild_id, user.channel_id, local=False)
+        name = clean_name(user.name)
+        session = self.sessions.make(
+            user.user_id, name, user.guild_id, user.channel_id, local=False, instance_id=user.instance_id
+        )
         return web.json_response(
             {
                 "session": session.key,
@@ -474,50 +523,119 @@ class ActivityServer:
             }
         )
 
+    @staticmethod
+    def _too_many(language: str, wait: float) -> web.Response:
+        """A sign-in refused until ``wait`` seconds have passed: said in the reader's language, and in
+        ``Retry-After``."""
+        seconds = whole_seconds(wait)
+        return web.json_response(
+            {"error": translate(language, TOO_MANY, seconds=seconds), "key": TOO_MANY, "retry_after": seconds},
+            status=429,
+            headers={"Retry-After": str(seconds)},
+        )
+
     async def websocket(self, request: web.Request) -> web.WebSocketResponse:
         # A message up to MAX_MESSAGE is read and refused as too long, in the screen's language; past it aiohttp
         # closes the connection with WebSocket's own "message too big" (1009), never reading it into memory.
+        client = client_address(request, self.trusted_proxies)
+        if self.greeting[client] >= GREETING_PER_CLIENT:  # refused before the upgrade: the page tries again later
+            raise web.HTTPTooManyRequests(headers={"Retry-After": str(whole_seconds(HELLO_SECONDS))})
         socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)
-        await socket.prepare(request)
-        screen_: Screen | None = None
-        bucket = Bucket()
+        self.greeting[client] += 1
         try:
-            screen_ = await self._hello(socket)
-            if screen_ is None:
-                return socket
-            self.screens.add(screen_)
-            async for message in socket:
-                if message.type != WSMsgType.TEXT:
-                    if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
-                        break
-                    await screen_.refuse("activity.bad_frame")
-                    continue
-                if not bucket.take():
-                    await screen_.refuse("activity.too_fast")
-                    continue
-                try:
-                    frame = parse(message.data)
-                except BadFrame as why:
-                    await screen_.refuse("activity.too_long" if str(why) == "too_long" else "activity.bad_frame")
-                    continue
-                await screen_.handle(frame)
+            await socket.prepare(request)
+            hello = await self._hello(socket)
         finally:
-            if screen_ is not None:
-                self.screens.discard(screen_)
-                await screen_.close()
+            self.greeting[client] -= 1
+            if self.greeting[client] <= 0:
+                del self.greeting[client]
+        if hello is None:
+            return socket
+        session, language, table = hello
+        screen_ = Screen(self, socket, session, language)
+        try:
+            self._opened(screen_)
+            await screen_.send(
+                {
+                    "type": "hello",
+                    "user": {"id": str(session.user_id), "name": session.name},
+                    "local": session.local,
+                    "language": language,
+                    "games": games_catalogue(language),
+                }
+            )
+            await screen_.show(table)
+            await self._serve(screen_)
+        finally:
+            self._closed(screen_)
+            await screen_.close()
         return socket
 
-    async def _hello(self, socket: web.WebSocketResponse) -> Screen | None:
+    async def _serve(self, screen_: Screen) -> None:
+        """The screen's frames, each in its turn: every frame (of any type) draws on its user's bucket first; a
+        flood is told once, and a socket that goes on flooding is closed."""
+        socket, bucket = screen_.socket, self.rates.of(screen_.session.user_id)
+        refused = 0
+        async for message in socket:
+            if message.type in ENDED:
+                break
+            if not bucket.take():
+                refused += 1
+                if refused == 1:
+                    await screen_.refuse("activity.too_fast")
+                elif refused >= FLOOD_CLOSE:
+                    await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too fast")
+                    break
+                continue
+            refused = 0
+            if message.type != WSMsgType.TEXT:
+                await screen_.refuse("activity.bad_frame")
+                continue
+            try:
+                frame = parse(message.data)
+            except BadFrame as why:
+                await screen_.refuse("activity.too_long" if str(why) == "too_long" else "activity.bad_frame")
+                continue
+            await screen_.handle(frame)
+
+    def _opened(self, screen_: Screen) -> None:
+        """A new screen of its session: past SCREENS_PER_SESSION the oldest goes (told why), so a page reloaded
+        while its old socket lingers still opens, and no session holds more than that many."""
+        self.screens.add(screen_)
+        mine = self.of_session.setdefault(screen_.session.key, [])
+        mine.append(screen_)
+        while len(mine) > SCREENS_PER_SESSION:
+            chore = asyncio.create_task(mine.pop(0).replaced(), name="screen-replaced")
+            self._chores.add(chore)
+            chore.add_done_callback(self._chores.discard)
+
+    def _closed(self, screen_: Screen) -> None:
+        self.screens.discard(screen_)
+        mine = self.of_session.get(screen_.session.key, [])
+        if screen_ in mine:
+            mine.remove(screen_)
+        if not mine:
+            self.of_session.pop(screen_.session.key, None)
+
+    async def _hello(self, socket: web.WebSocketResponse) -> tuple[Session, str, int | None] | None:
+        """The socket's session, language and table to show, from its first frame; None: refused (told why,
+        where the socket is still open) or gone."""
         language = DEFAULT  # until the hello says which (a refusal of a hello that says it is in its language)
 
         async def refuse(key: str) -> None:
-            await socket.send_str(json.dumps({"type": "error", "key": key, "message": translate(language, key)}))
-            await socket.close()
+            if socket.closed:
+                return
+            with contextlib.suppress(ConnectionResetError):  # the page went meanwhile
+                await socket.send_str(json.dumps({"type": "error", "key": key, "message": translate(language, key)}))
+                await socket.close()
 
         try:
-            message = await socket.receive(timeout=HELLO_SECONDS)
+            async with asyncio.timeout(HELLO_SECONDS):  # one deadline: each ping aiohttp answers would restart
+                message = await socket.receive()  # a per-receive timeout
         except TimeoutError:
             await refuse("activity.bad_frame")
+            return None
+        if message.type in ENDED:
             return None
         if message.type != WSMsgType.TEXT:
             await refuse("activity.bad_frame")
@@ -534,18 +652,14 @@ class ActivityServer:
         if session is None:
             await refuse("activity.signed_out")
             return None
-        screen_ = Screen(self, socket, session, language)
-        await screen_.send(
-            {
-                "type": "hello",
-                "user": {"id": str(session.user_id), "name": session.name},
-                "local": session.local,
-                "language": language,
-                "games": games_catalogue(language),
-            }
-        )
-        await screen_.show(hello.table)
-        return screen_
+        if session.instance_id is not None and self.discord is not None:
+            # Still in the instance? A user who left it (or was moved out of the channel) signs in no more.
+            why = await self.discord.recheck(session.instance_id, session.user_id, session.channel_id)
+            if why is not None:
+                self.sessions.drop(session.key)
+                await refuse(why)
+                return None
+        return session, language, hello.table
 
     async def _close_discord(self, app: web.Application) -> None:
         if self.discord is not None:

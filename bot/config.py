@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
@@ -79,6 +81,11 @@ class Settings(BaseSettings):
     activity_client_secret: SecretStr | None = Field(
         default=None, description="the application's OAuth2 client secret, for the Activity's sign-in"
     )
+    activity_trusted_proxies: str | None = Field(
+        default=None,
+        description="the reverse proxies in front of the Activity (addresses or networks, such as 127.0.0.1): "
+        "a request from one of them is counted as from the address its X-Forwarded-For names",
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 
@@ -96,6 +103,18 @@ class Settings(BaseSettings):
             raise ValueError(  # the URL itself is not repeated: it may hold a password
                 "it is not a Redis URL; use redis://host:6379/0 (rediss:// for TLS, unix:///path/to/redis.sock)"
             )
+        return value
+
+    @field_validator("activity_trusted_proxies")
+    @classmethod
+    def _trusted_proxies(cls, value: str | None) -> str | None:
+        for part in (value or "").replace(",", " ").split():
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{part!r} is not an address or network; list the proxies' addresses, such as 127.0.0.1, 10.0.0.0/8"
+                ) from None
         return value
 
     @field_validator("shard_ids")

@@ -38,7 +38,7 @@ async def test_a_player_signs_in_with_discord_and_sees_the_table_of_the_instance
 async def test_codes_are_good_once_for_this_application_and_not_for_long(inside: Inside) -> None:
     activity = inside.double.activity
     instance = activity.launch([ALICE], inside.double.channel_id, inside.double.guild_id)
-    status, answer = await inside.token("made-up-code", instance)
+    status, answer = await inside.token("made-up-code-of-the-right-shape", instance)
     assert status == 403 and answer["key"] == "activity.bad_code"
     code = activity.authorize(ALICE)
     assert (await inside.token(code, instance))[0] == 200

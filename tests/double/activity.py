@@ -58,6 +58,7 @@ class ActivityDouble:
         self.tokens: dict[str, tuple[int, User]] = {}  # access token → (application, user)
         self.instances: dict[str, Instance] = {}
         self.exchanges = 0  # token exchanges asked for
+        self.instance_reads = 0  # activity instances read
         self.launched: list[Instance] = []  # instances made by LAUNCH_ACTIVITY answers
 
     def routes(self, router: web.UrlDispatcher) -> None:
@@ -142,6 +143,7 @@ class ActivityDouble:
         )
 
     async def _instance(self, request: web.Request) -> web.Response:
+        self.instance_reads += 1
         if request.headers.get("Authorization") != "Bot double-token":
             return _reply({"message": "401: Unauthorized", "code": 0}, 401)
         app_id = int(request.match_info["app"])

@@ -35,6 +35,12 @@ function connect(signed: SignedIn): void {
         page.say(frame.message, 15000);
       } else if (frame.type === "review") {
         page.showReview(frame.review);
+      } else if (frame.key === "activity.replaced") {
+        // A newer window of this session took the table (the server keeps a few per session): this one stops
+        // rather than reconnect and take it back, which would only push the other out in turn.
+        connection?.close();
+        connection = null;
+        page.say(frame.message, 86_400_000); // until reloaded: nothing here moves any more
       } else if (frame.key === "activity.signed_out") {
         // The server no longer knows this tab (it restarted): sign in again, or in Discord, say why.
         sessionStorage.removeItem(`session:${room}`);
