@@ -20,6 +20,7 @@ from .source import TableSource
 log = logging.getLogger(__name__)
 
 IDLE_POLL = 1.0  # seconds between two reads of a place's tables while screens wait there
+STOP_WAIT = 5.0  # seconds a screen's end waits for its place's read under way to stop
 
 
 def in_place(table: TableInfo, guild_id: int, channel_id: int) -> bool:
@@ -99,4 +100,4 @@ class Places:
                 del self._places[key]
                 if place.task is not None:  # ended before the screen is: its read never outlives the database
                     place.task.cancel()
-                    await asyncio.wait({place.task})
+                    await asyncio.wait({place.task}, timeout=STOP_WAIT)  # bounded: a stop never hangs on it
