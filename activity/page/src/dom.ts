@@ -12,8 +12,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === false) continue;
     if (name === "text") node.textContent = String(value);
     else if (name === "class") node.className = String(value);
-    // Through the CSSOM, not as a style attribute: the server's Content-Security-Policy (style-src 'self')
-    // refuses inline style attributes, not styles a script sets.
+    // Through the CSSOM, not as a style attribute (a script's styles, whatever the Content-Security-Policy says
+    // of inline style attributes).
     else if (name === "style") node.style.cssText = String(value);
     else node.setAttribute(name, value === true ? "" : String(value));
   }
