@@ -218,7 +218,7 @@ class GameNights(commands.Cog, name=HANDLER):
         except discord.NotFound:
             gone = await self.service.game_nights.deleted(night.event_id)
             if gone is not None:
-                await self._say_cancelled(gone)
+                await self._say(gone, "night.cancelled")
             return False
         except (discord.HTTPException, aiohttp.ClientError):  # a check, not a condition: the night goes on
             log.warning("game night %s: could not read its Discord event; going on as planned", night.id)
@@ -227,13 +227,13 @@ class GameNights(commands.Cog, name=HANDLER):
         if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
             over = await self.service.game_nights.edited(night.event_id, night.starts_at, cancelled=True)
             if over is not None:
-                await self._say_cancelled(over)
+                await self._say(over, "night.cancelled")
             return False
         start = datetime.fromisoformat(event["scheduled_start_time"])
         if status == discord.EventStatus.scheduled.value and abs((start - night.starts_at).total_seconds()) >= 60:
             moved = await self.service.game_nights.moved(night.id, start)
             if moved is not None:
-                await self._say_moved(moved)
+                await self._say(moved, "night.moved")
             return False
         return True
 
@@ -303,7 +303,7 @@ class GameNights(commands.Cog, name=HANDLER):
         if after.status in (discord.EventStatus.cancelled, discord.EventStatus.ended):
             night = await self.service.game_nights.edited(after.id, after.start_time, cancelled=True)
             if night is not None:
-                await self._say_cancelled(night)
+                await self._say(night, "night.cancelled")
             return
         start = min(after.start_time, now) if after.status == discord.EventStatus.active else after.start_time
         night = await self.service.game_nights.night_of_event(after.id)
@@ -311,22 +311,17 @@ class GameNights(commands.Cog, name=HANDLER):
             return
         moved = await self.service.game_nights.edited(after.id, start, cancelled=False)
         if moved is not None and after.status != discord.EventStatus.active:
-            await self._say_moved(moved)
-
-    async def _say_moved(self, moved: NightInfo) -> None:
-        locale = self.bot.languages.of(moved.guild_id)
-        said = t(locale, "night.moved", game=game_name(moved.game, locale), when=stamp(moved.starts_at, "F"))
-        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
-            await (await self._channel(moved)).send(said)
+            await self._say(moved, "night.moved")
 
     @commands.Cog.listener()
     async def on_scheduled_event_delete(self, event: discord.ScheduledEvent) -> None:
         night = await self.service.game_nights.deleted(event.id)
         if night is not None:
-            await self._say_cancelled(night)
+            await self._say(night, "night.cancelled")
 
-    async def _say_cancelled(self, night: NightInfo) -> None:
+    async def _say(self, night: NightInfo, key: str) -> None:
+        """``night.cancelled`` or ``night.moved``, said in the night's channel in the server's language."""
         locale = self.bot.languages.of(night.guild_id)
-        said = t(locale, "night.cancelled", game=game_name(night.game, locale), when=stamp(night.starts_at, "F"))
+        said = t(locale, key, game=game_name(night.game, locale), when=stamp(night.starts_at, "F"))
         with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
             await (await self._channel(night)).send(said)

@@ -104,14 +104,6 @@ Make = Callable[..., Awaitable[Guarded]]
 
 
 @pytest.fixture
-async def double() -> AsyncIterator[DiscordDouble]:
-    server = DiscordDouble()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
 async def make(tmp_path: Path, double: DiscordDouble) -> AsyncIterator[Make]:
     """``await make(local=False, trusted=None)``: a server, inside Discord (the double) or in local mode, behind
     the proxies ``trusted`` names (``ACTIVITY_TRUSTED_PROXIES``)."""
