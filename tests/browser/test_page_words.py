@@ -250,3 +250,49 @@ async def test_a_full_lobby_offers_no_seat_and_a_refusal_goes_once_the_match_sta
     await guest.page.locator(".felt").wait_for(timeout=20_000)
     assert full not in (await guest.page.text_content("#note") or "")
     await guest.page.screenshot(path=str(shots / "started-guest-ja.png"))
+
+
+async def test_cards_picked_for_a_bid_stay_picked_while_another_seat_bids(
+    local_bot: LocalBot, browser: Browser, tmp_path: Path
+) -> None:
+    """Ninety-Nine's bids are made at once: a card picked for a bid stays picked (its tag said) when another
+    seat's bid arrives before the other two are picked, and the bid is then made with the three."""
+    await no_computer_pace(local_bot)
+    shots = tmp_path / "screens"
+    shots.mkdir()
+    host = await open_page(local_bot, browser, "Alice", "en", DESKTOP, 6)
+    await host.page.wait_for_selector("#game")
+    await host.page.select_option("#game", "ninety-nine")
+    await host.page.select_option("#players", "3")
+    await host.page.select_option("#computers", "1")
+    await host.page.click("[data-key=create]")
+    await host.page.wait_for_selector("text=Seated: 2", timeout=20_000)
+    guest = await open_page(local_bot, browser, "久美子", "ja", PHONE, 6)
+    await guest.page.click("[data-key=join]", timeout=20_000)
+    await host.page.wait_for_selector("text=Seated: 3", timeout=20_000)
+    await host.page.click("[data-key=start]")
+    for player in (host, guest):
+        await player.page.locator(".controls .pick").wait_for(timeout=60_000)
+
+    page = host.page
+    free = await page.eval_on_selector_all(".hand .card:not(.dim):not(.chosen)", "cards => cards.map(c => c.dataset.card)")
+    await page.locator(f'.hand .card[data-card="{free[0]}"]').click()
+    await page.locator(f'.hand .card.chosen[data-card="{free[0]}"]').wait_for()
+    moves = host.states()[-1]["actions"]
+    await pick_bid_cards(guest, "ja", shots)  # the guest's bid: a new state for the host, its own bid still to make
+    for _ in range(300):
+        if host.states()[-1]["actions"] > moves:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the guest's bid never reached the host's page")
+    await page.wait_for_timeout(200)  # the page has drawn what it received
+    assert await page.eval_on_selector_all(".hand .card.chosen", "cards => cards.map(c => c.dataset.card)") == [free[0]]
+    assert await page.locator(".controls .tag").count() == 1
+    assert await page.text_content(".controls .pick") == translate("en", "screen.pick_cards", count=3)
+    for card in free[1:3]:
+        await page.locator(f'.hand .card[data-card="{card}"]').click()
+    await page.locator(".hand .card.chosen").nth(2).wait_for()
+    assert await page.locator('.controls [data-key="confirm"]').is_enabled()
+    await page.locator('.controls [data-key="confirm"]').click()
+    await page.locator(".controls .pick").wait_for(state="detached", timeout=10_000)  # the bid made with all three

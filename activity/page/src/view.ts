@@ -72,11 +72,12 @@ export class Page {
     if (before && table && before.id === table.id) {
       const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
       this.leaving = trickDone && table.last_trick ? { cards: table.last_trick.cards, winner: table.last_trick.winner } : null;
-      if (before.turn !== table.turn || before.actions !== table.actions) {
+      if (before.turn !== table.turn) {
+        // this seat acted (or its time ran out): what it was choosing is done
         this.step = null;
         this.picked.clear();
-        if (this.selected && !(table.hand ?? []).includes(this.selected)) this.selected = null;
-      }
+      } else if (before.actions !== table.actions) this.keepStillOffered(table); // another seat moved
+      if (this.selected && !(table.hand ?? []).includes(this.selected)) this.selected = null;
     } else {
       this.leaving = null;
       this.selected = null;
@@ -87,6 +88,19 @@ export class Page {
     this.table = table;
     if (this.selected && !this.playable(this.selected)) this.selected = null; // played, or the turn passed
     this.render();
+  }
+
+  /** Another seat moved while this one chooses (bids made at once, a computer's): the cards picked and the
+   *  question asked stay while the table still offers them, so a half-made bid is not lost to someone else's. */
+  private keepStillOffered(table: TableScreen): void {
+    const choices = this.myChoices(table);
+    const offered = new Set(choices.flatMap((choice) => choice.actions.map((entry) => entry.action)));
+    if (this.step && !this.step.actions.every((entry) => offered.has(entry.action))) this.step = null;
+    const cardsChoice = choices.find((choice) => choice.kind === "cards");
+    const pickable = new Set(cardsChoice?.actions.flatMap((entry) => entry.action.split(" ").slice(1)) ?? []);
+    if (!cardsChoice || [...this.picked].some((card) => !pickable.has(card)) || this.picked.size > cardsChoice.count) {
+      this.picked.clear();
+    }
   }
 
   /** The last deal trick by trick, when the server sends it (asked for with "Last deal"). */
