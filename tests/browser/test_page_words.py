@@ -275,7 +275,9 @@ async def test_cards_picked_for_a_bid_stay_picked_while_another_seat_bids(
         await player.page.locator(".controls .pick").wait_for(timeout=60_000)
 
     page = host.page
-    free = await page.eval_on_selector_all(".hand .card:not(.dim):not(.chosen)", "cards => cards.map(c => c.dataset.card)")
+    free = await page.eval_on_selector_all(
+        ".hand .card:not(.dim):not(.chosen)", "cards => cards.map(c => c.dataset.card)"
+    )
     await page.locator(f'.hand .card[data-card="{free[0]}"]').click()
     await page.locator(f'.hand .card.chosen[data-card="{free[0]}"]').wait_for()
     moves = host.states()[-1]["actions"]
