@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.players import ComputerPlayer
 from bot.storage.models import PLAYING
 
 from .live import LiveTable, Step
@@ -25,6 +26,7 @@ from .live import LiveTable, Step
 log = logging.getLogger(__name__)
 
 STRONG = "strong"
+EASY = "easy"
 TRICK_PAUSE = 1.5  # after a completed trick the next lead waits this many paces
 
 
@@ -75,9 +77,15 @@ def play_turn(step: Step, turn: Turn, action: str) -> None:
 
 
 def stand_in(live: LiveTable, position: int, seed: int) -> str:
-    """A legal action for when the computer player failed (logged): a seeded random one, so play goes on."""
+    """A legal action for when the computer player failed or overran (logged), so play goes on: the easy
+    player's choice, thought here in a moment from the seat's knowledge only (a random legal move would bid
+    a misère or reveal a hand for a person whose time ran out); a seeded random one only if that fails too."""
     assert live.state is not None
-    return random.Random(seed).choice(live.state.legal(position))
+    try:
+        return ComputerPlayer(EASY, seed=seed).choose(live.state, position)
+    except Exception:
+        log.exception("the easy stand-in failed at table %s (seat %s)", live.id, position)
+        return random.Random(seed).choice(live.state.legal(position))
 
 
 class Drivers:

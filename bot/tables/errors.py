@@ -35,6 +35,8 @@ ENGLISH: dict[str, str] = {
     "bad_setting": "{setting} cannot be {value!r}: {allowed}.",
     "bad_level": "There is no computer level {level!r}: {allowed}.",
     "hints_off": "Hints are off at this table.",
+    "hint_failed": "No hint could be worked out just now; try again in a moment.",
+    "hint_moved_on": "Your turn moved on while the hint was being worked out; ask again when it is your turn.",
     "server_tables_full": "This server already has {limit} open tables, its most at once.",
     "host_lobbies_full": "You already host {limit} lobbies here, the most at once.",
     "play_cooldown": "You opened a table a moment ago; you can open another in {seconds} s.",

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 from typing import Any
 
@@ -22,12 +23,12 @@ from bot.storage.models import (
 
 from .autoplay import Computers, Sleep
 from .computers import STRONG
-from .errors import ActionRefused, NotAllowed, StaleAction, TableNotFound, WrongStatus
+from .errors import ActionRefused, NotAllowed, StaleAction, TableError, TableNotFound, WrongStatus
 from .events import Reminded
 from .live import LiveSeat, LiveTable, Step, sides_of
 from .records import Hint, Outcome
 from .store import Store, expect_version, read_again_if_behind, stale
-from .thinking import Choice, Thinker, decision_seed
+from .thinking import Choice, Overran, Thinker, decision_seed
 
 log = logging.getLogger(__name__)
 
@@ -339,5 +340,19 @@ class Play:
                 )
                 future = pending[seat.position] = asyncio.ensure_future(thinking)
                 future.add_done_callback(retrieved)  # its asker may have gone: no "never retrieved" warning
-        choice = await asyncio.shield(future)  # a second click while thinking waits for the same hint
+        acted = seat.acted
+        try:
+            choice = await asyncio.shield(future)  # a second click while thinking waits for the same hint
+        except (Overran, BrokenProcessPool) as error:  # logged where it happened; the asker is told
+            raise TableError("hint_failed") from error
+        async with self.store.locked(table_id) as live:
+            now = live.seat_of(user_id)
+            if (
+                live.state is None
+                or now is None
+                or now.acted != acted
+                or now.position not in live.state.to_act()
+                or choice.action not in live.state.legal(now.position)
+            ):
+                raise NotAllowed("hint_moved_on")  # the seat moved (or timed out) while it was thought out
         return Hint(choice.action, choice.aim, choice.rate, choice.samples, choice.reading)

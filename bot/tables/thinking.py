@@ -24,6 +24,7 @@ from bot.players import DEFAULT_BUDGET_MS, ComputerPlayer
 from bot.players.inference import Reading
 
 log = logging.getLogger(__name__)
+GIVE_UP_AFTER = 60.0  # seconds at the least before a decision that has not come back is given up
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,10 @@ class Choice:
     rate: float | None = None  # share of the deals tried in which the aim was reached
     samples: int = 0  # deals tried (0: no search was needed)
     reading: Reading | None = None  # what the others' bids and plays say, where the game reads them
+
+
+class Overran(Exception):
+    """A decision given up: it did not come back within the thinker's ``give_up_after``."""
 
 
 def think(job: Job) -> Choice:
@@ -105,7 +110,12 @@ class Thinker:
     """
 
     def __init__(
-        self, workers: int | None = None, *, budget_ms: int = DEFAULT_BUDGET_MS, samples: int | None = None
+        self,
+        workers: int | None = None,
+        *,
+        budget_ms: int = DEFAULT_BUDGET_MS,
+        samples: int | None = None,
+        give_up_after: float | None = None,
     ) -> None:
         if workers is not None and workers < 1:
             raise ValueError("a thinker needs at least one worker")
@@ -116,12 +126,21 @@ class Thinker:
         self.workers = workers or os.cpu_count() or 1
         self.budget_ms = budget_ms
         self.samples = samples
+        # A decision keeps to its budget; one that has not come back long after (a worker stuck, or starved
+        # for minutes) is given up, so its table plays on (the easy player stands in) instead of waiting.
+        self.give_up_after = give_up_after if give_up_after is not None else max(GIVE_UP_AFTER, 4 * budget_ms / 1000)
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
 
     async def decide(self, state: str, seat: int, level: str, seed: int) -> Choice:
         """``level``'s choice for ``seat`` in ``state`` (a ``GameState.to_json()`` text)."""
-        return await self._run(Job(state, seat, level, seed, self.budget_ms, self.samples))
+        try:
+            return await asyncio.wait_for(
+                self._run(Job(state, seat, level, seed, self.budget_ms, self.samples)), self.give_up_after
+            )
+        except TimeoutError:
+            log.error("a decision (seat %s, %s) overran %g s: given up", seat, level, self.give_up_after)
+            raise Overran(f"no decision within {self.give_up_after:g} s") from None
 
     async def _run(self, job: Job) -> Choice:
         for attempt in range(2):
@@ -130,7 +149,12 @@ class Thinker:
                 # Submitted from a thread: the first submission starts a worker, which waits for the fork
                 # server to import the engines (seconds on a busy machine), and the bot must answer meanwhile.
                 future = await asyncio.to_thread(pool.submit, think, job)
-                return await asyncio.wrap_future(future)
+                try:
+                    return await asyncio.wrap_future(future)
+                except asyncio.CancelledError:
+                    if not future.cancel() and not self._closed:  # under way in a worker, which cannot stop alone
+                        self._restart(pool)
+                    raise
             except BrokenProcessPool:
                 if self._closed:
                     raise  # stopped on purpose (close): no fresh pool
@@ -142,6 +166,16 @@ class Thinker:
                 if attempt:
                     raise
         raise AssertionError("unreachable")
+
+    def _restart(self, pool: ProcessPoolExecutor) -> None:
+        """Stop ``pool``'s workers (one is busy with a decision dropped, perhaps stuck): the next decision
+        starts a fresh pool, and the decisions under way in it meanwhile are tried once more there (a broken
+        pool's, see ``_run``)."""
+        log.warning("a decision under way was dropped; restarting the worker pool")
+        if self._pool is pool:
+            self._pool = None
+        _stop_workers(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:

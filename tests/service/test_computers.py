@@ -16,7 +16,7 @@ from bot.players import ComputerPlayer
 from bot.storage.database import Database
 from bot.storage.repository import ACTIONS, MoveWrite
 from bot.tables import BadOptions, NotAllowed, Outcome, TableService, WrongStatus
-from bot.tables.thinking import Choice, InProcessThinker, Job, Thinker, decision_seed
+from bot.tables.thinking import Choice, InProcessThinker, Job, Overran, Thinker, decision_seed
 
 from .conftest import Clock
 from .helpers import (
@@ -454,3 +454,96 @@ async def test_computers_of_every_game_play_their_own_choices(
             await service.act(info.id, HOST, rng.choice(await service.legal(info.id, HOST)))
     checked = await check_computer_moves(database, info.id)
     assert checked["computer"] >= 10
+
+
+async def test_a_hint_thought_out_after_the_seat_moved_is_refused_not_shown(database: Database, clock: Clock) -> None:
+    """A hint asked, then the seat moves before it is ready: the advice is for a choice that is gone, so the
+    asker is told the turn moved on (and asks again), never shown it as advice for now."""
+    gated = GatedThinker()
+    service = make_service(database, clock, thinker=gated)
+    lobby = await seated(service, "just-make", players=4, options={"target": 3})
+    await service.set_hints(lobby.id, HOST, True)
+    table = (await service.start(lobby.id, HOST, message_id=LOBBY_MESSAGE)).table
+    asker = HOST + table.to_act[0]
+    asked = asyncio.ensure_future(service.hint(table.id, asker))
+    await gated.thinking.wait()
+    await service.act(table.id, asker, (await service.legal(table.id, asker))[0])
+    gated.gate.set()
+    with pytest.raises(NotAllowed) as late:
+        await asked
+    assert late.value.key == "hint_moved_on"
+    # asked and answered within the turn: shown
+    gated.gate.clear()
+    on_turn = HOST + (await service.table(table.id)).to_act[0]
+    asked = asyncio.ensure_future(service.hint(table.id, on_turn))
+    await asyncio.sleep(0)
+    gated.gate.set()
+    assert (await asked).action in await service.legal(table.id, on_turn)
+
+
+class StuckThinker(InProcessThinker):
+    """A computer player that never answers (a stuck worker), given up after a moment."""
+
+    def __init__(self) -> None:
+        super().__init__(samples=SAMPLES)
+        self.give_up_after = 0.2
+
+    async def _run(self, job: Job) -> Choice:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_a_computer_that_never_answers_is_given_up_and_the_easy_player_stands_in(
+    database: Database, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A decision that never comes back does not hold the table for good: it is given up, and the easy
+    player's choice (not a random one: a random bid may be a misère) is played for the computer."""
+    service = make_service(database, clock, thinker=StuckThinker())
+    table_id = await with_computers(service, "strong", "strong", "strong")
+    await service.settle()
+    info = await service.table(table_id)
+    assert info.to_act == (0,) and info.actions >= 1  # every computer on turn moved
+    assert "overran" in caplog.text
+    seed = await _seed(database, table_id)
+    async with database.engine.connect() as connection:
+        log = (
+            await connection.execute(
+                text(f"SELECT seq, seat, action FROM actions WHERE table_id={table_id} ORDER BY seq")
+            )
+        ).all()
+    replay = new_game("just-make", players=4, options={"target": 3}, seed=seed)
+    computers = 0
+    for count, (_, seat, action) in enumerate(log):
+        if seat != 0:  # a computer's move: the easy player's choice there, with the decision's seed
+            assert action == ComputerPlayer("easy", seed=decision_seed(seed, count)).choose(replay, seat)
+            computers += 1
+        replay.act(seat, action)
+    assert computers >= 1
+    await service.close()
+
+
+async def test_a_decision_under_way_that_overruns_is_given_up_and_its_worker_replaced() -> None:
+    """The pool's worker busy past ``give_up_after`` is stopped: the next decision has a fresh pool."""
+    thinker = Thinker(1, samples=1_000_000)  # a strong decision of a million deals: many minutes
+    state = new_game("five-hundred", players=4, options={}, seed=5)
+    easy_player = ComputerPlayer("easy", seed=1)
+    while state.view(state.to_act()[0])["phase"] != "playing":  # the play, where the strong player samples deals
+        state.act(state.to_act()[0], easy_player.choose(state, state.to_act()[0]))
+    seat = state.to_act()[0]
+    try:
+        await thinker.decide(state.to_json(), seat, "easy", 1)  # the worker started (seconds on a busy machine)
+        thinker.give_up_after = 2.0
+        pool = thinker._pool
+        assert pool is not None
+        workers = list(pool._processes.values())
+        with pytest.raises(Overran):
+            await thinker.decide(state.to_json(), seat, "strong", 1)
+        assert thinker._pool is None
+        for worker in workers:  # stopped, not left thinking for minutes
+            await asyncio.to_thread(worker.join, 30)
+            assert not worker.is_alive()
+        thinker.give_up_after = 60.0
+        easy = await thinker.decide(state.to_json(), seat, "easy", 1)
+        assert easy.action in state.legal(seat) and thinker._pool is not pool
+    finally:
+        await thinker.close()
