@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -27,6 +28,13 @@ def id_from(digits: str) -> int:
 
 PUBLIC_THINKING = "public_thinking"  # in Interaction.extras: deferred with a public "is thinking…"
 _ANSWERING = "answering"  # in Interaction.extras: the lock of the interaction's first answer
+_ARRIVED = "arrived"  # in Interaction.extras: when the bot first saw it (time.monotonic())
+
+
+def arrived(interaction: discord.Interaction[Any]) -> float:
+    """When the bot first saw ``interaction`` (``time.monotonic()``), noted by the first to ask: Discord's
+    three seconds to answer run from its arrival, not from when a handler starts to work on it."""
+    return cast(float, interaction.extras.setdefault(_ARRIVED, time.monotonic()))
 
 
 def answer_lock(interaction: discord.Interaction[Any]) -> asyncio.Lock:

@@ -10,6 +10,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 import discord
 
 from ..client import table_bot
+from ..replies import arrived
 
 PREFIX = "tt"
 CUSTOM_ID_MAX = 100
@@ -60,6 +61,7 @@ async def on_table(
     interaction: discord.Interaction[Any], table_id: int, work: Callable[[TableClicks], Awaitable[None]]
 ) -> None:
     """A click on a table's control, handled only where that table is (see ``Tables.belongs_here``)."""
+    arrived(interaction)  # the clock of its answer starts now, before the table is read
     cog = _handler(interaction)
     if await cog.belongs_here(interaction, table_id):
         await work(cog)

@@ -29,7 +29,7 @@ from bot.words import error_text
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..picture.fonts import warm as warm_fonts
-from ..replies import handled, send
+from ..replies import arrived, handled, send
 from .clicks import HANDLER, data_of
 from .hand_messages import Hands
 from .lobby_clicks import LobbyClicks
@@ -130,6 +130,7 @@ class Tables(commands.Cog, name=HANDLER):
     # ------------------------------------------------------------------ other commands
 
     async def _table_here(self, interaction: discord.Interaction[Any]) -> TableInfo | None:
+        arrived(interaction)  # the clock of its answer starts now, before the table is read
         table = await table_here(self.service, interaction)
         if table is None:
             await send(interaction, t(reader(interaction), "error.no_table_here"))

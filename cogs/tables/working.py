@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
@@ -12,7 +13,7 @@ import discord
 
 from bot.tables import TableInfo, TableService
 
-from ..replies import PUBLIC_THINKING, answer_lock, send, update
+from ..replies import PUBLIC_THINKING, answer_lock, arrived, send, update
 
 DEFER_AFTER = 1.0  # Discord wants an answer within 3 seconds: a busy machine still makes it
 SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish when the bot stops
@@ -36,7 +37,9 @@ async def answering(
     (``replies.answer_lock``), so the interaction is never acknowledged twice."""
 
     async def defer_later() -> None:
-        await asyncio.sleep(DEFER_AFTER)
+        # from the click's arrival: what came before the handler (the table read where the click came from,
+        # which waits while the tables are read back after a restart) counts towards Discord's 3 seconds
+        await asyncio.sleep(max(0.0, DEFER_AFTER - (time.monotonic() - arrived(interaction))))
         async with answer_lock(interaction):
             if interaction.response.is_done():
                 return

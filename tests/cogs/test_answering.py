@@ -12,6 +12,7 @@ import pytest
 
 from cogs import replies
 from cogs.replies import post, send, update
+from cogs.tables import clicks
 from cogs.tables import working as tables_cog
 from cogs.tables.working import answering
 
@@ -116,6 +117,38 @@ async def test_a_public_answer_before_the_deferral_is_the_first_answer() -> None
         message = await post(interaction, content="the lobby")
         await asyncio.sleep(0.05)
     assert interaction.calls == ["message sent"] and message == "the original"
+
+
+async def test_the_deferral_counts_from_the_clicks_arrival(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What came before the handler (the table read where the click came from, slow while the tables are read
+    back after a restart) counts towards Discord's three seconds: the deferral goes ``DEFER_AFTER`` after the
+    click arrived, not after the handler started (CI saw "This interaction failed" on a click after a restart)."""
+    monkeypatch.setattr(tables_cog, "DEFER_AFTER", 0.3)
+    interaction: Any = FakeInteraction(delay=0.0)
+    replies.arrived(interaction)
+    await asyncio.sleep(0.25)  # the read before the handler
+    async with answering(interaction, update=False):
+        await asyncio.sleep(0.1)  # the handler's own work: its answer would come 0.35 s after the click
+        await send(interaction, "done")
+    assert interaction.calls == ["defer thinking sent", "follow-up ephemeral=True"]
+
+
+async def test_a_table_click_notes_its_arrival_before_the_table_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+
+    class Cog:
+        async def belongs_here(self, interaction: Any, table_id: int) -> bool:
+            seen.append("arrived" in interaction.extras)
+            return False
+
+    monkeypatch.setattr(clicks, "_handler", lambda interaction: Cog())
+    interaction: Any = FakeInteraction()
+
+    async def never(cog: Any) -> None:
+        raise AssertionError("not where the table is: no handler")
+
+    await clicks.on_table(interaction, 7, never)
+    assert seen == [True]
 
 
 COGS = Path(__file__).resolve().parents[2] / "cogs"
