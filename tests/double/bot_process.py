@@ -40,6 +40,7 @@ class BotProcess:
             sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
         )
         log.close()
+        self.double.bot_processes.append(self.process)
         waiting = asyncio.ensure_future(self.double.wait_connected(timeout, shards))
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)

@@ -265,6 +265,7 @@ class Interaction:
 class DiscordDouble:
     def __init__(self, *, guild_id: int = 900_000_000_000_000_001, channel_id: int = 900_000_000_000_000_002) -> None:
         self.app_id = 910_000_000_000_000_001
+        self.bot_processes: list[asyncio.subprocess.Process] = []  # every bot process started against it
         self.bot_user = {
             "id": str(self.app_id),
             "username": "Trick Table",
@@ -371,6 +372,12 @@ class DiscordDouble:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        # a bot process a failed test left running would go on retrying (its database dropped) and load the
+        # machine under every later test: stopped here, whatever the test did
+        for process in self.bot_processes:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
         for ws in list(self._sockets.values()):
             await ws.close()
         if self._runner is not None:
