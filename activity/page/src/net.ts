@@ -74,8 +74,11 @@ export class Connection {
     this.socket?.close();
   }
 
-  send(frame: Record<string, unknown>): void {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+  /** Send a frame now; false if it could not be (the socket is down: the caller keeps what it was doing). */
+  send(frame: Record<string, unknown>): boolean {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
   }
 
   /** Speak another language: the server says everything again in it. */

@@ -144,8 +144,16 @@ export class Page {
 
   // ------------------------------------------------------------------ output to the server
 
-  private send(frame: Record<string, unknown>): void {
-    this.connection()?.send(frame);
+  /** Whether the page may send now: the connection is up. Its controls are drawn disabled while it may not. */
+  private live(): boolean {
+    return this.connected;
+  }
+
+  /** Send a frame; false (and the note line says so) where it could not be sent: the caller keeps what it had. */
+  private send(frame: Record<string, unknown>): boolean {
+    if (this.live() && this.connection()?.send(frame)) return true;
+    this.say(t("screen.not_sent"));
+    return false;
   }
 
   private act(action: string): void {
@@ -153,7 +161,7 @@ export class Page {
     if (!table) return;
     // the turn the screen showed when pressed: if the table has moved on since, the server refuses it as stale
     const turn = this.drawn?.id === table.id ? this.drawn.turn : table.turn;
-    this.send({ op: "act", table: table.id, action, turn });
+    if (!this.send({ op: "act", table: table.id, action, turn })) return; // the card chosen, the step, stay
     this.note = "";
     this.renderNote();
     this.selected = null;
@@ -213,7 +221,7 @@ export class Page {
   }
 
   private reviewButton(table: TableScreen, kind: string): HTMLButtonElement {
-    return this.button(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
+    return this.control(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
   }
 
   /** A button: its words the page's own (`text`), or the server's drawn with their marks (`rich(label)`). */
@@ -224,12 +232,27 @@ export class Page {
     return button;
   }
 
+  /** A button that moves the table (it sends, or leads to a move): drawn disabled while the page may not send,
+   *  and a press then only says why (aria-disabled, not disabled: it keeps the keyboard's focus). */
+  private control(text: string | (Node | string)[], onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
+    const button = this.button(text, () => { if (this.ready()) onClick(); }, kind, key, disabled);
+    if (!this.live()) button.setAttribute("aria-disabled", "true");
+    return button;
+  }
+
+  /** Whether a control's press may go on now; if not, the note line says why. */
+  private ready(): boolean {
+    if (this.live()) return true;
+    this.say(t("screen.not_sent"));
+    return false;
+  }
+
   // ------------------------------------------------------------------ several tables in the channel: which one
 
   private chooser(): HTMLElement {
     const list = el("ul", { class: "choose" });
     for (const table of this.tables) {
-      const button = this.button(table.title, () => { this.send({ op: "watch", table: table.id }); }, "primary", `table-${table.id}`);
+      const button = this.control(table.title, () => { this.send({ op: "watch", table: table.id }); }, "primary", `table-${table.id}`);
       list.append(el("li", {}, [button, el("span", { class: "muted", text: table.seated })]));
     }
     return el("section", { class: "panel" }, [el("h2", { text: t("screen.choose_table") }), list]);
@@ -297,12 +320,18 @@ export class Page {
       el("label", { class: "check", for: "quick" }, [quick, el("span", { text: t("screen.quick") })]),
       el("label", { class: "check", for: "hints" }, [hints, el("span", { text: t("screen.hints") })]),
       el("details", {}, [el("summary", { text: t("screen.options") }), options]),
-      el("button", { class: "btn primary", type: "submit", text: t("screen.create"), "data-key": "create" }),
+      el("button", {
+        class: "btn primary",
+        type: "submit",
+        text: t("screen.create"),
+        "data-key": "create",
+        "aria-disabled": this.live() ? undefined : "true",
+      }),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const game = chosen();
-      if (!game) return;
+      if (!game || !this.ready()) return;
       const picked: Record<string, boolean | number | string> = {};
       for (const option of game.options) {
         const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
@@ -337,21 +366,21 @@ export class Page {
       const item = el("li", {}, [el("span", { class: "name", text: seat.name })]);
       if (seat.host) item.append(el("span", { class: "tag", text: t("screen.host") }));
       if (seat.computer && lobby.host) {
-        item.append(this.button(t("screen.remove"), () => { this.send({ op: "uncomputer", table: table.id, key: seat.key }); }, "small", `rm-${seat.key}`));
+        item.append(this.control(t("screen.remove"), () => { this.send({ op: "uncomputer", table: table.id, key: seat.key }); }, "small", `rm-${seat.key}`));
       }
       seats.append(item);
     }
     // Join and the computers only while a seat is left (the service refuses them on a full table)
     const actions: HTMLElement[] = [];
-    if (lobby.seated) actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
-    else if (!lobby.full) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
+    if (lobby.seated) actions.push(this.control(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
+    else if (!lobby.full) actions.push(this.control(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
     if (lobby.host && !lobby.full) {
       actions.push(
-        this.button(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
-        this.button(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
+        this.control(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
+        this.control(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
       );
     }
-    if (lobby.host) actions.push(this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"));
+    if (lobby.host) actions.push(this.control(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"));
     return el("section", { class: "panel lobby" }, [
       el("h2", { text: t("screen.seated", { count: lobby.seats.length }) }),
       seats,
@@ -365,7 +394,7 @@ export class Page {
   private closedPanel(): HTMLElement {
     return el("section", { class: "panel" }, [
       el("p", { text: t("screen.closed") }),
-      this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+      this.control(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
     ]);
   }
 
@@ -465,14 +494,14 @@ export class Page {
     if (this.step) {
       box.append(el("p", { class: "prompt" }, rich(this.step.text)));
       const row = el("div", { class: "row" });
-      for (const action of this.step.actions) row.append(this.button(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      for (const action of this.step.actions) row.append(this.control(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
       row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
       box.append(row);
       return box;
     }
     if (choices.length && table.seat !== null) {
       const line = el("div", { class: "row" }, [el("p", { class: "your-turn", text: t("screen.your_turn") })]);
-      if (table.hints) line.append(this.button(t("screen.hint"), () => { this.send({ op: "hint", table: table.id }); }, "small", "hint"));
+      if (table.hints) line.append(this.control(t("screen.hint"), () => { this.send({ op: "hint", table: table.id }); }, "small", "hint"));
       box.append(line);
     }
     for (const choice of choices) {
@@ -481,7 +510,7 @@ export class Page {
       if (choice.kind === "number") {
         for (const number of choice.numbers ?? []) {
           row.append(
-            this.button(rich(number.label), () => {
+            this.control(rich(number.label), () => {
               if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
               else this.offer(number.label, choice, number.actions);
             }, "number", `n-${number.number}`),
@@ -491,7 +520,7 @@ export class Page {
         for (const action of choice.actions) {
           const confirm = choice.confirm.find((entry) => entry.action === action.action);
           row.append(
-            this.button(rich(action.label), () => {
+            this.control(rich(action.label), () => {
               if (confirm) {
                 this.step = { text: confirm.text, actions: [action] };
                 this.render();
@@ -510,7 +539,7 @@ export class Page {
           if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)} `, ...rich(note.text)]));
         }
         const label = wanted ? rich(wanted.label) : t("screen.confirm");
-        row.append(this.button(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
+        row.append(this.control(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
       }
       if (row.childElementCount) box.append(row);
     }
@@ -540,9 +569,10 @@ export class Page {
       const chosen = this.selected === card || this.picked.has(card);
       const button = el("button", {
         type: "button",
-        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}`,
+        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.live() ? "" : " blocked"}`,
         "aria-label": cardLabel(card),
         "aria-pressed": chosen ? "true" : "false",
+        "aria-disabled": this.live() ? undefined : "true",
         "data-key": `card-${card}`,
         "data-card": card,
         style: `--i:${position}`,
@@ -567,7 +597,7 @@ export class Page {
   /** Tap a card to choose it, tap it again to play it; a card that may not be played says why. */
   private tap(card: string): void {
     const table = this.table;
-    if (!table) return;
+    if (!table || !this.ready()) return;
     const choices = this.myChoices(table);
     const cardsChoice = choices.find((choice) => choice.kind === "cards");
     if (cardsChoice && cardsChoice.actions.some((entry) => entry.action.split(" ").slice(1).includes(card))) {
@@ -616,7 +646,7 @@ export class Page {
       ]),
       el("div", { class: "row" }, [
         table.sheet ? this.reviewButton(table, "") : null,
-        this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+        this.control(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
       ]),
     ]);
   }

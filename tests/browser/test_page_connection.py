@@ -1,0 +1,104 @@
+"""The page and its connection: while the socket is down (the "reconnecting" banner) the table's controls are drawn
+disabled and a press says it was not sent, keeping what the player was doing; once it is back they work again."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.async_api import Browser, Page, expect
+
+from bot.catalogues import translate
+
+from .conftest import LocalBot
+from .test_local_match import PHONE
+from .test_page_words import no_computer_pace
+
+
+class Network:
+    """The page's WebSocket through the test: every frame it sends is kept, and the network can be cut (the
+    page's socket closed, and every new one refused) and brought back."""
+
+    def __init__(self) -> None:
+        self.routes: list[Any] = []
+        self.sent: list[dict[str, Any]] = []
+        self.down = False
+
+    async def attach(self, page: Page) -> None:
+        await page.route_web_socket("**/ws", self.opened)
+
+    def opened(self, socket: Any) -> None:
+        if self.down:
+            socket.close()
+            return
+        server = socket.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        socket.on_message(up)
+        self.routes.append(socket)
+
+    async def cut(self) -> None:
+        self.down = True
+        await self.routes[-1].close()
+
+    def acts(self) -> list[dict[str, Any]]:
+        return [frame for frame in self.sent if frame.get("op") == "act"]
+
+
+async def sign_in(bot: LocalBot, browser: Browser, name: str, room: int, language: str = "en") -> Page:
+    context = await browser.new_context(viewport=PHONE, locale=language)
+    page = await context.new_page()
+    await page.goto(f"{bot.base}/?room={room}&lang={language}")
+    await page.fill("#name", name)
+    await page.click("button[type=submit]")
+    return page
+
+
+async def open_oh_hell(page: Page) -> None:
+    """A four-seat Oh Hell with three easy computers, started: back once the page shows its hand."""
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "oh-hell")
+    await page.select_option("#players", "4")
+    await page.select_option("#computers", "3")
+    await page.select_option("#level", "easy")
+    await page.click("[data-key=create]")
+    await page.click("[data-key=start]", timeout=20_000)
+    await page.wait_for_selector(".hand .card", timeout=60_000)
+
+
+async def test_while_the_connection_is_down_the_controls_are_disabled_and_a_press_is_not_lost(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    await no_computer_pace(local_bot)
+    context = await browser.new_context(viewport=PHONE, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await page.goto(f"{local_bot.base}/?room=41&lang=en")
+    await page.fill("#name", "Fay")
+    await page.click("button[type=submit]")
+    await open_oh_hell(page)
+    bids = page.locator(".controls .btn.number")
+    await bids.first.wait_for(timeout=30_000)
+    await expect(bids.first).to_be_enabled()
+
+    await network.cut()  # the network drops while the page offers its bids
+    await page.locator(".banner", has_text=translate("en", "screen.reconnecting")).wait_for(timeout=10_000)
+    for at in range(await bids.count()):
+        await expect(bids.nth(at)).to_be_disabled()
+    for at in range(await page.locator(".hand .card").count()):
+        await expect(page.locator(".hand .card").nth(at)).to_have_attribute("aria-disabled", "true")
+    await bids.first.click(force=True)  # pressed all the same: said not sent, and nothing is lost
+    await expect(page.locator("#note")).to_have_text(translate("en", "screen.not_sent"))
+    assert network.acts() == []
+    assert await bids.count() > 0
+
+    network.down = False  # the network is back: the page reconnects by itself and its bids work again
+    await page.locator(".banner").wait_for(state="detached", timeout=20_000)
+    await expect(bids.first).to_be_enabled(timeout=10_000)
+    await bids.first.click()
+    await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
+    assert len(network.acts()) == 1, network.acts()
