@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import aiohttp
 from playwright.async_api import Browser, Page, expect
 
+from activity.server import SCREENS_PER_SESSION
 from bot.catalogues import translate
 
 from .conftest import LocalBot
@@ -102,3 +104,29 @@ async def test_while_the_connection_is_down_the_controls_are_disabled_and_a_pres
     await bids.first.click()
     await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
     assert len(network.acts()) == 1, network.acts()
+
+
+async def test_a_page_whose_table_another_window_took_stops_and_says_so_whatever_is_pressed(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """The server keeps a few screens per session: one more pushes out the oldest, which is told "another window"
+    and stops. The page says so until reloaded; a card tapped then neither moves anything nor wipes it out."""
+    await no_computer_pace(local_bot)
+    page = await sign_in(local_bot, browser, "Gil", 42)
+    await open_oh_hell(page)
+    session = json.loads(await page.evaluate("sessionStorage.getItem('session:42')"))["session"]
+    async with aiohttp.ClientSession() as client:
+        others = []
+        for _ in range(SCREENS_PER_SESSION):  # the same session's other windows: the page's is the oldest
+            socket = await client.ws_connect(f"{local_bot.base}/ws")
+            await socket.send_str(json.dumps({"op": "hello", "session": session, "language": "en"}))
+            others.append(socket)
+        stopped = page.locator(".banner[role=alert]")
+        await expect(stopped).to_contain_text(translate("en", "activity.replaced"), timeout=20_000)
+        await expect(stopped).to_contain_text(translate("en", "screen.stopped"))
+        for at in range(await page.locator(".hand .card").count()):
+            await page.locator(".hand .card").nth(at).click(force=True)
+            await expect(stopped).to_contain_text(translate("en", "activity.replaced"))
+        assert await page.locator(".hand .card.chosen").count() == 0
+        for socket in others:
+            await socket.close()

@@ -28,6 +28,7 @@ export class Page {
   private note = "";
   private noteTimer = 0;
   private connected = true;
+  private stopped: string | null = null; // the page stopped for good (until reloaded): why, if the server said
   private leaving: { cards: Played[]; winner: number | null } | null = null;
   private drawn: TableScreen | null = null; // the table as the screen shows it now (a drawing may be held back)
   private pressed = false; // a pointer or the space bar is down on the page: drawing again waits for its release
@@ -129,6 +130,21 @@ export class Page {
     this.render();
   }
 
+  /** Stopped for good (another window took the table, or the sign-in could not be made again): said until the
+   *  page is reloaded, every control disabled. */
+  stop(reason: string): void {
+    this.stopped = reason;
+    this.quiet();
+    this.render();
+  }
+
+  /** The page now speaks another language: what was said in the one before goes, the rest is drawn again. */
+  relanguage(): void {
+    this.quiet();
+    if (this.stopped) this.stopped = ""; // the server's words were in the language before: the page's own stay
+    this.render();
+  }
+
   /** The note line says nothing more of what came before (it still says how to play a chosen card). */
   private quiet(): void {
     this.note = "";
@@ -146,13 +162,13 @@ export class Page {
 
   /** Whether the page may send now: the connection is up. Its controls are drawn disabled while it may not. */
   private live(): boolean {
-    return this.connected;
+    return this.connected && this.stopped === null;
   }
 
   /** Send a frame; false (and the note line says so) where it could not be sent: the caller keeps what it had. */
   private send(frame: Record<string, unknown>): boolean {
     if (this.live() && this.connection()?.send(frame)) return true;
-    this.say(t("screen.not_sent"));
+    if (this.stopped === null) this.say(t("screen.not_sent"));
     return false;
   }
 
@@ -181,7 +197,12 @@ export class Page {
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
     clear(this.root);
     this.root.append(this.topBar());
-    if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
+    if (this.stopped !== null) {
+      this.root.append(el("div", { class: "banner stopped", role: "alert" }, [
+        this.stopped ? el("p", {}, rich(this.stopped)) : null,
+        el("p", { text: t("screen.stopped") }),
+      ]));
+    } else if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
     if (table === null) {
       if (this.tables.length) this.root.append(this.chooser());
       // A new table: always in local mode; in Discord where the channel has none (the chat table posts it there)
@@ -240,10 +261,10 @@ export class Page {
     return button;
   }
 
-  /** Whether a control's press may go on now; if not, the note line says why. */
+  /** Whether a control's press may go on now; if not, the note line says why (when stopped, the banner does). */
   private ready(): boolean {
     if (this.live()) return true;
-    this.say(t("screen.not_sent"));
+    if (this.stopped === null) this.say(t("screen.not_sent"));
     return false;
   }
 
