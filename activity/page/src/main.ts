@@ -64,7 +64,7 @@ function heard(own: Connection, frame: ServerFrame): void {
     } else if (own.greeted) void signInAgain(own.table); // Discord's sign-in asks the player nothing: no prompt
     else page.stop(frame.message); // a session just made, refused at once: signing in again would only loop
   } else {
-    page.say(frame.message);
+    page.refused(frame.message);
   }
 }
 

@@ -15,6 +15,7 @@ interface Step {
 }
 
 const HOLD_MS = 1500; // the longest a press holds the drawing still (a finger resting on the screen)
+const PENDING_MS = 10_000; // the longest a move sent holds the controls (its answer always comes well before)
 
 export class Page {
   table: TableScreen | null = null;
@@ -29,6 +30,9 @@ export class Page {
   private noteTimer = 0;
   private connected = true;
   private stopped: string | null = null; // the page stopped for good (until reloaded): why, if the server said
+  private pending: { table: number; turn: number; actions: number } | null = null; // a move sent, not yet answered
+  private pendingTimer = 0;
+  private creating = false; // a new table asked for: no second one until the server answers
   private leaving: { cards: Played[]; winner: number | null } | null = null;
   private drawn: TableScreen | null = null; // the table as the screen shows it now (a drawing may be held back)
   private pressed = false; // a pointer or the space bar is down on the page: drawing again waits for its release
@@ -69,6 +73,9 @@ export class Page {
 
   show(table: TableScreen | null): void {
     const before = this.table;
+    const sent = this.pending;
+    if (sent && (table?.id !== sent.table || table.turn !== sent.turn || table.actions !== sent.actions)) this.answered();
+    this.creating = false;
     if (movedOn(before, table)) this.quiet(); // a refusal or a hint of the screen before is stale now
     if (before && table && before.id === table.id) {
       const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
@@ -127,7 +134,24 @@ export class Page {
 
   status(up: boolean): void {
     this.connected = up;
+    // a move or a table sent before the drop may or may not have arrived: what the server sends once back says
+    this.answered();
+    this.creating = false;
     this.render();
+  }
+
+  /** The server refused something (a move, a new table…): said, and the controls held for it are free again. */
+  refused(message: string): void {
+    this.answered();
+    this.creating = false;
+    this.render();
+    this.say(message);
+  }
+
+  /** The move sent is answered (or given up on): the controls are free again. */
+  private answered(): void {
+    this.pending = null;
+    window.clearTimeout(this.pendingTimer);
   }
 
   /** Stopped for good (another window took the table, or the sign-in could not be made again): said until the
@@ -172,17 +196,25 @@ export class Page {
     return false;
   }
 
+  /** A move, as the screen showed the table when pressed (if the table has moved on since, the server refuses it
+   *  as stale). The controls are held until it is answered: a second tap sends nothing. */
   private act(action: string): void {
-    const table = this.table;
-    if (!table) return;
-    // the turn the screen showed when pressed: if the table has moved on since, the server refuses it as stale
-    const turn = this.drawn?.id === table.id ? this.drawn.turn : table.turn;
-    if (!this.send({ op: "act", table: table.id, action, turn })) return; // the card chosen, the step, stay
+    const shown = this.drawn;
+    if (!shown || this.pending) return;
+    if (!this.send({ op: "act", table: shown.id, action, turn: shown.turn })) return; // the card chosen, the step, stay
+    this.pending = { table: shown.id, turn: shown.turn, actions: shown.actions };
+    window.clearTimeout(this.pendingTimer);
+    this.pendingTimer = window.setTimeout(() => { this.answered(); this.render(); }, PENDING_MS);
     this.note = "";
-    this.renderNote();
     this.selected = null;
     this.step = null;
     this.picked.clear();
+    this.render();
+  }
+
+  /** Whether the seat may make a move now: the page may send, and no move of its own is still unanswered. */
+  private free(): boolean {
+    return this.live() && this.pending === null;
   }
 
   // ------------------------------------------------------------------ drawing
@@ -261,11 +293,21 @@ export class Page {
     return button;
   }
 
-  /** Whether a control's press may go on now; if not, the note line says why (when stopped, the banner does). */
-  private ready(): boolean {
-    if (this.live()) return true;
-    if (this.stopped === null) this.say(t("screen.not_sent"));
-    return false;
+  /** A control of the seat's move (a bid, a word, a step, a confirm): held as well while a move is unanswered. */
+  private moveControl(text: string | (Node | string)[], onClick: () => void, kind = "", key = ""): HTMLButtonElement {
+    const button = this.button(text, () => { if (this.ready(true)) onClick(); }, kind, key);
+    if (!this.free()) button.setAttribute("aria-disabled", "true");
+    return button;
+  }
+
+  /** Whether a control's press may go on now; if not, the note line says why (when stopped, the banner does;
+   *  a move still unanswered needs no words: its answer is on its way). */
+  private ready(move = false): boolean {
+    if (!this.live()) {
+      if (this.stopped === null) this.say(t("screen.not_sent"));
+      return false;
+    }
+    return !move || this.pending === null;
   }
 
   // ------------------------------------------------------------------ several tables in the channel: which one
@@ -346,13 +388,13 @@ export class Page {
         type: "submit",
         text: t("screen.create"),
         "data-key": "create",
-        "aria-disabled": this.live() ? undefined : "true",
+        "aria-disabled": this.live() && !this.creating ? undefined : "true",
       }),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const game = chosen();
-      if (!game || !this.ready()) return;
+      if (!game || this.creating || !this.ready()) return;
       const picked: Record<string, boolean | number | string> = {};
       for (const option of game.options) {
         const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
@@ -362,7 +404,7 @@ export class Page {
         if (value !== option.default) picked[option.name] = value;
       }
       const count = Number(players.value);
-      this.send({
+      this.creating = this.send({
         op: "open",
         game: game.name,
         options: picked,
@@ -370,6 +412,7 @@ export class Page {
         computers: Array.from({ length: Number(computers.value) }, () => level.value),
         hints: hints.checked,
       });
+      if (this.creating) form.querySelector("[data-key=create]")?.setAttribute("aria-disabled", "true");
     });
     refresh();
     applyQuick();
@@ -515,7 +558,7 @@ export class Page {
     if (this.step) {
       box.append(el("p", { class: "prompt" }, rich(this.step.text)));
       const row = el("div", { class: "row" });
-      for (const action of this.step.actions) row.append(this.control(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      for (const action of this.step.actions) row.append(this.moveControl(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
       row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
       box.append(row);
       return box;
@@ -531,7 +574,7 @@ export class Page {
       if (choice.kind === "number") {
         for (const number of choice.numbers ?? []) {
           row.append(
-            this.control(rich(number.label), () => {
+            this.moveControl(rich(number.label), () => {
               if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
               else this.offer(number.label, choice, number.actions);
             }, "number", `n-${number.number}`),
@@ -541,7 +584,7 @@ export class Page {
         for (const action of choice.actions) {
           const confirm = choice.confirm.find((entry) => entry.action === action.action);
           row.append(
-            this.control(rich(action.label), () => {
+            this.moveControl(rich(action.label), () => {
               if (confirm) {
                 this.step = { text: confirm.text, actions: [action] };
                 this.render();
@@ -560,7 +603,9 @@ export class Page {
           if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)} `, ...rich(note.text)]));
         }
         const label = wanted ? rich(wanted.label) : t("screen.confirm");
-        row.append(this.control(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
+        const confirm = this.moveControl(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm");
+        confirm.disabled = !wanted;
+        row.append(confirm);
       }
       if (row.childElementCount) box.append(row);
     }
@@ -590,10 +635,10 @@ export class Page {
       const chosen = this.selected === card || this.picked.has(card);
       const button = el("button", {
         type: "button",
-        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.live() ? "" : " blocked"}`,
+        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.free() ? "" : " blocked"}`,
         "aria-label": cardLabel(card),
         "aria-pressed": chosen ? "true" : "false",
-        "aria-disabled": this.live() ? undefined : "true",
+        "aria-disabled": this.free() ? undefined : "true",
         "data-key": `card-${card}`,
         "data-card": card,
         style: `--i:${position}`,
@@ -618,7 +663,7 @@ export class Page {
   /** Tap a card to choose it, tap it again to play it; a card that may not be played says why. */
   private tap(card: string): void {
     const table = this.table;
-    if (!table || !this.ready()) return;
+    if (!table || !this.ready(true)) return;
     const choices = this.myChoices(table);
     const cardsChoice = choices.find((choice) => choice.kind === "cards");
     if (cardsChoice && cardsChoice.actions.some((entry) => entry.action.split(" ").slice(1).includes(card))) {
