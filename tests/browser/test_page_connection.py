@@ -18,12 +18,13 @@ from .test_page_words import no_computer_pace
 
 
 class Network:
-    """The page's WebSocket through the test: every frame it sends is kept, and the network can be cut (the
-    page's socket closed, and every new one refused) and brought back."""
+    """The page's WebSocket through the test: every frame it sends and receives is kept, the network can be cut
+    (the page's socket closed, and every new one refused) and brought back, and a frame can be slipped in."""
 
     def __init__(self) -> None:
         self.routes: list[Any] = []
         self.sent: list[dict[str, Any]] = []
+        self.got: list[dict[str, Any]] = []
         self.down = False
 
     async def attach(self, page: Page) -> None:
@@ -39,12 +40,24 @@ class Network:
             self.sent.append(json.loads(message))
             server.send(message)
 
+        def down(message: str | bytes) -> None:
+            self.got.append(json.loads(message))
+            socket.send(message)
+
         socket.on_message(up)
+        server.on_message(down)
         self.routes.append(socket)
 
     async def cut(self) -> None:
         self.down = True
         await self.routes[-1].close()
+
+    def states(self) -> list[dict[str, Any]]:
+        return [frame["table"] for frame in self.got if frame.get("type") == "state" and frame.get("table")]
+
+    def slip_in(self, frame: dict[str, Any]) -> None:
+        """A frame to the page as if from the server, after every one the server sent before."""
+        self.routes[-1].send(json.dumps(frame))
 
     def acts(self) -> list[dict[str, Any]]:
         return [frame for frame in self.sent if frame.get("op") == "act"]

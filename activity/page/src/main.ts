@@ -44,7 +44,7 @@ function heard(own: Connection, frame: ServerFrame): void {
     page.tables = frame.tables ?? [];
     page.show(frame.table);
   } else if (frame.type === "hint") {
-    page.say(frame.message, 15000);
+    page.hint(frame.table, frame.turn, frame.message);
   } else if (frame.type === "review") {
     page.showReview(frame.review);
   } else if (frame.key === "activity.replaced") {

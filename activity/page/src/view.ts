@@ -111,6 +111,13 @@ export class Page {
     }
   }
 
+  /** The strong computer's advice, asked for with "Hint": said only while the screen still shows the table and
+   *  the seat's turn it was asked for (a move made meanwhile makes it advice for a moment gone). */
+  hint(table: number, turn: number, message: string): void {
+    if (this.table?.id !== table || this.table.turn !== turn) return;
+    this.say(message, 15000);
+  }
+
   /** The last deal trick by trick, when the server sends it (asked for with "Last deal"). */
   showReview(review: ReviewScreen): void {
     const table = this.table;
