@@ -16,24 +16,33 @@ from .conftest import LocalBot
 from .test_local_match import PHONE
 from .test_page_words import no_computer_pace
 
+# The network as the page's sockets find it: while "down", every new socket of the page fails to connect (it asks
+# the server for a path with no socket behind it: refused, as a socket is when the network is gone).
+NETWORK_SWITCH = """(() => {
+  const Real = window.WebSocket;
+  window.networkDown = false;
+  window.WebSocket = class extends Real {
+    constructor(url, protocols) { super(window.networkDown ? `${url}-down` : url, protocols); }
+  };
+})();"""
+
 
 class Network:
     """The page's WebSocket through the test: every frame it sends and receives is kept, the network can be cut
-    (the page's socket closed, and every new one refused) and brought back, and a frame can be slipped in."""
+    (the page's socket closed, and every new one failing) and brought back, and a frame can be slipped in."""
 
     def __init__(self) -> None:
         self.routes: list[Any] = []
         self.sent: list[dict[str, Any]] = []
         self.got: list[dict[str, Any]] = []
-        self.down = False
+        self.page: Page | None = None
 
     async def attach(self, page: Page) -> None:
+        self.page = page
+        await page.add_init_script(NETWORK_SWITCH)
         await page.route_web_socket("**/ws", self.opened)
 
     def opened(self, socket: Any) -> None:
-        if self.down:
-            socket.close()
-            return
         server = socket.connect_to_server()
 
         def up(message: str | bytes) -> None:
@@ -49,8 +58,13 @@ class Network:
         self.routes.append(socket)
 
     async def cut(self) -> None:
-        self.down = True
+        assert self.page is not None
+        await self.page.evaluate("window.networkDown = true")
         await self.routes[-1].close()
+
+    async def restore(self) -> None:
+        assert self.page is not None
+        await self.page.evaluate("window.networkDown = false")
 
     def states(self) -> list[dict[str, Any]]:
         return [frame["table"] for frame in self.got if frame.get("type") == "state" and frame.get("table")]
@@ -111,7 +125,7 @@ async def test_while_the_connection_is_down_the_controls_are_disabled_and_a_pres
     assert network.acts() == []
     assert await bids.count() > 0
 
-    network.down = False  # the network is back: the page reconnects by itself and its bids work again
+    await network.restore()  # the network is back: the page reconnects by itself and its bids work again
     await page.locator(".banner").wait_for(state="detached", timeout=20_000)
     await expect(bids.first).to_be_enabled(timeout=10_000)
     await bids.first.click()
