@@ -9,6 +9,19 @@ import type { Connection } from "./net";
 import { reviewBody, sheetTable } from "./review";
 import type { ChoiceScreen, GameEntry, Played, ReviewScreen, TableChoice, TableScreen } from "./types";
 
+/** What the new-table form holds, as the player left it: drawn again as it was (a reconnect, the room's list of
+ *  tables changing and a language switch all draw the page again). */
+interface FormValues {
+  game: string;
+  players: string;
+  computers: string;
+  level: string;
+  quick: boolean;
+  hints: boolean;
+  options: Record<string, string | boolean>;
+  open: boolean; // the options shown
+}
+
 interface Step {
   text: string;
   actions: { action: string; label: string }[];
@@ -33,6 +46,7 @@ export class Page {
   private pending: { table: number; turn: number; actions: number } | null = null; // a move sent, not yet answered
   private pendingTimer = 0;
   private creating = false; // a new table asked for: no second one until the server answers
+  private formValues: FormValues | null = null; // the new-table form as the player left it (null: as it opens)
   private leaving: { cards: Played[]; winner: number | null } | null = null;
   private drawn: TableScreen | null = null; // the table as the screen shows it now (a drawing may be held back)
   private pressed = false; // a pointer or the space bar is down on the page: drawing again waits for its release
@@ -94,6 +108,7 @@ export class Page {
     }
     this.previous = before;
     this.table = table;
+    if (table) this.formValues = null; // a table here: a new one's form opens afresh
     if (this.selected && !this.playable(this.selected)) this.selected = null; // played, or the turn passed
     this.render();
   }
@@ -333,16 +348,16 @@ export class Page {
   private lobbyForm(): HTMLElement {
     const games = this.games;
     const form = el("form", { class: "panel form", "aria-label": t("screen.no_table") });
-    const gameSelect = el("select", { id: "game", name: "game" });
+    const gameSelect = el("select", { id: "game", name: "game", "data-key": "form-game" });
     for (const game of games) gameSelect.append(el("option", { value: game.name, text: game.label }));
-    const players = el("select", { id: "players", name: "players" });
-    const computers = el("select", { id: "computers", name: "computers" });
-    const level = el("select", { id: "level", name: "level" }, [
+    const players = el("select", { id: "players", name: "players", "data-key": "form-players" });
+    const computers = el("select", { id: "computers", name: "computers", "data-key": "form-computers" });
+    const level = el("select", { id: "level", name: "level", "data-key": "form-level" }, [
       el("option", { value: "easy", text: t("level.easy") }),
       el("option", { value: "strong", text: t("level.strong") }),
     ]);
-    const quick = el("input", { type: "checkbox", id: "quick", checked: true });
-    const hints = el("input", { type: "checkbox", id: "hints" });
+    const quick = el("input", { type: "checkbox", id: "quick", checked: true, "data-key": "form-quick" });
+    const hints = el("input", { type: "checkbox", id: "hints", "data-key": "form-hints" });
     const options = el("div", { class: "options" });
     const chosen = (): GameEntry | undefined => games.find((game) => game.name === gameSelect.value);
     const refresh = (): void => {
@@ -379,6 +394,7 @@ export class Page {
     });
     gameSelect.addEventListener("change", () => { refresh(); applyQuick(); });
     players.addEventListener("change", refreshComputers);
+    const details = el("details", {}, [el("summary", { text: t("screen.options"), "data-key": "form-options" }), options]);
     const label = (text: string, control: HTMLElement, id: string): HTMLElement =>
       el("label", { for: id }, [el("span", { text }), control]);
     form.append(
@@ -389,7 +405,7 @@ export class Page {
       label(t("screen.level"), level, "level"),
       el("label", { class: "check", for: "quick" }, [quick, el("span", { text: t("screen.quick") })]),
       el("label", { class: "check", for: "hints" }, [hints, el("span", { text: t("screen.hints") })]),
-      el("details", {}, [el("summary", { text: t("screen.options") }), options]),
+      details,
       el("button", {
         class: "btn primary",
         type: "submit",
@@ -423,6 +439,43 @@ export class Page {
     });
     refresh();
     applyQuick();
+    const kept = this.formValues;
+    if (kept && games.some((game) => game.name === kept.game)) {
+      gameSelect.value = kept.game;
+      refresh();
+      choose(players, kept.players);
+      refreshComputers();
+      choose(computers, kept.computers);
+      choose(level, kept.level);
+      quick.checked = kept.quick;
+      hints.checked = kept.hints;
+      for (const [name, value] of Object.entries(kept.options)) {
+        const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+        if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = value === true;
+        else if (input instanceof HTMLSelectElement) choose(input, String(value));
+        else if (input) input.value = String(value);
+      }
+      details.open = kept.open;
+    }
+    const keep = (): void => {
+      const values: Record<string, string | boolean> = {};
+      for (const input of options.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[name]")) {
+        values[input.name] = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
+      }
+      this.formValues = {
+        game: gameSelect.value,
+        players: players.value,
+        computers: computers.value,
+        level: level.value,
+        quick: quick.checked,
+        hints: hints.checked,
+        options: values,
+        open: details.open,
+      };
+    };
+    form.addEventListener("change", keep);
+    form.addEventListener("input", keep);
+    details.addEventListener("toggle", keep);
     return form;
   }
 
@@ -795,6 +848,11 @@ function plateAt(dx: number, dy: number): string {
   return `${top};left:${50 + 36 * dx}%`;
 }
 
+/** Choose `value` in a list, where the list offers it. */
+function choose(select: HTMLSelectElement, value: string): void {
+  if (Array.from(select.options).some((option) => option.value === value)) select.value = value;
+}
+
 function resetOption(box: HTMLElement, option: GameEntry["options"][number]): void {
   const input = box.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
   if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = option.default === true;
@@ -805,17 +863,17 @@ function optionField(name: string, option: GameEntry["options"][number]): HTMLEl
   const id = `option-${name}`;
   let control: HTMLInputElement | HTMLSelectElement;
   if (option.kind === "bool") {
-    control = el("input", { type: "checkbox", id, name, checked: option.default === true });
+    control = el("input", { type: "checkbox", id, name, checked: option.default === true, "data-key": id });
     return el("label", { class: "check", for: id }, [control, el("span", { text: option.label })]);
   }
   if (option.kind === "choice") {
-    control = el("select", { id, name });
+    control = el("select", { id, name, "data-key": id });
     for (const choice of option.choices) control.append(el("option", { value: choice.value, text: choice.label, selected: choice.value === option.default }));
   } else if (option.values.length) {
-    control = el("select", { id, name });
+    control = el("select", { id, name, "data-key": id });
     for (const value of option.values) control.append(el("option", { value, text: String(value), selected: value === option.default }));
   } else {
-    control = el("input", { type: "number", id, name, min: option.low, max: option.high, value: String(option.default) });
+    control = el("input", { type: "number", id, name, min: option.low, max: option.high, value: String(option.default), "data-key": id });
   }
   return el("label", { for: id }, [el("span", { text: option.label }), control]);
 }
