@@ -22,9 +22,12 @@ interface FormValues {
   open: boolean; // the options shown
 }
 
+/** A question the page asks before a move (which suit of a bid, which way to play a card, "sure?"): the actions
+ *  it offers, and what it is about. Its words are the table's, read from the latest state at each drawing (a
+ *  language switch, say, draws it in the new language). */
 interface Step {
-  text: string;
-  actions: { action: string; label: string }[];
+  actions: string[];
+  about: { kind: "number"; number: number } | { kind: "card"; card: string } | { kind: "confirm" };
 }
 
 const HOLD_MS = 1500; // the longest a press holds the drawing still (a finger resting on the screen)
@@ -118,7 +121,7 @@ export class Page {
   private keepStillOffered(table: TableScreen): void {
     const choices = this.myChoices(table);
     const offered = new Set(choices.flatMap((choice) => choice.actions.map((entry) => entry.action)));
-    if (this.step && !this.step.actions.every((entry) => offered.has(entry.action))) this.step = null;
+    if (this.step && !this.step.actions.every((action) => offered.has(action))) this.step = null;
     const cardsChoice = choices.find((choice) => choice.kind === "cards");
     const pickable = new Set(cardsChoice?.actions.flatMap((entry) => entry.action.split(" ").slice(1)) ?? []);
     if (!cardsChoice || [...this.picked].some((card) => !pickable.has(card)) || this.picked.size > cardsChoice.count) {
@@ -616,9 +619,12 @@ export class Page {
     const box = el("section", { class: "controls", "aria-label": t("screen.your_turn") });
     const choices = this.myChoices(table);
     if (this.step) {
-      box.append(el("p", { class: "prompt" }, rich(this.step.text)));
+      box.append(el("p", { class: "prompt" }, rich(this.stepText(this.step, choices))));
+      const labels = new Map(choices.flatMap((choice) => choice.actions.map((entry) => [entry.action, entry.label] as const)));
       const row = el("div", { class: "row" });
-      for (const action of this.step.actions) row.append(this.moveControl(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      for (const action of this.step.actions) {
+        row.append(this.moveControl(rich(labels.get(action) ?? action), () => { this.act(action); }, "primary", `step-${action}`));
+      }
       row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
       box.append(row);
       return box;
@@ -636,7 +642,7 @@ export class Page {
           row.append(
             this.moveControl(rich(number.label), () => {
               if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
-              else this.offer(number.label, choice, number.actions);
+              else this.offer({ kind: "number", number: number.number }, choice, number.actions);
             }, "number", `n-${number.number}`),
           );
         }
@@ -646,7 +652,7 @@ export class Page {
           row.append(
             this.moveControl(rich(action.label), () => {
               if (confirm) {
-                this.step = { text: confirm.text, actions: [action] };
+                this.step = { about: { kind: "confirm" }, actions: [action.action] };
                 this.render();
               } else this.act(action.action);
             }, "primary", `a-${action.action}`),
@@ -672,9 +678,19 @@ export class Page {
     return box;
   }
 
-  private offer(text: string, choice: ChoiceScreen, actions: string[]): void {
-    this.step = { text, actions: choice.actions.filter((entry) => actions.includes(entry.action)) };
+  private offer(about: Step["about"], choice: ChoiceScreen, actions: string[]): void {
+    this.step = { about, actions: choice.actions.filter((entry) => actions.includes(entry.action)).map((entry) => entry.action) };
     this.render();
+  }
+
+  /** A step's question, in the words of the table as it is now. */
+  private stepText(step: Step, choices: ChoiceScreen[]): string {
+    const about = step.about;
+    if (about.kind === "card") return cardName(about.card);
+    if (about.kind === "number") {
+      return choices.flatMap((choice) => choice.numbers ?? []).find((entry) => entry.number === about.number)?.label ?? "";
+    }
+    return choices.flatMap((choice) => choice.confirm).find((entry) => entry.action === step.actions[0])?.text ?? "";
   }
 
   private pickedAction(choice: ChoiceScreen): { action: string; label: string } | undefined {
@@ -747,7 +763,7 @@ export class Page {
     }
     const only = entry.actions[0];
     if (entry.actions.length === 1 && only) this.act(only);
-    else if (cardChoice) this.offer(cardName(card), cardChoice, entry.actions);
+    else if (cardChoice) this.offer({ kind: "card", card }, cardChoice, entry.actions);
   }
 
   private finalPanel(table: TableScreen): HTMLElement {
