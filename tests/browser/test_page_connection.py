@@ -157,3 +157,20 @@ async def test_a_page_whose_table_another_window_took_stops_and_says_so_whatever
         assert await page.locator(".hand .card.chosen").count() == 0
         for socket in others:
             await socket.close()
+
+
+async def test_sit_down_clicked_twice_signs_in_once_on_one_socket(local_bot: LocalBot, browser: Browser) -> None:
+    context = await browser.new_context(viewport=PHONE, locale="en")
+    page = await context.new_page()
+    sign_ins: list[str] = []
+    sockets: list[Any] = []
+    page.on("request", lambda request: sign_ins.append(request.url) if "/api/local/signin" in request.url else None)
+    page.on("websocket", lambda socket: sockets.append(socket))
+    await page.goto(f"{local_bot.base}/?room=43&lang=en")
+    await page.fill("#name", "Eve")
+    await page.dblclick("button[type=submit]")
+    await page.wait_for_selector("#game", timeout=20_000)
+    await page.click("[data-key=create]")  # a round trip on the socket: both clicks' sign-ins long since asked
+    await page.locator("[data-key=start]").wait_for(timeout=20_000)
+    assert len(sign_ins) == 1, sign_ins
+    assert len(sockets) == 1, [socket.url for socket in sockets]

@@ -89,21 +89,28 @@ function localSignIn(): void {
   }
   clear(root);
   const name = el("input", { id: "name", name: "name", maxlength: 32, required: true, autocomplete: "nickname" });
+  const go = el("button", { class: "btn primary", type: "submit", text: t("screen.sign_in_go") });
   const form = el("form", { class: "panel form signin" }, [
     el("h1", { text: t("screen.sign_in_title") }),
     el("p", { class: "muted", text: t("screen.local_note") }),
     el("label", { for: "name" }, [el("span", { text: t("screen.sign_in_name") }), name]),
-    el("button", { class: "btn primary", type: "submit", text: t("screen.sign_in_go") }),
+    go,
     el("p", { class: "note", id: "note", role: "status" }),
   ]);
+  let signing = false; // one sign-in at a time: a second submit (a double click) would open a second socket
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (signing) return;
+    signing = true;
+    go.setAttribute("aria-disabled", "true");
     signInLocally(name.value, room, language).then(
       (signed) => {
         sessionStorage.setItem(`session:${room}`, JSON.stringify(signed));
         connect(signed);
       },
       (error: unknown) => {
+        signing = false;
+        go.removeAttribute("aria-disabled");
         const note = form.querySelector("#note");
         if (note) note.textContent = error instanceof Error ? error.message : String(error);
       },
