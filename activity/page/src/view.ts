@@ -251,7 +251,12 @@ export class Page {
     }
     const table = this.table;
     this.drawn = table;
-    const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
+    // The keyboard's focus, drawn again where it was: on the same control, else (the card played, the bid made)
+    // on the card now at the same place in the hand, else on the first control of the seat's move.
+    const active = document.activeElement;
+    const inside = active instanceof HTMLElement && active !== this.root && this.root.contains(active);
+    const focused = inside ? active.dataset.key : undefined;
+    const cardAt = inside ? Array.from(this.root.querySelectorAll(".hand .card")).indexOf(active) : -1;
     clear(this.root);
     this.root.append(this.topBar());
     if (this.stopped !== null) {
@@ -269,8 +274,13 @@ export class Page {
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
     this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite" }, rich(this.noteText())));
-    if (focused) {
-      const again = this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
+    if (inside) {
+      const cards = Array.from(this.root.querySelectorAll<HTMLElement>(".hand .card"));
+      const again =
+        (focused ? this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`) : null) ??
+        (cardAt >= 0 ? cards[Math.min(cardAt, cards.length - 1)] : undefined) ??
+        this.root.querySelector<HTMLElement>(".controls button") ??
+        cards[0];
       again?.focus();
     }
     this.tick();
