@@ -626,8 +626,9 @@ export class Page {
   }
 
   private controls(table: TableScreen): HTMLElement {
-    const box = el("section", { class: "controls", "aria-label": t("screen.your_turn") });
     const choices = this.myChoices(table);
+    const mine = this.step !== null || (choices.length > 0 && table.seat !== null);
+    const box = el("section", { class: "controls", "aria-label": mine ? t("screen.your_turn") : undefined });
     if (this.step) {
       box.append(el("p", { class: "prompt" }, rich(this.stepText(this.step, choices))));
       const labels = new Map(choices.flatMap((choice) => choice.actions.map((entry) => [entry.action, entry.label] as const)));
@@ -724,7 +725,7 @@ export class Page {
         class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.free() ? "" : " blocked"}`,
         "aria-label": cardLabel(card),
         "aria-pressed": chosen ? "true" : "false",
-        "aria-disabled": this.free() ? undefined : "true",
+        "aria-disabled": this.free() && playable ? undefined : "true", // still focusable: a tap says the rule
         "data-key": `card-${card}`,
         "data-card": card,
         style: `--i:${position}`,
