@@ -135,3 +135,46 @@ async def test_a_hint_for_a_moment_gone_is_not_shown(local_bot: LocalBot, browse
     network.slip_in({"type": "hint", "table": now["id"], "turn": now["turn"], "message": "💡 Play A♠ (now)"})
     await page.wait_for_function("() => window.notesSeen.includes('💡 Play A♠ (now)')", timeout=10_000)
     assert "💡 Bid 9 (stale)" not in await page.evaluate("() => window.notesSeen")
+
+
+async def test_the_card_chosen_goes_with_the_seats_own_move_and_a_note_keeps_its_lines(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """A card chosen (raised, "tap again to play") is forgotten once the seat's own turn moves on, even where the
+    same card may be played again at the next turn; and a note of two lines (a hint with its reading) shows two."""
+    await no_computer_pace(local_bot)
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await page.goto(f"{local_bot.base}/?room=55&lang=en")
+    await page.fill("#name", "Lou")
+    await page.click("button[type=submit]")
+    await open_oh_hell(page)
+    for _ in range(600):  # the seat's turn to play a card
+        if await page.locator(".controls .btn.number").count():
+            await page.locator(".controls .btn.number").first.click()
+            await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
+            continue
+        if await page.locator(".controls .your-turn").count() and await page.locator(".hand .card:not(.dim)").count():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("no turn to play a card came")
+    now = network.states()[-1]
+    network.slip_in({"type": "hint", "table": now["id"], "turn": now["turn"], "message": "💡 Play low\nThey hold ♠"})
+    await expect(page.locator("#note")).to_contain_text("They hold ♠")
+    lines = await page.evaluate(
+        """() => {
+          const range = document.createRange();
+          range.selectNodeContents(document.querySelector("#note"));
+          return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+        }"""
+    )
+    assert lines == 2, lines
+    card = (await page.eval_on_selector_all(".hand .card:not(.dim)", "cards => cards.map(c => c.dataset.card)"))[0]
+    await page.locator(f'.hand .card[data-card="{card}"]').click()
+    await page.locator(f'.hand .card.chosen[data-card="{card}"]').wait_for()
+    # the seat's turn moves on (its clock ran out, say) and the card may be played again: no longer chosen
+    network.slip_in({"type": "state", "table": {**now, "turn": now["turn"] + 1, "actions": now["actions"] + 1}})
+    await expect(page.locator(".hand .card.chosen")).to_have_count(0)

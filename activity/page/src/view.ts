@@ -99,6 +99,7 @@ export class Page {
       this.leaving = trickDone && table.last_trick ? { cards: table.last_trick.cards, winner: table.last_trick.winner } : null;
       if (before.turn !== table.turn) {
         // this seat acted (or its time ran out): what it was choosing is done
+        this.selected = null;
         this.step = null;
         this.picked.clear();
       } else if (before.actions !== table.actions) this.keepStillOffered(table); // another seat moved
