@@ -314,7 +314,8 @@ class Screen:
                 elif isinstance(frame, Review):
                     await self.review(frame.table)
                 elif isinstance(frame, Ask):  # the search takes up to a second: the screen goes on meanwhile
-                    self._hinting = asyncio.create_task(self.hint(frame.table))
+                    asked = await self.source.hand(frame.table, user)  # the seat's moves so far, as it asks
+                    self._hinting = asyncio.create_task(self.hint(frame.table, asked.seat.acted))
                 elif isinstance(frame, Computer):
                     await self.source.add_computer(frame.table, user, frame.level)
                 elif isinstance(frame, Uncomputer):
@@ -347,14 +348,30 @@ class Screen:
             self._result = (table.id, result)
         return result
 
-    async def hint(self, table_id: int) -> None:
+    async def hint(self, table_id: int, turn: int) -> None:
+        """The strong computer's advice for the seat, asked when it had made ``turn`` moves: sent with the table
+        and that turn (the page shows it only while its screen is still of that moment), and not at all once the
+        seat has moved since, nor a refusal that only says it is no longer on turn: advice for a moment gone."""
+        user = self.session.user_id
         try:
-            hint = await self.source.hint(table_id, self.session.user_id)
-            hand = await self.source.hand(table_id, self.session.user_id)
+            hint = await self.source.hint(table_id, user)
+            hand = await self.source.hand(table_id, user)
         except TableError as error:
-            await self.refuse_table(error)
+            if not await self._moved_since(table_id, turn):
+                await self.refuse_table(error)
             return
-        await self.send({"type": "hint", "message": hint_text(hint, hand.view, self.language)})
+        if hand.seat.acted != turn:
+            return
+        message = hint_text(hint, hand.view, self.language)
+        await self.send({"type": "hint", "table": table_id, "turn": turn, "message": message})
+
+    async def _moved_since(self, table_id: int, turn: int) -> bool:
+        """Whether the user's seat has made a move since it had made ``turn`` (False where it cannot be read)."""
+        try:
+            hand = await self.source.hand(table_id, self.session.user_id)
+        except TableError:
+            return False
+        return hand.seat.acted != turn
 
     async def open(self, frame: Open) -> None:
         """A new table in this screen's place, from the lobby form: the service checks the game, its options,

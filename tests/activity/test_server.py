@@ -203,6 +203,39 @@ async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: S
     offered = {a["label"] for c in state["choices"] for a in c["actions"]}
     assert hint["message"].startswith("💡 ") and any(label in hint["message"] for label in offered), hint
     assert (await served.service.table(lobby["id"])).actions == moves  # a hint changes nothing
+    assert (hint["table"], hint["turn"]) == (lobby["id"], state["turn"])  # the moment it was asked at
+
+
+async def test_a_hint_for_a_moment_gone_is_not_sent(served: Served, monkeypatch: Any) -> None:
+    """The seat moves while its hint is still being worked out: the advice (or a refusal that it is no longer on
+    turn) is not sent, as it would be read as advice for the table as it is now."""
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"], hints=True)
+    await alice.send(op="start", table=lobby["id"])
+    await alice.state_where(lambda t: t["status"] == "playing")
+    await served.service.settle(lobby["id"])
+    moves = (await served.service.table(lobby["id"])).actions
+    state = await alice.state_where(lambda t: t["actions"] == moves and bool(t.get("choices")))
+    asked, answer = asyncio.Event(), asyncio.Event()
+    search = served.source.hint
+
+    async def slow_search(table_id: int, user_id: int) -> Any:
+        asked.set()
+        await answer.wait()  # the search goes on until the seat has moved
+        return await search(table_id, user_id)
+
+    monkeypatch.setattr(served.source, "hint", slow_search)
+    await alice.send(op="hint", table=lobby["id"])
+    await asyncio.wait_for(asked.wait(), 10)
+    await alice.send(op="act", table=lobby["id"], action=first_action(state), turn=state["turn"])
+    await alice.state_where(lambda t: t["turn"] > state["turn"])
+    answer.set()
+    screen = next(s for s in served.server.screens if s.session.key == alice.session)
+    assert screen._hinting is not None
+    await asyncio.wait_for(screen._hinting, 30)  # the hint is done with: whatever it sent is on its way
+    await alice.send(op="review", table=lobby["id"])  # a frame answered after it
+    assert (await alice.next("error"))["key"] == "review.none"
+    assert [f for f in alice.frames if f["type"] == "hint" or f.get("key") == "error.not_your_turn"] == []
 
 
 async def test_no_hint_where_the_table_does_not_allow_them(served: Served) -> None:

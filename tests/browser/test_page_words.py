@@ -170,7 +170,9 @@ async def test_ninety_nine_reads_plainly_and_the_header_fits_a_phone(
             break  # a deal scored, a trick of the next played: all the header's buttons, held while the page's turn
         await says_no_markdown(page)
         named = named or "dealer A*n*n" in (await page.text_content(".info") or "")  # the name read as typed
-        if await page.locator(".controls .pick").count() and not await page.locator(".hand .card.chosen").count():
+        if await page.locator(".hand .card.blocked").count():
+            await asyncio.sleep(0.1)  # the page's move is on its way (its controls held): its answer redraws them
+        elif await page.locator(".controls .pick").count() and not await page.locator(".hand .card.chosen").count():
             await pick_bid_cards(player, language, shots)
             bid = True
         elif await page.locator('.controls [data-key="a-pass"]').count():

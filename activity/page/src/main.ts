@@ -3,7 +3,8 @@
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { clear, el } from "./dom";
 import { setLanguage, t } from "./i18n";
-import { Connection, apiBase, signInLocally, signInWithDiscord, type SignedIn } from "./net";
+import { Connection, Refused, apiBase, signInLocally, signInWithDiscord, type SignedIn } from "./net";
+import type { ServerFrame } from "./types";
 import { Page } from "./view";
 
 const root = document.getElementById("app") ?? document.body;
@@ -12,49 +13,71 @@ const room = Math.max(1, Math.min(1_000_000, Number(query.get("room") ?? "1") ||
 const storedLanguage = sessionStorage.getItem("language");
 let language = setLanguage(query.get("lang") ?? storedLanguage ?? navigator.language);
 let connection: Connection | null = null;
+let discord: { sdk: DiscordSDK | DiscordSDKMock; clientId: string } | null = null; // inside Discord: its client
 
 const page = new Page(root, () => connection, (next) => {
   language = setLanguage(next);
   sessionStorage.setItem("language", language);
-  if (connection) connection.relanguage(language);
-  else void start();
+  page.relanguage();
+  connection?.relanguage(language); // none: stopped, or signing in again (which asks in the new language)
 });
 
-function connect(signed: SignedIn): void {
-  connection = new Connection(
+/** One connection for this page: a new one closes the one before, whose frames and status then count no more. */
+function connect(signed: SignedIn, table: number | null = null): void {
+  connection?.close();
+  const own: Connection = new Connection(
     signed.session,
     language,
-    (frame) => {
-      if (frame.type === "hello") {
-        page.games = frame.games;
-        page.local = frame.local;
-      } else if (frame.type === "state") {
-        page.tables = frame.tables ?? [];
-        page.show(frame.table);
-      } else if (frame.type === "hint") {
-        page.say(frame.message, 15000);
-      } else if (frame.type === "review") {
-        page.showReview(frame.review);
-      } else if (frame.key === "activity.replaced") {
-        // A newer window of this session took the table (the server keeps a few per session): this one stops
-        // rather than reconnect and take it back, which would only push the other out in turn.
-        connection?.close();
-        connection = null;
-        page.say(frame.message, 86_400_000); // until reloaded: nothing here moves any more
-      } else if (frame.key === "activity.signed_out") {
-        // The server no longer knows this tab (it restarted): sign in again, or in Discord, say why.
-        sessionStorage.removeItem(`session:${room}`);
-        connection?.close();
-        connection = null;
-        if (page.local) localSignIn();
-        page.say(frame.message);
-      } else {
-        page.say(frame.message);
-      }
-    },
-    (up) => { page.status(up); },
+    (frame) => { if (connection === own) heard(own, frame); },
+    (up) => { if (connection === own) page.status(up); },
   );
-  connection.open();
+  own.table = table;
+  connection = own;
+  own.open();
+}
+
+function heard(own: Connection, frame: ServerFrame): void {
+  if (frame.type === "hello") {
+    page.games = frame.games;
+    page.local = frame.local;
+  } else if (frame.type === "state") {
+    page.tables = frame.tables ?? [];
+    page.show(frame.table);
+  } else if (frame.type === "hint") {
+    page.hint(frame.table, frame.turn, frame.message);
+  } else if (frame.type === "review") {
+    page.showReview(frame.review);
+  } else if (frame.key === "activity.replaced") {
+    // A newer window of this session took the table (the server keeps a few per session): this one stops
+    // rather than reconnect and take it back, which would only push the other out in turn.
+    own.close();
+    connection = null;
+    page.stop(frame.message); // until reloaded: nothing here moves any more
+  } else if (frame.key === "activity.signed_out") {
+    // The server no longer knows this session (it restarted, or the session's time is up): sign in again.
+    sessionStorage.removeItem(`session:${room}`);
+    own.close();
+    connection = null;
+    if (page.local) {
+      localSignIn();
+      page.say(frame.message);
+    } else if (own.greeted) void signInAgain(own.table); // Discord's sign-in asks the player nothing: no prompt
+    else page.stop(frame.message); // a session just made, refused at once: signing in again would only loop
+  } else {
+    page.refused(frame.message);
+  }
+}
+
+/** Inside Discord, the session gone (the bot restarted, or its hours are up): the same silent sign-in as at
+ *  the start, back to the same table; if that fails, the page stops, saying so (it would only look alive). */
+async function signInAgain(table: number | null): Promise<void> {
+  page.status(false); // "reconnecting", the controls disabled meanwhile
+  try {
+    if (!discord) throw new Error("no Discord client");
+    await discordSignIn(discord.sdk, discord.clientId, table);
+  } catch (error: unknown) {
+    page.stop(error instanceof Refused ? error.message : ""); // our server's words are the reader's; the SDK's not
+  }
 }
 
 /** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat). */
@@ -66,21 +89,28 @@ function localSignIn(): void {
   }
   clear(root);
   const name = el("input", { id: "name", name: "name", maxlength: 32, required: true, autocomplete: "nickname" });
+  const go = el("button", { class: "btn primary", type: "submit", text: t("screen.sign_in_go") });
   const form = el("form", { class: "panel form signin" }, [
     el("h1", { text: t("screen.sign_in_title") }),
     el("p", { class: "muted", text: t("screen.local_note") }),
     el("label", { for: "name" }, [el("span", { text: t("screen.sign_in_name") }), name]),
-    el("button", { class: "btn primary", type: "submit", text: t("screen.sign_in_go") }),
+    go,
     el("p", { class: "note", id: "note", role: "status" }),
   ]);
+  let signing = false; // one sign-in at a time: a second submit (a double click) would open a second socket
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (signing) return;
+    signing = true;
+    go.setAttribute("aria-disabled", "true");
     signInLocally(name.value, room, language).then(
       (signed) => {
         sessionStorage.setItem(`session:${room}`, JSON.stringify(signed));
         connect(signed);
       },
       (error: unknown) => {
+        signing = false;
+        go.removeAttribute("aria-disabled");
         const note = form.querySelector("#note");
         if (note) note.textContent = error instanceof Error ? error.message : String(error);
       },
@@ -97,7 +127,8 @@ interface Mode {
 }
 
 /** Discord's sign-in: the client's authorize gives a code, which our server checks with Discord. */
-async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promise<void> {
+async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string, table: number | null = null): Promise<void> {
+  discord = { sdk, clientId };
   await sdk.ready();
   const { code } = await sdk.commands.authorize({
     client_id: clientId,
@@ -108,7 +139,7 @@ async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string)
   });
   const signed = await signInWithDiscord(code, sdk.instanceId, language);
   await sdk.commands.authenticate({ access_token: signed.access_token });
-  connect(signed);
+  connect(signed, table);
 }
 
 async function start(): Promise<void> {

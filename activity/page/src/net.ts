@@ -12,6 +12,9 @@ export interface SignedIn {
   user: { id: string; name: string };
 }
 
+/** A sign-in our server refused: its words, in the reader's language. */
+export class Refused extends Error {}
+
 async function post(path: string, body: unknown): Promise<SignedIn> {
   const reply = await fetch(`${apiBase()}${path}`, {
     method: "POST",
@@ -19,7 +22,7 @@ async function post(path: string, body: unknown): Promise<SignedIn> {
     body: JSON.stringify(body),
   });
   const data = (await reply.json()) as SignedIn & { error?: string };
-  if (!reply.ok) throw new Error(data.error ?? reply.statusText);
+  if (!reply.ok) throw new Refused(data.error ?? reply.statusText);
   return data;
 }
 
@@ -37,7 +40,8 @@ export class Connection {
   private socket: WebSocket | null = null;
   private retry = 500;
   private closed = false;
-  table: number | null = null;
+  table: number | null = null; // the table it shows (it asks for it again when it reconnects)
+  greeted = false; // the server took its session once (a hello came)
 
   constructor(
     private readonly session: string,
@@ -58,6 +62,7 @@ export class Connection {
     socket.addEventListener("message", (event: MessageEvent<string>) => {
       const frame = JSON.parse(event.data) as ServerFrame;
       if (frame.type === "state") this.table = frame.table?.id ?? null;
+      if (frame.type === "hello") this.greeted = true;
       this.onFrame(frame);
     });
     socket.addEventListener("close", () => {
@@ -74,8 +79,11 @@ export class Connection {
     this.socket?.close();
   }
 
-  send(frame: Record<string, unknown>): void {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+  /** Send a frame now; false if it could not be (the socket is down: the caller keeps what it was doing). */
+  send(frame: Record<string, unknown>): boolean {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
   }
 
   /** Speak another language: the server says everything again in it. */

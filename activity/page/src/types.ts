@@ -130,5 +130,5 @@ export type ServerFrame =
   | { type: "hello"; user: { id: string; name: string }; local: boolean; language: string; games: GameEntry[] }
   | { type: "state"; table: TableScreen | null; tables?: TableChoice[] }
   | { type: "error"; key: string; message: string }
-  | { type: "hint"; message: string }
+  | { type: "hint"; table: number; turn: number; message: string } // the seat's turn (moves made) when asked
   | { type: "review"; review: ReviewScreen };

@@ -9,12 +9,29 @@ import type { Connection } from "./net";
 import { reviewBody, sheetTable } from "./review";
 import type { ChoiceScreen, GameEntry, Played, ReviewScreen, TableChoice, TableScreen } from "./types";
 
+/** What the new-table form holds, as the player left it: drawn again as it was (a reconnect, the room's list of
+ *  tables changing and a language switch all draw the page again). */
+interface FormValues {
+  game: string;
+  players: string;
+  computers: string;
+  level: string;
+  quick: boolean;
+  hints: boolean;
+  options: Record<string, string | boolean>;
+  open: boolean; // the options shown
+}
+
+/** A question the page asks before a move (which suit of a bid, which way to play a card, "sure?"): the actions
+ *  it offers, and what it is about. Its words are the table's, read from the latest state at each drawing (a
+ *  language switch, say, draws it in the new language). */
 interface Step {
-  text: string;
-  actions: { action: string; label: string }[];
+  actions: string[];
+  about: { kind: "number"; number: number } | { kind: "card"; card: string } | { kind: "confirm" };
 }
 
 const HOLD_MS = 1500; // the longest a press holds the drawing still (a finger resting on the screen)
+const PENDING_MS = 10_000; // the longest a move sent holds the controls (its answer always comes well before)
 
 export class Page {
   table: TableScreen | null = null;
@@ -28,6 +45,11 @@ export class Page {
   private note = "";
   private noteTimer = 0;
   private connected = true;
+  private stopped: string | null = null; // the page stopped for good (until reloaded): why, if the server said
+  private pending: { table: number; turn: number; actions: number } | null = null; // a move sent, not yet answered
+  private pendingTimer = 0;
+  private creating = false; // a new table asked for: no second one until the server answers
+  private formValues: FormValues | null = null; // the new-table form as the player left it (null: as it opens)
   private leaving: { cards: Played[]; winner: number | null } | null = null;
   private drawn: TableScreen | null = null; // the table as the screen shows it now (a drawing may be held back)
   private pressed = false; // a pointer or the space bar is down on the page: drawing again waits for its release
@@ -68,12 +90,16 @@ export class Page {
 
   show(table: TableScreen | null): void {
     const before = this.table;
+    const sent = this.pending;
+    if (sent && (table?.id !== sent.table || table.turn !== sent.turn || table.actions !== sent.actions)) this.answered();
+    this.creating = false;
     if (movedOn(before, table)) this.quiet(); // a refusal or a hint of the screen before is stale now
     if (before && table && before.id === table.id) {
       const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
       this.leaving = trickDone && table.last_trick ? { cards: table.last_trick.cards, winner: table.last_trick.winner } : null;
       if (before.turn !== table.turn) {
         // this seat acted (or its time ran out): what it was choosing is done
+        this.selected = null;
         this.step = null;
         this.picked.clear();
       } else if (before.actions !== table.actions) this.keepStillOffered(table); // another seat moved
@@ -86,6 +112,7 @@ export class Page {
     }
     this.previous = before;
     this.table = table;
+    if (table) this.formValues = null; // a table here: a new one's form opens afresh
     if (this.selected && !this.playable(this.selected)) this.selected = null; // played, or the turn passed
     this.render();
   }
@@ -95,12 +122,19 @@ export class Page {
   private keepStillOffered(table: TableScreen): void {
     const choices = this.myChoices(table);
     const offered = new Set(choices.flatMap((choice) => choice.actions.map((entry) => entry.action)));
-    if (this.step && !this.step.actions.every((entry) => offered.has(entry.action))) this.step = null;
+    if (this.step && !this.step.actions.every((action) => offered.has(action))) this.step = null;
     const cardsChoice = choices.find((choice) => choice.kind === "cards");
     const pickable = new Set(cardsChoice?.actions.flatMap((entry) => entry.action.split(" ").slice(1)) ?? []);
     if (!cardsChoice || [...this.picked].some((card) => !pickable.has(card)) || this.picked.size > cardsChoice.count) {
       this.picked.clear();
     }
+  }
+
+  /** The strong computer's advice, asked for with "Hint": said only while the screen still shows the table and
+   *  the seat's turn it was asked for (a move made meanwhile makes it advice for a moment gone). */
+  hint(table: number, turn: number, message: string): void {
+    if (this.table?.id !== table || this.table.turn !== turn) return;
+    this.say(message, 15000);
   }
 
   /** The last deal trick by trick, when the server sends it (asked for with "Last deal"). */
@@ -126,6 +160,38 @@ export class Page {
 
   status(up: boolean): void {
     this.connected = up;
+    // a move or a table sent before the drop may or may not have arrived: what the server sends once back says
+    this.answered();
+    this.creating = false;
+    this.render();
+  }
+
+  /** The server refused something (a move, a new table…): said, and the controls held for it are free again. */
+  refused(message: string): void {
+    this.answered();
+    this.creating = false;
+    this.render();
+    this.say(message);
+  }
+
+  /** The move sent is answered (or given up on): the controls are free again. */
+  private answered(): void {
+    this.pending = null;
+    window.clearTimeout(this.pendingTimer);
+  }
+
+  /** Stopped for good (another window took the table, or the sign-in could not be made again): said until the
+   *  page is reloaded, every control disabled. */
+  stop(reason: string): void {
+    this.stopped = reason;
+    this.quiet();
+    this.render();
+  }
+
+  /** The page now speaks another language: what was said in the one before goes, the rest is drawn again. */
+  relanguage(): void {
+    this.quiet();
+    if (this.stopped) this.stopped = ""; // the server's words were in the language before: the page's own stay
     this.render();
   }
 
@@ -144,21 +210,37 @@ export class Page {
 
   // ------------------------------------------------------------------ output to the server
 
-  private send(frame: Record<string, unknown>): void {
-    this.connection()?.send(frame);
+  /** Whether the page may send now: the connection is up. Its controls are drawn disabled while it may not. */
+  private live(): boolean {
+    return this.connected && this.stopped === null;
   }
 
+  /** Send a frame; false (and the note line says so) where it could not be sent: the caller keeps what it had. */
+  private send(frame: Record<string, unknown>): boolean {
+    if (this.live() && this.connection()?.send(frame)) return true;
+    if (this.stopped === null) this.say(t("screen.not_sent"));
+    return false;
+  }
+
+  /** A move, as the screen showed the table when pressed (if the table has moved on since, the server refuses it
+   *  as stale). The controls are held until it is answered: a second tap sends nothing. */
   private act(action: string): void {
-    const table = this.table;
-    if (!table) return;
-    // the turn the screen showed when pressed: if the table has moved on since, the server refuses it as stale
-    const turn = this.drawn?.id === table.id ? this.drawn.turn : table.turn;
-    this.send({ op: "act", table: table.id, action, turn });
+    const shown = this.drawn;
+    if (!shown || this.pending) return;
+    if (!this.send({ op: "act", table: shown.id, action, turn: shown.turn })) return; // the card chosen, the step, stay
+    this.pending = { table: shown.id, turn: shown.turn, actions: shown.actions };
+    window.clearTimeout(this.pendingTimer);
+    this.pendingTimer = window.setTimeout(() => { this.answered(); this.render(); }, PENDING_MS);
     this.note = "";
-    this.renderNote();
     this.selected = null;
     this.step = null;
     this.picked.clear();
+    this.render();
+  }
+
+  /** Whether the seat may make a move now: the page may send, and no move of its own is still unanswered. */
+  private free(): boolean {
+    return this.live() && this.pending === null;
   }
 
   // ------------------------------------------------------------------ drawing
@@ -170,10 +252,20 @@ export class Page {
     }
     const table = this.table;
     this.drawn = table;
-    const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
+    // The keyboard's focus, drawn again where it was: on the same control, else (the card played, the bid made)
+    // on the card now at the same place in the hand, else on the first control of the seat's move.
+    const active = document.activeElement;
+    const inside = active instanceof HTMLElement && active !== this.root && this.root.contains(active);
+    const focused = inside ? active.dataset.key : undefined;
+    const cardAt = inside ? Array.from(this.root.querySelectorAll(".hand .card")).indexOf(active) : -1;
     clear(this.root);
     this.root.append(this.topBar());
-    if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
+    if (this.stopped !== null) {
+      this.root.append(el("div", { class: "banner stopped", role: "alert" }, [
+        this.stopped ? el("p", {}, rich(this.stopped)) : null,
+        el("p", { text: t("screen.stopped") }),
+      ]));
+    } else if (!this.connected) this.root.append(el("div", { class: "banner", role: "status", text: t("screen.reconnecting") }));
     if (table === null) {
       if (this.tables.length) this.root.append(this.chooser());
       // A new table: always in local mode; in Discord where the channel has none (the chat table posts it there)
@@ -183,8 +275,13 @@ export class Page {
     else if (table.lobby) this.root.append(this.lobby(table));
     else this.root.append(this.playing(table));
     this.root.append(el("div", { class: "note", id: "note", role: "status", "aria-live": "polite" }, rich(this.noteText())));
-    if (focused) {
-      const again = this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
+    if (inside) {
+      const cards = Array.from(this.root.querySelectorAll<HTMLElement>(".hand .card"));
+      const again =
+        (focused ? this.root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`) : null) ??
+        (cardAt >= 0 ? cards[Math.min(cardAt, cards.length - 1)] : undefined) ??
+        this.root.querySelector<HTMLElement>(".controls button") ??
+        cards[0];
       again?.focus();
     }
     this.tick();
@@ -213,7 +310,7 @@ export class Page {
   }
 
   private reviewButton(table: TableScreen, kind: string): HTMLButtonElement {
-    return this.button(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
+    return this.control(t("screen.last_deal"), () => { this.send({ op: "review", table: table.id }); }, kind, "review");
   }
 
   /** A button: its words the page's own (`text`), or the server's drawn with their marks (`rich(label)`). */
@@ -224,12 +321,37 @@ export class Page {
     return button;
   }
 
+  /** A button that moves the table (it sends, or leads to a move): drawn disabled while the page may not send,
+   *  and a press then only says why (aria-disabled, not disabled: it keeps the keyboard's focus). */
+  private control(text: string | (Node | string)[], onClick: () => void, kind = "", key = "", disabled = false): HTMLButtonElement {
+    const button = this.button(text, () => { if (this.ready()) onClick(); }, kind, key, disabled);
+    if (!this.live()) button.setAttribute("aria-disabled", "true");
+    return button;
+  }
+
+  /** A control of the seat's move (a bid, a word, a step, a confirm): held as well while a move is unanswered. */
+  private moveControl(text: string | (Node | string)[], onClick: () => void, kind = "", key = ""): HTMLButtonElement {
+    const button = this.button(text, () => { if (this.ready(true)) onClick(); }, kind, key);
+    if (!this.free()) button.setAttribute("aria-disabled", "true");
+    return button;
+  }
+
+  /** Whether a control's press may go on now; if not, the note line says why (when stopped, the banner does;
+   *  a move still unanswered needs no words: its answer is on its way). */
+  private ready(move = false): boolean {
+    if (!this.live()) {
+      if (this.stopped === null) this.say(t("screen.not_sent"));
+      return false;
+    }
+    return !move || this.pending === null;
+  }
+
   // ------------------------------------------------------------------ several tables in the channel: which one
 
   private chooser(): HTMLElement {
     const list = el("ul", { class: "choose" });
     for (const table of this.tables) {
-      const button = this.button(table.title, () => { this.send({ op: "watch", table: table.id }); }, "primary", `table-${table.id}`);
+      const button = this.control(table.title, () => { this.send({ op: "watch", table: table.id }); }, "primary", `table-${table.id}`);
       list.append(el("li", {}, [button, el("span", { class: "muted", text: table.seated })]));
     }
     return el("section", { class: "panel" }, [el("h2", { text: t("screen.choose_table") }), list]);
@@ -240,16 +362,16 @@ export class Page {
   private lobbyForm(): HTMLElement {
     const games = this.games;
     const form = el("form", { class: "panel form", "aria-label": t("screen.no_table") });
-    const gameSelect = el("select", { id: "game", name: "game" });
+    const gameSelect = el("select", { id: "game", name: "game", "data-key": "form-game" });
     for (const game of games) gameSelect.append(el("option", { value: game.name, text: game.label }));
-    const players = el("select", { id: "players", name: "players" });
-    const computers = el("select", { id: "computers", name: "computers" });
-    const level = el("select", { id: "level", name: "level" }, [
+    const players = el("select", { id: "players", name: "players", "data-key": "form-players" });
+    const computers = el("select", { id: "computers", name: "computers", "data-key": "form-computers" });
+    const level = el("select", { id: "level", name: "level", "data-key": "form-level" }, [
       el("option", { value: "easy", text: t("level.easy") }),
       el("option", { value: "strong", text: t("level.strong") }),
     ]);
-    const quick = el("input", { type: "checkbox", id: "quick", checked: true });
-    const hints = el("input", { type: "checkbox", id: "hints" });
+    const quick = el("input", { type: "checkbox", id: "quick", checked: true, "data-key": "form-quick" });
+    const hints = el("input", { type: "checkbox", id: "hints", "data-key": "form-hints" });
     const options = el("div", { class: "options" });
     const chosen = (): GameEntry | undefined => games.find((game) => game.name === gameSelect.value);
     const refresh = (): void => {
@@ -286,6 +408,7 @@ export class Page {
     });
     gameSelect.addEventListener("change", () => { refresh(); applyQuick(); });
     players.addEventListener("change", refreshComputers);
+    const details = el("details", {}, [el("summary", { text: t("screen.options"), "data-key": "form-options" }), options]);
     const label = (text: string, control: HTMLElement, id: string): HTMLElement =>
       el("label", { for: id }, [el("span", { text }), control]);
     form.append(
@@ -296,13 +419,19 @@ export class Page {
       label(t("screen.level"), level, "level"),
       el("label", { class: "check", for: "quick" }, [quick, el("span", { text: t("screen.quick") })]),
       el("label", { class: "check", for: "hints" }, [hints, el("span", { text: t("screen.hints") })]),
-      el("details", {}, [el("summary", { text: t("screen.options") }), options]),
-      el("button", { class: "btn primary", type: "submit", text: t("screen.create"), "data-key": "create" }),
+      details,
+      el("button", {
+        class: "btn primary",
+        type: "submit",
+        text: t("screen.create"),
+        "data-key": "create",
+        "aria-disabled": this.live() && !this.creating ? undefined : "true",
+      }),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const game = chosen();
-      if (!game) return;
+      if (!game || this.creating || !this.ready()) return;
       const picked: Record<string, boolean | number | string> = {};
       for (const option of game.options) {
         const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
@@ -312,7 +441,7 @@ export class Page {
         if (value !== option.default) picked[option.name] = value;
       }
       const count = Number(players.value);
-      this.send({
+      this.creating = this.send({
         op: "open",
         game: game.name,
         options: picked,
@@ -320,9 +449,47 @@ export class Page {
         computers: Array.from({ length: Number(computers.value) }, () => level.value),
         hints: hints.checked,
       });
+      if (this.creating) form.querySelector("[data-key=create]")?.setAttribute("aria-disabled", "true");
     });
     refresh();
     applyQuick();
+    const kept = this.formValues;
+    if (kept && games.some((game) => game.name === kept.game)) {
+      gameSelect.value = kept.game;
+      refresh();
+      choose(players, kept.players);
+      refreshComputers();
+      choose(computers, kept.computers);
+      choose(level, kept.level);
+      quick.checked = kept.quick;
+      hints.checked = kept.hints;
+      for (const [name, value] of Object.entries(kept.options)) {
+        const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+        if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = value === true;
+        else if (input instanceof HTMLSelectElement) choose(input, String(value));
+        else if (input) input.value = String(value);
+      }
+      details.open = kept.open;
+    }
+    const keep = (): void => {
+      const values: Record<string, string | boolean> = {};
+      for (const input of options.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[name]")) {
+        values[input.name] = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
+      }
+      this.formValues = {
+        game: gameSelect.value,
+        players: players.value,
+        computers: computers.value,
+        level: level.value,
+        quick: quick.checked,
+        hints: hints.checked,
+        options: values,
+        open: details.open,
+      };
+    };
+    form.addEventListener("change", keep);
+    form.addEventListener("input", keep);
+    details.addEventListener("toggle", keep);
     return form;
   }
 
@@ -337,21 +504,21 @@ export class Page {
       const item = el("li", {}, [el("span", { class: "name", text: seat.name })]);
       if (seat.host) item.append(el("span", { class: "tag", text: t("screen.host") }));
       if (seat.computer && lobby.host) {
-        item.append(this.button(t("screen.remove"), () => { this.send({ op: "uncomputer", table: table.id, key: seat.key }); }, "small", `rm-${seat.key}`));
+        item.append(this.control(t("screen.remove"), () => { this.send({ op: "uncomputer", table: table.id, key: seat.key }); }, "small", `rm-${seat.key}`));
       }
       seats.append(item);
     }
     // Join and the computers only while a seat is left (the service refuses them on a full table)
     const actions: HTMLElement[] = [];
-    if (lobby.seated) actions.push(this.button(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
-    else if (!lobby.full) actions.push(this.button(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
+    if (lobby.seated) actions.push(this.control(t("screen.leave"), () => { this.send({ op: "leave", table: table.id }); }, "", "leave"));
+    else if (!lobby.full) actions.push(this.control(t("screen.join"), () => { this.send({ op: "join", table: table.id }); }, "primary", "join"));
     if (lobby.host && !lobby.full) {
       actions.push(
-        this.button(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
-        this.button(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
+        this.control(t("screen.add_easy"), () => { this.send({ op: "computer", table: table.id, level: "easy" }); }, "", "easy"),
+        this.control(t("screen.add_strong"), () => { this.send({ op: "computer", table: table.id, level: "strong" }); }, "", "strong"),
       );
     }
-    if (lobby.host) actions.push(this.button(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"));
+    if (lobby.host) actions.push(this.control(t("screen.start"), () => { this.send({ op: "start", table: table.id }); }, "primary", "start"));
     return el("section", { class: "panel lobby" }, [
       el("h2", { text: t("screen.seated", { count: lobby.seats.length }) }),
       seats,
@@ -365,7 +532,7 @@ export class Page {
   private closedPanel(): HTMLElement {
     return el("section", { class: "panel" }, [
       el("p", { text: t("screen.closed") }),
-      this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+      this.control(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
     ]);
   }
 
@@ -460,19 +627,23 @@ export class Page {
   }
 
   private controls(table: TableScreen): HTMLElement {
-    const box = el("section", { class: "controls", "aria-label": t("screen.your_turn") });
     const choices = this.myChoices(table);
+    const mine = this.step !== null || (choices.length > 0 && table.seat !== null);
+    const box = el("section", { class: "controls", "aria-label": mine ? t("screen.your_turn") : undefined });
     if (this.step) {
-      box.append(el("p", { class: "prompt" }, rich(this.step.text)));
+      box.append(el("p", { class: "prompt" }, rich(this.stepText(this.step, choices))));
+      const labels = new Map(choices.flatMap((choice) => choice.actions.map((entry) => [entry.action, entry.label] as const)));
       const row = el("div", { class: "row" });
-      for (const action of this.step.actions) row.append(this.button(rich(action.label), () => { this.act(action.action); }, "primary", `step-${action.action}`));
+      for (const action of this.step.actions) {
+        row.append(this.moveControl(rich(labels.get(action) ?? action), () => { this.act(action); }, "primary", `step-${action}`));
+      }
       row.append(this.button(t("screen.back"), () => { this.step = null; this.render(); }, "", "back"));
       box.append(row);
       return box;
     }
     if (choices.length && table.seat !== null) {
       const line = el("div", { class: "row" }, [el("p", { class: "your-turn", text: t("screen.your_turn") })]);
-      if (table.hints) line.append(this.button(t("screen.hint"), () => { this.send({ op: "hint", table: table.id }); }, "small", "hint"));
+      if (table.hints) line.append(this.control(t("screen.hint"), () => { this.send({ op: "hint", table: table.id }); }, "small", "hint"));
       box.append(line);
     }
     for (const choice of choices) {
@@ -481,9 +652,9 @@ export class Page {
       if (choice.kind === "number") {
         for (const number of choice.numbers ?? []) {
           row.append(
-            this.button(rich(number.label), () => {
+            this.moveControl(rich(number.label), () => {
               if (number.actions.length === 1 && number.actions[0]) this.act(number.actions[0]);
-              else this.offer(number.label, choice, number.actions);
+              else this.offer({ kind: "number", number: number.number }, choice, number.actions);
             }, "number", `n-${number.number}`),
           );
         }
@@ -491,9 +662,9 @@ export class Page {
         for (const action of choice.actions) {
           const confirm = choice.confirm.find((entry) => entry.action === action.action);
           row.append(
-            this.button(rich(action.label), () => {
+            this.moveControl(rich(action.label), () => {
               if (confirm) {
-                this.step = { text: confirm.text, actions: [action] };
+                this.step = { about: { kind: "confirm" }, actions: [action.action] };
                 this.render();
               } else this.act(action.action);
             }, "primary", `a-${action.action}`),
@@ -510,16 +681,28 @@ export class Page {
           if (note) row.append(el("span", { class: "tag" }, [`${cardName(card)} `, ...rich(note.text)]));
         }
         const label = wanted ? rich(wanted.label) : t("screen.confirm");
-        row.append(this.button(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm", !wanted));
+        const confirm = this.moveControl(label, () => { if (wanted) this.act(wanted.action); }, "primary", "confirm");
+        confirm.disabled = !wanted;
+        row.append(confirm);
       }
       if (row.childElementCount) box.append(row);
     }
     return box;
   }
 
-  private offer(text: string, choice: ChoiceScreen, actions: string[]): void {
-    this.step = { text, actions: choice.actions.filter((entry) => actions.includes(entry.action)) };
+  private offer(about: Step["about"], choice: ChoiceScreen, actions: string[]): void {
+    this.step = { about, actions: choice.actions.filter((entry) => actions.includes(entry.action)).map((entry) => entry.action) };
     this.render();
+  }
+
+  /** A step's question, in the words of the table as it is now. */
+  private stepText(step: Step, choices: ChoiceScreen[]): string {
+    const about = step.about;
+    if (about.kind === "card") return cardName(about.card);
+    if (about.kind === "number") {
+      return choices.flatMap((choice) => choice.numbers ?? []).find((entry) => entry.number === about.number)?.label ?? "";
+    }
+    return choices.flatMap((choice) => choice.confirm).find((entry) => entry.action === step.actions[0])?.text ?? "";
   }
 
   private pickedAction(choice: ChoiceScreen): { action: string; label: string } | undefined {
@@ -540,9 +723,10 @@ export class Page {
       const chosen = this.selected === card || this.picked.has(card);
       const button = el("button", {
         type: "button",
-        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}`,
+        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.free() ? "" : " blocked"}`,
         "aria-label": cardLabel(card),
         "aria-pressed": chosen ? "true" : "false",
+        "aria-disabled": this.free() && playable ? undefined : "true", // still focusable: a tap says the rule
         "data-key": `card-${card}`,
         "data-card": card,
         style: `--i:${position}`,
@@ -567,7 +751,7 @@ export class Page {
   /** Tap a card to choose it, tap it again to play it; a card that may not be played says why. */
   private tap(card: string): void {
     const table = this.table;
-    if (!table) return;
+    if (!table || !this.ready(true)) return;
     const choices = this.myChoices(table);
     const cardsChoice = choices.find((choice) => choice.kind === "cards");
     if (cardsChoice && cardsChoice.actions.some((entry) => entry.action.split(" ").slice(1).includes(card))) {
@@ -591,7 +775,7 @@ export class Page {
     }
     const only = entry.actions[0];
     if (entry.actions.length === 1 && only) this.act(only);
-    else if (cardChoice) this.offer(cardName(card), cardChoice, entry.actions);
+    else if (cardChoice) this.offer({ kind: "card", card }, cardChoice, entry.actions);
   }
 
   private finalPanel(table: TableScreen): HTMLElement {
@@ -616,7 +800,7 @@ export class Page {
       ]),
       el("div", { class: "row" }, [
         table.sheet ? this.reviewButton(table, "") : null,
-        this.button(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
+        this.control(t("screen.new_table"), () => { this.send({ op: "watch", table: null }); }, "primary", "new"),
       ]),
     ]);
   }
@@ -692,6 +876,11 @@ function plateAt(dx: number, dy: number): string {
   return `${top};left:${50 + 36 * dx}%`;
 }
 
+/** Choose `value` in a list, where the list offers it. */
+function choose(select: HTMLSelectElement, value: string): void {
+  if (Array.from(select.options).some((option) => option.value === value)) select.value = value;
+}
+
 function resetOption(box: HTMLElement, option: GameEntry["options"][number]): void {
   const input = box.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
   if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = option.default === true;
@@ -702,17 +891,17 @@ function optionField(name: string, option: GameEntry["options"][number]): HTMLEl
   const id = `option-${name}`;
   let control: HTMLInputElement | HTMLSelectElement;
   if (option.kind === "bool") {
-    control = el("input", { type: "checkbox", id, name, checked: option.default === true });
+    control = el("input", { type: "checkbox", id, name, checked: option.default === true, "data-key": id });
     return el("label", { class: "check", for: id }, [control, el("span", { text: option.label })]);
   }
   if (option.kind === "choice") {
-    control = el("select", { id, name });
+    control = el("select", { id, name, "data-key": id });
     for (const choice of option.choices) control.append(el("option", { value: choice.value, text: choice.label, selected: choice.value === option.default }));
   } else if (option.values.length) {
-    control = el("select", { id, name });
+    control = el("select", { id, name, "data-key": id });
     for (const value of option.values) control.append(el("option", { value, text: String(value), selected: value === option.default }));
   } else {
-    control = el("input", { type: "number", id, name, min: option.low, max: option.high, value: String(option.default) });
+    control = el("input", { type: "number", id, name, min: option.low, max: option.high, value: String(option.default), "data-key": id });
   }
   return el("label", { for: id }, [el("span", { text: option.label }), control]);
 }

@@ -1,0 +1,109 @@
+"""Inside "Discord" (the real bot against the double, the SDK's DiscordSDKMock for the client), the bot restarts
+under an open page and forgets its sessions: the page signs in again by itself, as Discord's sign-in asks the
+player nothing, and is back at its table, its controls working. Where that sign-in fails the page stops for good,
+saying so in the reader's language with every control disabled, rather than look alive and drop every press."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page, Route, expect
+
+from bot.catalogues import translate
+from tests.double import DiscordDouble, User
+from tests.e2e.conftest import people
+
+from .test_discord_match import MOCK_INSTANCE, double, start_bot  # noqa: F401 (the double is a fixture)
+from .test_local_match import PHONE
+
+
+async def open_lobby(page: Page) -> None:
+    """A lobby opened on the page: Oh Hell for four, the page's player and one computer seated."""
+    await page.wait_for_selector("#game", timeout=30_000)
+    await page.select_option("#game", "oh-hell")
+    await page.select_option("#players", "4")
+    await page.select_option("#computers", "1")
+    await page.click("[data-key=create]")
+    await page.locator("[data-key=easy]").wait_for(timeout=20_000)
+
+
+async def test_a_page_signs_in_again_after_the_bot_restarts_and_is_back_at_its_table(
+    double: DiscordDouble,  # noqa: F811
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    bot, _database_url, port = await start_bot(double, tmp_path)
+    try:
+        (alice,) = people(1)
+        double.activity.launch([alice], double.channel_id, double.guild_id, instance_id=MOCK_INSTANCE)
+        context = await browser.new_context(viewport=PHONE, locale="en")
+        page = await context.new_page()
+        sign_ins: list[dict[str, Any]] = []
+
+        async def token(route: Route) -> None:
+            """Discord's client gives each authorize a new code: the mock gives the one it was loaded with."""
+            body = json.loads(route.request.post_data or "{}")
+            if sign_ins:
+                body["code"] = double.activity.authorize(alice)
+            sign_ins.append(body)
+            await route.continue_(post_data=json.dumps(body))
+
+        await page.route("**/api/token", token)
+        await page.goto(f"http://127.0.0.1:{port}/?lang=en&mock_code={double.activity.authorize(alice)}")
+        await open_lobby(page)
+        await page.locator("text=Seated: 2").wait_for()
+        table_seen = await page.text_content("h1")
+
+        await bot.stop()  # the bot restarts: every session it held is gone
+        await page.locator(".banner", has_text=translate("en", "screen.reconnecting")).wait_for(timeout=10_000)
+        await bot.start()
+        await page.locator(".banner").wait_for(state="detached", timeout=60_000)
+        await page.locator("text=Seated: 2").wait_for(timeout=20_000)
+        assert await page.text_content("h1") == table_seen  # the same table
+        await page.click("[data-key=easy]")  # and its controls work: a computer seated from the page
+        await page.locator("text=Seated: 3").wait_for(timeout=20_000)
+        assert translate("en", "activity.signed_out") not in (await page.inner_text("body"))
+        assert len(sign_ins) == 2 and double.problems == [], double.problems
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-5000:]
+
+
+async def test_a_page_that_cannot_sign_in_again_stops_saying_so_with_its_controls_disabled(
+    double: DiscordDouble,  # noqa: F811
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    bot, _database_url, port = await start_bot(double, tmp_path)
+    try:
+        alice: User = people(1)[0]
+        double.activity.launch([alice], double.channel_id, double.guild_id, instance_id=MOCK_INSTANCE)
+        context = await browser.new_context(viewport=PHONE, locale="ja")
+        page = await context.new_page()
+        await page.clock.install()  # time runs as ever, until the test moves it on
+        sign_ins: list[str] = []
+        page.on("request", lambda request: sign_ins.append(request.url) if "/api/token" in request.url else None)
+        # the mock's authorize gives its one code again: Discord refuses a code used once, and the sign-in fails
+        await page.goto(f"http://127.0.0.1:{port}/?lang=ja&mock_code={double.activity.authorize(alice)}")
+        await open_lobby(page)
+
+        await bot.stop()
+        await page.locator(".banner", has_text=translate("ja", "screen.reconnecting")).wait_for(timeout=10_000)
+        await bot.start()
+        stopped = page.locator(".banner[role=alert]")
+        await expect(stopped).to_contain_text(translate("ja", "screen.stopped"), timeout=60_000)
+        await expect(stopped).to_contain_text(translate("ja", "activity.bad_code"))
+        await page.clock.run_for(120_000)  # two minutes on: still said, every control still disabled
+        await expect(stopped).to_contain_text(translate("ja", "screen.stopped"))
+        for key in ("easy", "strong", "start", "leave"):
+            await expect(page.locator(f"[data-key={key}]")).to_be_disabled()
+        # the language button draws the stopped page in the other language, and signs nobody in again
+        await page.click("[data-key=language]")
+        await expect(stopped).to_have_text(translate("en", "screen.stopped"))
+        await expect(page.locator("[data-key=easy]")).to_be_disabled()
+        assert len(sign_ins) == 2, sign_ins
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-5000:]

@@ -1,0 +1,60 @@
+"""The new-table form keeps what the player chose, and the focus, when the page is drawn again: after the
+connection drops and comes back, and after a switch of language."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, Page, expect
+
+from bot.catalogues import translate
+
+from .conftest import LocalBot
+from .test_local_match import PHONE
+from .test_page_connection import Network
+
+
+async def form_values(page: Page) -> tuple[str, str, str, str, bool, bool, str | None]:
+    return (
+        await page.input_value("#game"),
+        await page.input_value("#players"),
+        await page.input_value("#computers"),
+        await page.input_value("#level"),
+        await page.is_checked("#quick"),
+        await page.is_checked("#hints"),
+        await page.evaluate("document.querySelector('#option-all_pass')?.value ?? null"),  # a Five Hundred option
+    )
+
+
+async def test_the_new_table_form_keeps_its_values_and_focus_when_drawn_again(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    context = await browser.new_context(viewport=PHONE, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await page.goto(f"{local_bot.base}/?room=61&lang=en")
+    await page.fill("#name", "Mo")
+    await page.click("button[type=submit]")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "five-hundred")
+    await page.select_option("#players", "5")
+    await page.select_option("#computers", "1")
+    await page.select_option("#level", "strong")
+    await page.uncheck("#quick")
+    await page.check("#hints")
+    await page.click("details summary")
+    await page.select_option("#option-all_pass", "play-no-trumps")
+    chosen = await form_values(page)
+    await page.focus("#computers")
+
+    await network.cut()  # the connection drops and comes back: the page is drawn again twice
+    await page.locator(".banner", has_text=translate("en", "screen.reconnecting")).wait_for(timeout=10_000)
+    await network.restore()
+    await page.locator(".banner").wait_for(state="detached", timeout=20_000)
+    assert await form_values(page) == chosen
+    assert await page.evaluate("document.activeElement.id") == "computers"
+    await expect(page.locator("#option-all_pass")).to_be_visible()  # the options still shown
+
+    await page.click("[data-key=language]")  # in Japanese: the same choices
+    await page.locator("[data-key=language]", has_text=translate("ja", "screen.other_language")).wait_for()
+    await page.locator("label[for=game]", has_text=translate("ja", "screen.game")).wait_for()
+    assert await form_values(page) == chosen

@@ -1,0 +1,180 @@
+"""A move on the page, as a hurried player makes it: a bid tapped twice is one bid, "Open the table" clicked twice
+opens one table, and a card the rules refuse leaves no card drawn raised (the next tap chooses, as it shows)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from playwright.async_api import Browser, Page, expect
+
+from .conftest import LocalBot
+from .test_page_connection import Network, open_oh_hell
+from .test_page_words import no_computer_pace
+
+
+class Frames:
+    """Every frame the page sends and receives, on every socket it opens."""
+
+    def __init__(self, page: Page) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.got: list[dict[str, Any]] = []
+        page.on("websocket", self.opened)
+
+    def opened(self, socket: Any) -> None:
+        socket.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
+        socket.on("framereceived", lambda payload: self.got.append(json.loads(payload)))
+
+    def ops(self, op: str) -> list[dict[str, Any]]:
+        return [frame for frame in self.sent if frame.get("op") == op]
+
+    def errors(self) -> list[str]:
+        return [frame["key"] for frame in self.got if frame.get("type") == "error"]
+
+
+async def watched(bot: LocalBot, browser: Browser, name: str, room: int) -> tuple[Page, Frames]:
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
+    page = await context.new_page()
+    frames = Frames(page)
+    await page.goto(f"{bot.base}/?room={room}&lang=en")
+    await page.fill("#name", name)
+    await page.click("button[type=submit]")
+    return page, frames
+
+
+async def test_a_bid_tapped_twice_is_one_bid(local_bot: LocalBot, browser: Browser) -> None:
+    await no_computer_pace(local_bot)
+    page, frames = await watched(local_bot, browser, "Dee", 51)
+    await open_oh_hell(page)
+    bids = page.locator(".controls .btn.number")
+    await bids.first.wait_for(timeout=30_000)
+    await bids.first.dblclick()
+    await bids.first.wait_for(state="detached", timeout=20_000)  # the bid made: the numbers go
+    assert len(frames.ops("act")) == 1, frames.ops("act")
+    assert "error.stale_hand" not in frames.errors()
+
+
+async def test_open_the_table_clicked_twice_opens_one_table(local_bot: LocalBot, browser: Browser) -> None:
+    page, frames = await watched(local_bot, browser, "Ned", 52)
+    await page.wait_for_selector("#game")
+    await page.dblclick("[data-key=create]")
+    await page.locator("[data-key=start]").wait_for(timeout=20_000)  # the lobby of the table opened
+    assert len(frames.ops("open")) == 1, frames.ops("open")
+    assert frames.errors() == []
+
+
+async def test_a_card_the_rules_refuse_leaves_no_card_raised(local_bot: LocalBot, browser: Browser) -> None:
+    """A card chosen (raised), then one the rules refuse tapped: the server says which rule, and no card stays
+    drawn raised; one tap on the first card chooses it again, as the screen shows."""
+    await no_computer_pace(local_bot)
+    page, frames = await watched(local_bot, browser, "Kim", 53)
+    await open_oh_hell(page)
+    for _ in range(1200):
+        if await page.locator(".controls .btn.number").count():
+            await page.locator(".controls .btn.number").first.click()
+            await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
+            continue
+        if await page.locator(".controls .your-turn").count():
+            dim = await page.eval_on_selector_all(".hand .card.dim", "cards => cards.map(c => c.dataset.card)")
+            ok = await page.eval_on_selector_all(".hand .card:not(.dim)", "cards => cards.map(c => c.dataset.card)")
+            if ok and dim:
+                break
+            if ok:  # every card may be played: play one and wait for a trick that leaves some not
+                await page.locator(f'.hand .card[data-card="{ok[0]}"]').click()
+                await page.locator(f'.hand .card.chosen[data-card="{ok[0]}"]').click()
+                await page.locator(f'.hand .card[data-card="{ok[0]}"]').wait_for(state="detached", timeout=20_000)
+                continue
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("no moment with a card that may not be played")
+    first = page.locator(f'.hand .card[data-card="{ok[0]}"]')
+    await first.click()
+    await page.locator(f'.hand .card.chosen[data-card="{ok[0]}"]').wait_for()
+    refusals = len(frames.errors())
+    await page.locator(f'.hand .card[data-card="{dim[0]}"]').click(force=True)  # refused by the rules
+    for _ in range(200):
+        if len(frames.errors()) > refusals:
+            break
+        await asyncio.sleep(0.05)
+    assert frames.errors()[refusals:] == ["error.must_follow"], frames.errors()  # the rule said
+    await expect(page.locator(".hand .card.chosen")).to_have_count(0)
+    await first.click()  # one tap chooses it again
+    await expect(page.locator(f'.hand .card.chosen[data-card="{ok[0]}"]')).to_have_count(1)
+
+
+async def test_a_hint_for_a_moment_gone_is_not_shown(local_bot: LocalBot, browser: Browser) -> None:
+    """A hint comes for the table and the seat's turn it was asked at: one that comes after the seat moved (the
+    server drops those, but one may be on its way as the move is made) is not shown as advice for now."""
+    await no_computer_pace(local_bot)
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await page.goto(f"{local_bot.base}/?room=54&lang=en")
+    await page.fill("#name", "Gus")
+    await page.click("button[type=submit]")
+    await open_oh_hell(page)
+    bids = page.locator(".controls .btn.number")
+    await bids.first.wait_for(timeout=30_000)
+    await page.evaluate(
+        """() => {
+          window.notesSeen = [];
+          new MutationObserver(() => {
+            const said = document.querySelector("#note")?.textContent ?? "";
+            if (said && window.notesSeen.at(-1) !== said) window.notesSeen.push(said);
+          }).observe(document.getElementById("app"), { subtree: true, childList: true, characterData: true });
+        }"""
+    )
+    asked = network.states()[-1]
+    await bids.first.click()
+    await bids.first.wait_for(state="detached", timeout=20_000)  # the bid made
+    now = network.states()[-1]
+    assert now["turn"] > asked["turn"]
+    network.slip_in({"type": "hint", "table": asked["id"], "turn": asked["turn"], "message": "💡 Bid 9 (stale)"})
+    network.slip_in({"type": "hint", "table": now["id"], "turn": now["turn"], "message": "💡 Play A♠ (now)"})
+    await page.wait_for_function("() => window.notesSeen.includes('💡 Play A♠ (now)')", timeout=10_000)
+    assert "💡 Bid 9 (stale)" not in await page.evaluate("() => window.notesSeen")
+
+
+async def test_the_card_chosen_goes_with_the_seats_own_move_and_a_note_keeps_its_lines(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """A card chosen (raised, "tap again to play") is forgotten once the seat's own turn moves on, even where the
+    same card may be played again at the next turn; and a note of two lines (a hint with its reading) shows two."""
+    await no_computer_pace(local_bot)
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await page.goto(f"{local_bot.base}/?room=55&lang=en")
+    await page.fill("#name", "Lou")
+    await page.click("button[type=submit]")
+    await open_oh_hell(page)
+    for _ in range(600):  # the seat's turn to play a card
+        if await page.locator(".controls .btn.number").count():
+            await page.locator(".controls .btn.number").first.click()
+            await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
+            continue
+        if await page.locator(".controls .your-turn").count() and await page.locator(".hand .card:not(.dim)").count():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("no turn to play a card came")
+    now = network.states()[-1]
+    network.slip_in({"type": "hint", "table": now["id"], "turn": now["turn"], "message": "💡 Play low\nThey hold ♠"})
+    await expect(page.locator("#note")).to_contain_text("They hold ♠")
+    lines = await page.evaluate(
+        """() => {
+          const range = document.createRange();
+          range.selectNodeContents(document.querySelector("#note"));
+          return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+        }"""
+    )
+    assert lines == 2, lines
+    card = (await page.eval_on_selector_all(".hand .card:not(.dim)", "cards => cards.map(c => c.dataset.card)"))[0]
+    await page.locator(f'.hand .card[data-card="{card}"]').click()
+    await page.locator(f'.hand .card.chosen[data-card="{card}"]').wait_for()
+    # the seat's turn moves on (its clock ran out, say) and the card may be played again: no longer chosen
+    network.slip_in({"type": "state", "table": {**now, "turn": now["turn"] + 1, "actions": now["actions"] + 1}})
+    await expect(page.locator(".hand .card.chosen")).to_have_count(0)
