@@ -137,6 +137,13 @@ async def set_deadline(
         await connection.execute(insert(DEADLINES).values(due_at=remind_at or act_at, **values))
 
 
+async def carry_deadline(connection: AsyncConnection, table_id: int, version: int) -> None:
+    """Keep the table's turn timer, its moments unchanged, for the table's new ``version`` (a write that is no
+    move of play, or a move that leaves the seats to act waiting on their clock): a deadline whose version is
+    not the table's is taken for one an action replaced, and never fires."""
+    await connection.execute(update(DEADLINES).where(DEADLINES.c.table_id == table_id).values(version=version))
+
+
 async def claim_reminders(connection: AsyncConnection, due: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
     """Claim the reminders of the deadlines ``(table_id, version)`` in one statement: the pairs this
     caller claimed, so processes sharing the database never both remind."""

@@ -413,12 +413,27 @@ class TableStore:
 
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any:
         """Commit ``work`` with the table's version check (and the news of it, when :meth:`told`); on any
-        failure forget the live table."""
+        failure forget the live table. A table in play keeps its turn timer as it is (a new place for its
+        message, say, is no move: the seats on turn keep their clock)."""
+        return await self._versioned(live, work, values, keep_timer=live.status == PLAYING)
+
+    async def _versioned(
+        self,
+        live: LiveTable,
+        work: Callable[[AsyncConnection], Awaitable[Any]],
+        values: dict[str, Any],
+        *,
+        keep_timer: bool,
+    ) -> Any:
+        """:meth:`write`; ``keep_timer``: the deadline row moves to the new version in the same transaction (a
+        row left at the old version would be taken for one a move replaced, and never fire)."""
         version, told = live.version, self.told(live)
 
         async def guarded(connection: AsyncConnection) -> Any:
             if not await repo.claim_version(connection, live.id, version, **values):
                 raise BatchRollback(stale())
+            if keep_timer:
+                await repo.carry_deadline(connection, live.id, version + 1)
             result = await work(connection)
             if told:
                 await notify.announce_table(connection, live.id, live.guild_id, version + 1)
@@ -491,7 +506,7 @@ class TableStore:
             )
             summary = await self.submit(live, move)
         else:
-            summary = await self.write(live, work, **values)
+            summary = await self._versioned(live, work, values, keep_timer=False)  # ``work`` sets the timer
         live.action_count += len(step.records)
         live.turn_ends = (deadline[0] or deadline[1]) if deadline is not None else None
         if "status" in values:

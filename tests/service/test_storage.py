@@ -111,6 +111,35 @@ async def test_a_tournament_before_0007_compares_at_the_end_of_each_round(backen
         await drop_schema(schema)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_turn_timer_left_behind_by_a_placing_fires_after_0009(backend: str, tmp_path: Path) -> None:
+    """A table placed in play before the fix kept its deadline at the old version, which never fired, even
+    after a restart: migration 0009 gives it the table's version, and the seat on turn is reminded."""
+    from .conftest import Clock
+    from .helpers import make_service, started
+
+    database, schema = await fresh_database(backend, tmp_path, revision="0008")
+    clock = Clock()
+    service = make_service(database, clock)
+    try:
+        await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        outcome = await started(service, "oh-hell", players=3)
+        await service.set_location(outcome.table.id, message_id=9_999)
+        async with database.engine.begin() as connection:  # as the placing left it before the fix
+            await connection.execute(text("UPDATE deadlines SET version = version - 1"))
+        await service.close()
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        service = make_service(database, clock)
+        clock.advance(60)
+        [reminder] = await service.run_timers()
+        assert reminder.events[0]["seats"] == list(outcome.table.to_act)
+    finally:
+        await service.close()
+        await database.close()
+        await drop_schema(schema)
+
+
 async def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path: Path) -> None:
     database = Database(f"sqlite:///{tmp_path / 'nested' / 'folder' / 'bot.db'}")
     try:

@@ -236,3 +236,30 @@ async def test_a_setting_or_a_nights_format_out_of_range_is_refused_in_the_reade
         service.game_nights.check("oh-hell", None, None, "2099-01-01 20:00", "bogus")
     shown = error_text(refused.value, "ja")
     assert t("ja", "choice.format_swiss") in shown and "knockout" not in shown
+
+
+async def test_a_table_placed_again_in_play_keeps_its_turn_timer(database: Database, clock: Clock) -> None:
+    """A table placed while in play (a tournament's table is started, then placed; a deleted table message is
+    posted again; a thread recorded after the start) bumped the version and left the turn timer at the old one:
+    nobody on turn was reminded or played for, not even after a restart."""
+    first = make_service(database, clock)
+    try:
+        await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        outcome = await started(first, "oh-hell", players=3)
+        table = outcome.table
+        await first.set_location(table.id, message_id=9_999)
+        await first.set_location(table.id, thread_id=8_888)
+        assert (await first.table(table.id)).turn_ends == outcome.table.turn_ends  # the clock runs on unchanged
+        clock.advance(60)
+        [reminder] = await first.run_timers()
+        assert reminder.events[0]["seats"] == list(table.to_act)
+    finally:
+        await first.close()
+    second = make_service(database, clock)  # a restart finds the timer too
+    try:
+        clock.advance(30)
+        await second.run_timers()
+        await second.settle()
+        assert [event["seat"] for event in heard(second).events("timeout")] == list(table.to_act)
+    finally:
+        await second.close()
