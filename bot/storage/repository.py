@@ -144,6 +144,12 @@ async def carry_deadline(connection: AsyncConnection, table_id: int, version: in
     await connection.execute(update(DEADLINES).where(DEADLINES.c.table_id == table_id).values(version=version))
 
 
+async def postpone_deadline(connection: AsyncConnection, table_id: int, version: int, due_at: datetime) -> None:
+    """Leave the deadline ``(table_id, version)`` alone until ``due_at`` (a table that failed at its timer)."""
+    statement = update(DEADLINES).where(DEADLINES.c.table_id == table_id, DEADLINES.c.version == version)
+    await connection.execute(statement.values(due_at=due_at))
+
+
 async def claim_reminders(connection: AsyncConnection, due: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
     """Claim the reminders of the deadlines ``(table_id, version)`` in one statement: the pairs this
     caller claimed, so processes sharing the database never both remind."""

@@ -93,6 +93,8 @@ class Store(Protocol):
 
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]: ...
 
+    def troubled(self, table_id: int, doing: str) -> None: ...
+
     async def refreshed(self, table_id: int) -> bool: ...
 
     async def moved_elsewhere(self, table_id: int, guild_id: int, version: int) -> None: ...
@@ -176,6 +178,7 @@ class TableStore:
         self._loading = asyncio.Lock()
         self._on_moved: list[Callable[[LiveTable], None]] = []
         self._on_evict: list[Callable[[int], None]] = []
+        self._troubled: set[int] = set()  # tables that failed (a log that no longer replays), logged once
 
     def when_moved(self, watcher: Callable[[LiveTable], None]) -> None:
         """Call ``watcher`` with a table each time it is loaded or committed (the computers' driver wakes)."""
@@ -199,13 +202,32 @@ class TableStore:
 
     async def load_open_tables(self) -> int:
         """Close what a crash left half made, then load every open table of this process's servers
-        (replaying its log) so play resumes at once; return how many."""
+        (replaying its log) so play resumes at once; return how many. A table that cannot be read (its log
+        no longer replays) is logged and left out: the others are resumed."""
         await self.close_unshown_lobbies()
         async with self.db.engine.connect() as connection:
             ids = await repo.open_table_ids(connection, self.shards)
+        loaded = 0
         for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
+            try:
+                await self.get(table_id)
+            except TableNotFound:  # closed meanwhile
+                continue
+            except Exception:
+                self.troubled(table_id, "to be resumed")
+                continue
+            loaded += 1
+        return loaded
+
+    def troubled(self, table_id: int, doing: str) -> None:
+        """Log (inside an ``except``) that a table failed ``doing``, so that the other tables go on: with its
+        traceback the first time, then only at DEBUG until the table is read again without fault, so one bad
+        table (a log that no longer replays) is not logged at every pass of the timers."""
+        if table_id in self._troubled:
+            log.debug("table %s failed %s again", table_id, doing, exc_info=True)
+            return
+        self._troubled.add(table_id)
+        log.exception("table %s failed %s; it is set aside and the other tables go on", table_id, doing)
 
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]:
         """Abandon lobbies that were opened but never posted (the process died in between), once
@@ -285,6 +307,7 @@ class TableStore:
             if row.status != LOBBY and row.started_at is not None:
                 live.begin([(action.seat, action.action, action.source) for action in stored.actions])
             self.live[table_id] = live
+            self._troubled.discard(table_id)  # read without fault: a new failure is news again
         self.woke(live)  # after a restart, a computer that was thinking thinks again
         return live
 
@@ -372,7 +395,7 @@ class TableStore:
                     await self.refreshed(table_id)  # forgotten, so it is not found behind again at the next check
                 await self.moved_elsewhere(table_id, guild_id, version)
             except Exception:
-                log.exception("table %s could not be caught up; the others are", table_id)
+                self.troubled(table_id, "to be caught up")
         if behind:
             log.info("caught up on %d tables moved on by other processes: %s", len(behind), behind)
         return behind

@@ -7,8 +7,10 @@ import asyncio
 import pytest
 from sqlalchemy import text
 
+from bot.storage import repository as repo
 from bot.storage.database import Database
 from bot.tables import BadOptions, TableError, TableInfo, TableService
+from bot.tables.play import SET_ASIDE
 
 from .conftest import Clock
 from .helpers import HOST, heard, make_service, started
@@ -261,5 +263,48 @@ async def test_a_table_placed_again_in_play_keeps_its_turn_timer(database: Datab
         await second.run_timers()
         await second.settle()
         assert [event["seat"] for event in heard(second).events("timeout")] == list(table.to_act)
+    finally:
+        await second.close()
+
+
+async def _spoil_the_log(database: Database, table_id: int) -> None:
+    """The stored log of ``table_id`` no longer replays (an engine changed since, a row edited by hand)."""
+    async with database.engine.begin() as connection:
+        await connection.execute(text(f"UPDATE actions SET action = 'bid 99' WHERE table_id = {table_id}"))
+
+
+async def test_a_table_that_cannot_be_read_stops_no_other_timer(
+    database: Database, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One table whose log no longer replays had the earliest due deadline for good, and every pass of the timers
+    failed on it: nobody at any other table was reminded or played for again, and a restart stopped resuming the
+    open tables at it. Now it is logged once and set aside, and the others go on."""
+    first = make_service(database, clock)
+    await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    bad = (await started(first, "oh-hell", players=3)).table
+    who = bad.to_act[0]
+    await first.act(bad.id, HOST + who, (await first.legal(bad.id, HOST + who))[0])
+    clock.advance(1)
+    good = (await started(first, "oh-hell", players=3, channel=501)).table
+    await first.close()
+    await _spoil_the_log(database, bad.id)
+    second = make_service(database, clock)  # a restart
+    try:
+        assert await second.load_open_tables() == 1  # the good table is resumed, the bad one left out
+        clock.advance(100)
+        for _ in range(3):  # three passes of the timers, a second apart
+            await second.run_timers()
+            await second.settle()
+            clock.advance(1)
+        assert [event["seat"] for event in heard(second).events("timeout")] == list(good.to_act)
+        failures = [r for r in caplog.records if r.levelname == "ERROR" and f"table {bad.id} failed" in r.message]
+        assert len(failures) == 1 and failures[0].exc_info  # with its traceback once, not at every pass
+        async with database.engine.connect() as connection:
+            due = await repo.due_deadlines(connection, clock.now)
+        assert bad.id not in [row.table_id for row in due]  # set aside: not read at every pass
+        clock.advance(SET_ASIDE.total_seconds())
+        async with database.engine.connect() as connection:
+            due = await repo.due_deadlines(connection, clock.now)
+        assert bad.id in [row.table_id for row in due]  # and tried again later
     finally:
         await second.close()
