@@ -40,7 +40,7 @@ from bot.storage.models import (
 from .errors import StaleAction, TableError, TableNotFound
 from .events import EventBus, TableMovedElsewhere, events_of
 from .live import LiveSeat, LiveTable, Step
-from .records import HandSnapshot, Outcome
+from .records import HandSnapshot, Outcome, absent_turn_seconds
 from .results import match_record
 
 log = logging.getLogger(__name__)
@@ -556,8 +556,7 @@ class TableStore:
         waiting = [live.at(p) for p in live.state.to_act() if not live.at(p).on_autopilot]
         if not waiting:
             return None
-        grace = timedelta(seconds=live.guild_grace)
-        if all(seat.absent for seat in waiting):
-            return None, now + grace  # someone who is away is not kept waiting for twice
+        if all(seat.absent for seat in waiting):  # someone who is away is not kept waiting for twice
+            return None, now + timedelta(seconds=absent_turn_seconds(live.guild_grace))
         remind_at = now + timedelta(seconds=live.turn_seconds)
-        return remind_at, remind_at + grace
+        return remind_at, remind_at + timedelta(seconds=live.guild_grace)

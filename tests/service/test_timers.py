@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
@@ -140,8 +141,6 @@ async def test_guild_settings_are_checked_and_saved(service: TableService) -> No
 
 
 async def test_the_table_says_when_the_turn_runs_out_and_a_restart_knows_it(database: Database, clock: Clock) -> None:
-    from datetime import timedelta
-
     first = make_service(database, clock)
     try:
         await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
@@ -308,3 +307,31 @@ async def test_a_table_that_cannot_be_read_stops_no_other_timer(
         assert bad.id in [row.table_id for row in due]  # and tried again later
     finally:
         await second.close()
+
+
+async def test_with_no_grace_someone_away_still_has_time_to_come_back(service: TableService, clock: Clock) -> None:
+    """A grace of 0 (offered in /settings) gave a seat whose time had run out no time at all on its later turns:
+    the computer played for it at the timers' next pass, every turn, and the person could never act again."""
+    from bot.tables import MIN_ABSENT_TURN_SECONDS
+
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=0)
+    assert (await service.guild_settings(1)).absent_seconds == MIN_ABSENT_TURN_SECONDS
+    outcome = await started(service, "just-make", players=4)
+    away = outcome.table.to_act[0]
+    clock.advance(60)
+    await service.run_timers()
+    await service.settle()
+    [played] = heard(service).take()
+    assert played.table.seats[away].absent
+    info = await _until_on_turn(service, played.table, away)
+    clock.advance(MIN_ABSENT_TURN_SECONDS - 1)  # passes of the timers meanwhile leave the turn to them
+    await service.run_timers()
+    await service.settle()
+    assert heard(service).take() == []
+    back = await service.act(info.id, HOST + away, (await service.legal(info.id, HOST + away))[0])
+    assert not back.table.seats[away].absent  # they came back in time
+    info = await _until_on_turn(service, back.table, away)
+    clock.advance(60)  # present again: the whole turn timer, and no grace after it
+    await service.run_timers()
+    await service.settle()
+    assert [event["seat"] for event in heard(service).events("timeout")] == [away]
