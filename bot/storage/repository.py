@@ -395,6 +395,7 @@ class MoveWrite:
     # The table's server when the other processes are to hear of the move (PostgreSQL): told in this
     # transaction, so the news leaves with the commit, whatever becomes of this process right after.
     told_guild: int | None = None
+    keep_timer: bool = False  # the seats to act were waiting already: their timer runs on, its moments unchanged
 
     async def __call__(self, connection: AsyncConnection) -> None:
         from .database import BatchRollback
@@ -402,7 +403,10 @@ class MoveWrite:
         if not await claim_version(connection, self.table_id, self.version, action_count=self.action_count):
             raise BatchRollback(StaleWrite(self.table_id))
         await append_actions(connection, self.actions)
-        await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
+        if self.keep_timer:
+            await carry_deadline(connection, self.table_id, self.version + 1)
+        else:
+            await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
         if self.told_guild is not None:
             await notify.announce_table(connection, self.table_id, self.told_guild, self.version + 1)
 
@@ -435,7 +439,9 @@ class MoveWrite:
         if claimed != len(items):
             raise MergeConflict
         await append_actions(connection, [row for item in items for row in item.actions])
-        await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id.in_([item.table_id for item in items])))
+        await _carry_deadlines(connection, [item for item in items if item.keep_timer])
+        timed = [item for item in items if not item.keep_timer]
+        await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id.in_([item.table_id for item in timed])))
         timers = [
             {
                 "table_id": item.table_id,
@@ -444,7 +450,7 @@ class MoveWrite:
                 "act_at": item.act_at,
                 "due_at": item.remind_at or item.act_at,
             }
-            for item in items
+            for item in timed
             if item.act_at is not None
         ]
         if timers:
@@ -452,6 +458,13 @@ class MoveWrite:
         news = [(item.table_id, item.told_guild, item.version + 1) for item in items if item.told_guild is not None]
         await notify.announce_tables(connection, news)  # with the batch's commit: all of them, or none
         return [None] * len(items)
+
+
+async def _carry_deadlines(connection: AsyncConnection, items: list[MoveWrite]) -> None:
+    """:func:`carry_deadline` for each of ``items``, in one statement."""
+    if items:
+        each = update(DEADLINES).where(DEADLINES.c.table_id == bindparam("tid")).values(version=bindparam("new"))
+        await connection.execute(each, [{"tid": item.table_id, "new": item.version + 1} for item in items])
 
 
 class StaleWrite(Exception):

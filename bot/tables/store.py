@@ -64,6 +64,18 @@ def expect_version(live: LiveTable, version: int | None) -> None:
         raise stale()
 
 
+def clock_runs_on(live: LiveTable, step: Step) -> bool:
+    """True when every seat to act after ``step`` was already waiting before it and did not act in it (another
+    seat's bid in Ninety-Nine's bids, made at once; a seat that resigned or timed out while others wait): their
+    clock runs on, its reminder (sent or not) and its time to act unchanged. A seat whose turn has just begun
+    (or begun again, after its own action) starts a new clock."""
+    if live.state is None or live.turn_ends is None:
+        return False  # no clock running: a new one starts, if any
+    acted = {record["seat"] for record in step.records}
+    waiting = [p for p in live.state.to_act() if not live.at(p).on_autopilot]
+    return bool(waiting) and all(p in step.before and p not in acted for p in waiting)
+
+
 def hand_of(live: LiveTable, position: int) -> HandSnapshot:
     """The seat at ``position`` as the table is now (the caller holds the table's lock)."""
     assert live.state is not None
@@ -498,7 +510,9 @@ class TableStore:
             step.events.append({"kind": "abandoned", "reason": reason})
         elif finished:
             values.update(status=FINISHED, finished_at=now, **SLOTS_FREED)
-        deadline = None if step.abandon or finished else self.deadline(live, now)
+        over = step.abandon or finished
+        keep_timer = not over and clock_runs_on(live, step)  # the seats to act were waiting already
+        deadline = None if over or keep_timer else self.deadline(live, now)
         seat_positions = {seat.id: seat.position for seat in live.seats} if positions else {}
         record = match_record(live, now, ended) if finished else None
 
@@ -508,8 +522,11 @@ class TableStore:
                 await repo.update_seat(connection, seat_id, position=position)
             for seat_id, changes in step.seat_changes.items():
                 await repo.update_seat(connection, seat_id, **changes)
-            remind_at, act_at = deadline or (None, None)
-            await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
+            if keep_timer:
+                await repo.carry_deadline(connection, live.id, live.version + 1)
+            else:
+                remind_at, act_at = deadline or (None, None)
+                await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
             if record is not None:
                 return await record.write(connection)
             return None
@@ -525,13 +542,14 @@ class TableStore:
             remind_at, act_at = deadline or (None, None)
             told_guild = live.guild_id if self.told(live) else None
             move = repo.MoveWrite(
-                live.id, live.version, values["action_count"], step.records, remind_at, act_at, told_guild
+                live.id, live.version, values["action_count"], step.records, remind_at, act_at, told_guild, keep_timer
             )
             summary = await self.submit(live, move)
         else:
             summary = await self._versioned(live, work, values, keep_timer=False)  # ``work`` sets the timer
         live.action_count += len(step.records)
-        live.turn_ends = (deadline[0] or deadline[1]) if deadline is not None else None
+        if not keep_timer:
+            live.turn_ends = (deadline[0] or deadline[1]) if deadline is not None else None
         if "status" in values:
             live.status = values["status"]
             live.finished_at = values.get("finished_at", live.finished_at)

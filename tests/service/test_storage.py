@@ -236,6 +236,47 @@ async def test_a_stale_move_in_a_merged_batch_fails_alone(database: Database) ->
     assert logged == {ids[0], ids[2]}
 
 
+async def test_a_move_that_keeps_the_timer_carries_it_in_a_merged_batch(database: Database) -> None:
+    """Moves merged into one batch: one keeps its table's turn timer (the seats to act were waiting already), its
+    moments unchanged at the new version; the other replaces its own."""
+    now = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+    later = datetime(2026, 11, 21, 20, 5, tzinfo=UTC)
+
+    async def setup(connection: AsyncConnection) -> list[int]:
+        await repo.ensure_guild(connection, 1)
+        await repo.remember_player(connection, 5, "Ann")
+        ids = []
+        for channel in range(2):
+            table_id = await repo.insert_table(
+                connection,
+                guild_id=1,
+                channel_id=channel,
+                game="ninety-nine",
+                options={},
+                seed=1,
+                status="playing",
+                host_id=5,
+                created_at=now,
+                version=4,
+                action_count=0,
+            )
+            await repo.set_deadline(connection, table_id, 4, None, now)  # reminded already
+            ids.append(table_id)
+        return ids
+
+    kept, replaced = await database.write(setup)
+    moves = [
+        repo.MoveWrite(kept, 4, 1, [_row(kept, now)], later, later, keep_timer=True),
+        repo.MoveWrite(replaced, 4, 1, [_row(replaced, now)], later, later),
+    ]
+    assert await asyncio.gather(*(database.write(move) for move in moves)) == [None, None]
+    async with database.engine.connect() as connection:
+        rows = {row.table_id: row for row in await repo.due_deadlines(connection, later)}
+    assert rows[kept].version == rows[replaced].version == 5
+    assert rows[kept].remind_at is None and rows[kept].act_at == rows[kept].due_at
+    assert rows[replaced].remind_at is not None and rows[replaced].remind_at == rows[replaced].act_at
+
+
 def _downgrade(connection: Connection, revision: str) -> None:
     config = alembic_config()
     config.attributes["connection"] = connection

@@ -335,3 +335,30 @@ async def test_with_no_grace_someone_away_still_has_time_to_come_back(service: T
     await service.run_timers()
     await service.settle()
     assert [event["seat"] for event in heard(service).events("timeout")] == [away]
+
+
+async def test_a_bid_made_at_once_keeps_the_clock_of_those_still_to_bid(service: TableService, clock: Clock) -> None:
+    """Ninety-Nine's bids are made at once: each bid started the clock again for the seats still to bid, so a seat
+    reminded already was reminded again, and the computer did not play at the time the reminder had named."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "ninety-nine", players=3)).table
+    assert sorted(table.to_act) == [0, 1, 2]
+    start = clock.now
+    clock.advance(30)
+    bid = await service.act(table.id, HOST, (await service.legal(table.id, HOST))[0])
+    assert bid.table.turn_ends == table.turn_ends  # seat 0's bid leaves the others' clock as it was
+    clock.advance(30)
+    [reminder] = await service.run_timers()  # at 60 s from the deal, not from seat 0's bid
+    assert sorted(reminder.events[0]["seats"]) == [1, 2]
+    act_at = reminder.events[0]["act_at"]
+    clock.advance(20)
+    bid = await service.act(table.id, HOST + 1, (await service.legal(table.id, HOST + 1))[0])
+    assert bid.table.turn_ends == reminder.table.turn_ends  # the time to act the reminder named stands
+    assert await service.run_timers() == []  # and seat 2 is not reminded again
+    clock.advance(10)
+    assert clock.now.isoformat() == act_at == (start + timedelta(seconds=90)).isoformat()
+    assert await service.run_timers() == []
+    await service.settle()
+    assert [event["seat"] for event in heard(service).events("timeout")] == [2]  # played for when promised
+    after = await service.table(table.id)
+    assert after.turn_ends is not None and after.turn_ends > clock.now  # what follows is a new turn: a new clock
