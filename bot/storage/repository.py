@@ -41,6 +41,7 @@ from .models import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    PLAYING,
     SLOTS_FREED,
     Action,
     Deadline,
@@ -251,6 +252,12 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
     guild = (await connection.execute(select(GUILDS).where(GUILDS.c.id == table.guild_id))).one()
     deadline = (await connection.execute(select(DEADLINES).where(DEADLINES.c.table_id == table_id))).first()
     return StoredTable(table, seats, actions, names, guild, deadline)
+
+
+async def in_play_table_ids(connection: AsyncConnection, guild_id: int) -> list[int]:
+    """The tables of server ``guild_id`` whose match is in play."""
+    statement = select(TABLES.c.id).where(TABLES.c.guild_id == guild_id, TABLES.c.status == PLAYING)
+    return [row.id for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
 async def open_table_ids(connection: AsyncConnection, shards: Shards | None = None) -> list[int]:

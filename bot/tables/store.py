@@ -38,7 +38,7 @@ from bot.storage.models import (
 )
 
 from .errors import StaleAction, TableError, TableNotFound
-from .events import EventBus, TableMovedElsewhere, events_of
+from .events import EventBus, TableChanged, TableMovedElsewhere, events_of
 from .live import LiveSeat, LiveTable, Step
 from .records import HandSnapshot, Outcome, absent_turn_seconds
 from .results import match_record
@@ -125,6 +125,8 @@ class Store(Protocol):
         ended: dict[str, Any] | None = None,
         reason: str = ...,
     ) -> Outcome: ...
+
+    async def retime(self, live: LiveTable) -> None: ...
 
     def when_moved(self, watcher: Callable[[LiveTable], None]) -> None: ...
 
@@ -566,6 +568,20 @@ class TableStore:
         outcome = Outcome(live.info(), live.public, dict(live.views), changed, tuple(step.events), actor, hand)
         self.events.publish(*events_of(outcome, () if positions else step.before))
         return outcome
+
+    async def retime(self, live: LiveTable) -> None:
+        """Time the turn in progress anew from now, as the table's timer settings say now (the server's changed;
+        the caller holds the table's lock): its deadline replaced, or removed when the timer is off. The version
+        moves on, and the table's presentations hear of it (its clock is redrawn)."""
+        deadline = self.deadline(live, self.clock())
+        remind_at, act_at = deadline or (None, None)
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
+
+        await self._versioned(live, work, {}, keep_timer=False)
+        live.turn_ends = remind_at or act_at
+        self.events.publish(TableChanged(live.info(), ()))
 
     def deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:
         """When to remind and when to play for the seats to act (None: no timer)."""

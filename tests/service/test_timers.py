@@ -362,3 +362,28 @@ async def test_a_bid_made_at_once_keeps_the_clock_of_those_still_to_bid(service:
     assert [event["seat"] for event in heard(service).events("timeout")] == [2]  # played for when promised
     after = await service.table(table.id)
     assert after.turn_ends is not None and after.turn_ends > clock.now  # what follows is a new turn: a new clock
+
+
+async def test_a_server_turning_its_timer_off_or_on_changes_the_turn_in_progress(
+    service: TableService, clock: Clock
+) -> None:
+    """A change of the server's turn timer reached an open table only at its next move: turned off, the person
+    on turn was still played for; turned on, a table waiting on someone who had left never got a clock."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    own = (await started(service, "oh-hell", players=3, channel=501, turn_seconds=600)).table
+    clock.advance(10)
+    await service.update_guild_settings(1, turn_seconds=0)  # a manager turns the timer off
+    assert (await service.table(table.id)).turn_ends is None
+    assert (await service.table(own.id)).turn_ends == own.turn_ends  # a table's own turn time stands
+    clock.advance(100)
+    assert await service.run_timers() == []
+    await service.settle()
+    assert heard(service).events("timeout") == []  # nobody at the server's table is played for
+    await service.update_guild_settings(1, turn_seconds=120)  # and on again, to move a table waiting on someone
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=120)  # timed from the change
+    clock.advance(120)
+    [reminder] = [o for o in await service.run_timers() if o.table.id == table.id]
+    assert reminder.events[0]["seats"] == list(table.to_act)
+    await service.update_guild_settings(1, grace_seconds=10)  # a new grace reaches a table's own turn time too
+    assert (await service.table(own.id)).turn_ends == clock.now + timedelta(seconds=600)
