@@ -216,3 +216,28 @@ async def test_a_reminder_is_not_posted_for_a_seat_that_moved_while_it_waited() 
     await presenter.on_event(Reminded(moment(4, (1,), (2, 1, 1)), (1,), datetime.now(UTC)))
     await work.finish()
     assert len([line for line in bot.channel.sent if "it is your turn" in line]) == 1
+
+
+async def test_a_reminder_redraws_the_clock_of_the_hand_on_turn() -> None:
+    """A hand was redrawn only when its seat's turn came or went: after a reminder it kept the reminder's moment
+    as its time to act, though the computer plays only at the end of the grace."""
+    import time
+    from datetime import timedelta
+
+    from cogs.tables.hand_messages import HandMessage, Hands, shown_now
+    from cogs.tables.working import Work
+
+    hands, redrawn = Hands(None, Work()), []  # type: ignore[arg-type]
+
+    async def redraw(table_id: int, user_id: int) -> None:
+        redrawn.append(user_id)
+
+    hands._refresh_hand = redraw  # type: ignore[method-assign]
+    due = replace(moment(3, (0,), (1, 1, 1)), turn_ends=datetime.now(UTC))
+    for seat in due.seats[:2]:  # Alice (on turn) and Bob have their hands open
+        hands.hands[(due.id, seat.user_id)] = HandMessage(None, time.monotonic(), shown_now(due, seat))  # type: ignore
+    hands.table_changed(due)  # the same moment again: nothing to redraw
+    reminded = replace(due, turn_ends=due.turn_ends + timedelta(seconds=30))  # type: ignore[operator]
+    hands.table_changed(reminded)
+    await hands.work.finish()
+    assert redrawn == [ALICE]  # her clock moved; Bob's hand shows no clock
