@@ -151,6 +151,12 @@ async def postpone_deadline(connection: AsyncConnection, table_id: int, version:
     await connection.execute(statement.values(due_at=due_at))
 
 
+async def guilds_of(connection: AsyncConnection, table_ids: Sequence[int]) -> dict[int, int]:
+    """The server of each of ``table_ids``."""
+    statement = select(TABLES.c.id, TABLES.c.guild_id).where(TABLES.c.id.in_(list(table_ids)))
+    return {int(row.id): int(row.guild_id) for row in await connection.execute(statement)}
+
+
 async def claim_reminders(connection: AsyncConnection, due: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
     """Claim the reminders of the deadlines ``(table_id, version)`` in one statement: the pairs this
     caller claimed, so processes sharing the database never both remind."""

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games import GameState, IllegalAction
+from bot.storage import notify
 from bot.storage import repository as repo
 from bot.storage import tournaments as trepo
 from bot.storage.models import (
@@ -309,8 +310,16 @@ class Play:
         if not rows:
             return []
 
+        told = self.store.db.backend == "postgresql" and not self.store.shards.all  # others may hold copies
+
         async def claim(connection: AsyncConnection) -> set[tuple[int, int]]:
-            return await repo.claim_reminders(connection, [(row.table_id, row.version) for row in rows])
+            claimed = await repo.claim_reminders(connection, [(row.table_id, row.version) for row in rows])
+            if told and claimed:  # the other processes' copies count to the new time too, from this commit
+                guilds = await repo.guilds_of(connection, [table_id for table_id, _ in claimed])
+                acts = {(row.table_id, row.version): row.act_at for row in rows}
+                news = [(t, guilds[t], v, acts[(t, v)]) for t, v in sorted(claimed) if t in guilds]
+                await notify.announce_reminders(connection, news)
+            return claimed
 
         claimed = await self.store.db.write(claim)  # another process's claim means it sends them, once
         outcomes = []

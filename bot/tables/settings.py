@@ -215,7 +215,13 @@ class Settings:
         async with self.store.db.engine.connect() as connection:
             schema = (await connection.exec_driver_sql("SELECT current_schema()")).scalar_one()
         listener = notify.OthersListener(
-            self.store.db.url, schema, settings_heard, self.store.moved_elsewhere, missed, check_every=check_every
+            self.store.db.url,
+            schema,
+            settings_heard,
+            self.store.moved_elsewhere,
+            missed,
+            reminded=self.store.reminded_elsewhere,
+            check_every=check_every,
         )
         await listener.start()
         self._others = listener

@@ -113,6 +113,8 @@ class Store(Protocol):
 
     async def catch_up_all(self) -> list[int]: ...
 
+    async def reminded_elsewhere(self, table_id: int, guild_id: int, version: int, act_at: datetime) -> None: ...
+
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any: ...
 
     async def commit(
@@ -365,6 +367,16 @@ class TableStore:
         if self.shards.owns(guild_id):
             await self._catch_up(table_id, version)
         self.events.publish(TableMovedElsewhere(table_id, guild_id))  # subscribers here read it as it is now
+
+    async def reminded_elsewhere(self, table_id: int, guild_id: int, version: int, act_at: datetime) -> None:
+        """Another process reminded the seats on turn at a table (its timers run there): the copy here, if it is
+        of that version, counts to ``act_at`` too, and this process's subscribers read the table again (a
+        screen redraws its clock)."""
+        live = self.live.get(table_id)
+        if live is None or live.version != version:
+            return  # nothing held, or a copy that a read brings up to date anyway
+        live.turn_ends = act_at
+        self.events.publish(TableMovedElsewhere(table_id, guild_id))
 
     async def _catch_up(self, table_id: int, version: int) -> None:
         """Read a table of this process's servers again until the copy here holds ``version`` at least. Two
