@@ -136,14 +136,15 @@ class GuildSettings:
     @property
     def absent_seconds(self) -> int:
         """The time to act of someone away (their time ran out before): the grace, never under a floor."""
-        return absent_turn_seconds(self.grace_seconds)
+        return absent_turn_seconds(self.turn_seconds, self.grace_seconds)
 
 
-def absent_turn_seconds(grace_seconds: int) -> int:
-    """The time to act of a seat whose person is away: the grace, but :data:`MIN_ABSENT_TURN_SECONDS` at least,
-    so that with a grace of 0 someone who timed out once can still come back (else the computer would play for
-    them the moment each of their turns began, and they could never act again)."""
-    return max(grace_seconds, MIN_ABSENT_TURN_SECONDS)
+def absent_turn_seconds(turn_seconds: int, grace_seconds: int) -> int:
+    """The time to act of a seat whose person is away: the grace, but :data:`MIN_ABSENT_TURN_SECONDS` at least
+    (or the whole turn time, where that is shorter: never longer than someone present waits for the reminder), so
+    that with a grace of 0 someone who timed out once can still come back (else the computer would play for them
+    the moment each of their turns began, and they could never act again)."""
+    return max(grace_seconds, min(turn_seconds, MIN_ABSENT_TURN_SECONDS))
 
 
 @dataclass(frozen=True)

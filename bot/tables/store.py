@@ -603,6 +603,6 @@ class TableStore:
         if not waiting:
             return None
         if all(seat.absent for seat in waiting):  # someone who is away is not kept waiting for twice
-            return None, now + timedelta(seconds=absent_turn_seconds(live.guild_grace))
+            return None, now + timedelta(seconds=absent_turn_seconds(live.turn_seconds, live.guild_grace))
         remind_at = now + timedelta(seconds=live.turn_seconds)
         return remind_at, remind_at + timedelta(seconds=live.guild_grace)

@@ -312,10 +312,11 @@ async def test_a_table_that_cannot_be_read_stops_no_other_timer(
 async def test_with_no_grace_someone_away_still_has_time_to_come_back(service: TableService, clock: Clock) -> None:
     """A grace of 0 (offered in /settings) gave a seat whose time had run out no time at all on its later turns:
     the computer played for it at the timers' next pass, every turn, and the person could never act again."""
-    from bot.tables import MIN_ABSENT_TURN_SECONDS
+    from bot.tables import MIN_ABSENT_TURN_SECONDS, absent_turn_seconds
 
     await service.update_guild_settings(1, turn_seconds=60, grace_seconds=0)
     assert (await service.guild_settings(1)).absent_seconds == MIN_ABSENT_TURN_SECONDS
+    assert absent_turn_seconds(5, 0) == 5  # never longer than someone present waits (a table's own short turn)
     outcome = await started(service, "just-make", players=4)
     away = outcome.table.to_act[0]
     clock.advance(60)
