@@ -1,4 +1,4 @@
-"""a turn timer left behind by a write that was no move (a table placed again while in play) fires again
+"""a turn timer kept at an older version by a write that was no move (a table placed again while in play) fires again
 
 Revision ID: 0009
 Revises: 0008
