@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any, Protocol
 
 from bot.games.views import View
@@ -34,7 +35,8 @@ class TableSource(Protocol):
 
     def subscribe(self, table_id: int) -> AsyncIterator[int]:
         """The table's version now, then each new version as the table changes (skipping none that matter:
-        a screen always reads the table as it is when it wakes)."""
+        a screen always reads the table as it is when it wakes), and the same version again when only the
+        table's clock moved (a reminder: the time to act is now the end of the grace)."""
         ...
 
     async def table(self, table_id: int) -> TableInfo: ...
@@ -93,6 +95,8 @@ class ServiceSource:
         self.poll = poll
         self.local = local  # local mode: a table's lobby is "posted" by being created (no channel message)
         self._versions: dict[int, int] = {}
+        self._clocks: dict[int, datetime | None] = {}  # each watched table's turn_ends at its version, where known
+        self._wakes: dict[int, int] = {}  # how often each watched table's screens were woken: what they follow
         self._wakers: dict[int, set[asyncio.Event]] = {}
         self._poller: asyncio.Task[None] | None = None
         self._events = service.events.subscribe(self.heard)
@@ -108,16 +112,33 @@ class ServiceSource:
                 info = await self.service.table(event.table_id)
             except TableError:
                 return
-            self._changed(info.id, info.version)
+            self._seen(info)
         elif isinstance(event, SeatViewChanged):
             self._changed(event.table_id, event.version)
-        else:
-            self._changed(event.table.id, event.table.version)
+        else:  # a reminder leaves the version as it was and moves the clock
+            self._seen(event.table)
+
+    def _seen(self, table: TableInfo) -> None:
+        """The table as an event or a read showed it: its screens wake for a new version, or for a new clock at
+        the same version (a reminder: the time to act is now the end of the grace)."""
+        if table.version == self._versions.get(table.id) and table.id in self._clocks:
+            if table.turn_ends != self._clocks[table.id]:
+                self._clocks[table.id] = table.turn_ends
+                self._wake(table.id)
+            return
+        self._changed(table.id, table.version)
+        if table.version == self._versions.get(table.id):
+            self._clocks[table.id] = table.turn_ends
 
     def _changed(self, table_id: int, version: int) -> None:
         if version <= self._versions.get(table_id, -1):
             return
         self._versions[table_id] = version
+        self._clocks.pop(table_id, None)  # the new version's clock is learnt with its table
+        self._wake(table_id)
+
+    def _wake(self, table_id: int) -> None:
+        self._wakes[table_id] = self._wakes.get(table_id, 0) + 1
         for event in self._wakers.get(table_id, ()):
             event.set()
 
@@ -126,16 +147,15 @@ class ServiceSource:
         self._wakers.setdefault(table_id, set()).add(event)
         self._start_polling()
         try:
-            info = await self.service.table(table_id)
-            self._changed(table_id, info.version)
+            self._seen(await self.service.table(table_id))
             seen = -1
             while True:
-                version = self._versions.get(table_id, seen)
-                if version != seen:
-                    seen = version
-                    yield version
+                wakes = self._wakes.get(table_id, seen)
+                if wakes != seen:
+                    seen = wakes
+                    yield self._versions[table_id]
                 event.clear()
-                if self._versions.get(table_id, seen) == seen:
+                if self._wakes.get(table_id, seen) == seen:
                     await event.wait()
         finally:
             wakers = self._wakers.get(table_id)
@@ -143,7 +163,8 @@ class ServiceSource:
                 wakers.discard(event)
                 if not wakers:
                     del self._wakers[table_id]
-                    self._versions.pop(table_id, None)
+                    for kept in (self._versions, self._clocks, self._wakes):
+                        kept.pop(table_id, None)
 
     def _start_polling(self) -> None:
         if self._poller is None or self._poller.done():
@@ -162,7 +183,7 @@ class ServiceSource:
                 except Exception:
                     log.exception("could not read the version of table %s", table_id)
                     continue
-                self._changed(table_id, info.version)
+                self._seen(info)
 
     async def close(self) -> None:
         await self._events.close()

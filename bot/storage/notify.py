@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -36,7 +37,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 log = logging.getLogger(__name__)
 
 CHANNEL = "trick_table_settings"  # payload: the server's id
-TABLES_CHANNEL = "trick_table_tables"  # payload: "<table id>:<server id>:<version>"
+# payload: "<table id>:<server id>:<version>"; a reminder at that version: "<…>:<version>:<act_at, epoch ms>"
+TABLES_CHANNEL = "trick_table_tables"
 DIGEST = 12  # hexadecimal digits of the schema's MD5 in a channel's name (names are at most 63 bytes)
 CHECK_SECONDS = 10.0  # how often the listening connection is tried with a query (a silent cut shows no other way)
 CHECK_TIMEOUT = 5.0  # a connection that takes longer to answer ``SELECT 1`` is taken for lost
@@ -78,6 +80,17 @@ async def announce_tables(connection: AsyncConnection, news: Sequence[tuple[int,
     await connection.execute(select(func.pg_notify(_channel_here(TABLES_CHANNEL), rows.c.payload)))
 
 
+async def announce_reminders(connection: AsyncConnection, news: Sequence[tuple[int, int, int, datetime]]) -> None:
+    """Tell every listening process, at commit, that the seats on turn at each table ``(table_id, guild_id, version,
+    act_at)`` were reminded: its clock now runs to ``act_at``, at the same version (so no copy elsewhere would
+    see it). A process from before this reads only three numbers, and lets the four-number news go."""
+    if not news:
+        return
+    payloads = [(f"{t}:{g}:{v}:{int(act_at.timestamp() * 1000)}",) for t, g, v, act_at in news]
+    rows = values(column("payload", String), name="news").data(payloads)
+    await connection.execute(select(func.pg_notify(_channel_here(TABLES_CHANNEL), rows.c.payload)))
+
+
 async def listening_connection(dsn: str) -> Any:
     """A connection of its own for ``LISTEN`` (a module function, so that tests can hold a reconnection back)."""
     return await asyncpg.connect(dsn, timeout=CONNECT_TIMEOUT)
@@ -92,7 +105,8 @@ def _numbers(payload: str, count: int) -> list[int] | None:
 
 class OthersListener:
     """One connection of its own that listens for the other processes' news: ``settings(guild_id)`` when
-    a server's settings changed, ``table(table_id, guild_id, version)`` when a table was moved on elsewhere;
+    a server's settings changed, ``table(table_id, guild_id, version)`` when a table was moved on elsewhere,
+    ``reminded(table_id, guild_id, version, act_at)`` when its seats on turn were reminded elsewhere;
     only theirs whose tables are in ``schema`` (the bot's connections' ``current_schema()``).
 
     The connection is watched: lost (PostgreSQL restarted or failed over, the session killed, the network
@@ -107,6 +121,7 @@ class OthersListener:
         table: Callable[[int, int, int], Awaitable[None]],
         missed: Callable[[], Awaitable[None]],
         *,
+        reminded: Callable[[int, int, int, datetime], Awaitable[None]] | None = None,
         check_every: float = CHECK_SECONDS,
         back_off: tuple[float, float] = BACK_OFF,
     ) -> None:
@@ -116,6 +131,7 @@ class OthersListener:
         self._settings = settings
         self._table = table
         self._missed = missed
+        self._reminded = reminded
         self._check_every = check_every
         self._back_off = back_off
         self._connection: Any = None
@@ -197,6 +213,12 @@ class OthersListener:
         numbers = _numbers(payload, 3)
         if numbers is not None:
             self._run(self._table(*numbers), f"table {numbers[0]} moved on by another process")
+            return
+        reminder = _numbers(payload, 4)
+        if reminder is not None and self._reminded is not None:
+            table_id, guild_id, version, act_ms = reminder
+            act_at = datetime.fromtimestamp(act_ms / 1000, UTC)
+            self._run(self._reminded(table_id, guild_id, version, act_at), f"the reminder at table {table_id}")
 
     def _run(self, work: Awaitable[None], what: str) -> None:
         task = asyncio.ensure_future(self._call(work, what))

@@ -41,6 +41,7 @@ from .models import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    PLAYING,
     SLOTS_FREED,
     Action,
     Deadline,
@@ -135,6 +136,25 @@ async def set_deadline(
     if act_at is not None:
         values = {"table_id": table_id, "version": version, "remind_at": remind_at, "act_at": act_at}
         await connection.execute(insert(DEADLINES).values(due_at=remind_at or act_at, **values))
+
+
+async def carry_deadline(connection: AsyncConnection, table_id: int, version: int) -> None:
+    """Keep the table's turn timer, its moments unchanged, for the table's new ``version`` (a write that is no
+    move of play, or a move that leaves the seats to act waiting on their clock): a deadline whose version is
+    not the table's is taken for one an action replaced, and never fires."""
+    await connection.execute(update(DEADLINES).where(DEADLINES.c.table_id == table_id).values(version=version))
+
+
+async def postpone_deadline(connection: AsyncConnection, table_id: int, version: int, due_at: datetime) -> None:
+    """Leave the deadline ``(table_id, version)`` alone until ``due_at`` (a table that failed at its timer)."""
+    statement = update(DEADLINES).where(DEADLINES.c.table_id == table_id, DEADLINES.c.version == version)
+    await connection.execute(statement.values(due_at=due_at))
+
+
+async def guilds_of(connection: AsyncConnection, table_ids: Sequence[int]) -> dict[int, int]:
+    """The server of each of ``table_ids``."""
+    statement = select(TABLES.c.id, TABLES.c.guild_id).where(TABLES.c.id.in_(list(table_ids)))
+    return {int(row.id): int(row.guild_id) for row in await connection.execute(statement)}
 
 
 async def claim_reminders(connection: AsyncConnection, due: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
@@ -238,6 +258,12 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
     guild = (await connection.execute(select(GUILDS).where(GUILDS.c.id == table.guild_id))).one()
     deadline = (await connection.execute(select(DEADLINES).where(DEADLINES.c.table_id == table_id))).first()
     return StoredTable(table, seats, actions, names, guild, deadline)
+
+
+async def in_play_table_ids(connection: AsyncConnection, guild_id: int) -> list[int]:
+    """The tables of server ``guild_id`` whose match is in play."""
+    statement = select(TABLES.c.id).where(TABLES.c.guild_id == guild_id, TABLES.c.status == PLAYING)
+    return [row.id for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
 async def open_table_ids(connection: AsyncConnection, shards: Shards | None = None) -> list[int]:
@@ -382,6 +408,7 @@ class MoveWrite:
     # The table's server when the other processes are to hear of the move (PostgreSQL): told in this
     # transaction, so the news leaves with the commit, whatever becomes of this process right after.
     told_guild: int | None = None
+    keep_timer: bool = False  # the seats to act were waiting already: their timer runs on, its moments unchanged
 
     async def __call__(self, connection: AsyncConnection) -> None:
         from .database import BatchRollback
@@ -389,7 +416,10 @@ class MoveWrite:
         if not await claim_version(connection, self.table_id, self.version, action_count=self.action_count):
             raise BatchRollback(StaleWrite(self.table_id))
         await append_actions(connection, self.actions)
-        await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
+        if self.keep_timer:
+            await carry_deadline(connection, self.table_id, self.version + 1)
+        else:
+            await set_deadline(connection, self.table_id, self.version + 1, self.remind_at, self.act_at)
         if self.told_guild is not None:
             await notify.announce_table(connection, self.table_id, self.told_guild, self.version + 1)
 
@@ -422,7 +452,9 @@ class MoveWrite:
         if claimed != len(items):
             raise MergeConflict
         await append_actions(connection, [row for item in items for row in item.actions])
-        await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id.in_([item.table_id for item in items])))
+        await _carry_deadlines(connection, [item for item in items if item.keep_timer])
+        timed = [item for item in items if not item.keep_timer]
+        await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id.in_([item.table_id for item in timed])))
         timers = [
             {
                 "table_id": item.table_id,
@@ -431,7 +463,7 @@ class MoveWrite:
                 "act_at": item.act_at,
                 "due_at": item.remind_at or item.act_at,
             }
-            for item in items
+            for item in timed
             if item.act_at is not None
         ]
         if timers:
@@ -439,6 +471,13 @@ class MoveWrite:
         news = [(item.table_id, item.told_guild, item.version + 1) for item in items if item.told_guild is not None]
         await notify.announce_tables(connection, news)  # with the batch's commit: all of them, or none
         return [None] * len(items)
+
+
+async def _carry_deadlines(connection: AsyncConnection, items: list[MoveWrite]) -> None:
+    """:func:`carry_deadline` for each of ``items``, in one statement."""
+    if items:
+        each = update(DEADLINES).where(DEADLINES.c.table_id == bindparam("tid")).values(version=bindparam("new"))
+        await connection.execute(each, [{"tid": item.table_id, "new": item.version + 1} for item in items])
 
 
 class StaleWrite(Exception):

@@ -25,13 +25,23 @@ from .errors import (
     TooMany,
     WrongStatus,
 )
-from .records import GuildSettings, HandSnapshot, Hint, Outcome, SeatInfo, TableInfo
+from .records import (
+    MIN_ABSENT_TURN_SECONDS,
+    GuildSettings,
+    HandSnapshot,
+    Hint,
+    Outcome,
+    SeatInfo,
+    TableInfo,
+    absent_turn_seconds,
+)
 from .review import DealReview, Standing, TrickReview, final_standings, running_totals
 from .service import TableService
 
 __all__ = [
     "DEFAULT_GRACE_SECONDS",
     "DEFAULT_TURN_SECONDS",
+    "MIN_ABSENT_TURN_SECONDS",
     "ActionRefused",
     "BadOptions",
     "BestDeal",
@@ -62,6 +72,7 @@ __all__ = [
     "TooMany",
     "TrickReview",
     "WrongStatus",
+    "absent_turn_seconds",
     "final_standings",
     "running_totals",
 ]

@@ -8,12 +8,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.games import GameState, IllegalAction
+from bot.storage import notify
 from bot.storage import repository as repo
 from bot.storage import tournaments as trepo
 from bot.storage.models import (
@@ -39,6 +40,9 @@ LOBBY_SWEEP_SECONDS = 30.0  # how often lobbies left unshown by a crash are look
 # How often the tables held here are compared with the database (one query for all of them), in case news of
 # another process's commit never arrived: a table whose computer is to act has no deadline to wake it.
 VERSION_CHECK_SECONDS = 5.0
+# A table that fails at its turn timer (a log that no longer replays) is tried again this long after, not at
+# every pass: the others' timers go on meanwhile.
+SET_ASIDE = timedelta(minutes=5)
 
 
 def canonical_action(state: GameState, seat: int, action: str) -> str:
@@ -128,23 +132,21 @@ class Play:
         async def loop() -> None:
             swept = checked = time.monotonic()
             while True:
-                try:
-                    for outcome in await self.run_timers():
-                        await self._notify(outcome)
-                    if time.monotonic() - swept >= LOBBY_SWEEP_SECONDS:  # another process's crash, say
-                        swept = time.monotonic()
-                        await self.store.close_unshown_lobbies()
-                    if time.monotonic() - checked >= check_every:  # news of another process's commit lost
-                        checked = time.monotonic()
-                        await self.store.catch_up_all()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("turn timers failed; retrying")
+                await _guarded("turn timers", self._run_timers_and_tell())
+                if time.monotonic() - swept >= LOBBY_SWEEP_SECONDS:  # another process's crash, say
+                    swept = time.monotonic()
+                    await _guarded("the sweep of lobbies never shown", self.store.close_unshown_lobbies())
+                if time.monotonic() - checked >= check_every:  # news of another process's commit lost
+                    checked = time.monotonic()
+                    await _guarded("the check for news missed", self.store.catch_up_all())
                 await asyncio.sleep(interval)
 
         self._timer_task = asyncio.create_task(loop(), name="turn-timers")
         return self._timer_task
+
+    async def _run_timers_and_tell(self) -> None:
+        for outcome in await self.run_timers():
+            await self._notify(outcome)
 
     @read_again_if_behind
     async def act(
@@ -268,6 +270,9 @@ class Play:
                         to_remind.append(row)
                 except (TableNotFound, StaleAction):
                     continue
+                except Exception:  # one bad table (a log that no longer replays) must not stop every timer
+                    self.store.troubled(row.table_id, "at its turn timer")
+                    await self._set_aside(row, now)
             outcomes.extend(await self._remind(to_remind, now))
             if len(due) < DUE_PAGE:
                 return outcomes
@@ -291,13 +296,30 @@ class Play:
             self.computers.wake(live)
             return False
 
+    async def _set_aside(self, row: Any, now: datetime) -> None:
+        """Leave a table that failed at its timer alone for :data:`SET_ASIDE`: it is tried again then, not at
+        every pass (and its deadline no longer heads every page of due ones)."""
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.postpone_deadline(connection, row.table_id, row.version, now + SET_ASIDE)
+
+        await self.store.db.write(work)
+
     async def _remind(self, rows: list[Any], now: datetime) -> list[Outcome]:
         """Claim the reminders of ``rows`` in one write, then describe those this process claimed."""
         if not rows:
             return []
 
+        told = self.store.db.backend == "postgresql" and not self.store.shards.all  # others may hold copies
+
         async def claim(connection: AsyncConnection) -> set[tuple[int, int]]:
-            return await repo.claim_reminders(connection, [(row.table_id, row.version) for row in rows])
+            claimed = await repo.claim_reminders(connection, [(row.table_id, row.version) for row in rows])
+            if told and claimed:  # the other processes' copies count to the new time too, from this commit
+                guilds = await repo.guilds_of(connection, [table_id for table_id, _ in claimed])
+                acts = {(row.table_id, row.version): row.act_at for row in rows}
+                news = [(t, guilds[t], v, acts[(t, v)]) for t, v in sorted(claimed) if t in guilds]
+                await notify.announce_reminders(connection, news)
+            return claimed
 
         claimed = await self.store.db.write(claim)  # another process's claim means it sends them, once
         outcomes = []
@@ -316,6 +338,8 @@ class Play:
                     self.store.events.publish(Reminded(outcome.table, tuple(waiting), row.act_at))
             except TableNotFound:
                 continue
+            except Exception:
+                self.store.troubled(row.table_id, "at its reminder")
         return outcomes
 
     @read_again_if_behind
@@ -356,3 +380,13 @@ class Play:
             ):
                 raise NotAllowed("hint_moved_on")  # the seat moved (or timed out) while it was thought out
         return Hint(choice.action, choice.aim, choice.rate, choice.samples, choice.reading)
+
+
+async def _guarded(what: str, work: Awaitable[Any]) -> None:
+    """Run one duty of the timer loop; a failure is logged and the loop goes on with its other duties."""
+    try:
+        await work
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("%s failed; retrying", what)

@@ -16,6 +16,8 @@ from bot.storage.models import (
     TableStatus,
 )
 
+MIN_ABSENT_TURN_SECONDS = 15  # the least time to act someone away is given, whatever the grace
+
 
 @dataclass(frozen=True)
 class SeatInfo:
@@ -130,6 +132,19 @@ class GuildSettings:
     play_cooldown_seconds: int = DEFAULT_PLAY_COOLDOWN_SECONDS  # between two tables one person opens
     turn_pings: bool = True  # a short line mentioning the people whose turn it now is
     table_picture: bool = True  # the table drawn as a picture above its text (else the text alone)
+
+    @property
+    def absent_seconds(self) -> int:
+        """The time to act of someone away (their time ran out before): the grace, never under a floor."""
+        return absent_turn_seconds(self.turn_seconds, self.grace_seconds)
+
+
+def absent_turn_seconds(turn_seconds: int, grace_seconds: int) -> int:
+    """The time to act of a seat whose person is away: the grace, but :data:`MIN_ABSENT_TURN_SECONDS` at least
+    (or the whole turn time, where that is shorter: never longer than someone present waits for the reminder), so
+    that with a grace of 0 someone who timed out once can still come back (else the computer would play for them
+    the moment each of their turns began, and they could never act again)."""
+    return max(grace_seconds, min(turn_seconds, MIN_ABSENT_TURN_SECONDS))
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from bot.storage.models import (
     DEFAULT_COMPUTER_PACE_MS,
     DEFAULT_GRACE_SECONDS,
     DEFAULT_TURN_SECONDS,
+    PLAYING,
 )
 
-from .errors import BadOptions
+from .errors import BadOptions, TableError
 from .records import GuildSettings
 from .store import Store
 
@@ -135,6 +136,8 @@ class Settings:
             else:
                 raise BadOptions("bad_setting", setting=key, value=value, allowed="a known setting")
 
+        timer_changes = bool({"turn_seconds", "grace_seconds"} & values.keys())
+        before = await self.guild_settings(guild_id) if timer_changes else None
         announced = self.store.db.backend == "postgresql"
 
         async def work(connection: AsyncConnection) -> None:
@@ -145,10 +148,31 @@ class Settings:
         await self.store.db.write(work)
         settings = await self.guild_settings(guild_id)
         self._apply_settings(settings)
+        if before is not None and (before.turn_seconds, before.grace_seconds) != (
+            settings.turn_seconds,
+            settings.grace_seconds,
+        ):
+            await self._retime_tables(guild_id, grace_changed=before.grace_seconds != settings.grace_seconds)
         return settings
 
+    async def _retime_tables(self, guild_id: int, *, grace_changed: bool) -> None:
+        """The server's turn timer changed: the turn in progress at each of its tables in play follows it at once,
+        timed from now (turned off, nobody is played for any more; turned on, a table waiting on someone who left
+        gets a clock). A table with a turn time of its own follows only a new grace."""
+        async with self.store.db.engine.connect() as connection:
+            ids = await repo.in_play_table_ids(connection, guild_id)
+        for table_id in ids:
+            try:
+                async with self.store.locked(table_id) as live:
+                    if live.status == PLAYING and (grace_changed or live.turn_override is None):
+                        await self.store.retime(live)
+            except TableError:
+                continue  # closed, or moved on meanwhile: its next move times it
+            except Exception:
+                self.store.troubled(table_id, "to follow its server's new turn timer")
+
     def _apply_settings(self, settings: GuildSettings) -> None:
-        """Open tables of the server use its new timer settings and pace from their next turn."""
+        """Open tables of the server held here use its new timer settings and pace."""
         for live in self.store.loaded():
             if live.guild_id == settings.guild_id:
                 live.guild_turn = settings.turn_seconds
@@ -191,7 +215,13 @@ class Settings:
         async with self.store.db.engine.connect() as connection:
             schema = (await connection.exec_driver_sql("SELECT current_schema()")).scalar_one()
         listener = notify.OthersListener(
-            self.store.db.url, schema, settings_heard, self.store.moved_elsewhere, missed, check_every=check_every
+            self.store.db.url,
+            schema,
+            settings_heard,
+            self.store.moved_elsewhere,
+            missed,
+            reminded=self.store.reminded_elsewhere,
+            check_every=check_every,
         )
         await listener.start()
         self._others = listener

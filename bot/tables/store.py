@@ -38,9 +38,9 @@ from bot.storage.models import (
 )
 
 from .errors import StaleAction, TableError, TableNotFound
-from .events import EventBus, TableMovedElsewhere, events_of
+from .events import EventBus, TableChanged, TableMovedElsewhere, events_of
 from .live import LiveSeat, LiveTable, Step
-from .records import HandSnapshot, Outcome
+from .records import HandSnapshot, Outcome, absent_turn_seconds
 from .results import match_record
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,18 @@ def expect_version(live: LiveTable, version: int | None) -> None:
     """Refuse (stale) a call made for another version of the table than this one."""
     if version is not None and version != live.version:
         raise stale()
+
+
+def clock_runs_on(live: LiveTable, step: Step) -> bool:
+    """True when every seat to act after ``step`` was already waiting before it and did not act in it (another
+    seat's bid in Ninety-Nine's bids, made at once; a seat that resigned or timed out while others wait): their
+    clock runs on, its reminder (sent or not) and its time to act unchanged. A seat whose turn has just begun
+    (or begun again, after its own action) starts a new clock."""
+    if live.state is None or live.turn_ends is None:
+        return False  # no clock running: a new one starts, if any
+    acted = {record["seat"] for record in step.records}
+    waiting = [p for p in live.state.to_act() if not live.at(p).on_autopilot]
+    return bool(waiting) and all(p in step.before and p not in acted for p in waiting)
 
 
 def hand_of(live: LiveTable, position: int) -> HandSnapshot:
@@ -93,11 +105,15 @@ class Store(Protocol):
 
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]: ...
 
+    def troubled(self, table_id: int, doing: str) -> None: ...
+
     async def refreshed(self, table_id: int) -> bool: ...
 
     async def moved_elsewhere(self, table_id: int, guild_id: int, version: int) -> None: ...
 
     async def catch_up_all(self) -> list[int]: ...
+
+    async def reminded_elsewhere(self, table_id: int, guild_id: int, version: int, act_at: datetime) -> None: ...
 
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any: ...
 
@@ -111,6 +127,8 @@ class Store(Protocol):
         ended: dict[str, Any] | None = None,
         reason: str = ...,
     ) -> Outcome: ...
+
+    async def retime(self, live: LiveTable) -> None: ...
 
     def when_moved(self, watcher: Callable[[LiveTable], None]) -> None: ...
 
@@ -176,6 +194,7 @@ class TableStore:
         self._loading = asyncio.Lock()
         self._on_moved: list[Callable[[LiveTable], None]] = []
         self._on_evict: list[Callable[[int], None]] = []
+        self._troubled: set[int] = set()  # tables that failed (a log that no longer replays), logged once
 
     def when_moved(self, watcher: Callable[[LiveTable], None]) -> None:
         """Call ``watcher`` with a table each time it is loaded or committed (the computers' driver wakes)."""
@@ -199,13 +218,32 @@ class TableStore:
 
     async def load_open_tables(self) -> int:
         """Close what a crash left half made, then load every open table of this process's servers
-        (replaying its log) so play resumes at once; return how many."""
+        (replaying its log) so play resumes at once; return how many. A table that cannot be read (its log
+        no longer replays) is logged and left out: the others are resumed."""
         await self.close_unshown_lobbies()
         async with self.db.engine.connect() as connection:
             ids = await repo.open_table_ids(connection, self.shards)
+        loaded = 0
         for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
+            try:
+                await self.get(table_id)
+            except TableNotFound:  # closed meanwhile
+                continue
+            except Exception:
+                self.troubled(table_id, "to be resumed")
+                continue
+            loaded += 1
+        return loaded
+
+    def troubled(self, table_id: int, doing: str) -> None:
+        """Log (inside an ``except``) that a table failed ``doing``, so that the other tables go on: with its
+        traceback the first time, then only at DEBUG until the table is read again without fault, so one bad
+        table (a log that no longer replays) is not logged at every pass of the timers."""
+        if table_id in self._troubled:
+            log.debug("table %s failed %s again", table_id, doing, exc_info=True)
+            return
+        self._troubled.add(table_id)
+        log.exception("table %s failed %s; it is set aside and the other tables go on", table_id, doing)
 
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]:
         """Abandon lobbies that were opened but never posted (the process died in between), once
@@ -285,6 +323,7 @@ class TableStore:
             if row.status != LOBBY and row.started_at is not None:
                 live.begin([(action.seat, action.action, action.source) for action in stored.actions])
             self.live[table_id] = live
+            self._troubled.discard(table_id)  # read without fault: a new failure is news again
         self.woke(live)  # after a restart, a computer that was thinking thinks again
         return live
 
@@ -329,6 +368,16 @@ class TableStore:
             await self._catch_up(table_id, version)
         self.events.publish(TableMovedElsewhere(table_id, guild_id))  # subscribers here read it as it is now
 
+    async def reminded_elsewhere(self, table_id: int, guild_id: int, version: int, act_at: datetime) -> None:
+        """Another process reminded the seats on turn at a table (its timers run there): the copy here, if it is
+        of that version, counts to ``act_at`` too, and this process's subscribers read the table again (a
+        screen redraws its clock)."""
+        live = self.live.get(table_id)
+        if live is None or live.version != version:
+            return  # nothing held, or a copy that a read brings up to date anyway
+        live.turn_ends = act_at
+        self.events.publish(TableMovedElsewhere(table_id, guild_id))
+
     async def _catch_up(self, table_id: int, version: int) -> None:
         """Read a table of this process's servers again until the copy here holds ``version`` at least. Two
         pieces of news heard close together each read the table; the read of the first may end after the second
@@ -372,7 +421,7 @@ class TableStore:
                     await self.refreshed(table_id)  # forgotten, so it is not found behind again at the next check
                 await self.moved_elsewhere(table_id, guild_id, version)
             except Exception:
-                log.exception("table %s could not be caught up; the others are", table_id)
+                self.troubled(table_id, "to be caught up")
         if behind:
             log.info("caught up on %d tables moved on by other processes: %s", len(behind), behind)
         return behind
@@ -413,12 +462,27 @@ class TableStore:
 
     async def write(self, live: LiveTable, work: Callable[[AsyncConnection], Awaitable[Any]], **values: Any) -> Any:
         """Commit ``work`` with the table's version check (and the news of it, when :meth:`told`); on any
-        failure forget the live table."""
+        failure forget the live table. A table in play keeps its turn timer as it is (a new place for its
+        message, say, is no move: the seats on turn keep their clock)."""
+        return await self._versioned(live, work, values, keep_timer=live.status == PLAYING)
+
+    async def _versioned(
+        self,
+        live: LiveTable,
+        work: Callable[[AsyncConnection], Awaitable[Any]],
+        values: dict[str, Any],
+        *,
+        keep_timer: bool,
+    ) -> Any:
+        """:meth:`write`; ``keep_timer``: the deadline row moves to the new version in the same transaction (a
+        row left at the old version would be taken for one a move replaced, and never fire)."""
         version, told = live.version, self.told(live)
 
         async def guarded(connection: AsyncConnection) -> Any:
             if not await repo.claim_version(connection, live.id, version, **values):
                 raise BatchRollback(stale())
+            if keep_timer:
+                await repo.carry_deadline(connection, live.id, version + 1)
             result = await work(connection)
             if told:
                 await notify.announce_table(connection, live.id, live.guild_id, version + 1)
@@ -460,7 +524,9 @@ class TableStore:
             step.events.append({"kind": "abandoned", "reason": reason})
         elif finished:
             values.update(status=FINISHED, finished_at=now, **SLOTS_FREED)
-        deadline = None if step.abandon or finished else self.deadline(live, now)
+        over = step.abandon or finished
+        keep_timer = not over and clock_runs_on(live, step)  # the seats to act were waiting already
+        deadline = None if over or keep_timer else self.deadline(live, now)
         seat_positions = {seat.id: seat.position for seat in live.seats} if positions else {}
         record = match_record(live, now, ended) if finished else None
 
@@ -470,8 +536,11 @@ class TableStore:
                 await repo.update_seat(connection, seat_id, position=position)
             for seat_id, changes in step.seat_changes.items():
                 await repo.update_seat(connection, seat_id, **changes)
-            remind_at, act_at = deadline or (None, None)
-            await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
+            if keep_timer:
+                await repo.carry_deadline(connection, live.id, live.version + 1)
+            else:
+                remind_at, act_at = deadline or (None, None)
+                await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
             if record is not None:
                 return await record.write(connection)
             return None
@@ -487,13 +556,14 @@ class TableStore:
             remind_at, act_at = deadline or (None, None)
             told_guild = live.guild_id if self.told(live) else None
             move = repo.MoveWrite(
-                live.id, live.version, values["action_count"], step.records, remind_at, act_at, told_guild
+                live.id, live.version, values["action_count"], step.records, remind_at, act_at, told_guild, keep_timer
             )
             summary = await self.submit(live, move)
         else:
-            summary = await self.write(live, work, **values)
+            summary = await self._versioned(live, work, values, keep_timer=False)  # ``work`` sets the timer
         live.action_count += len(step.records)
-        live.turn_ends = (deadline[0] or deadline[1]) if deadline is not None else None
+        if not keep_timer:
+            live.turn_ends = (deadline[0] or deadline[1]) if deadline is not None else None
         if "status" in values:
             live.status = values["status"]
             live.finished_at = values.get("finished_at", live.finished_at)
@@ -511,6 +581,20 @@ class TableStore:
         self.events.publish(*events_of(outcome, () if positions else step.before))
         return outcome
 
+    async def retime(self, live: LiveTable) -> None:
+        """Time the turn in progress anew from now, as the table's timer settings say now (the server's changed;
+        the caller holds the table's lock): its deadline replaced, or removed when the timer is off. The version
+        moves on, and the table's presentations hear of it (its clock is redrawn)."""
+        deadline = self.deadline(live, self.clock())
+        remind_at, act_at = deadline or (None, None)
+
+        async def work(connection: AsyncConnection) -> None:
+            await repo.set_deadline(connection, live.id, live.version + 1, remind_at, act_at)
+
+        await self._versioned(live, work, {}, keep_timer=False)
+        live.turn_ends = remind_at or act_at
+        self.events.publish(TableChanged(live.info(), ()))
+
     def deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:
         """When to remind and when to play for the seats to act (None: no timer)."""
         if live.state is None or live.turn_seconds <= 0:
@@ -518,8 +602,7 @@ class TableStore:
         waiting = [live.at(p) for p in live.state.to_act() if not live.at(p).on_autopilot]
         if not waiting:
             return None
-        grace = timedelta(seconds=live.guild_grace)
-        if all(seat.absent for seat in waiting):
-            return None, now + grace  # someone who is away is not kept waiting for twice
+        if all(seat.absent for seat in waiting):  # someone who is away is not kept waiting for twice
+            return None, now + timedelta(seconds=absent_turn_seconds(live.turn_seconds, live.guild_grace))
         remind_at = now + timedelta(seconds=live.turn_seconds)
-        return remind_at, remind_at + grace
+        return remind_at, remind_at + timedelta(seconds=live.guild_grace)

@@ -16,7 +16,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
-from bot.tables import DEFAULT_GRACE_SECONDS, DEFAULT_TURN_SECONDS, GuildSettings, TableError, TableStatus
+from bot.tables import (
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    MIN_ABSENT_TURN_SECONDS,
+    GuildSettings,
+    TableError,
+    TableStatus,
+)
 from bot.words import error_text, option_text
 
 from ..client import TableBot, table_bot
@@ -155,6 +162,13 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
             "settings.turn_value",
             turn=duration(settings.turn_seconds, locale),
             grace=duration(settings.grace_seconds, locale),
+        )
+        + "\n"
+        + t(
+            locale,
+            "settings.turn_absent",
+            absent=duration(settings.absent_seconds, locale),
+            least=duration(MIN_ABSENT_TURN_SECONDS, locale),
         )
         + "\n"
         + t(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -23,10 +24,12 @@ TOKEN_LIFETIME = 14 * 60  # an interaction token edits its message for 15 minute
 
 @dataclass(frozen=True)
 class Shown:
-    """What a hand message asks of its seat: the seat's action count then, and whether it had choices."""
+    """What a hand message asks of its seat: the seat's action count then, whether it had choices, and when the
+    time to make them ran out (a reminder moves it to the end of the grace: the hand's clock is redrawn)."""
 
     acted: int
     choosing: bool
+    turn_ends: datetime | None = None
 
 
 @dataclass
@@ -44,8 +47,8 @@ class HandMessage:
 
 def shown_now(table: TableInfo, seat: SeatInfo) -> Shown:
     """What the seat's hand should ask of it as the table is now."""
-    on_turn = table.status == TableStatus.PLAYING and seat.index in table.to_act
-    return Shown(seat.acted, on_turn and not seat.resigned)
+    choosing = table.status == TableStatus.PLAYING and seat.index in table.to_act and not seat.resigned
+    return Shown(seat.acted, choosing, table.turn_ends if choosing else None)
 
 
 class Hands:
@@ -80,7 +83,10 @@ class Hands:
     ) -> tuple[dict[str, Any], Shown]:
         """A hand message drawn from one snapshot of the seat, and what it asks."""
         embed, controls = hand_message(hand.table, hand.seat, hand.view, hand.legal, locale, focus=focus, note=note)
-        return {"embed": embed, "view": controls}, Shown(hand.seat.acted, bool(hand.legal))
+        choosing = bool(hand.legal)
+        return {"embed": embed, "view": controls}, Shown(
+            hand.seat.acted, choosing, hand.table.turn_ends if choosing else None
+        )
 
     def remember(self, interaction: discord.Interaction[Any], table_id: int, shown: Shown) -> None:
         self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic(), shown)
@@ -113,7 +119,8 @@ class Hands:
             self.remember(interaction, table_id, shown)
 
     def table_changed(self, table: TableInfo) -> None:
-        """Redraw (in the background) the hands whose seat's turn came or went; forget a closed table's."""
+        """Redraw (in the background) the hands whose seat's turn came or went, or whose clock moved (a reminder);
+        forget a closed table's."""
         if not table.is_open:
             for key in [key for key in self.hands if key[0] == table.id]:
                 del self.hands[key]
@@ -127,7 +134,8 @@ class Hands:
                 self.work.in_background(self._refresh_hand(table.id, seat.user_id))
 
     async def _refresh_hand(self, table_id: int, user_id: int) -> None:
-        """The person's turn came (or went, by a timeout) and their hand can still be edited: show it as it is now.
+        """The person's turn came (or went, by a timeout), or its clock moved, and their hand can still be edited:
+        show it as it is now.
 
         Outcomes can arrive out of order (a click's and the computers' after it), so
         the hand is drawn from the table as it is now, and only if that differs from

@@ -133,7 +133,7 @@ class TurnPings:
             order = [seat.user_id for seat in table.seats if seat.user_id in owed]
             mentions = " ".join(f"<@{user}>" for user in order)
             channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
-            async with self._token():
+            async with self.token():
                 if self._outrun(table):
                     return  # the table moved on while this waited for the budget: the later moment pings
                 if not await self.enabled(table.guild_id):  # turned off while this waited for the budget
@@ -155,7 +155,8 @@ class TurnPings:
         """A later moment of the table is queued behind this one: it will ping whoever is owed one then."""
         return table.actions < self.newest.get(table.id, 0)
 
-    def _token(self) -> contextlib.AbstractAsyncContextManager[None]:
+    def token(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A ping's token from the REST budget (ahead of table edits), held while what to say is decided again."""
         if self.budget is None:
             return contextlib.nullcontext()
         return self.budget.reserved(Priority.PING)

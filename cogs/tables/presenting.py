@@ -1,6 +1,7 @@
 """The chat table as a subscriber to the service's events: whatever changed a table (a click here, a
 computer's move, a timer), its message is edited (coalesced), the people now on turn are pinged,
-reminders and timeouts are announced, and the hands whose turn came or went are redrawn.
+reminders (to those still on turn when the post goes) and timeouts are announced, and the hands whose turn came
+or went are redrawn.
 
 A lobby changed anywhere has its message edited too, coalesced, and not at all when the click in chat
 that changed it redrew it in place already (the publisher compares versions); a lobby opened on an
@@ -16,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.rest_budget import Priority, rest_priority
-from bot.tables import TableInfo
+from bot.tables import TableError, TableInfo, TableStatus
 from bot.tables.events import Event, LobbyChanged, Reminded, TableChanged, TimedOut
 
 from ..i18n import t
@@ -29,6 +30,18 @@ from .working import Work
 log = logging.getLogger(__name__)
 
 HEARD = (TableChanged, LobbyChanged, Reminded, TimedOut)  # the events the chat table shows
+
+
+def still_on_turn(then: TableInfo, now: TableInfo, seats: tuple[int, ...]) -> list[int]:
+    """Those of ``seats``, on turn at the moment ``then``, that are still on turn ``now`` and have not moved since."""
+    if now.status != TableStatus.PLAYING:
+        return []
+    acted = {seat.index: seat.acted for seat in then.seats}
+    return [
+        seat.index
+        for seat in now.seats
+        if seat.index in seats and seat.index in now.to_act and seat.acted == acted.get(seat.index)
+    ]
 
 
 class Presenter:
@@ -61,7 +74,7 @@ class Presenter:
         elif isinstance(event, Reminded):
             await self.table_changed(event.table)  # its clock now counts the grace
             locale = await self.locale_of(event.table.guild_id)
-            self.work.in_background(self._announce(event.table, locale, "turn.reminder", seats=list(event.seats)))
+            self.work.in_background(self._remind(event, locale))
         elif isinstance(event, TimedOut):
             table, locale = event.table, await self.locale_of(event.table.guild_id)
             name = seat_name(table, event.seat, locale)
@@ -73,6 +86,17 @@ class Presenter:
         locale = await self.locale_of(table.guild_id)
         self.work.in_background(self.pings.update(table, locale))
         self.hands.table_changed(table)
+
+    async def _remind(self, event: Reminded, locale: Any) -> None:
+        """Remind the seats on turn, as turn pings are said: decided again once the token is in hand, so a seat
+        that has moved meanwhile (its click came while the reminder waited) is not told it is its turn."""
+        async with self.pings.token():
+            try:
+                now = await self.hands.service.table(event.table.id)
+            except TableError:
+                return  # gone meanwhile
+            seats = still_on_turn(event.table, now, event.seats)
+            await self._announce(now, locale, "turn.reminder", seats=seats)
 
     async def _announce(self, table: TableInfo, locale: Any, key: str, *, seats: list[int], **params: Any) -> None:
         """A short message in the table's thread (or channel) that pings the people concerned (a reminder, a

@@ -207,3 +207,16 @@ def test_a_finished_tables_frame_is_built_again_once_its_match_is_stored(monkeyp
     again = json.loads(frames.frame(table, {}, None, None, [], "en", dict(stored)))
     assert before["table"]["final"] is None and after["table"]["final"] == again["table"]["final"] == 3
     assert built == [None, 3]  # the stored match's frame built once, for both readers
+
+
+async def test_a_reminder_moves_the_clock_on_every_screen(served: Served) -> None:
+    """A reminder moves the time to act to the end of the grace without a new version: the screens, woken only by
+    new versions, went on showing the reminder's moment, and then no time left through the whole grace."""
+    table_id, screens = await four_at_a_table(served)
+    table = await served.service.table(table_id)
+    assert table.turn_ends is not None
+    [reminder] = await served.service.run_timers(now=table.turn_ends)
+    assert reminder.table.version == table.version and reminder.table.turn_ends is not None
+    act_at = reminder.table.turn_ends.isoformat()
+    for screen in screens:
+        await screen.state_where(lambda shown: shown["turn_ends"] == act_at, timeout=5)

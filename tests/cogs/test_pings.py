@@ -172,3 +172,72 @@ async def test_a_table_not_posted_yet_is_not_pinged_and_its_turns_count_once_it_
     await pings.update(moment(2, (2,), (1, 1, 0)), "en-US")  # posted, in its thread: the computer's turn
     await pings.update(moment(3, (0,), (1, 1, 1)), "en-US")  # Alice's turn comes
     assert bot.channel.sent == [f"🔔 <@{ALICE}>, your turn."]
+
+
+class Touched:
+    """The publisher and the hands, as far as a reminder concerns them: they are told the table changed, and the
+    hands' service reads the table as it is ``now``."""
+
+    def __init__(self, now: TableInfo) -> None:
+        self.now = now
+        self.service = self
+
+    async def table(self, table_id: int) -> TableInfo:
+        return self.now
+
+    def touch(self, table_id: int) -> None:
+        pass
+
+    def table_changed(self, table: TableInfo) -> None:
+        pass
+
+
+async def test_a_reminder_is_not_posted_for_a_seat_that_moved_while_it_waited() -> None:
+    """A reminder's post waited for its token (or its turn among the events) while the seat reminded moved: it
+    still said "it is your turn" to them. It is decided again, as a turn ping is."""
+    from bot.tables.events import Reminded
+    from cogs.tables.presenting import Presenter
+    from cogs.tables.working import Work
+
+    bot, work = Bot(), Work()
+    both = moment(3, (0, 1), (1, 1, 1))  # Alice and Bob bid at once; both are reminded
+    hands = Touched(moment(4, (1,), (2, 1, 1)))  # Alice's bid came while the reminder waited
+
+    async def english(guild_id: int) -> str:
+        return "en-US"
+
+    pings = TurnPings(bot, wanted)  # type: ignore[arg-type]
+    presenter = Presenter(bot, hands, pings, hands, work, english)  # type: ignore[arg-type]
+    await presenter.on_event(Reminded(both, (0, 1), datetime.now(UTC)))
+    await work.finish()
+    reminders = [line for line in bot.channel.sent if "it is your turn" in line]
+    assert reminders == [f"<@{BOB}>, it is your turn at this table."]
+    hands.now = moment(5, (), (2, 2, 1), status="finished")  # a table that has moved past: nobody is told
+    await presenter.on_event(Reminded(moment(4, (1,), (2, 1, 1)), (1,), datetime.now(UTC)))
+    await work.finish()
+    assert len([line for line in bot.channel.sent if "it is your turn" in line]) == 1
+
+
+async def test_a_reminder_redraws_the_clock_of_the_hand_on_turn() -> None:
+    """A hand was redrawn only when its seat's turn came or went: after a reminder it kept the reminder's moment
+    as its time to act, though the computer plays only at the end of the grace."""
+    import time
+    from datetime import timedelta
+
+    from cogs.tables.hand_messages import HandMessage, Hands, shown_now
+    from cogs.tables.working import Work
+
+    hands, redrawn = Hands(None, Work()), []  # type: ignore[arg-type]
+
+    async def redraw(table_id: int, user_id: int) -> None:
+        redrawn.append(user_id)
+
+    hands._refresh_hand = redraw  # type: ignore[method-assign]
+    due = replace(moment(3, (0,), (1, 1, 1)), turn_ends=datetime.now(UTC))
+    for seat in due.seats[:2]:  # Alice (on turn) and Bob have their hands open
+        hands.hands[(due.id, seat.user_id)] = HandMessage(None, time.monotonic(), shown_now(due, seat))  # type: ignore
+    hands.table_changed(due)  # the same moment again: nothing to redraw
+    reminded = replace(due, turn_ends=due.turn_ends + timedelta(seconds=30))  # type: ignore[operator]
+    hands.table_changed(reminded)
+    await hands.work.finish()
+    assert redrawn == [ALICE]  # her clock moved; Bob's hand shows no clock

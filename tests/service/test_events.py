@@ -110,3 +110,39 @@ async def test_by_default_only_a_move_at_another_shards_table_is_told(database: 
     finally:
         await owner.close()
         await other.close()
+
+
+async def test_a_reminder_sent_by_another_process_moves_the_clock_of_this_ones_copy(
+    database: Database, clock: Clock
+) -> None:
+    """A reminder leaves the table's version as it was: a copy held by another process (its screens, its reads)
+    went on counting to the reminder's moment instead of the end of the grace."""
+    if database.backend != "postgresql":
+        pytest.skip("SQLite serves one process: every reminder is sent where it is heard")
+    owner = make_service(database, clock, shards=Shards.of(2, [0]))
+    other = make_service(database, clock, shards=Shards.of(2, [1]))
+    heard: list[Event] = []
+
+    async def subscriber(event: Event) -> None:
+        heard.append(event)
+
+    async def settings_changed(_settings: object) -> None:
+        return None
+
+    try:
+        await other.follow_others(settings_changed)
+        other.events.subscribe(subscriber, (TableMovedElsewhere,))
+        info = await seated(owner, "oh-hell", players=3, options={"start_cards": 3}, guild=EVEN_GUILD)
+        started = (await owner.start(info.id, info.host_id, message_id=1)).table
+        assert (await other.table(info.id)).turn_ends == started.turn_ends  # the other process holds a copy
+        clock.advance(60)
+        [reminder] = await owner.run_timers()
+        for _ in range(200):  # the news arrives after the commit
+            if heard:
+                break
+            await asyncio.sleep(0.02)
+        assert heard == [TableMovedElsewhere(info.id, EVEN_GUILD)]
+        assert (await other.table(info.id)).turn_ends == reminder.table.turn_ends  # the end of the grace
+    finally:
+        await owner.close()
+        await other.close()

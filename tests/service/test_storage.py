@@ -111,6 +111,35 @@ async def test_a_tournament_before_0007_compares_at_the_end_of_each_round(backen
         await drop_schema(schema)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_turn_timer_left_behind_by_a_placing_fires_after_0009(backend: str, tmp_path: Path) -> None:
+    """A table placed in play before the fix kept its deadline at the old version, which never fired, even
+    after a restart: migration 0009 gives it the table's version, and the seat on turn is reminded."""
+    from .conftest import Clock
+    from .helpers import make_service, started
+
+    database, schema = await fresh_database(backend, tmp_path, revision="0008")
+    clock = Clock()
+    service = make_service(database, clock)
+    try:
+        await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        outcome = await started(service, "oh-hell", players=3)
+        await service.set_location(outcome.table.id, message_id=9_999)
+        async with database.engine.begin() as connection:  # as the placing left it before the fix
+            await connection.execute(text("UPDATE deadlines SET version = version - 1"))
+        await service.close()
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        service = make_service(database, clock)
+        clock.advance(60)
+        [reminder] = await service.run_timers()
+        assert reminder.events[0]["seats"] == list(outcome.table.to_act)
+    finally:
+        await service.close()
+        await database.close()
+        await drop_schema(schema)
+
+
 async def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path: Path) -> None:
     database = Database(f"sqlite:///{tmp_path / 'nested' / 'folder' / 'bot.db'}")
     try:
@@ -205,6 +234,47 @@ async def test_a_stale_move_in_a_merged_batch_fails_alone(database: Database) ->
         logged = {row[0] for row in await connection.execute(text("SELECT table_id FROM actions"))}
     assert versions == {ids[0]: 5, ids[1]: 4, ids[2]: 5}
     assert logged == {ids[0], ids[2]}
+
+
+async def test_a_move_that_keeps_the_timer_carries_it_in_a_merged_batch(database: Database) -> None:
+    """Moves merged into one batch: one keeps its table's turn timer (the seats to act were waiting already), its
+    moments unchanged at the new version; the other replaces its own."""
+    now = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+    later = datetime(2026, 11, 21, 20, 5, tzinfo=UTC)
+
+    async def setup(connection: AsyncConnection) -> list[int]:
+        await repo.ensure_guild(connection, 1)
+        await repo.remember_player(connection, 5, "Ann")
+        ids = []
+        for channel in range(2):
+            table_id = await repo.insert_table(
+                connection,
+                guild_id=1,
+                channel_id=channel,
+                game="ninety-nine",
+                options={},
+                seed=1,
+                status="playing",
+                host_id=5,
+                created_at=now,
+                version=4,
+                action_count=0,
+            )
+            await repo.set_deadline(connection, table_id, 4, None, now)  # reminded already
+            ids.append(table_id)
+        return ids
+
+    kept, replaced = await database.write(setup)
+    moves = [
+        repo.MoveWrite(kept, 4, 1, [_row(kept, now)], later, later, keep_timer=True),
+        repo.MoveWrite(replaced, 4, 1, [_row(replaced, now)], later, later),
+    ]
+    assert await asyncio.gather(*(database.write(move) for move in moves)) == [None, None]
+    async with database.engine.connect() as connection:
+        rows = {row.table_id: row for row in await repo.due_deadlines(connection, later)}
+    assert rows[kept].version == rows[replaced].version == 5
+    assert rows[kept].remind_at is None and rows[kept].act_at == rows[kept].due_at
+    assert rows[replaced].remind_at is not None and rows[replaced].remind_at == rows[replaced].act_at
 
 
 def _downgrade(connection: Connection, revision: str) -> None:

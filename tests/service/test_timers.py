@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
 
+from bot.storage import repository as repo
 from bot.storage.database import Database
 from bot.tables import BadOptions, TableError, TableInfo, TableService
+from bot.tables.play import SET_ASIDE
 
 from .conftest import Clock
 from .helpers import HOST, heard, make_service, started
@@ -138,8 +141,6 @@ async def test_guild_settings_are_checked_and_saved(service: TableService) -> No
 
 
 async def test_the_table_says_when_the_turn_runs_out_and_a_restart_knows_it(database: Database, clock: Clock) -> None:
-    from datetime import timedelta
-
     first = make_service(database, clock)
     try:
         await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
@@ -236,3 +237,154 @@ async def test_a_setting_or_a_nights_format_out_of_range_is_refused_in_the_reade
         service.game_nights.check("oh-hell", None, None, "2099-01-01 20:00", "bogus")
     shown = error_text(refused.value, "ja")
     assert t("ja", "choice.format_swiss") in shown and "knockout" not in shown
+
+
+async def test_a_table_placed_again_in_play_keeps_its_turn_timer(database: Database, clock: Clock) -> None:
+    """A table placed while in play (a tournament's table is started, then placed; a deleted table message is
+    posted again; a thread recorded after the start) bumped the version and left the turn timer at the old one:
+    nobody on turn was reminded or played for, not even after a restart."""
+    first = make_service(database, clock)
+    try:
+        await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        outcome = await started(first, "oh-hell", players=3)
+        table = outcome.table
+        await first.set_location(table.id, message_id=9_999)
+        await first.set_location(table.id, thread_id=8_888)
+        assert (await first.table(table.id)).turn_ends == outcome.table.turn_ends  # the clock runs on unchanged
+        clock.advance(60)
+        [reminder] = await first.run_timers()
+        assert reminder.events[0]["seats"] == list(table.to_act)
+    finally:
+        await first.close()
+    second = make_service(database, clock)  # a restart finds the timer too
+    try:
+        clock.advance(30)
+        await second.run_timers()
+        await second.settle()
+        assert [event["seat"] for event in heard(second).events("timeout")] == list(table.to_act)
+    finally:
+        await second.close()
+
+
+async def _spoil_the_log(database: Database, table_id: int) -> None:
+    """The stored log of ``table_id`` no longer replays (an engine changed since, a row edited by hand)."""
+    async with database.engine.begin() as connection:
+        await connection.execute(text(f"UPDATE actions SET action = 'bid 99' WHERE table_id = {table_id}"))
+
+
+async def test_a_table_that_cannot_be_read_stops_no_other_timer(
+    database: Database, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One table whose log no longer replays had the earliest due deadline for good, and every pass of the timers
+    failed on it: nobody at any other table was reminded or played for again, and a restart stopped resuming the
+    open tables at it. Now it is logged once and set aside, and the others go on."""
+    first = make_service(database, clock)
+    await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    bad = (await started(first, "oh-hell", players=3)).table
+    who = bad.to_act[0]
+    await first.act(bad.id, HOST + who, (await first.legal(bad.id, HOST + who))[0])
+    clock.advance(1)
+    good = (await started(first, "oh-hell", players=3, channel=501)).table
+    await first.close()
+    await _spoil_the_log(database, bad.id)
+    second = make_service(database, clock)  # a restart
+    try:
+        assert await second.load_open_tables() == 1  # the good table is resumed, the bad one left out
+        clock.advance(100)
+        for _ in range(3):  # three passes of the timers, a second apart
+            await second.run_timers()
+            await second.settle()
+            clock.advance(1)
+        assert [event["seat"] for event in heard(second).events("timeout")] == list(good.to_act)
+        failures = [r for r in caplog.records if r.levelname == "ERROR" and f"table {bad.id} failed" in r.message]
+        assert len(failures) == 1 and failures[0].exc_info  # with its traceback once, not at every pass
+        async with database.engine.connect() as connection:
+            due = await repo.due_deadlines(connection, clock.now)
+        assert bad.id not in [row.table_id for row in due]  # set aside: not read at every pass
+        clock.advance(SET_ASIDE.total_seconds())
+        async with database.engine.connect() as connection:
+            due = await repo.due_deadlines(connection, clock.now)
+        assert bad.id in [row.table_id for row in due]  # and tried again later
+    finally:
+        await second.close()
+
+
+async def test_with_no_grace_someone_away_still_has_time_to_come_back(service: TableService, clock: Clock) -> None:
+    """A grace of 0 (offered in /settings) gave a seat whose time had run out no time at all on its later turns:
+    the computer played for it at the timers' next pass, every turn, and the person could never act again."""
+    from bot.tables import MIN_ABSENT_TURN_SECONDS, absent_turn_seconds
+
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=0)
+    assert (await service.guild_settings(1)).absent_seconds == MIN_ABSENT_TURN_SECONDS
+    assert absent_turn_seconds(5, 0) == 5  # never longer than someone present waits (a table's own short turn)
+    outcome = await started(service, "just-make", players=4)
+    away = outcome.table.to_act[0]
+    clock.advance(60)
+    await service.run_timers()
+    await service.settle()
+    [played] = heard(service).take()
+    assert played.table.seats[away].absent
+    info = await _until_on_turn(service, played.table, away)
+    clock.advance(MIN_ABSENT_TURN_SECONDS - 1)  # passes of the timers meanwhile leave the turn to them
+    await service.run_timers()
+    await service.settle()
+    assert heard(service).take() == []
+    back = await service.act(info.id, HOST + away, (await service.legal(info.id, HOST + away))[0])
+    assert not back.table.seats[away].absent  # they came back in time
+    info = await _until_on_turn(service, back.table, away)
+    clock.advance(60)  # present again: the whole turn timer, and no grace after it
+    await service.run_timers()
+    await service.settle()
+    assert [event["seat"] for event in heard(service).events("timeout")] == [away]
+
+
+async def test_a_bid_made_at_once_keeps_the_clock_of_those_still_to_bid(service: TableService, clock: Clock) -> None:
+    """Ninety-Nine's bids are made at once: each bid started the clock again for the seats still to bid, so a seat
+    reminded already was reminded again, and the computer did not play at the time the reminder had named."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "ninety-nine", players=3)).table
+    assert sorted(table.to_act) == [0, 1, 2]
+    start = clock.now
+    clock.advance(30)
+    bid = await service.act(table.id, HOST, (await service.legal(table.id, HOST))[0])
+    assert bid.table.turn_ends == table.turn_ends  # seat 0's bid leaves the others' clock as it was
+    clock.advance(30)
+    [reminder] = await service.run_timers()  # at 60 s from the deal, not from seat 0's bid
+    assert sorted(reminder.events[0]["seats"]) == [1, 2]
+    act_at = reminder.events[0]["act_at"]
+    clock.advance(20)
+    bid = await service.act(table.id, HOST + 1, (await service.legal(table.id, HOST + 1))[0])
+    assert bid.table.turn_ends == reminder.table.turn_ends  # the time to act the reminder named stands
+    assert await service.run_timers() == []  # and seat 2 is not reminded again
+    clock.advance(10)
+    assert clock.now.isoformat() == act_at == (start + timedelta(seconds=90)).isoformat()
+    assert await service.run_timers() == []
+    await service.settle()
+    assert [event["seat"] for event in heard(service).events("timeout")] == [2]  # played for when promised
+    after = await service.table(table.id)
+    assert after.turn_ends is not None and after.turn_ends > clock.now  # what follows is a new turn: a new clock
+
+
+async def test_a_server_turning_its_timer_off_or_on_changes_the_turn_in_progress(
+    service: TableService, clock: Clock
+) -> None:
+    """A change of the server's turn timer reached an open table only at its next move: turned off, the person
+    on turn was still played for; turned on, a table waiting on someone who had left never got a clock."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    own = (await started(service, "oh-hell", players=3, channel=501, turn_seconds=600)).table
+    clock.advance(10)
+    await service.update_guild_settings(1, turn_seconds=0)  # a manager turns the timer off
+    assert (await service.table(table.id)).turn_ends is None
+    assert (await service.table(own.id)).turn_ends == own.turn_ends  # a table's own turn time stands
+    clock.advance(100)
+    assert await service.run_timers() == []
+    await service.settle()
+    assert heard(service).events("timeout") == []  # nobody at the server's table is played for
+    await service.update_guild_settings(1, turn_seconds=120)  # and on again, to move a table waiting on someone
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=120)  # timed from the change
+    clock.advance(120)
+    [reminder] = [o for o in await service.run_timers() if o.table.id == table.id]
+    assert reminder.events[0]["seats"] == list(table.to_act)
+    await service.update_guild_settings(1, grace_seconds=10)  # a new grace reaches a table's own turn time too
+    assert (await service.table(own.id)).turn_ends == clock.now + timedelta(seconds=600)
