@@ -15,17 +15,14 @@ from bot.catalogues import translate
 from tests.double import DiscordDouble, User
 from tests.e2e.conftest import people
 
+from .steps import new_table
 from .test_discord_match import MOCK_INSTANCE, double, start_bot  # noqa: F401 (the double is a fixture)
 from .test_local_match import PHONE
 
 
 async def open_lobby(page: Page) -> None:
     """A lobby opened on the page: Oh Hell for four, the page's player and one computer seated."""
-    await page.wait_for_selector("#game", timeout=30_000)
-    await page.select_option("#game", "oh-hell")
-    await page.select_option("#players", "4")
-    await page.select_option("#computers", "1")
-    await page.click("[data-key=create]")
+    await new_table(page, "oh-hell", 4, 1, level=None)
     await page.locator("[data-key=easy]").wait_for(timeout=20_000)
 
 

@@ -8,38 +8,23 @@ from pathlib import Path
 
 from playwright.async_api import Browser
 
-from activity.sessions import LOCAL_GUILD
 from bot.storage.database import Database
-from bot.tables import TableService
 from tests.activity.leaks import leaks, sight_by_move
 
 from .conftest import LocalBot
+from .steps import new_table, no_computer_pace, sign_in_at, start_and_see_the_hand
 from .test_local_match import Player
 
 
 async def test_a_hand_of_five_hundred_from_a_page(local_bot: LocalBot, browser: Browser, tmp_path: Path) -> None:
-    database = Database(local_bot.database_url)
-    service = TableService(database)
-    try:
-        await service.update_guild_settings(LOCAL_GUILD, computer_pace_ms=0)  # the computers keep no pace here
-    finally:
-        await service.close()
-        await database.close()
+    await no_computer_pace(local_bot)
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
     player = Player("Erin", await context.new_page())
     player.listen()
     page = player.page
-    await page.goto(f"{local_bot.base}/?room=3&lang=en")
-    await page.fill("#name", "Erin")
-    await page.click("button[type=submit]")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "five-hundred")
-    await page.select_option("#players", "4")
-    await page.select_option("#computers", "3")
-    await page.select_option("#level", "easy")
-    await page.click("[data-key=create]")
-    await page.click("[data-key=start]", timeout=20_000)
-    await page.wait_for_selector(".hand .card", timeout=60_000)
+    await sign_in_at(page, local_bot.base, "Erin", 3)
+    await new_table(page, "five-hundred", 4, 3)
+    await start_and_see_the_hand(page)
     for _ in range(600):
         states = player.states()
         if states and (states[-1].get("sheet") or states[-1]["status"] != "playing"):

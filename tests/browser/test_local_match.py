@@ -21,6 +21,7 @@ from bot.tables import TableService, TableStatus
 from tests.activity.leaks import leaks, sight_by_move
 
 from .conftest import LocalBot
+from .steps import sign_in_at
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -129,9 +130,7 @@ async def seat_everyone(bot: LocalBot, browser: Browser) -> list[Player]:
         context = await browser.new_context(viewport=viewport, locale=language)
         player = Player(name, await context.new_page(), keyboard=name.startswith("Dan"))
         player.listen()
-        await player.page.goto(f"{bot.base}/?room={ROOM}&lang={language}")
-        await player.page.fill("#name", name)
-        await player.page.click("button[type=submit]")
+        await sign_in_at(player.page, bot.base, name, ROOM, language)
         players.append(player)
     host = players[0].page
     await host.wait_for_selector("#game")

@@ -13,8 +13,8 @@ from activity.server import SCREENS_PER_SESSION
 from bot.catalogues import translate
 
 from .conftest import LocalBot
+from .steps import no_computer_pace, open_oh_hell, sign_in_at
 from .test_local_match import PHONE
-from .test_page_words import no_computer_pace
 
 # The network as the page's sockets find it: while "down", every new socket of the page fails to connect (it asks
 # the server for a path with no socket behind it: refused, as a socket is when the network is gone).
@@ -80,22 +80,8 @@ class Network:
 async def sign_in(bot: LocalBot, browser: Browser, name: str, room: int, language: str = "en") -> Page:
     context = await browser.new_context(viewport=PHONE, locale=language)
     page = await context.new_page()
-    await page.goto(f"{bot.base}/?room={room}&lang={language}")
-    await page.fill("#name", name)
-    await page.click("button[type=submit]")
+    await sign_in_at(page, bot.base, name, room, language)
     return page
-
-
-async def open_oh_hell(page: Page) -> None:
-    """A four-seat Oh Hell with three easy computers, started: back once the page shows its hand."""
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "oh-hell")
-    await page.select_option("#players", "4")
-    await page.select_option("#computers", "3")
-    await page.select_option("#level", "easy")
-    await page.click("[data-key=create]")
-    await page.click("[data-key=start]", timeout=20_000)
-    await page.wait_for_selector(".hand .card", timeout=60_000)
 
 
 async def test_while_the_connection_is_down_the_controls_are_disabled_and_a_press_is_not_lost(
@@ -106,9 +92,7 @@ async def test_while_the_connection_is_down_the_controls_are_disabled_and_a_pres
     page = await context.new_page()
     network = Network()
     await network.attach(page)
-    await page.goto(f"{local_bot.base}/?room=41&lang=en")
-    await page.fill("#name", "Fay")
-    await page.click("button[type=submit]")
+    await sign_in_at(page, local_bot.base, "Fay", 41)
     await open_oh_hell(page)
     bids = page.locator(".controls .btn.number")
     await bids.first.wait_for(timeout=30_000)

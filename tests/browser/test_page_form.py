@@ -8,6 +8,7 @@ from playwright.async_api import Browser, Page, expect
 from bot.catalogues import translate
 
 from .conftest import LocalBot
+from .steps import sign_in_at
 from .test_local_match import PHONE
 from .test_page_connection import Network
 
@@ -31,9 +32,7 @@ async def test_the_new_table_form_keeps_its_values_and_focus_when_drawn_again(
     page = await context.new_page()
     network = Network()
     await network.attach(page)
-    await page.goto(f"{local_bot.base}/?room=61&lang=en")
-    await page.fill("#name", "Mo")
-    await page.click("button[type=submit]")
+    await sign_in_at(page, local_bot.base, "Mo", 61)
     await page.wait_for_selector("#game")
     await page.select_option("#game", "five-hundred")
     await page.select_option("#players", "5")

@@ -5,15 +5,13 @@ controls are called "Your turn" only when it is."""
 
 from __future__ import annotations
 
-import asyncio
-
 from playwright.async_api import Browser, Page, expect
 
 from bot.catalogues import translate
 
 from .conftest import LocalBot
-from .test_page_connection import open_oh_hell, sign_in
-from .test_page_words import no_computer_pace
+from .steps import bid_until_a_card_is_to_play, no_computer_pace, open_oh_hell
+from .test_page_connection import sign_in
 
 FOCUS = """() => {
   const active = document.activeElement;
@@ -49,12 +47,7 @@ async def test_the_focus_stays_in_the_table_after_a_bid_and_a_card_played_with_e
     await bids.first.wait_for(state="detached", timeout=20_000)
     focus = await page.evaluate(FOCUS)
     assert focus["inApp"], focus
-    for _ in range(600):  # the seat's turn to play a card
-        if await page.locator(".controls .your-turn").count() and await page.locator(".hand .card:not(.dim)").count():
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("no turn to play a card came")
+    await bid_until_a_card_is_to_play(page)  # the seat's turn to play a card (its one bid of the deal made)
     place = await play_with_the_keyboard(page)
     focus = await page.evaluate(FOCUS)
     left = await page.locator(".hand .card").count()

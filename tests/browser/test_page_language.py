@@ -10,8 +10,8 @@ from playwright.async_api import Browser, expect
 from bot.catalogues import translate
 
 from .conftest import LocalBot
+from .steps import new_table, no_computer_pace
 from .test_page_moves import watched
-from .test_page_words import no_computer_pace
 
 
 def plain(text: str) -> str:
@@ -22,12 +22,7 @@ def plain(text: str) -> str:
 async def test_a_step_of_a_bid_is_asked_again_in_the_new_language(local_bot: LocalBot, browser: Browser) -> None:
     await no_computer_pace(local_bot)
     page, frames = await watched(local_bot, browser, "Hal", 71)
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "five-hundred")
-    await page.select_option("#players", "4")
-    await page.select_option("#computers", "3")
-    await page.select_option("#level", "easy")
-    await page.click("[data-key=create]")
+    await new_table(page, "five-hundred", 4, 3)
     await page.click("[data-key=start]", timeout=20_000)
     numbers = page.locator(".controls .btn.number")
     await numbers.first.wait_for(timeout=60_000)

@@ -10,8 +10,8 @@ from typing import Any
 from playwright.async_api import Browser, Page, expect
 
 from .conftest import LocalBot
-from .test_page_connection import Network, open_oh_hell
-from .test_page_words import no_computer_pace
+from .steps import bid_until_a_card_is_to_play, no_computer_pace, open_oh_hell, sign_in_at
+from .test_page_connection import Network
 
 
 class Frames:
@@ -37,9 +37,7 @@ async def watched(bot: LocalBot, browser: Browser, name: str, room: int) -> tupl
     context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
     page = await context.new_page()
     frames = Frames(page)
-    await page.goto(f"{bot.base}/?room={room}&lang=en")
-    await page.fill("#name", name)
-    await page.click("button[type=submit]")
+    await sign_in_at(page, bot.base, name, room)
     return page, frames
 
 
@@ -111,9 +109,7 @@ async def test_a_hint_for_a_moment_gone_is_not_shown(local_bot: LocalBot, browse
     page = await context.new_page()
     network = Network()
     await network.attach(page)
-    await page.goto(f"{local_bot.base}/?room=54&lang=en")
-    await page.fill("#name", "Gus")
-    await page.click("button[type=submit]")
+    await sign_in_at(page, local_bot.base, "Gus", 54)
     await open_oh_hell(page)
     bids = page.locator(".controls .btn.number")
     await bids.first.wait_for(timeout=30_000)
@@ -147,20 +143,9 @@ async def test_the_card_chosen_goes_with_the_seats_own_move_and_a_note_keeps_its
     page = await context.new_page()
     network = Network()
     await network.attach(page)
-    await page.goto(f"{local_bot.base}/?room=55&lang=en")
-    await page.fill("#name", "Lou")
-    await page.click("button[type=submit]")
+    await sign_in_at(page, local_bot.base, "Lou", 55)
     await open_oh_hell(page)
-    for _ in range(600):  # the seat's turn to play a card
-        if await page.locator(".controls .btn.number").count():
-            await page.locator(".controls .btn.number").first.click()
-            await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
-            continue
-        if await page.locator(".controls .your-turn").count() and await page.locator(".hand .card:not(.dim)").count():
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("no turn to play a card came")
+    await bid_until_a_card_is_to_play(page)
     now = network.states()[-1]
     network.slip_in({"type": "hint", "table": now["id"], "turn": now["turn"], "message": "💡 Play low\nThey hold ♠"})
     await expect(page.locator("#note")).to_contain_text("They hold ♠")

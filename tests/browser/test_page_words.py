@@ -14,27 +14,15 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page
 
-from activity.sessions import LOCAL_GUILD
 from bot.catalogues import translate
-from bot.storage.database import Database
-from bot.tables import TableService
 
 from .conftest import LocalBot
+from .steps import new_table, no_computer_pace, start_and_see_the_hand
 from .test_local_match import Player
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 NARROW = (360, 375, 390)  # the phones' widths the header must fit
-
-
-async def no_computer_pace(bot: LocalBot) -> None:
-    database = Database(bot.database_url)
-    service = TableService(database)
-    try:
-        await service.update_guild_settings(LOCAL_GUILD, computer_pace_ms=0)  # the computers keep no pace here
-    finally:
-        await service.close()
-        await database.close()
 
 
 async def icon_inline(page: Page) -> None:
@@ -155,14 +143,8 @@ async def test_ninety_nine_reads_plainly_and_the_header_fits_a_phone(
     name = "A*n*n" if language == "en" else "新人"  # a name with marks in it reads as it is
     player = await open_page(local_bot, browser, name, language, viewport, 4)
     page = player.page
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "ninety-nine")
-    await page.select_option("#players", "3")
-    await page.select_option("#computers", "2")
-    await page.select_option("#level", "easy")
-    await page.click("[data-key=create]")
-    await page.click("[data-key=start]", timeout=20_000)
-    await page.wait_for_selector(".hand .card", timeout=60_000)
+    await new_table(page, "ninety-nine", 3, 2)
+    await start_and_see_the_hand(page)
     bid = premium = named = False
     for _ in range(1500):
         header = [await page.locator(f"header.top [data-key={key}]").count() for key in ("sheet", "last", "review")]
@@ -208,11 +190,7 @@ async def test_a_full_lobby_offers_no_seat_and_a_refusal_goes_once_the_match_sta
     shots = tmp_path / "screens"
     shots.mkdir()
     host = await open_page(local_bot, browser, "Alice", "en", DESKTOP, 5)
-    await host.page.wait_for_selector("#game")
-    await host.page.select_option("#game", "oh-hell")
-    await host.page.select_option("#players", "4")
-    await host.page.select_option("#computers", "2")
-    await host.page.click("[data-key=create]")
+    await new_table(host.page, "oh-hell", 4, 2, level=None)
     await host.page.wait_for_selector("text=Seated: 3", timeout=20_000)
     guest = await open_page(local_bot, browser, "久美子", "ja", PHONE, 5)
     await guest.page.locator("[data-key=join]").wait_for(timeout=20_000)
@@ -263,11 +241,7 @@ async def test_cards_picked_for_a_bid_stay_picked_while_another_seat_bids(
     shots = tmp_path / "screens"
     shots.mkdir()
     host = await open_page(local_bot, browser, "Alice", "en", DESKTOP, 6)
-    await host.page.wait_for_selector("#game")
-    await host.page.select_option("#game", "ninety-nine")
-    await host.page.select_option("#players", "3")
-    await host.page.select_option("#computers", "1")
-    await host.page.click("[data-key=create]")
+    await new_table(host.page, "ninety-nine", 3, 1, level=None)
     await host.page.wait_for_selector("text=Seated: 2", timeout=20_000)
     guest = await open_page(local_bot, browser, "久美子", "ja", PHONE, 6)
     await guest.page.click("[data-key=join]", timeout=20_000)
