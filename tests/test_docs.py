@@ -83,9 +83,7 @@ def test_the_readme_is_a_door_not_the_manual() -> None:
 
 
 def test_nothing_points_outside_the_repository() -> None:
-    tracked = subprocess.run(
-        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     offenders = []
     for name in tracked:
         path = ROOT / name

@@ -133,10 +133,7 @@ async def claim_announcements(
     # updates, and each run skips the rows this statement already updated, so every due season was claimed.
     picked = chosen.cte("picked")
     statement = (
-        update(SEASONS)
-        .where(SEASONS.c.id == picked.c.id)
-        .values(announce_claimed_at=now)
-        .returning(SEASONS.c.id)
+        update(SEASONS).where(SEASONS.c.id == picked.c.id).values(announce_claimed_at=now).returning(SEASONS.c.id)
     )
     return sorted(int(row.id) for row in await connection.execute(statement))
 

@@ -25,6 +25,7 @@ from .errors import (
     TooMany,
     WrongStatus,
 )
+from .names import readable_name
 from .records import (
     MIN_ABSENT_TURN_SECONDS,
     GuildSettings,
@@ -74,5 +75,6 @@ __all__ = [
     "WrongStatus",
     "absent_turn_seconds",
     "final_standings",
+    "readable_name",
     "running_totals",
 ]

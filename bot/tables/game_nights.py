@@ -14,6 +14,7 @@ from bot.games import GAMES
 from bot.storage import seasons as stored
 
 from .errors import BadOptions, TableError
+from .names import readable_name
 from .season_calendar import parse_instant
 from .settings import checked_options
 from .store import Store
@@ -161,7 +162,7 @@ class GameNights:
                 options=options,
                 players=plan.players,
                 host_id=host_id,
-                host_name=host_name[:100],
+                host_name=readable_name(host_name),
                 starts_at=plan.starts_at,
                 status=SCHEDULED,
                 created_at=self.store.clock(),

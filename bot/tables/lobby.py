@@ -26,6 +26,7 @@ from .computers import STRONG
 from .errors import BadOptions, ChannelBusy, NotAllowed, TableError, TooMany, WrongStatus
 from .events import LobbyChanged
 from .live import LiveSeat, LiveTable, Step
+from .names import readable_name
 from .records import GuildSettings, Outcome, TableInfo
 from .settings import checked_options, read_guild_settings
 from .store import UNSET, Store, nothing_more, read_again_if_behind
@@ -85,6 +86,7 @@ class Lobby:
         when it hears it (:class:`LobbyChanged` says so). ``rematch_of``: the finished table this one is the
         rematch of; a table has one open rematch at a time (NotAllowed ``rematch_taken`` for a second)."""
         own_thread = own_thread or thread_id is not None
+        host_name = readable_name(host_name)
         options = checked_options(game, options, players)
         for level in computers:
             if level not in LEVELS:
@@ -181,6 +183,7 @@ class Lobby:
 
     @read_again_if_behind
     async def join(self, table_id: int, user_id: int, name: str) -> TableInfo:
+        name = readable_name(name)
         async with self.store.locked(table_id) as live:
             self._lobby(live)
             if live.seat_of(user_id) is not None:

@@ -46,6 +46,7 @@ from bot.tournaments.swiss import RoundPlan, first_round_order, pair_key, swiss_
 
 from .errors import BadOptions, NotAllowed, TableError, TableNotFound, TooMany, WrongStatus
 from .events import Event, MatchEnded, TableChanged
+from .names import readable_name
 from .records import Outcome
 from .settings import checked_options
 from .store import Store
@@ -339,7 +340,7 @@ class Tournaments:
 
         async def work(connection: AsyncConnection) -> int:
             await repo.ensure_guild(connection, guild_id)
-            await repo.remember_player(connection, host_id, host_name)
+            await repo.remember_player(connection, host_id, readable_name(host_name))
             if await trepo.open_in_guild(connection, guild_id) >= MAX_OPEN_TOURNAMENTS:
                 raise BatchRollback(TooMany("server_tournaments_full", limit=MAX_OPEN_TOURNAMENTS))
             tournament_id = await trepo.insert_tournament(
@@ -398,7 +399,7 @@ class Tournaments:
         async def work(connection: AsyncConnection) -> None:
             if not await trepo.update_tournament(connection, tournament_id, {"status": SIGNUP}):
                 raise BatchRollback(WrongStatus("tournament_started"))
-            await repo.remember_player(connection, user_id, name)
+            await repo.remember_player(connection, user_id, readable_name(name))
             try:
                 await trepo.insert_entrant(connection, tournament_id, user_id, now)
             except IntegrityError:  # the unique key: signed up a moment ago in another process
@@ -454,7 +455,7 @@ class Tournaments:
         async def work(connection: AsyncConnection) -> None:
             if not await trepo.update_tournament(connection, info.id, {"status": info.status, "round": info.round}):
                 raise BatchRollback(WrongStatus("tournament_moved_on"))
-            await repo.remember_player(connection, user_id, name)
+            await repo.remember_player(connection, user_id, readable_name(name))
             try:
                 await trepo.replace_entrant(connection, entrant.id, user_id)
             except IntegrityError:  # entered a moment ago in another process

@@ -251,7 +251,7 @@ class Records(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "error.no_match"))
             return
         lines = running_totals(sheet["sheets"], len(sheet["seats"]))
-        names = [person(seat, locale) for seat in sorted(sheet["seats"], key=lambda seat: seat["seat"])]
+        names = [person(seat, locale, marked=False) for seat in sorted(sheet["seats"], key=lambda seat: seat["seat"])]
         titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
         chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
         view = discord.ui.View(timeout=None)

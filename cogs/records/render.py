@@ -25,11 +25,11 @@ from ..tables.render import (
     COLOUR,
     DESCRIPTION_MAX,
     FIELD_VALUE_MAX,
-    NAME_MAX,
     clip,
     game_name,
     pad,
     rating_change,
+    shown_name,
 )
 
 PAGE_SIZE = 10
@@ -50,10 +50,10 @@ def percent(part: float) -> str:
     return f"{round(100 * part)}%"
 
 
-def person(seat: MatchSeat, locale: Any) -> str:
+def person(seat: MatchSeat, locale: Any, *, marked: bool = True) -> str:
     if seat["user_id"] is None:
         return computer_name(seat["seat"] + 1, None, locale)  # a match's record keeps no computer's level
-    return clip(seat["name"] or str(seat["user_id"]), NAME_MAX)
+    return shown_name(seat["name"], seat["user_id"], marked=marked)
 
 
 # ---------------------------------------------------------------------- leaderboard
@@ -78,6 +78,7 @@ def board_embed(
         else t(locale, "season.title", game=game_name(game, locale), name=season)
     )
     embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
+    viewer = shown_name(viewer, None)
     period = "all" if season is not None else period
     lines = [board_line(row, period, locale) for row in rows]
     embed.description = "\n".join(lines) if lines else t(locale, "board.empty", game=game_name(game, locale))
@@ -95,7 +96,7 @@ def board_embed(
 
 def board_line(row: BoardRow, period: str, locale: Any) -> str:
     medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(row["rank"], f"`#{row['rank']}`")
-    name = clip(row["name"] or str(row["user_id"]), NAME_MAX)
+    name = shown_name(row["name"], row["user_id"])
     if period == "all":
         return t(
             locale,
@@ -171,7 +172,7 @@ def game_stats_text(game: str, profile: PlayerProfile, start: float, locale: Any
             t(
                 locale,
                 "stats.partner",
-                name=clip(p["name"] or str(p["user_id"]), NAME_MAX),
+                name=shown_name(p["name"], p["user_id"]),
                 matches=p["matches"],
                 wins=p["wins"],
             )
@@ -191,9 +192,10 @@ def stats_embed(
     seasons: dict[str, list[PlayerSeason]] | None = None,
 ) -> discord.Embed:
     """A player's stats of each game (with their seasons of it, ``seasons``) and their recent matches."""
-    embed = discord.Embed(title=t(locale, "stats.title", name=clip(name, NAME_MAX)), colour=COLOUR[TableStatus.PLAYING])
+    name = shown_name(name, None)
+    embed = discord.Embed(title=t(locale, "stats.title", name=name), colour=COLOUR[TableStatus.PLAYING])
     if not profiles:
-        embed.description = t(locale, "stats.none", name=clip(name, NAME_MAX))
+        embed.description = t(locale, "stats.none", name=name)
         return embed
     for game, profile in profiles.items():
         if not profile["matches"]:
@@ -270,7 +272,7 @@ def history_line(match: MatchSummary, locale: Any) -> str:
 def history_embed(
     matches: Sequence[MatchSummary], page: int, total: int, who: str | None, locale: Any
 ) -> discord.Embed:
-    title = t(locale, "history.title_of", name=clip(who, NAME_MAX)) if who else t(locale, "history.title")
+    title = t(locale, "history.title_of", name=shown_name(who, None)) if who else t(locale, "history.title")
     embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
     lines = [history_line(match, locale) for match in matches]
     embed.description = clip("\n".join(lines), DESCRIPTION_MAX) if lines else t(locale, "history.empty")
@@ -279,7 +281,7 @@ def history_embed(
 
 
 def match_option(match: MatchSummary, locale: Any) -> discord.SelectOption:
-    winners = ", ".join(person(s, locale) for s in match["seats"] if s["won"]) or "—"
+    winners = ", ".join(person(s, locale, marked=False) for s in match["seats"] if s["won"]) or "—"
     return discord.SelectOption(
         label=clip(t(locale, "history.option", match=match["match_id"], game=game_name(match["game"], locale)), 100),
         description=clip(t(locale, "history.option_winners", names=winners), 100),

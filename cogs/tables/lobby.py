@@ -35,7 +35,7 @@ def computer_choice(table: TableInfo, locale: Any, note: str | None = None) -> d
         view.add_item(ComputerButton(table.id, level, label=t(locale, f"level.{level}")))
     seated = [seat for seat in table.seats if seat.computer]  # each can be taken out again, a row of its own
     for row, seat in enumerate(seated[: ROW * 4]):
-        label = clip(t(locale, "lobby.remove_computer", name=seat_name(table, seat.index, locale)), 80)
+        label = clip(t(locale, "lobby.remove_computer", name=seat_name(table, seat.index, locale, marked=False)), 80)
         button = RemoveComputerButton(table.id, seat.key, label=label)
         button.row = 1 + row // ROW
         view.add_item(button)

@@ -22,13 +22,13 @@ DEALER_MARK = "table.dealer_mark"  # drawn as the dealer button instead
 
 def table_picture(table: TableInfo, public: View, locale: Any) -> TablePicture:
     shown = presentation_of(table.game)
-    header = tuple(" ".join(said(table, text, locale) for text in line) for line in shown.header(public))
+    header = tuple(" ".join(said(table, text, locale, marked=False) for text in line) for line in shown.header(public))
     rows = sorted(shown.seat_rows(public), key=lambda row: row.seat)
     place = {row.seat: index for index, row in enumerate(rows)}
     seats = tuple(
         SeatPlate(
-            seat_name(table, row.seat, locale),
-            tuple(said(table, part, locale) for part in row.parts if part.key != DEALER_MARK),
+            seat_name(table, row.seat, locale, marked=False),
+            tuple(said(table, part, locale, marked=False) for part in row.parts if part.key != DEALER_MARK),
             dealer=public["dealer"] == row.seat,
             acting=row.acting,
         )
@@ -40,11 +40,11 @@ def table_picture(table: TableInfo, public: View, locale: Any) -> TablePicture:
     if last and last["cards"]:
         title = t(locale, "table.last_trick")
         if last["winner"] is not None:
-            title += " · " + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale))
-        played_by = tuple(seat_name(table, played["seat"], locale) for played in last["cards"])
+            title += " · " + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale, marked=False))
+        played_by = tuple(seat_name(table, played["seat"], locale, marked=False) for played in last["cards"])
         cards.append(CardRow(title, tuple(played["card"] for played in last["cards"]), played_by))
     for face_up in shown.face_up(public):
-        cards.append(CardRow(said(table, face_up.title, locale), face_up.cards.names))
-    alt = " · ".join([*header, trick_text(table, public["trick"], locale)] if public["trick"] else header)
+        cards.append(CardRow(said(table, face_up.title, locale, marked=False), face_up.cards.names))
+    alt = " · ".join([*header, trick_text(table, public["trick"], locale, marked=False)] if public["trick"] else header)
     note = t(locale, "picture.undrawn")  # said on the picture only if no font here draws some letters
     return TablePicture(header, seats, trick, public["trump"], tuple(cards), alt[:ALT_MAX], note)

@@ -146,7 +146,7 @@ class Publisher:
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename=PICTURE, description=drawn.alt or None)]
         elif result is not None and result.get("sheets"):  # the match's running totals, deal by deal
             lines = running_totals(result["sheets"], len(result["seats"]))
-            names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
+            names = [seat_name(table, seat, locale, marked=False) for seat in range(len(result["seats"]))]
             titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
             chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
             kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]

@@ -15,7 +15,7 @@ import discord
 from bot.games import GAMES, presentation_of
 from bot.games.shown import Text
 from bot.games.views import DealSheet, Played, View
-from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings
+from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings, readable_name
 from bot.words import card_label, cell_text, computer_name, option_text, rating_text, said_cards
 from bot.words import said as said_words
 
@@ -60,11 +60,16 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - shown_width(text))
 
 
-def seat_names(table: TableInfo, locale: Any) -> dict[int, str]:
+def seat_names(table: TableInfo, locale: Any, *, marked: bool = True) -> dict[int, str]:
     """Every seat's display name: a person's (cut short, and told apart from the others where two are
-    cut alike or the same), a computer's (``🤖 Strong 2``)."""
+    cut alike or the same), a computer's (``🤖 Strong 2``). ``marked`` (the default: the names go into a
+    message's text, which Discord reads as markdown) escapes each person's name, so that it reads as it
+    is: a name of ``*`` or ``_`` is not made italic, a ``[name](link)`` is not a link, ``<@id>`` is no
+    mention. Unmarked, for a picture, a code block or a button's label, where nothing is read as marks."""
     people = [info for info in table.seats if not info.computer]
-    shown = _apart(tuple(info.name or str(info.user_id) for info in people))
+    shown = _apart(tuple(readable_name(info.name or "") or str(info.user_id) for info in people))
+    if marked:
+        shown = tuple(marked_name(name) for name in shown)
     names = {info.index: name for info, name in zip(people, shown, strict=True)}
     for info in table.seats:
         if info.computer:
@@ -78,9 +83,21 @@ def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(distinct(list(names), lambda _, name: len(name) <= NAME_MAX))
 
 
-def seat_name(table: TableInfo, seat: int, locale: Any) -> str:
+def marked_name(name: str) -> str:
+    """A person's name put in a message's text: its markdown and mentions escaped, so it reads as it is."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name)).replace("<", "\\<")
+
+
+def shown_name(name: str | None, user_id: int | None, *, marked: bool = True) -> str:
+    """A person's stored or Discord name as a record shows it: readable (:func:`bot.tables.readable_name`),
+    else the person's id, cut to ``NAME_MAX``, and ``marked`` as in :func:`seat_names`."""
+    plain = clip(readable_name(name or "") or str(user_id), NAME_MAX)
+    return marked_name(plain) if marked else plain
+
+
+def seat_name(table: TableInfo, seat: int, locale: Any, *, marked: bool = True) -> str:
     """A seat's display name (see :func:`seat_names`), or the Ninety-Nine dummy."""
-    return seat_names(table, locale).get(seat) or t(locale, "seat.dummy")
+    return seat_names(table, locale, marked=marked).get(seat) or t(locale, "seat.dummy")
 
 
 def mention(table: TableInfo, seat: int) -> str | None:
@@ -168,8 +185,10 @@ def closed_lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
 # ---------------------------------------------------------------------- the table
 
 
-def trick_text(table: TableInfo, cards: list[Played], locale: Any) -> str:
-    return " → ".join(f"{seat_name(table, c['seat'], locale)} {card_label(c['card'], locale)}" for c in cards)
+def trick_text(table: TableInfo, cards: list[Played], locale: Any, *, marked: bool = True) -> str:
+    return " → ".join(
+        f"{seat_name(table, c['seat'], locale, marked=marked)} {card_label(c['card'], locale)}" for c in cards
+    )
 
 
 def turn_clock(table: TableInfo, locale: Any) -> str | None:
@@ -191,12 +210,13 @@ def turn_line(table: TableInfo, public: View, locale: Any) -> str | None:
     return t(locale, f"turn.{phase}", who=", ".join(names)) if phase else None
 
 
-def said(table: TableInfo | None, text: Text, locale: Any) -> str:
+def said(table: TableInfo | None, text: Text, locale: Any, *, marked: bool = True) -> str:
     """A game's words (:mod:`bot.games.shown`) in the reader's language: a seat by its player's name,
-    cards and suits as people read them (the shared words of :mod:`bot.words`)."""
+    cards and suits as people read them (the shared words of :mod:`bot.words`); names ``marked`` as in
+    :func:`seat_names`."""
     if table is None:
         return said_words(text, locale)
-    return said_words(text, locale, lambda seat: seat_name(table, seat, locale))
+    return said_words(text, locale, lambda seat: seat_name(table, seat, locale, marked=marked))
 
 
 def _header(table: TableInfo, public: View, locale: Any) -> list[str]:
@@ -227,7 +247,9 @@ def sheet_text(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     if not described.rows:  # a hand thrown in: its title says all there is
         return "—"
     seats = [seat for seat, _ in described.rows]
-    cut = distinct([seat_name(table, seat, locale) for seat in seats], lambda _, name: shown_width(name) <= SHEET_NAME)
+    # in a code block nothing is read as marks, but three backticks would end it: a name's backticks are primes
+    plain = [seat_name(table, seat, locale, marked=False).replace("`", "ʹ") for seat in seats]
+    cut = distinct(plain, lambda _, name: shown_width(name) <= SHEET_NAME)
     names = dict(zip(seats, cut, strict=True))
     width = max(shown_width(name) for name in names.values())
     lines = [t(locale, described.head, name=" " * width)]

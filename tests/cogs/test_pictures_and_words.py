@@ -378,3 +378,30 @@ def test_a_machine_with_no_font_draws_every_name_in_the_shipped_one(
     assert [face.runs(name) for name in names] == [[(0, name)] for name in names]  # Noto Sans JP, first now
     with Image.open(io.BytesIO(draw_table(drawn))) as image:
         assert image.height == 16 + 31 * len(drawn.header) + 480 + round(44 * 1.4 + 62) + 16  # no note of letters
+
+
+def test_a_name_reads_as_it_is_in_the_text_and_as_typed_in_the_picture_and_the_sheet() -> None:
+    """Discord reads a message's text as markdown: a person's name there is escaped, so its marks are letters
+    (no italics, no masked link, no mention); a picture, the chart's names, the score sheet's code block and a
+    button's label read no marks, so there the name is as typed (a code block's backticks made primes, so a
+    name cannot end the block)."""
+    names = ("[win](https://ev.il)", "_x_ *y*", "<@123> @everyone", "a```b")
+    table = table_of("oh-hell", names)
+    marked = seat_names(table, "en-US")
+    assert marked[0].startswith("\\[")  # not a masked link: its text in brackets, the address after it
+    assert marked[1] == "\\_x\\_ \\*y\\*"
+    assert marked[2].startswith("\\<@123>") and "@everyone" not in marked[2]  # no mention, no ping
+    assert "```" not in marked[3]
+    assert seat_names(table, "en-US", marked=False) == dict(enumerate(names))
+    state = mid_deal("oh-hell", 4, seed=3)
+    drawn = table_picture(table, state.view(None), "en-US")
+    assert {plate.name for plate in drawn.seats} == set(names)
+    rng = random.Random(2)
+    while state.view(None)["last_deal"] is None:
+        seat = state.to_act()[0]
+        state.act(seat, rng.choice(state.legal(seat)))
+    last = state.view(None)["last_deal"]
+    assert last is not None
+    sheet = sheet_text(table, last, "en-US")
+    assert sheet.count("```") == 2 and sheet.startswith("```\n")  # the block opened and closed once
+    assert "\\" not in sheet.split("```")[1]  # nothing escaped inside the block

@@ -29,9 +29,7 @@ CALLBACK = Route(
     "POST", "/interactions/{interaction_id}/{interaction_token}/callback", interaction_id=3, interaction_token="t"
 )
 FOLLOWUP = Route("POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=4, webhook_token="t")
-ORIGINAL = Route(
-    "PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", webhook_id=4, webhook_token="t"
-)
+ORIGINAL = Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", webhook_id=4, webhook_token="t")
 WEBHOOK_INFO = Route("GET", "/webhooks/{webhook_id}", webhook_id=4)  # the bot's own call, with its token
 
 

@@ -275,6 +275,7 @@ async def test_a_night_whose_event_changed_while_the_bot_was_away_follows_the_ev
     events.events[moved]["scheduled_start_time"] = later.isoformat()
     second = BotProcess(double, database_url, tmp_path / "second.log")
     await second.start()
+
     def cancellations() -> list[Message] | None:
         said = posts(double, lambda m: "was cancelled" in m.text())
         return said if len(said) == 2 else None

@@ -214,3 +214,19 @@ async def test_a_finished_table_has_one_open_rematch_at_a_time(service: TableSer
     opened = [r for r in results if not isinstance(r, BaseException)]
     assert len(opened) == 1, results
     assert all(isinstance(r, NotAllowed) and r.key == "rematch_taken" for r in results if r not in opened)
+
+
+async def test_a_name_is_kept_without_what_would_change_how_the_text_around_it_reads(service: TableService) -> None:
+    """A right-to-left override (which turns a score line round), zero-width spaces (two names alike), a line
+    break: left out or made a space when the name is kept, for every presentation; the letters stay, emoji
+    joined by a zero-width joiner too; a name of nothing but such characters is shown by the person's id."""
+    info = await service.open_table(GUILD, CHANNEL, HOST, "Ann\u202e 7 :stnioP", "oh-hell", players=4)
+    info = await service.join(info.id, HOST + 1, "Bo\u200bb\n\tthe\u2066 Builder\u2069 👨\u200d👩\u200d👧")
+    info = await service.join(info.id, HOST + 2, "\u202e\u200b\ufeff")
+    info = await service.join(info.id, HOST + 3, "  山田\u3000太郎  ")
+    assert [seat.name for seat in info.seats] == [
+        "Ann 7 :stnioP",
+        "Bob the Builder 👨\u200d👩\u200d👧",
+        "",
+        "山田 太郎",
+    ]

@@ -153,7 +153,7 @@ async def test_two_first_matches_finishing_at_once_in_two_processes_both_count(
                 who = info.seats[seat].user_id
                 assert who is not None
                 action = (await service.legal(info.id, who))[0]
-                after = (await service.table(info.id))
+                after = await service.table(info.id)
                 if after.actions + 1 == 3 + 3:  # three bids and three cards: this one ends it
                     last_moves.append((service, info.id, who, action))
                     break

@@ -1,0 +1,26 @@
+"""People's names as the service keeps them: the name a person goes by, without the characters that would
+change how the text around it reads wherever it is shown (a right-to-left override that turns the rest of a
+score line round, a zero-width space that makes two names look alike, a line break inside a name)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Format characters a name may keep: the joiners that compose emoji (👨‍👩‍👧) and shape some scripts' letters.
+_KEPT_FORMAT = frozenset("\u200c\u200d")
+NAME_LENGTH = 100  # the longest name kept (Discord's own are at most 32)
+
+
+def readable_name(name: str) -> str:
+    """``name`` with every control character made a space, every invisible format character (bidirectional
+    overrides, embeddings and isolates, zero-width spaces, the byte-order mark) left out but the joiners,
+    spaces run together and trimmed, cut to :data:`NAME_LENGTH`; "" if nothing is left (shown as the
+    person's id then)."""
+    kept = []
+    for character in name:
+        category = unicodedata.category(character)
+        if category == "Cc" or category in ("Zl", "Zp"):
+            kept.append(" ")
+        elif category != "Cf" or character in _KEPT_FORMAT:
+            kept.append(character)
+    return " ".join("".join(kept).split())[:NAME_LENGTH]
