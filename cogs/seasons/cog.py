@@ -25,8 +25,9 @@ from bot.words import error_text
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
-from ..replies import send
+from ..replies import post, send
 from ..tables.render import game_name
+from ..tables.working import answering
 from .render import season_span, season_title, standings_embed
 
 log = logging.getLogger(__name__)
@@ -117,54 +118,56 @@ class Seasons(commands.Cog, name=HANDLER):
         top: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
         locale = reader(interaction)
-        refusal = role_refusal(interaction, role) if role is not None else None
-        if refusal is not None and role is not None:
-            await send(interaction, t(locale, refusal, role=role.mention))
-            return
-        try:
-            season = await self.service.seasons.turn_on(
-                interaction.guild_id or 0,
-                game.value,
-                by_user=interaction.user.id,
-                can_manage=interaction.permissions.manage_guild,
-                length=length.value,
-                channel_id=channel.id,
-                starts=first,
-                ends=last,
-                top_role_id=role.id if role is not None else None,
-                top_count=top or DEFAULT_TOP,
-            )
-        except TableError as error:
-            await send(interaction, error_text(error, locale))
-            return
-        lines = [
-            t(locale, "season.started", game=game_name(game.value, locale), channel=channel.mention),
-            f"**{season_title(season, locale)}**: {season_span(season, locale)}",
-        ]
-        if role is not None:
-            count = top or DEFAULT_TOP
-            lines.append(t(locale, "season.role_on", role=role.mention, top=count))
-        await interaction.response.send_message("\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+        async with answering(interaction, update=False, public=True):  # answered in time
+            refusal = role_refusal(interaction, role) if role is not None else None
+            if refusal is not None and role is not None:
+                await send(interaction, t(locale, refusal, role=role.mention))
+                return
+            try:
+                season = await self.service.seasons.turn_on(
+                    interaction.guild_id or 0,
+                    game.value,
+                    by_user=interaction.user.id,
+                    can_manage=interaction.permissions.manage_guild,
+                    length=length.value,
+                    channel_id=channel.id,
+                    starts=first,
+                    ends=last,
+                    top_role_id=role.id if role is not None else None,
+                    top_count=top or DEFAULT_TOP,
+                )
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            lines = [
+                t(locale, "season.started", game=game_name(game.value, locale), channel=channel.mention),
+                f"**{season_title(season, locale)}**: {season_span(season, locale)}",
+            ]
+            if role is not None:
+                count = top or DEFAULT_TOP
+                lines.append(t(locale, "season.role_on", role=role.mention, top=count))
+            await post(interaction, content="\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @season.command(name="stop", description=text("command.season_stop"))
     @app_commands.describe(game=text("describe.season.game"))
     @app_commands.choices(game=game_choices())
     async def stop(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
         locale = reader(interaction)
-        try:
-            ended = await self.service.seasons.turn_off(
-                interaction.guild_id or 0,
-                game.value,
-                by_user=interaction.user.id,
-                can_manage=interaction.permissions.manage_guild,
-            )
-        except TableError as error:
-            await send(interaction, error_text(error, locale))
-            return
-        said = t(locale, "season.stopped", game=game_name(game.value, locale))
-        if ended is not None:
-            said += "\n" + t(locale, "season.stopped_ends", name=ended.name)
-        await interaction.response.send_message(said)
+        async with answering(interaction, update=False, public=True):  # answered in time
+            try:
+                ended = await self.service.seasons.turn_off(
+                    interaction.guild_id or 0,
+                    game.value,
+                    by_user=interaction.user.id,
+                    can_manage=interaction.permissions.manage_guild,
+                )
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            said = t(locale, "season.stopped", game=game_name(game.value, locale))
+            if ended is not None:
+                said += "\n" + t(locale, "season.stopped_ends", name=ended.name)
+            await post(interaction, content=said)
 
     # ------------------------------------------------------------------ the ends
 

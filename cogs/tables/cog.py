@@ -29,7 +29,7 @@ from bot.words import error_text
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..picture.fonts import warm as warm_fonts
-from ..replies import arrived, handled, send
+from ..replies import arrived, handled, post, send
 from .clicks import HANDLER, data_of
 from .hand_messages import Hands
 from .lobby_clicks import LobbyClicks
@@ -151,15 +151,17 @@ class Tables(commands.Cog, name=HANDLER):
             return
         member = interaction.user
         can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
-        try:
-            await self.service.abandon(table.id, member.id, can_manage=can_manage)
-        except TableError as error:
-            await send(interaction, error_text(error, reader(interaction)))
-            return
-        await interaction.response.send_message(
-            t(await self.guild_locale(table.guild_id), "table.abandoned_by", name=member.mention),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        async with self.work.working(interaction, update=False, public=True):  # the write waits for the table
+            try:
+                await self.service.abandon(table.id, member.id, can_manage=can_manage)
+            except TableError as error:
+                await send(interaction, error_text(error, reader(interaction)))
+                return
+            await post(
+                interaction,
+                content=t(await self.guild_locale(table.guild_id), "table.abandoned_by", name=member.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     # ------------------------------------------------------------------ clicks (see clicks.TableClicks)
 

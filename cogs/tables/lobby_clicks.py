@@ -244,17 +244,18 @@ class LobbyClicks:
     async def offer_computers(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """The host's own choice of a computer's level (anyone else is told only the host can)."""
         locale = reader(interaction)
-        try:
-            table = await self.service.table(table_id)
-        except TableError as error:
-            await send(interaction, error_text(error, locale))
-            return
-        if table.status != TableStatus.LOBBY:
-            await send(interaction, t(locale, "error.not_in_lobby"))
-        elif interaction.user.id != table.host_id:
-            await send(interaction, t(locale, "error.not_host"))
-        else:
-            await send(interaction, **computer_choice(table, locale))
+        async with self.work.working(interaction, update=False):
+            try:
+                table = await self.service.table(table_id)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            if table.status != TableStatus.LOBBY:
+                await send(interaction, t(locale, "error.not_in_lobby"))
+            elif interaction.user.id != table.host_id:
+                await send(interaction, t(locale, "error.not_host"))
+            else:
+                await send(interaction, **computer_choice(table, locale))
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int, level: str) -> None:
         """Seat a computer of the chosen level; the choice stays open for another, and the lobby is redrawn."""

@@ -12,7 +12,7 @@ from bot.tables import NotAllowed, StaleAction, TableError, TableService, WrongS
 from bot.words import error_text, hint_text
 
 from ..i18n import reader, t
-from ..replies import send
+from ..replies import answer_lock, send
 from .hand import confirmation, matching
 from .hand_messages import Hands
 from .working import Work, show_in_hand
@@ -27,21 +27,24 @@ class PlayClicks:
         self.work = work
 
     async def on_act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
-        user, locale = interaction.user, reader(interaction)
         async with self.work.working(interaction, update=True):
-            try:
-                outcome = await self.service.act(table_id, user.id, action, expected_turn=turn)
-            except StaleAction:
-                await self.hands.refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
-                return
-            except TableError as error:
-                await self.hands.refuse_in_hand(interaction, table_id, "⚠️ " + error_text(error, locale))
-                return
-            async with self.hands.lock(table_id, user.id):
-                if outcome.hand is not None:  # the seat as its action left it, from the call itself
-                    kwargs, shown = self.hands.hand_from(outcome.hand, locale)
-                    await show_in_hand(interaction, **kwargs)
-                    self.hands.remember(interaction, table_id, shown)
+            await self._act(interaction, table_id, turn, action)
+
+    async def _act(self, interaction: discord.Interaction[Any], table_id: int, turn: int, action: str) -> None:
+        user, locale = interaction.user, reader(interaction)
+        try:
+            outcome = await self.service.act(table_id, user.id, action, expected_turn=turn)
+        except StaleAction:
+            await self.hands.refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
+            return
+        except TableError as error:
+            await self.hands.refuse_in_hand(interaction, table_id, "⚠️ " + error_text(error, locale))
+            return
+        async with self.hands.lock(table_id, user.id):
+            if outcome.hand is not None:  # the seat as its action left it, from the call itself
+                kwargs, shown = self.hands.hand_from(outcome.hand, locale)
+                await show_in_hand(interaction, **kwargs)
+                self.hands.remember(interaction, table_id, shown)
 
     async def _turn_ok(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> list[str] | None:
         """The seat's legal actions if the message is still its latest choice, else a refusal is shown."""
@@ -62,7 +65,14 @@ class PlayClicks:
         self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str], *, step: bool = False
     ) -> None:
         """A card with several actions, a number to bid, or an action from a select; with ``step`` (a
-        next-step button) an action the game asks again about (a Reveal) shows its confirmation first."""
+        next-step button) an action the game asks again about (a Reveal) shows its confirmation first. The
+        seat's hand is read first (under the table's lock): answered in time however long that takes."""
+        async with self.work.working(interaction, update=True):
+            await self._choose(interaction, table_id, turn, values, step=step)
+
+    async def _choose(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: int, values: list[str], *, step: bool
+    ) -> None:
         legal = await self._turn_ok(interaction, table_id, turn)
         if legal is None:
             return
@@ -79,7 +89,7 @@ class PlayClicks:
                 await show_in_hand(interaction, **kwargs)
                 return
         if len(found) == 1:
-            await self.on_act(interaction, table_id, turn, found[0])
+            await self._act(interaction, table_id, turn, found[0])
             return
         if not found:
             await self.hands.refuse_in_hand(interaction, table_id, t(reader(interaction), "error.stale_hand"))
@@ -95,6 +105,10 @@ class PlayClicks:
 
     async def on_cards(self, interaction: discord.Interaction[Any], table_id: int, turn: int, cards: list[str]) -> None:
         """Several cards chosen in a select (a bid, a discard): confirm the action they make."""
+        async with self.work.working(interaction, update=True):
+            await self._cards(interaction, table_id, turn, cards)
+
+    async def _cards(self, interaction: discord.Interaction[Any], table_id: int, turn: int, cards: list[str]) -> None:
         legal = await self._turn_ok(interaction, table_id, turn)
         if legal is None:
             return
@@ -115,8 +129,13 @@ class PlayClicks:
     async def on_hint(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> None:
         """💡: what the strong computer would do in the seat's place, in one line only the clicker sees.
 
-        The search takes up to about a second, so the answer is deferred ("thinking") at once.
+        The search takes up to about a second, so the answer is deferred ("thinking") once the click is known to
+        be for the seat's choice of now (or sooner, if reading the table takes long).
         """
+        async with self.work.working(interaction, update=False):
+            await self._hint(interaction, table_id, turn)
+
+    async def _hint(self, interaction: discord.Interaction[Any], table_id: int, turn: int) -> None:
         user, locale = interaction.user, reader(interaction)
         try:
             table = await self.service.table(table_id)
@@ -127,7 +146,9 @@ class PlayClicks:
         if seat is not None and seat.acted != turn:  # a hint for a choice that is gone: show the hand as it is
             await self.hands.refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_lock(interaction):  # unless already deferred while the table was read
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             hint = await self.service.hint(table_id, user.id)
             _, view = await self.service.seat_view(table_id, user.id)

@@ -180,18 +180,19 @@ class Tournaments(commands.Cog, name=HANDLER):
         player: discord.User,
     ) -> None:
         locale = reader(interaction)
-        try:
-            info = await self.tournaments.tournament(tournament)
-            if info.guild_id != interaction.guild_id:
-                raise NotAllowed("tournament_elsewhere")
-            entrant = info.entrant_of(player.id)
-            if entrant is None:
-                raise NotAllowed("not_entered")
-            info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
-        except TableError as error:
-            await send(interaction, error_text(error, locale))
-            return
-        await send(interaction, t(locale, "tournament.removed", name=f"<@{player.id}>"))
+        async with self.work.working(interaction, update=False):
+            try:
+                info = await self.tournaments.tournament(tournament)
+                if info.guild_id != interaction.guild_id:
+                    raise NotAllowed("tournament_elsewhere")
+                entrant = info.entrant_of(player.id)
+                if entrant is None:
+                    raise NotAllowed("not_entered")
+                info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            await send(interaction, t(locale, "tournament.removed", name=f"<@{player.id}>"))
 
     @tournament.command(name="replace", description=text("command.tournament_replace"))
     @app_commands.describe(
@@ -207,22 +208,23 @@ class Tournaments(commands.Cog, name=HANDLER):
         replacement: discord.User,
     ) -> None:
         locale = reader(interaction)
-        try:
-            info = await self.tournaments.tournament(tournament)
-            if info.guild_id != interaction.guild_id:
-                raise NotAllowed("tournament_elsewhere")
-            entrant = info.entrant_of(player.id)
-            if entrant is None:
-                raise NotAllowed("not_entered")
-            if replacement.bot:
-                raise NotAllowed("not_a_person")
-            await self.tournaments.replace(
-                tournament, interaction.user.id, entrant.id, replacement.id, replacement.display_name
-            )
-        except TableError as error:
-            await send(interaction, error_text(error, locale))
-            return
-        await send(interaction, t(locale, "tournament.replaced", name=f"<@{player.id}>", by=f"<@{replacement.id}>"))
+        async with self.work.working(interaction, update=False):
+            try:
+                info = await self.tournaments.tournament(tournament)
+                if info.guild_id != interaction.guild_id:
+                    raise NotAllowed("tournament_elsewhere")
+                entrant = info.entrant_of(player.id)
+                if entrant is None:
+                    raise NotAllowed("not_entered")
+                if replacement.bot:
+                    raise NotAllowed("not_a_person")
+                await self.tournaments.replace(
+                    tournament, interaction.user.id, entrant.id, replacement.id, replacement.display_name
+                )
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            await send(interaction, t(locale, "tournament.replaced", name=f"<@{player.id}>", by=f"<@{replacement.id}>"))
 
     @tournament.command(name="standings", description=text("command.tournament_standings"))
     @app_commands.describe(tournament=text("describe.tournament.tournament"))
@@ -230,15 +232,17 @@ class Tournaments(commands.Cog, name=HANDLER):
         self, interaction: discord.Interaction[Any], tournament: app_commands.Range[int, 1, 2_147_483_647]
     ) -> None:
         locale = reader(interaction)
-        try:
-            info = await self.tournaments.tournament(tournament)
-            if info.guild_id != interaction.guild_id:
-                raise NotAllowed("tournament_elsewhere")
-            lines = await self.tournaments.standings(tournament)
-        except TableError as error:
-            await send(interaction, error_text(error, locale))
-            return
-        await send(interaction, embed=standings_embed(info, lines, info.round, locale, reader_id=interaction.user.id))
+        async with self.work.working(interaction, update=False):
+            try:
+                info = await self.tournaments.tournament(tournament)
+                if info.guild_id != interaction.guild_id:
+                    raise NotAllowed("tournament_elsewhere")
+                lines = await self.tournaments.standings(tournament)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            embed = standings_embed(info, lines, info.round, locale, reader_id=interaction.user.id)
+            await send(interaction, embed=embed)
 
     # ------------------------------------------------------------------ a tournament night's start
 

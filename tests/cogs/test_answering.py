@@ -6,15 +6,21 @@ from __future__ import annotations
 import ast
 import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
+from bot.tables import TableNotFound
 from cogs import replies
 from cogs.replies import post, send, update
 from cogs.tables import clicks
 from cogs.tables import working as tables_cog
-from cogs.tables.working import answering
+from cogs.tables.hand_messages import Hands
+from cogs.tables.lobby_clicks import LobbyClicks
+from cogs.tables.play_clicks import PlayClicks
+from cogs.tables.working import Work, answering
 
 
 class FakeResponse:
@@ -196,3 +202,59 @@ def test_no_handler_under_a_background_deferral_answers_outside_the_lock() -> No
         "        await interaction.response.send_message('x')\n"
     )
     assert _unlocked_answers(planted) == [3]  # it can fail
+
+
+class SlowService:
+    """A service whose every read waits (the table's lock held by a computer's move, the tables being read back
+    after a restart) and then refuses: what matters is that the click is acknowledged in time meanwhile."""
+
+    def __init__(self, wait: float) -> None:
+        self.wait = wait
+
+    def __getattr__(self, name: str) -> Any:
+        async def slow(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(self.wait)
+            raise TableNotFound("table_not_found", table=7)
+
+        return slow
+
+
+class SlowInteraction(FakeInteraction):
+    def __init__(self) -> None:
+        super().__init__(delay=0.0)
+        self.user = SimpleNamespace(id=5)
+        self.locale = discord.Locale.american_english
+        self.guild_id = 1
+        self.client = None
+        self.message = None
+
+
+async def _hand_clicks(interaction: Any, wait: float) -> None:
+    clicks_here = PlayClicks(SlowService(wait), Hands(SlowService(wait), Work()), Work())  # type: ignore[arg-type]
+    await clicks_here.on_cards(interaction, 7, 3, ["AS", "KS", "QS"])
+
+
+async def _choose(interaction: Any, wait: float) -> None:
+    clicks_here = PlayClicks(SlowService(wait), Hands(SlowService(wait), Work()), Work())  # type: ignore[arg-type]
+    await clicks_here.on_choose(interaction, 7, 3, ["bid 1"])
+
+
+async def _hint(interaction: Any, wait: float) -> None:
+    clicks_here = PlayClicks(SlowService(wait), Hands(SlowService(wait), Work()), Work())  # type: ignore[arg-type]
+    await clicks_here.on_hint(interaction, 7, 3)
+
+
+async def _computers(interaction: Any, wait: float) -> None:
+    lobby = LobbyClicks(SlowService(wait), None, Work(), None)  # type: ignore[arg-type]
+    await lobby.offer_computers(interaction, 7)
+
+
+@pytest.mark.parametrize("handler", [_hand_clicks, _choose, _hint, _computers])
+async def test_a_click_whose_first_read_waits_is_acknowledged_in_time(handler: Any) -> None:
+    """A click whose first read of the table waits (here 0.2 s against a deferral due after 0.01 s; in life
+    seconds against Discord's three) is deferred while it waits, and its answer then follows the deferral."""
+    interaction: Any = SlowInteraction()
+    await handler(interaction, 0.2)
+    assert interaction.calls[0].startswith("defer"), interaction.calls
+    assert interaction.calls[-1] in ("follow-up ephemeral=True", "edit original"), interaction.calls
+    assert not any("refused" in call for call in interaction.calls), interaction.calls
