@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .i18n import catalogue, language_of, reader, t
+from .i18n import catalogue, echoed, language_of, reader, t
 from .replies import send
 from .tables.clicks import data_of
 from .tables.play_commands import refused_choice
@@ -73,7 +73,7 @@ def refused_value(interaction: discord.Interaction[Any], locale: str) -> str | N
         option = catalogue(language_of(locale)).get(f"name.{parameter.name}") or parameter.display_name
         option = option[:1].upper() + option[1:]  # it opens the sentence
         allowed = " · ".join(_choice_label(choice, locale) for choice in parameter.choices)
-        return t(locale, "error.bad_choice", option=option, value=value, allowed=allowed)
+        return t(locale, "error.bad_choice", option=option, value=echoed(value), allowed=allowed)
     return None
 
 

@@ -125,3 +125,14 @@ class Translator(app_commands.Translator):
         if key is None and context.location in (Where.command_name, Where.group_name, Where.parameter_name):
             key = f"name.{string.message}"
         return None if key is None else catalogue(language).get(key)
+
+
+ECHO_MAX = 40  # the most of a refused value said back to its sender
+
+
+def echoed(value: object) -> str:
+    """A value someone sent, said back in a refusal: cut to ``ECHO_MAX`` (a forged option may hold thousands of
+    letters, which would take the answer past Discord's 2,000) and its markdown escaped, so it reads as sent."""
+    shown = str(value)
+    shown = shown if len(shown) <= ECHO_MAX else shown[: ECHO_MAX - 1] + "…"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(shown))

@@ -27,7 +27,7 @@ from discord import app_commands
 
 from bot.games import GAMES, Option
 
-from ..i18n import t, text
+from ..i18n import echoed, t, text
 
 MOST_TURN_SECONDS = 86_400
 LENGTHS = ("quick", "full")  # /play's match length: the game's quick match, or the rules' own
@@ -151,7 +151,8 @@ def refused_choice(data: dict[str, Any], locale: Any) -> str | None:
             value = given.get("value")
             if given.get("name") == "length" and value not in LENGTHS:
                 lengths = " · ".join(t(locale, f"choice.length_{v}") for v in LENGTHS)
-                return t(locale, "error.bad_choice", option=t(locale, "option.length"), value=value, allowed=lengths)
+                option = t(locale, "option.length")
+                return t(locale, "error.bad_choice", option=option, value=echoed(value), allowed=lengths)
             if spec is None or not (spec.choices or spec.values) or spec.permits(value):
                 continue
             allowed = [t(locale, f"choice.{c}") for c in spec.choices] or [str(v) for v in spec.values]
@@ -159,7 +160,7 @@ def refused_choice(data: dict[str, Any], locale: Any) -> str | None:
                 locale,
                 "error.bad_choice",
                 option=t(locale, f"option.{spec.name}"),
-                value=value,
+                value=echoed(value),
                 allowed=" · ".join(allowed),
             )
     return None

@@ -18,7 +18,9 @@ import pytest
 
 from bot.games import new_game
 from bot.tables import SeatInfo, TableInfo
+from cogs.i18n import ECHO_MAX
 from cogs.tables.hand import hand_message, matching
+from cogs.tables.play_commands import refused_choice
 from cogs.tables.publisher import lobby_controls
 from cogs.tables.render import lobby_embed, table_embed
 from tests.double.server import DiscordDouble
@@ -125,3 +127,14 @@ def test_a_hand_thrown_in_shows_its_sheet_title_alone() -> None:
     field = next(f for f in embed.fields if f.name and "everyone passed" in f.name)
     assert field.value == "—"
     assert double.problems == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+@pytest.mark.parametrize("option", ["length", "scoring"])
+def test_a_refused_value_is_said_back_cut_short_and_as_sent(option: str, locale: str) -> None:
+    """A forged /play value of thousands of letters (a client may send anything) is said back cut to a few
+    dozen, so the refusal stays within Discord's 2,000; its marks are escaped, so it reads as it was sent."""
+    forged = "**bold** " + "x" * 6000
+    said = refused_choice({"name": "play-oh-hell", "options": [{"name": option, "value": forged}]}, locale)
+    assert said is not None and len(said) < 2000
+    assert "x" * (ECHO_MAX + 1) not in said and "…" in said and "\\*\\*bold\\*\\*" in said
