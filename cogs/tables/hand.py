@@ -82,16 +82,16 @@ class Controls:
 
 
 def _action_selects(
-    table: TableInfo, turn: int, actions: list[str], view: View, locale: Any, placeholder: str
-) -> list[discord.ui.Item[Any]]:
-    """Actions as selects of at most 25 options each."""
-    selects: list[discord.ui.Item[Any]] = []
+    controls: Controls, table: TableInfo, turn: int, actions: list[str], view: View, locale: Any, placeholder: str
+) -> None:
+    """Actions as selects of at most 25 options each, a row each. A select's part in its custom_id is the row
+    it takes, so no two selects of a hand share one (Discord refuses a message with two alike)."""
     chunks = [actions[i : i + OPTIONS_MAX] for i in range(0, len(actions), OPTIONS_MAX)]
-    for part, chunk in enumerate(chunks[:ROWS_MAX]):
+    for index, chunk in enumerate(chunks[: controls.free()]):
         options = [discord.SelectOption(label=clip(action_label(a, view, locale), 100), value=a) for a in chunk]
-        text = placeholder if len(chunks) == 1 else f"{placeholder} ({part + 1}/{len(chunks)})"
-        selects.append(PickSelect(table.id, turn, "action", part, options=options, placeholder=clip(text, 150)))
-    return selects
+        text = placeholder if len(chunks) == 1 else f"{placeholder} ({index + 1}/{len(chunks)})"
+        part = len(controls.rows)
+        controls.add_row([PickSelect(table.id, turn, "action", part, options=options, placeholder=clip(text, 150))])
 
 
 def _by_card(actions: list[str]) -> dict[str, list[str]]:
@@ -156,12 +156,10 @@ def build_controls(table: TableInfo, seat: SeatInfo, view: View, legal: list[str
                 else:
                     buttons.append(ActButton(table.id, turn, action, label=label, style=style))
             continue
-        for select in _action_selects(table, turn, actions, view, locale, prompt):
-            controls.add_row([select])
+        _action_selects(controls, table, turn, actions, view, locale, prompt)
     rest = [a for a in legal if a not in placed]
     if rest:  # an action the game's description left out still gets a control
-        for select in _action_selects(table, turn, rest, view, locale, t(locale, "hand.pick_other")):
-            controls.add_row([select])
+        _action_selects(controls, table, turn, rest, view, locale, t(locale, "hand.pick_other"))
     if table.hints:  # only here: these controls are drawn for the seat on turn alone
         buttons.append(HintButton(table.id, turn, label=t(locale, "hand.hint")))
     buttons.append(HandButton(table.id, refresh=True, label=t(locale, "hand.refresh")))
@@ -188,7 +186,8 @@ def _number_select(
         for number, label in choice.numbers[:OPTIONS_MAX]
     ]
     if options:
-        controls.add_row([PickSelect(table.id, turn, "action", 0, options=options, placeholder=clip(prompt, 150))])
+        part = len(controls.rows)  # the row it takes (see ``_action_selects``)
+        controls.add_row([PickSelect(table.id, turn, "action", part, options=options, placeholder=clip(prompt, 150))])
 
 
 def _cards_select(
@@ -205,8 +204,7 @@ def _cards_select(
     count = choice.count
     cards = sorted({card for a in actions for card in a.split()[1:]}, key=sort_key)
     if len(cards) > OPTIONS_MAX:  # cannot happen with today's hands; fall back to whole actions
-        for select in _action_selects(table, turn, actions, view, locale, placeholder):
-            controls.add_row([select])
+        _action_selects(controls, table, turn, actions, view, locale, placeholder)
         return
     options = []
     for card in cards:

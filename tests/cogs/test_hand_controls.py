@@ -14,7 +14,8 @@ from bot.games import cards as C
 from bot.games import new_game
 from bot.games.just_make import bid_value
 from bot.games.ninety_nine import BID_VALUE
-from cogs.tables.hand import hand_message
+from cogs.tables.hand import Controls, _action_selects, hand_message
+from cogs.tables.hand_components import PickSelect
 from tests.cogs.test_limits import table_of
 
 SUIT_VALUE = {"♦": 0, "♠": 1, "♥": 2, "♣": 3}
@@ -169,3 +170,18 @@ def test_two_players_see_each_others_declare_and_may_declare_too() -> None:
     assert "· declared ·" in rows[first] and "declared" in plates[first] and "declared" not in rows[second]
     assert f"{NAMES[first]} declared: you may declare too, or pass." in hand and "**Declare**:" in hand
     assert hand.endswith("**Declare, or pass?**")
+
+
+def test_selects_of_one_hand_never_share_a_custom_id() -> None:
+    """A hand whose actions fill a select and whose left-over actions fill another (or a number's select and
+    then actions' selects): each select's custom_id is its own (Discord refuses a message with two alike)."""
+    state = new_game("five-hundred", players=4, options={}, seed=3)
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal(seat)
+    table = table_of("five-hundred", 4, {}, [seat])
+    controls = Controls()
+    many = (legal * 40)[:30]
+    _action_selects(controls, table, 0, many, view, "en-US", "first")  # two selects: 25, then 5
+    _action_selects(controls, table, 0, many[:10], view, "en-US", "the rest")
+    ids = [item.item.custom_id for row in controls.rows for item in row if isinstance(item, PickSelect)]
+    assert len(ids) == 3 and len(set(ids)) == 3, ids
