@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -388,3 +389,44 @@ async def test_a_server_turning_its_timer_off_or_on_changes_the_turn_in_progress
     assert reminder.events[0]["seats"] == list(table.to_act)
     await service.update_guild_settings(1, grace_seconds=10)  # a new grace reaches a table's own turn time too
     assert (await service.table(own.id)).turn_ends == clock.now + timedelta(seconds=600)
+
+
+async def test_a_bid_while_the_reminder_is_claimed_leaves_the_others_reminded(
+    service: TableService, clock: Clock
+) -> None:
+    """Ninety-Nine's bids are made at once. The reminder was claimed (the deadline's remind_at cleared) with the
+    table's lock let go; a bid served right then carried the claimed deadline to the next version, and the
+    reminder, finding the table moved on, was dropped: the seats still to bid were never reminded, and the
+    computer played for them with no warning."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "ninety-nine", players=3)).table
+    bid = (await service.legal(table.id, HOST))[0]
+    live = service.store.live[table.id]
+    database = service.store.db
+    original = database.write
+    clicks: list[asyncio.Task[Any]] = []
+
+    async def write(work: Any, *args: Any, **kwargs: Any) -> Any:
+        result = await original(work, *args, **kwargs)
+        if getattr(work, "__name__", "") == "claim" and not clicks:
+            clicks.append(asyncio.create_task(service.act(table.id, HOST, bid)))  # a click as the claim commits
+            if not live.lock.locked():
+                await clicks[0]  # nothing holds the table: the click is served at once
+        return result
+
+    database.write = write  # type: ignore[method-assign]
+    clock.advance(60)
+    try:
+        reminders = await service.run_timers()
+    finally:
+        database.write = original  # type: ignore[method-assign]
+    await clicks[0]
+    [reminder] = reminders
+    assert {1, 2} <= set(reminder.events[0]["seats"])  # those still to bid are reminded, of the same clock
+    act_at = table.turn_ends + timedelta(seconds=30) if table.turn_ends else None
+    assert reminder.events[0]["act_at"] == (act_at.isoformat() if act_at else None)
+    assert (await service.table(table.id)).turn_ends == act_at  # the table counts to the end of the grace
+    clock.advance(30)
+    assert await service.run_timers() == []
+    await service.settle()
+    assert sorted(event["seat"] for event in heard(service).events("timeout")) == [1, 2]  # when the reminder said

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,54 @@ async def test_a_deadline_due_in_both_processes_reminds_once(database: Database,
         reminders = [*await first.run_timers(), *await second.run_timers()]
         assert len(reminders) == 1 and reminders[0].kinds() == ["reminder"]
         assert heard(first).events("reminder") == [] and heard(second).events("reminder") == []  # returned, not sent
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_bid_in_the_other_process_as_the_reminder_is_claimed_leaves_the_others_reminded(
+    database: Database, clock: Clock
+) -> None:
+    """Ninety-Nine's bids are made at once. The first process claimed the reminder with the table's lock let go;
+    the news of a bid served by the other process right then (which carried the claimed deadline on) read the
+    table again before the reminder was told, and the reminder, finding the table moved on, was dropped: the
+    seats still to bid were never reminded, and the computer played for them with no warning."""
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        await first.update_guild_settings(GUILD, turn_seconds=60, grace_seconds=30)
+        info = await seated(first, "ninety-nine", players=3)
+        info = (await first.start(info.id, info.host_id, message_id=1)).table
+        bid = (await second.legal(info.id, HOST))[0]
+        live = first.store.live[info.id]
+        original = database.write
+        news: list[asyncio.Task[None]] = []
+
+        async def write(work: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await original(work, *args, **kwargs)
+            if getattr(work, "__name__", "") == "claim" and not news:
+                moved = await second.act(info.id, HOST, bid)  # a click routed to the other process
+                heard_now = first.store.moved_elsewhere(info.id, GUILD, moved.table.version)  # and its news
+                news.append(asyncio.create_task(heard_now))
+                if not live.lock.locked():
+                    await news[0]  # nothing holds the table here: the news is read at once
+            return result
+
+        database.write = write  # type: ignore[method-assign]
+        clock.advance(60)
+        try:
+            reminders = await first.run_timers()
+        finally:
+            database.write = original  # type: ignore[method-assign]
+        await news[0]
+        [reminder] = reminders
+        assert {1, 2} <= set(reminder.events[0]["seats"])  # those still to bid are reminded
+        act_at = info.turn_ends + timedelta(seconds=30) if info.turn_ends else None
+        assert reminder.events[0]["act_at"] == (act_at.isoformat() if act_at else None)
+        assert (await first.table(info.id)).turn_ends == act_at  # the copy read again counts to the grace's end
+        clock.advance(30)
+        assert await first.run_timers() == []
+        await first.settle()
+        assert sorted(event["seat"] for event in heard(first).events("timeout")) == [1, 2]
     finally:
         await first.close()
         await second.close()
@@ -153,7 +202,7 @@ async def test_two_first_matches_finishing_at_once_in_two_processes_both_count(
                 who = info.seats[seat].user_id
                 assert who is not None
                 action = (await service.legal(info.id, who))[0]
-                after = (await service.table(info.id))
+                after = await service.table(info.id)
                 if after.actions + 1 == 3 + 3:  # three bids and three cards: this one ends it
                     last_moves.append((service, info.id, who, action))
                     break
