@@ -24,7 +24,7 @@ from bot.storage.models import (
 
 from .autoplay import Computers, Sleep
 from .computers import STRONG
-from .errors import ActionRefused, NotAllowed, StaleAction, TableError, TableNotFound, WrongStatus
+from .errors import ActionRefused, LogDoesNotReplay, NotAllowed, StaleAction, TableError, TableNotFound, WrongStatus
 from .events import Reminded
 from .live import LiveSeat, LiveTable, Step, sides_of
 from .records import Hint, Outcome
@@ -43,6 +43,9 @@ VERSION_CHECK_SECONDS = 5.0
 # A table that fails at its turn timer (a log that no longer replays) is tried again this long after, not at
 # every pass: the others' timers go on meanwhile.
 SET_ASIDE = timedelta(minutes=5)
+# Any other failure (the database away a moment: a lost pooled connection, a failed read) is tried again at the
+# next pass; only a table that fails this many passes in a row is set aside as well.
+SET_ASIDE_AFTER = 3
 
 
 def canonical_action(state: GameState, seat: int, action: str) -> str:
@@ -83,6 +86,7 @@ class Play:
         self._listeners: list[Listener] = []
         self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
         self._timer_task: asyncio.Task[None] | None = None
+        self._failures: dict[int, int] = {}  # the passes in a row at which a table failed at its timer
         store.when_evicted(self._forget_hints)
 
     def _forget_hints(self, table_id: int) -> None:
@@ -273,10 +277,15 @@ class Play:
                         reminding = await self._due(row, now, held)
                     except (TableNotFound, StaleAction):
                         continue
-                    except Exception:  # one bad table (a log that no longer replays) must not stop every timer
+                    except Exception as error:  # one bad table must not stop every timer
                         self.store.troubled(row.table_id, "at its turn timer")
-                        await self._set_aside(row, now)
+                        failures = self._failures[row.table_id] = self._failures.get(row.table_id, 0) + 1
+                        if isinstance(error, LogDoesNotReplay) or failures >= SET_ASIDE_AFTER:
+                            self._failures.pop(row.table_id, None)
+                            await self._set_aside(row, now)
                         continue
+                    self._failures.pop(row.table_id, None)
+                    self.store.recovered(row.table_id)
                     if reminding is not None:
                         to_remind.append((row, reminding))
                 outcomes.extend(await self._remind(to_remind, now))
@@ -306,8 +315,10 @@ class Play:
             return None
 
     async def _set_aside(self, row: Any, now: datetime) -> None:
-        """Leave a table that failed at its timer alone for :data:`SET_ASIDE`: it is tried again then, not at
-        every pass (and its deadline no longer heads every page of due ones)."""
+        """Leave a table that failed at its timer (its log no longer replays, or it failed
+        :data:`SET_ASIDE_AFTER` passes in a row) alone for :data:`SET_ASIDE`: it is tried again then, not at
+        every pass (and its deadline no longer heads every page of due ones). Its next write that keeps the
+        clock makes it due at its own moment again."""
 
         async def work(connection: AsyncConnection) -> None:
             await repo.postpone_deadline(connection, row.table_id, row.version, now + SET_ASIDE)

@@ -37,7 +37,7 @@ from bot.storage.models import (
     utcnow,
 )
 
-from .errors import StaleAction, TableError, TableNotFound
+from .errors import LogDoesNotReplay, StaleAction, TableError, TableNotFound
 from .events import EventBus, TableChanged, TableMovedElsewhere, events_of
 from .live import LiveSeat, LiveTable, Step
 from .records import HandSnapshot, Outcome, absent_turn_seconds
@@ -106,6 +106,8 @@ class Store(Protocol):
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]: ...
 
     def troubled(self, table_id: int, doing: str) -> None: ...
+
+    def recovered(self, table_id: int) -> None: ...
 
     async def refreshed(self, table_id: int) -> bool: ...
 
@@ -237,13 +239,19 @@ class TableStore:
 
     def troubled(self, table_id: int, doing: str) -> None:
         """Log (inside an ``except``) that a table failed ``doing``, so that the other tables go on: with its
-        traceback the first time, then only at DEBUG until the table is read again without fault, so one bad
-        table (a log that no longer replays) is not logged at every pass of the timers."""
+        traceback the first time, then only at DEBUG until the table is read again without fault
+        (:meth:`recovered`), so one bad table (a log that no longer replays) is not logged at every pass of the
+        timers."""
         if table_id in self._troubled:
             log.debug("table %s failed %s again", table_id, doing, exc_info=True)
             return
         self._troubled.add(table_id)
-        log.exception("table %s failed %s; it is set aside and the other tables go on", table_id, doing)
+        log.exception("table %s failed %s; the other tables go on", table_id, doing)
+
+    def recovered(self, table_id: int) -> None:
+        """The table was read and served without fault (a copy kept in memory, too): its next failure is news,
+        logged with its traceback again."""
+        self._troubled.discard(table_id)
 
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]:
         """Abandon lobbies that were opened but never posted (the process died in between), once
@@ -321,7 +329,10 @@ class TableStore:
             if stored.deadline is not None:
                 live.turn_ends = stored.deadline.remind_at or stored.deadline.act_at
             if row.status != LOBBY and row.started_at is not None:
-                live.begin([(action.seat, action.action, action.source) for action in stored.actions])
+                try:
+                    live.begin([(action.seat, action.action, action.source) for action in stored.actions])
+                except Exception as error:  # the engine refuses what it once took: no retry mends it
+                    raise LogDoesNotReplay(table_id) from error
             self.live[table_id] = live
             self._troubled.discard(table_id)  # read without fault: a new failure is news again
         self.woke(live)  # after a restart, a computer that was thinking thinks again

@@ -430,3 +430,79 @@ async def test_a_bid_while_the_reminder_is_claimed_leaves_the_others_reminded(
     assert await service.run_timers() == []
     await service.settle()
     assert sorted(event["seat"] for event in heard(service).events("timeout")) == [1, 2]  # when the reminder said
+
+
+async def test_a_passing_database_fault_at_the_timer_is_tried_again_at_the_next_pass(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any failure at a table's timer (one failed read, as a lost pooled connection gives) was taken for a log that
+    no longer replays: the table was set aside 5 minutes and its seats reminded that late; and a table that
+    failed while held here was logged only at DEBUG for good after its first failure."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    service.store.evict(service.store.live[table.id])  # not held here (a restart, a failed write before)
+    load, faults = repo.load_table, [ConnectionResetError("connection was closed in the middle of operation")]
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        if faults:
+            raise faults.pop()
+        return await load(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "load_table", flaky)
+    clock.advance(60)
+    assert await service.run_timers() == []
+    clock.advance(1)
+    [reminder] = await service.run_timers()  # the next pass, the database fine again: not 5 minutes later
+    assert reminder.events[0]["seats"] == list(table.to_act)
+    peek = service.store.peek
+
+    def flaky_peek(table_id: int) -> Any:
+        if faults:
+            raise faults.pop()
+        return peek(table_id)
+
+    monkeypatch.setattr(service.store, "peek", flaky_peek)  # now faults with the table held here, two turns running
+    info = table
+    for turn in range(2):
+        who = info.to_act[0]
+        info = (await service.act(table.id, HOST + who, (await service.legal(table.id, HOST + who))[0])).table
+        faults.append(ConnectionResetError(f"again {turn}"))
+        clock.advance(60)
+        assert await service.run_timers() == []
+        clock.advance(1)
+        assert len(await service.run_timers()) == 1
+    failures = [r for r in caplog.records if r.levelname == "ERROR" and f"table {table.id} failed" in r.message]
+    assert len(failures) == 3  # read fine in between: each fault is news, logged with its traceback
+
+
+async def test_a_table_failing_pass_after_pass_is_set_aside_until_written_again(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose timer fails pass after pass is set aside 5 minutes, as one whose log no longer replays; a
+    write since that keeps the clock (here its message placed again) carried the put-off moment on, so the table
+    was still not reminded when due."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    service.store.evict(service.store.live[table.id])
+    load = repo.load_table
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionResetError("connection refused")
+
+    monkeypatch.setattr(repo, "load_table", broken)
+    clock.advance(60)
+
+    async def due() -> list[int]:
+        async with service.store.db.engine.connect() as connection:
+            return [row.table_id for row in await repo.due_deadlines(connection, clock.now)]
+
+    for _ in range(3):
+        assert await due() == [table.id]  # tried again at each pass
+        assert await service.run_timers() == []
+        clock.advance(1)
+    assert await due() == []  # the third failure in a row sets it aside
+    monkeypatch.setattr(repo, "load_table", load)
+    await service.set_location(table.id, message_id=9_999)  # the table is well: a write keeps its clock
+    assert await due() == [table.id]  # due at its own moment again, not 5 minutes on
+    [reminder] = await service.run_timers()
+    assert reminder.events[0]["seats"] == list(table.to_act)
