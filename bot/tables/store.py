@@ -595,7 +595,9 @@ class TableStore:
     async def retime(self, live: LiveTable) -> None:
         """Time the turn in progress anew from now, as the table's timer settings say now (the server's changed;
         the caller holds the table's lock): its deadline replaced, or removed when the timer is off. The version
-        moves on, and the table's presentations hear of it (its clock is redrawn)."""
+        moves on, and the table's presentations hear of it (its clock is redrawn). A timeout already under way
+        (the seats on turn handed to the computer, which may be thinking) is called off: those seats have a new
+        clock, or none, and the computer's driver finds nobody to play for when it comes back with its move."""
         deadline = self.deadline(live, self.clock())
         remind_at, act_at = deadline or (None, None)
 
@@ -604,6 +606,7 @@ class TableStore:
 
         await self._versioned(live, work, {}, keep_timer=False)
         live.turn_ends = remind_at or act_at
+        live.overdue.clear()
         self.events.publish(TableChanged(live.info(), ()))
 
     def deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:

@@ -506,3 +506,31 @@ async def test_a_table_failing_pass_after_pass_is_set_aside_until_written_again(
     assert await due() == [table.id]  # due at its own moment again, not 5 minutes on
     [reminder] = await service.run_timers()
     assert reminder.events[0]["seats"] == list(table.to_act)
+
+
+@pytest.mark.parametrize("turn_seconds", [0, 120])
+async def test_a_server_changing_its_timer_calls_off_a_timeout_under_way(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch, turn_seconds: int
+) -> None:
+    """The time of the seat on turn had run out and the computer was thinking for it when the server changed its
+    timer: the deadline was removed (or timed anew from the change), but the seat was still played for and marked
+    absent, though /settings says that with the timer off nobody is played for any more."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    thinker = service.play.computers.thinking()
+    decide, thought = thinker.decide, asyncio.Event()
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await thought.wait()  # still thinking while the server's manager changes the timer
+        return await decide(*args, **kwargs)
+
+    monkeypatch.setattr(thinker, "decide", slow)
+    clock.advance(90)
+    assert await service.run_timers() == []  # the seat's time ran out: the computer is woken to play for it
+    await service.update_guild_settings(1, turn_seconds=turn_seconds)
+    thought.set()
+    await service.settle()
+    assert heard(service).events("timeout") == []
+    after = await service.table(table.id)
+    assert after.to_act == table.to_act and not after.seats[table.to_act[0]].absent
+    assert after.turn_ends == (clock.now + timedelta(seconds=turn_seconds) if turn_seconds else None)
