@@ -28,8 +28,9 @@ from bot.words import error_text, option_text
 
 from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
-from ..replies import click_values, safely, send
+from ..replies import click_values, safely, send, update
 from ..tables.render import COLOUR, clip, game_name
+from ..tables.working import Work
 
 TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)
@@ -334,6 +335,7 @@ class Settings(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.service = bot.service
+        self.work = Work()
 
     @app_commands.command(name="settings", description=text("command.settings"))
     @app_commands.default_permissions(manage_guild=True)
@@ -353,6 +355,13 @@ class Settings(commands.Cog):
         return False
 
     async def on_control(self, interaction: discord.Interaction[Any], what: str, values: list[str]) -> None:
+        """A change from the settings message, answered in time: a change of the turn timer re-times every
+        table of the server in play before the panel shows it (hundreds of tables may take seconds), so the click
+        is deferred meanwhile (``Work.working``) and the panel edited in place when it is done."""
+        async with self.work.working(interaction, update=True):
+            await self._on_control(interaction, what, values)
+
+    async def _on_control(self, interaction: discord.Interaction[Any], what: str, values: list[str]) -> None:
         if not await self._allowed(interaction):
             return
         guild_id = interaction.guild_id or 0
@@ -375,35 +384,35 @@ class Settings(commands.Cog):
                 )
             elif kind == "picture":
                 settings = await self.service.update_guild_settings(guild_id, table_picture=not settings.table_picture)
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "pings":
                 settings = await self.service.update_guild_settings(guild_id, turn_pings=not settings.turn_pings)
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "game" and value == "limits":
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "limit" and rest in LIMITS and value.isascii() and value.isdigit() and len(value) < 10:
                 field = LIMITS[rest][0]
                 settings = await self.service.update_guild_settings(guild_id, **{field: int(value)})
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "game" and value in GAMES:
-                await interaction.response.edit_message(**game_message(settings, value, panel))
+                await update(interaction, **game_message(settings, value, panel))
                 return
             elif kind == "opt" and rest in GAMES:
-                await interaction.response.edit_message(**game_message(settings, rest, panel, value))
+                await update(interaction, **game_message(settings, rest, panel, value))
                 return
             elif kind == "val" and rest.partition(":")[0] in GAMES and value:
                 game, _, option = rest.partition(":")
                 settings = await self._set_default(settings, game, option, decode(value))
-                await interaction.response.edit_message(**game_message(settings, game, panel, option))
+                await update(interaction, **game_message(settings, game, panel, option))
                 return
             elif kind == "reset" and rest in GAMES:
                 defaults = {g: o for g, o in settings.default_options.items() if g != rest}
                 settings = await self.service.update_guild_settings(guild_id, default_options=defaults)
-                await interaction.response.edit_message(**game_message(settings, rest, panel))
+                await update(interaction, **game_message(settings, rest, panel))
                 return
             elif kind != "home":
                 await send(interaction, t(reader(interaction), "error.unknown_button"))
@@ -411,7 +420,7 @@ class Settings(commands.Cog):
         except TableError as error:
             await send(interaction, error_text(error, reader(interaction)))
             return
-        await interaction.response.edit_message(**home_message(settings, server_reader(interaction)))
+        await update(interaction, **home_message(settings, server_reader(interaction)))
 
     async def _set_default(self, settings: GuildSettings, game: str, option: str, value: Any) -> GuildSettings:
         """Save one game's default for one option (the rules' own default is simply forgotten)."""

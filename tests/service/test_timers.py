@@ -534,3 +534,20 @@ async def test_a_server_changing_its_timer_calls_off_a_timeout_under_way(
     after = await service.table(table.id)
     assert after.to_act == table.to_act and not after.seats[table.to_act[0]].absent
     assert after.turn_ends == (clock.now + timedelta(seconds=turn_seconds) if turn_seconds else None)
+
+
+async def test_a_server_changing_its_timer_retimes_its_tables_in_few_commits(
+    service: TableService, clock: Clock
+) -> None:
+    """/settings answers a change of the turn timer once every table of the server in play is re-timed: one lock
+    and one commit after another, hundreds of tables took seconds. Now they are re-timed many at once, their
+    writes committed together."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    tables = [(await started(service, "oh-hell", players=3, channel=1000 + n)).table for n in range(30)]
+    clock.advance(10)
+    database = service.store.db
+    batches = database.batches
+    await service.update_guild_settings(1, turn_seconds=120)
+    assert database.batches - batches <= 10  # the settings' own write, then the tables' in a few batches
+    for table in tables:
+        assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=120)
