@@ -152,25 +152,37 @@ def button(
     return SettingsControl(item, what)
 
 
+# What someone whose time ran out is given on later turns, by the rule that gives it (GuildSettings.absent_basis).
+ABSENT_WORDS = {
+    "grace": "settings.turn_absent_grace",
+    "least": "settings.turn_absent_least",
+    "turn": "settings.turn_absent_turn",
+}
+
+
+def turn_text(settings: GuildSettings, locale: Any) -> str:
+    """The server's turn timer, and the time someone away is given, in words true of that setting (a timer under
+    the floor for the absent, or a grace of 0, is not said to give 15 s; a timer off gives nobody any)."""
+    basis = settings.absent_basis
+    if basis == "off":
+        return t(locale, "settings.turn_off")
+    turn, grace = duration(settings.turn_seconds, locale), duration(settings.grace_seconds, locale)
+    absent = t(
+        locale,
+        ABSENT_WORDS[basis],
+        absent=duration(settings.absent_seconds, locale),
+        least=duration(MIN_ABSENT_TURN_SECONDS, locale),
+    )
+    return t(locale, "settings.turn_value", turn=turn, grace=grace) + "\n" + absent
+
+
 def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     """The server's settings and a control for each."""
     embed = discord.Embed(title=t(locale, "settings.title"), colour=COLOUR[TableStatus.LOBBY])
     embed.description = t(locale, "settings.intro")
     embed.add_field(
         name=t(locale, "settings.turn"),
-        value=t(
-            locale,
-            "settings.turn_value",
-            turn=duration(settings.turn_seconds, locale),
-            grace=duration(settings.grace_seconds, locale),
-        )
-        + "\n"
-        + t(
-            locale,
-            "settings.turn_absent",
-            absent=duration(settings.absent_seconds, locale),
-            least=duration(MIN_ABSENT_TURN_SECONDS, locale),
-        )
+        value=turn_text(settings, locale)
         + "\n"
         + t(
             locale,
