@@ -381,12 +381,20 @@ class TableStore:
 
     async def reminded_elsewhere(self, table_id: int, guild_id: int, version: int, act_at: datetime) -> None:
         """Another process reminded the seats on turn at a table (its timers run there): the copy here, if it is
-        of that version, counts to ``act_at`` too, and this process's subscribers read the table again (a
-        screen redraws its clock)."""
+        of that version, counts to ``act_at`` too (a copy moved on since is read again), and this process's
+        subscribers read the table again (a screen redraws its clock)."""
         live = self.live.get(table_id)
-        if live is None or live.version != version:
+        if live is None or live.version < version:
             return  # nothing held, or a copy that a read brings up to date anyway
-        live.turn_ends = act_at
+        if live.version > version:
+            async with live.lock:
+                # Moved on here since the reminder was claimed: a move that kept the clock (a bid made at once)
+                # carried the claimed deadline on, and this copy still counts to the reminder's moment. It cannot
+                # tell whether its clock is that one: it is read again when next used.
+                if not live.evicted:
+                    self.evict(live)
+        else:
+            live.turn_ends = act_at
         self.events.publish(TableMovedElsewhere(table_id, guild_id))
 
     async def _catch_up(self, table_id: int, version: int) -> None:

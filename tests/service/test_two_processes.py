@@ -12,12 +12,15 @@ from typing import Any
 
 import pytest
 
+from bot.shards import Shards
 from bot.storage import repository
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 
 from .conftest import POSTGRES_URL, Clock, drop_schema, fresh_database
 from .helpers import GUILD, HOST, heard, make_service, seated
+
+EVEN_GUILD = 6 << 22  # shard 0 of 2
 
 
 async def test_moves_routed_to_either_process_all_apply(database: Database, clock: Clock) -> None:
@@ -105,6 +108,43 @@ async def test_a_bid_in_the_other_process_as_the_reminder_is_claimed_leaves_the_
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_copy_that_bid_as_the_reminder_was_claimed_elsewhere_counts_to_the_grace_end(
+    database: Database, clock: Clock
+) -> None:
+    """The timers' process claimed a reminder; a bid served by another process right then (its copy, of another
+    shard's table) carried the claimed deadline on. The news of the reminder, for the version before the bid, was
+    ignored there: that copy (its screens, its reads) counted to the reminder's moment, which had passed."""
+    owner = make_service(database, clock, shards=Shards.of(2, [0]))
+    other = make_service(database, clock, shards=Shards.of(2, [1]))
+    try:
+        await owner.update_guild_settings(EVEN_GUILD, turn_seconds=60, grace_seconds=30)
+        info = await seated(owner, "ninety-nine", players=3, guild=EVEN_GUILD)
+        info = (await owner.start(info.id, info.host_id, message_id=1)).table
+        bid = (await other.legal(info.id, HOST))[0]  # the other process holds a copy
+        original = database.write
+        claimed: list[int] = []
+
+        async def write(work: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await original(work, *args, **kwargs)
+            if getattr(work, "__name__", "") == "claim" and not claimed:
+                claimed.append((await other.act(info.id, HOST, bid)).table.version)  # a click routed there
+            return result
+
+        database.write = write  # type: ignore[method-assign]
+        clock.advance(60)
+        try:
+            [reminder] = await owner.run_timers()
+        finally:
+            database.write = original  # type: ignore[method-assign]
+        assert claimed == [info.version + 1]
+        act_at = reminder.table.turn_ends
+        await other.store.reminded_elsewhere(info.id, EVEN_GUILD, info.version, act_at)  # its news, heard there
+        assert act_at is not None and (await other.table(info.id)).turn_ends == act_at
+    finally:
+        await owner.close()
+        await other.close()
 
 
 async def test_settings_changed_in_one_process_reach_the_other(database: Database, clock: Clock) -> None:
