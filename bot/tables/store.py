@@ -386,15 +386,15 @@ class TableStore:
         live = self.live.get(table_id)
         if live is None or live.version < version:
             return  # nothing held, or a copy that a read brings up to date anyway
-        if live.version > version:
+        if live.version == version:
+            live.turn_ends = act_at
+        elif not self.shards.owns(guild_id):  # the owner reminded, its copy locked till then: its own news
             async with live.lock:
                 # Moved on here since the reminder was claimed: a move that kept the clock (a bid made at once)
                 # carried the claimed deadline on, and this copy still counts to the reminder's moment. It cannot
                 # tell whether its clock is that one: it is read again when next used.
                 if not live.evicted:
                     self.evict(live)
-        else:
-            live.turn_ends = act_at
         self.events.publish(TableMovedElsewhere(table_id, guild_id))
 
     async def _catch_up(self, table_id: int, version: int) -> None:
