@@ -142,6 +142,10 @@ async def test_a_copy_that_bid_as_the_reminder_was_claimed_elsewhere_counts_to_t
         act_at = reminder.table.turn_ends
         await other.store.reminded_elsewhere(info.id, EVEN_GUILD, info.version, act_at)  # its news, heard there
         assert act_at is not None and (await other.table(info.id)).turn_ends == act_at
+        await owner.act(info.id, HOST + 1, (await owner.legal(info.id, HOST + 1))[0])  # moves on at the owner too
+        held = owner.store.peek(info.id)
+        await owner.store.reminded_elsewhere(info.id, EVEN_GUILD, info.version, act_at)  # its own news, heard late
+        assert owner.store.peek(info.id) is held and held is not None and held.turn_ends == act_at  # kept as it is
     finally:
         await owner.close()
         await other.close()
