@@ -30,7 +30,7 @@ from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
 from ..replies import click_values, safely, send, update
 from ..tables.render import COLOUR, clip, game_name
-from ..tables.working import Work
+from ..tables.working import SHUTDOWN_GRACE, Work
 
 TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)
@@ -348,6 +348,10 @@ class Settings(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.work = Work()
+
+    async def cog_unload(self) -> None:
+        """When the bot stops: a change under way (its tables being re-timed) may finish and be shown."""
+        await self.work.finish(SHUTDOWN_GRACE)
 
     @app_commands.command(name="settings", description=text("command.settings"))
     @app_commands.default_permissions(manage_guild=True)
