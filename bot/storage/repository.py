@@ -138,11 +138,17 @@ async def set_deadline(
         await connection.execute(insert(DEADLINES).values(due_at=remind_at or act_at, **values))
 
 
+# A deadline's next moment still pending: the reminder, or once it is sent (or never to be) the computer's move.
+_PENDING = func.coalesce(DEADLINES.c.remind_at, DEADLINES.c.act_at)
+
+
 async def carry_deadline(connection: AsyncConnection, table_id: int, version: int) -> None:
     """Keep the table's turn timer, its moments unchanged, for the table's new ``version`` (a write that is no
     move of play, or a move that leaves the seats to act waiting on their clock): a deadline whose version is
-    not the table's is taken for one an action replaced, and never fires."""
-    await connection.execute(update(DEADLINES).where(DEADLINES.c.table_id == table_id).values(version=version))
+    not the table's is taken for one an action replaced, and never fires. It is due at its own next moment again
+    (a table set aside at its timer and written since is well)."""
+    statement = update(DEADLINES).where(DEADLINES.c.table_id == table_id)
+    await connection.execute(statement.values(version=version, due_at=_PENDING))
 
 
 async def postpone_deadline(connection: AsyncConnection, table_id: int, version: int, due_at: datetime) -> None:
@@ -476,7 +482,11 @@ class MoveWrite:
 async def _carry_deadlines(connection: AsyncConnection, items: list[MoveWrite]) -> None:
     """:func:`carry_deadline` for each of ``items``, in one statement."""
     if items:
-        each = update(DEADLINES).where(DEADLINES.c.table_id == bindparam("tid")).values(version=bindparam("new"))
+        each = (
+            update(DEADLINES)
+            .where(DEADLINES.c.table_id == bindparam("tid"))
+            .values(version=bindparam("new"), due_at=_PENDING)
+        )
         await connection.execute(each, [{"tid": item.table_id, "new": item.version + 1} for item in items])
 
 

@@ -102,3 +102,13 @@ class ChannelBusy(TableError):
 
 class TooMany(TableError):
     """A limit against abuse: the server's open tables, one host's lobbies, the cooldown of /play."""
+
+
+class LogDoesNotReplay(Exception):
+    """The table's stored log no longer replays (an engine changed since, a row edited by hand): unlike a
+    passing fault of the database, trying again at once cannot mend it. Not a refusal: nothing was asked of the
+    table that it could refuse."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"the log of table {table_id} no longer replays")
+        self.table_id = table_id

@@ -24,7 +24,7 @@ from bot.storage.models import (
 
 from .autoplay import Computers, Sleep
 from .computers import STRONG
-from .errors import ActionRefused, NotAllowed, StaleAction, TableError, TableNotFound, WrongStatus
+from .errors import ActionRefused, LogDoesNotReplay, NotAllowed, StaleAction, TableError, TableNotFound, WrongStatus
 from .events import Reminded
 from .live import LiveSeat, LiveTable, Step, sides_of
 from .records import Hint, Outcome
@@ -43,6 +43,9 @@ VERSION_CHECK_SECONDS = 5.0
 # A table that fails at its turn timer (a log that no longer replays) is tried again this long after, not at
 # every pass: the others' timers go on meanwhile.
 SET_ASIDE = timedelta(minutes=5)
+# Any other failure (the database away a moment: a lost pooled connection, a failed read) is tried again at the
+# next pass; only a table that fails this many passes in a row is set aside as well.
+SET_ASIDE_AFTER = 3
 
 
 def canonical_action(state: GameState, seat: int, action: str) -> str:
@@ -83,6 +86,7 @@ class Play:
         self._listeners: list[Listener] = []
         self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
         self._timer_task: asyncio.Task[None] | None = None
+        self._failures: dict[int, int] = {}  # the passes in a row at which a table failed at its timer
         store.when_evicted(self._forget_hints)
 
     def _forget_hints(self, table_id: int) -> None:
@@ -263,52 +267,73 @@ class Play:
         while True:  # page by page: a timeout's row stays due until its move, so pages move on by key
             async with self.store.db.engine.connect() as connection:
                 due = await repo.due_deadlines(connection, now, DUE_PAGE, shards=self.store.shards, after=after)
-            to_remind: list[Any] = []
-            for row in due:
-                try:
-                    if await self._due(row, now):
-                        to_remind.append(row)
-                except (TableNotFound, StaleAction):
-                    continue
-                except Exception:  # one bad table (a log that no longer replays) must not stop every timer
-                    self.store.troubled(row.table_id, "at its turn timer")
-                    await self._set_aside(row, now)
-            outcomes.extend(await self._remind(to_remind, now))
+            # The tables to remind stay locked from the check to the reminder: a bid that keeps the clock
+            # (Ninety-Nine's, made at once) cannot come between the claim and the reminder and carry the claimed
+            # deadline to a version the reminder would take for one a move replaced.
+            async with contextlib.AsyncExitStack() as held:
+                to_remind: list[tuple[Any, LiveTable]] = []
+                for row in due:
+                    try:
+                        reminding = await self._due(row, now, held)
+                    except (TableNotFound, StaleAction):
+                        continue
+                    except Exception as error:  # one bad table must not stop every timer
+                        self.store.troubled(row.table_id, "at its turn timer")
+                        failures = self._failures[row.table_id] = self._failures.get(row.table_id, 0) + 1
+                        if isinstance(error, LogDoesNotReplay) or failures >= SET_ASIDE_AFTER:
+                            self._failures.pop(row.table_id, None)
+                            await self._set_aside(row, now)
+                        continue
+                    self._failures.pop(row.table_id, None)
+                    self.store.recovered(row.table_id)
+                    if reminding is not None:
+                        to_remind.append((row, reminding))
+                outcomes.extend(await self._remind(to_remind, now))
             if len(due) < DUE_PAGE:
                 return outcomes
             after = (due[-1].due_at, due[-1].table_id)
 
-    async def _due(self, row: Any, now: datetime) -> bool:
-        """Handle one due deadline row (table_id, version, remind_at, act_at): True if its seats are
-        to be reminded; past the reminder, the computer is woken to play for them."""
+    async def _due(self, row: Any, now: datetime, held: contextlib.AsyncExitStack) -> LiveTable | None:
+        """Handle one due deadline row (table_id, version, remind_at, act_at): the table if its seats are
+        to be reminded, its lock then left held (until ``held`` closes, after the reminder); past the reminder,
+        the computer is woken to play for them."""
         table_id, version = row.table_id, row.version
         live_now = self.store.peek(table_id)
         if live_now is not None and live_now.version < version:  # another process moved on: read it again
             await self.store.refreshed(table_id)
-        async with self.store.locked(table_id) as live:
+        async with contextlib.AsyncExitStack() as lock:
+            live = await lock.enter_async_context(self.store.locked(table_id))
             if live.version != version or live.status != PLAYING or live.state is None:
-                return False  # a newer action replaced this deadline
+                return None  # a newer action replaced this deadline
             if row.remind_at is not None and now < row.act_at:
-                return True
+                held.push_async_exit(lock.pop_all())  # held until the reminder is claimed and told
+                return live
             # Nothing is written now: the deadline stays due until the computer's move replaces
             # it, so a restart meanwhile hands these turns to the computer again.
             live.overdue.update(p for p in live.state.to_act() if not live.at(p).on_autopilot)
             self.computers.wake(live)
-            return False
+            return None
 
     async def _set_aside(self, row: Any, now: datetime) -> None:
-        """Leave a table that failed at its timer alone for :data:`SET_ASIDE`: it is tried again then, not at
-        every pass (and its deadline no longer heads every page of due ones)."""
+        """Leave a table that failed at its timer (its log no longer replays, or it failed
+        :data:`SET_ASIDE_AFTER` passes in a row) alone for :data:`SET_ASIDE`: it is tried again then, not at
+        every pass (and its deadline no longer heads every page of due ones). Its next write that keeps the
+        clock makes it due at its own moment again."""
 
         async def work(connection: AsyncConnection) -> None:
             await repo.postpone_deadline(connection, row.table_id, row.version, now + SET_ASIDE)
 
         await self.store.db.write(work)
 
-    async def _remind(self, rows: list[Any], now: datetime) -> list[Outcome]:
-        """Claim the reminders of ``rows`` in one write, then describe those this process claimed."""
-        if not rows:
+    async def _remind(self, due: list[tuple[Any, LiveTable]], now: datetime) -> list[Outcome]:
+        """Claim the reminders of ``due`` (each row with its table, whose lock the caller holds) in one write,
+        then describe those this process claimed. Nothing here can move on between the claim and the reminder;
+        another process may (a click routed there), and then either its move came first and the claim finds
+        nothing (the next pass reminds at the new version), or it carries the claimed deadline on, and the seats
+        still waiting on that clock are among those reminded here."""
+        if not due:
             return []
+        rows = [row for row, _ in due]
 
         told = self.store.db.backend == "postgresql" and not self.store.shards.all  # others may hold copies
 
@@ -323,21 +348,17 @@ class Play:
 
         claimed = await self.store.db.write(claim)  # another process's claim means it sends them, once
         outcomes = []
-        for row in rows:
+        for row, live in due:
             if (row.table_id, row.version) not in claimed:
                 continue
             try:
-                async with self.store.locked(row.table_id) as live:
-                    if live.version != row.version or live.state is None or live.status != PLAYING:
-                        continue  # moved on meanwhile: the reminder is moot
-                    live.turn_ends = row.act_at  # what is left is the grace before the computer plays
-                    waiting = [p for p in live.state.to_act() if not live.at(p).on_autopilot]
-                    event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
-                    outcome = Outcome(live.info(), live.public, dict(live.views), (), (event,))
-                    outcomes.append(outcome)
-                    self.store.events.publish(Reminded(outcome.table, tuple(waiting), row.act_at))
-            except TableNotFound:
-                continue
+                assert live.state is not None  # checked in play, with the lock held since
+                live.turn_ends = row.act_at  # what is left is the grace before the computer plays
+                waiting = [p for p in live.state.to_act() if not live.at(p).on_autopilot]
+                event = {"kind": "reminder", "seats": waiting, "act_at": row.act_at.isoformat()}
+                outcome = Outcome(live.info(), live.public, dict(live.views), (), (event,))
+                outcomes.append(outcome)
+                self.store.events.publish(Reminded(outcome.table, tuple(waiting), row.act_at))
             except Exception:
                 self.store.troubled(row.table_id, "at its reminder")
         return outcomes

@@ -138,6 +138,11 @@ class GuildSettings:
         """The time to act of someone away (their time ran out before): the grace, never under a floor."""
         return absent_turn_seconds(self.turn_seconds, self.grace_seconds)
 
+    @property
+    def absent_basis(self) -> str:
+        """Where :attr:`absent_seconds` comes from, for the words that explain it (see :func:`absent_basis`)."""
+        return absent_basis(self.turn_seconds, self.grace_seconds)
+
 
 def absent_turn_seconds(turn_seconds: int, grace_seconds: int) -> int:
     """The time to act of a seat whose person is away: the grace, but :data:`MIN_ABSENT_TURN_SECONDS` at least
@@ -145,6 +150,19 @@ def absent_turn_seconds(turn_seconds: int, grace_seconds: int) -> int:
     that with a grace of 0 someone who timed out once can still come back (else the computer would play for them
     the moment each of their turns began, and they could never act again)."""
     return max(grace_seconds, min(turn_seconds, MIN_ABSENT_TURN_SECONDS))
+
+
+def absent_basis(turn_seconds: int, grace_seconds: int) -> str:
+    """Which rule :func:`absent_turn_seconds` applies, so that what /settings says of it is true of every setting:
+    ``"off"`` (no turn timer: nobody's time runs out), ``"grace"`` (the grace itself), ``"least"``
+    (:data:`MIN_ABSENT_TURN_SECONDS`, the grace being shorter) or ``"turn"`` (the whole turn time, shorter than
+    both: a turn timer under :data:`MIN_ABSENT_TURN_SECONDS` with a shorter grace)."""
+    if turn_seconds <= 0:
+        return "off"
+    absent = absent_turn_seconds(turn_seconds, grace_seconds)
+    if absent == grace_seconds:
+        return "grace"
+    return "least" if absent == MIN_ABSENT_TURN_SECONDS else "turn"
 
 
 @dataclass(frozen=True)

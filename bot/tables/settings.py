@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,6 +26,8 @@ from .records import GuildSettings
 from .store import Store
 
 log = logging.getLogger(__name__)
+
+RETIME_AT_ONCE = 20  # tables re-timed at once when their server's turn timer changes (a read each, at most)
 
 GUILD_LIMITS = {
     "turn_seconds": (0, 86_400, "seconds"),
@@ -161,15 +164,22 @@ class Settings:
         gets a clock). A table with a turn time of its own follows only a new grace."""
         async with self.store.db.engine.connect() as connection:
             ids = await repo.in_play_table_ids(connection, guild_id)
-        for table_id in ids:
+
+        at_once = asyncio.Semaphore(RETIME_AT_ONCE)
+
+        async def retime(table_id: int) -> None:
             try:
-                async with self.store.locked(table_id) as live:
+                async with at_once, self.store.locked(table_id) as live:
                     if live.status == PLAYING and (grace_changed or live.turn_override is None):
                         await self.store.retime(live)
             except TableError:
-                continue  # closed, or moved on meanwhile: its next move times it
+                pass  # closed, or moved on meanwhile: its next move times it
             except Exception:
                 self.store.troubled(table_id, "to follow its server's new turn timer")
+
+        # Many at once, each under its own table's lock: their writes are group-committed a batch at a time, not
+        # one commit after another (hundreds of tables in play could take seconds, and /settings waits for them).
+        await asyncio.gather(*(retime(table_id) for table_id in ids))
 
     def _apply_settings(self, settings: GuildSettings) -> None:
         """Open tables of the server held here use its new timer settings and pace."""

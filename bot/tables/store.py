@@ -37,7 +37,7 @@ from bot.storage.models import (
     utcnow,
 )
 
-from .errors import StaleAction, TableError, TableNotFound
+from .errors import LogDoesNotReplay, StaleAction, TableError, TableNotFound
 from .events import EventBus, TableChanged, TableMovedElsewhere, events_of
 from .live import LiveSeat, LiveTable, Step
 from .records import HandSnapshot, Outcome, absent_turn_seconds
@@ -106,6 +106,8 @@ class Store(Protocol):
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]: ...
 
     def troubled(self, table_id: int, doing: str) -> None: ...
+
+    def recovered(self, table_id: int) -> None: ...
 
     async def refreshed(self, table_id: int) -> bool: ...
 
@@ -237,13 +239,19 @@ class TableStore:
 
     def troubled(self, table_id: int, doing: str) -> None:
         """Log (inside an ``except``) that a table failed ``doing``, so that the other tables go on: with its
-        traceback the first time, then only at DEBUG until the table is read again without fault, so one bad
-        table (a log that no longer replays) is not logged at every pass of the timers."""
+        traceback the first time, then only at DEBUG until the table is read again without fault
+        (:meth:`recovered`), so one bad table (a log that no longer replays) is not logged at every pass of the
+        timers."""
         if table_id in self._troubled:
             log.debug("table %s failed %s again", table_id, doing, exc_info=True)
             return
         self._troubled.add(table_id)
-        log.exception("table %s failed %s; it is set aside and the other tables go on", table_id, doing)
+        log.exception("table %s failed %s; the other tables go on", table_id, doing)
+
+    def recovered(self, table_id: int) -> None:
+        """The table was read and served without fault (a copy kept in memory, too): its next failure is news,
+        logged with its traceback again."""
+        self._troubled.discard(table_id)
 
     async def close_unshown_lobbies(self, older_than: timedelta | None = None) -> list[int]:
         """Abandon lobbies that were opened but never posted (the process died in between), once
@@ -321,7 +329,10 @@ class TableStore:
             if stored.deadline is not None:
                 live.turn_ends = stored.deadline.remind_at or stored.deadline.act_at
             if row.status != LOBBY and row.started_at is not None:
-                live.begin([(action.seat, action.action, action.source) for action in stored.actions])
+                try:
+                    live.begin([(action.seat, action.action, action.source) for action in stored.actions])
+                except Exception as error:  # the engine refuses what it once took: no retry mends it
+                    raise LogDoesNotReplay(table_id) from error
             self.live[table_id] = live
             self._troubled.discard(table_id)  # read without fault: a new failure is news again
         self.woke(live)  # after a restart, a computer that was thinking thinks again
@@ -370,12 +381,20 @@ class TableStore:
 
     async def reminded_elsewhere(self, table_id: int, guild_id: int, version: int, act_at: datetime) -> None:
         """Another process reminded the seats on turn at a table (its timers run there): the copy here, if it is
-        of that version, counts to ``act_at`` too, and this process's subscribers read the table again (a
-        screen redraws its clock)."""
+        of that version, counts to ``act_at`` too (a copy moved on since is read again), and this process's
+        subscribers read the table again (a screen redraws its clock)."""
         live = self.live.get(table_id)
-        if live is None or live.version != version:
+        if live is None or live.version < version:
             return  # nothing held, or a copy that a read brings up to date anyway
-        live.turn_ends = act_at
+        if live.version == version:
+            live.turn_ends = act_at
+        elif not self.shards.owns(guild_id):  # the owner reminded, its copy locked till then: its own news
+            async with live.lock:
+                # Moved on here since the reminder was claimed: a move that kept the clock (a bid made at once)
+                # carried the claimed deadline on, and this copy still counts to the reminder's moment. It cannot
+                # tell whether its clock is that one: it is read again when next used.
+                if not live.evicted:
+                    self.evict(live)
         self.events.publish(TableMovedElsewhere(table_id, guild_id))
 
     async def _catch_up(self, table_id: int, version: int) -> None:
@@ -584,7 +603,9 @@ class TableStore:
     async def retime(self, live: LiveTable) -> None:
         """Time the turn in progress anew from now, as the table's timer settings say now (the server's changed;
         the caller holds the table's lock): its deadline replaced, or removed when the timer is off. The version
-        moves on, and the table's presentations hear of it (its clock is redrawn)."""
+        moves on, and the table's presentations hear of it (its clock is redrawn). A timeout already under way
+        (the seats on turn handed to the computer, which may be thinking) is called off: those seats have a new
+        clock, or none, and the computer's driver finds nobody to play for when it comes back with its move."""
         deadline = self.deadline(live, self.clock())
         remind_at, act_at = deadline or (None, None)
 
@@ -593,6 +614,7 @@ class TableStore:
 
         await self._versioned(live, work, {}, keep_timer=False)
         live.turn_ends = remind_at or act_at
+        live.overdue.clear()
         self.events.publish(TableChanged(live.info(), ()))
 
     def deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:

@@ -28,8 +28,9 @@ from bot.words import error_text, option_text
 
 from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
-from ..replies import click_values, safely, send
+from ..replies import click_values, safely, send, update
 from ..tables.render import COLOUR, clip, game_name
+from ..tables.working import SHUTDOWN_GRACE, Work
 
 TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)
@@ -151,25 +152,37 @@ def button(
     return SettingsControl(item, what)
 
 
+# What someone whose time ran out is given on later turns, by the rule that gives it (GuildSettings.absent_basis).
+ABSENT_WORDS = {
+    "grace": "settings.turn_absent_grace",
+    "least": "settings.turn_absent_least",
+    "turn": "settings.turn_absent_turn",
+}
+
+
+def turn_text(settings: GuildSettings, locale: Any) -> str:
+    """The server's turn timer, and the time someone away is given, in words true of that setting (a timer under
+    the floor for the absent, or a grace of 0, is not said to give 15 s; a timer off gives nobody any)."""
+    basis = settings.absent_basis
+    if basis == "off":
+        return t(locale, "settings.turn_off")
+    turn, grace = duration(settings.turn_seconds, locale), duration(settings.grace_seconds, locale)
+    absent = t(
+        locale,
+        ABSENT_WORDS[basis],
+        absent=duration(settings.absent_seconds, locale),
+        least=duration(MIN_ABSENT_TURN_SECONDS, locale),
+    )
+    return t(locale, "settings.turn_value", turn=turn, grace=grace) + "\n" + absent
+
+
 def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     """The server's settings and a control for each."""
     embed = discord.Embed(title=t(locale, "settings.title"), colour=COLOUR[TableStatus.LOBBY])
     embed.description = t(locale, "settings.intro")
     embed.add_field(
         name=t(locale, "settings.turn"),
-        value=t(
-            locale,
-            "settings.turn_value",
-            turn=duration(settings.turn_seconds, locale),
-            grace=duration(settings.grace_seconds, locale),
-        )
-        + "\n"
-        + t(
-            locale,
-            "settings.turn_absent",
-            absent=duration(settings.absent_seconds, locale),
-            least=duration(MIN_ABSENT_TURN_SECONDS, locale),
-        )
+        value=turn_text(settings, locale)
         + "\n"
         + t(
             locale,
@@ -334,6 +347,11 @@ class Settings(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.service = bot.service
+        self.work = Work()
+
+    async def cog_unload(self) -> None:
+        """When the bot stops: a change under way (its tables being re-timed) may finish and be shown."""
+        await self.work.finish(SHUTDOWN_GRACE)
 
     @app_commands.command(name="settings", description=text("command.settings"))
     @app_commands.default_permissions(manage_guild=True)
@@ -353,6 +371,13 @@ class Settings(commands.Cog):
         return False
 
     async def on_control(self, interaction: discord.Interaction[Any], what: str, values: list[str]) -> None:
+        """A change from the settings message, answered in time: a change of the turn timer re-times every
+        table of the server in play before the panel shows it (hundreds of tables may take seconds), so the click
+        is deferred meanwhile (``Work.working``) and the panel edited in place when it is done."""
+        async with self.work.working(interaction, update=True):
+            await self._on_control(interaction, what, values)
+
+    async def _on_control(self, interaction: discord.Interaction[Any], what: str, values: list[str]) -> None:
         if not await self._allowed(interaction):
             return
         guild_id = interaction.guild_id or 0
@@ -375,35 +400,35 @@ class Settings(commands.Cog):
                 )
             elif kind == "picture":
                 settings = await self.service.update_guild_settings(guild_id, table_picture=not settings.table_picture)
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "pings":
                 settings = await self.service.update_guild_settings(guild_id, turn_pings=not settings.turn_pings)
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "game" and value == "limits":
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "limit" and rest in LIMITS and value.isascii() and value.isdigit() and len(value) < 10:
                 field = LIMITS[rest][0]
                 settings = await self.service.update_guild_settings(guild_id, **{field: int(value)})
-                await interaction.response.edit_message(**limits_message(settings, panel))
+                await update(interaction, **limits_message(settings, panel))
                 return
             elif kind == "game" and value in GAMES:
-                await interaction.response.edit_message(**game_message(settings, value, panel))
+                await update(interaction, **game_message(settings, value, panel))
                 return
             elif kind == "opt" and rest in GAMES:
-                await interaction.response.edit_message(**game_message(settings, rest, panel, value))
+                await update(interaction, **game_message(settings, rest, panel, value))
                 return
             elif kind == "val" and rest.partition(":")[0] in GAMES and value:
                 game, _, option = rest.partition(":")
                 settings = await self._set_default(settings, game, option, decode(value))
-                await interaction.response.edit_message(**game_message(settings, game, panel, option))
+                await update(interaction, **game_message(settings, game, panel, option))
                 return
             elif kind == "reset" and rest in GAMES:
                 defaults = {g: o for g, o in settings.default_options.items() if g != rest}
                 settings = await self.service.update_guild_settings(guild_id, default_options=defaults)
-                await interaction.response.edit_message(**game_message(settings, rest, panel))
+                await update(interaction, **game_message(settings, rest, panel))
                 return
             elif kind != "home":
                 await send(interaction, t(reader(interaction), "error.unknown_button"))
@@ -411,7 +436,7 @@ class Settings(commands.Cog):
         except TableError as error:
             await send(interaction, error_text(error, reader(interaction)))
             return
-        await interaction.response.edit_message(**home_message(settings, server_reader(interaction)))
+        await update(interaction, **home_message(settings, server_reader(interaction)))
 
     async def _set_default(self, settings: GuildSettings, game: str, option: str, value: Any) -> GuildSettings:
         """Save one game's default for one option (the rules' own default is simply forgotten)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -388,3 +389,165 @@ async def test_a_server_turning_its_timer_off_or_on_changes_the_turn_in_progress
     assert reminder.events[0]["seats"] == list(table.to_act)
     await service.update_guild_settings(1, grace_seconds=10)  # a new grace reaches a table's own turn time too
     assert (await service.table(own.id)).turn_ends == clock.now + timedelta(seconds=600)
+
+
+async def test_a_bid_while_the_reminder_is_claimed_leaves_the_others_reminded(
+    service: TableService, clock: Clock
+) -> None:
+    """Ninety-Nine's bids are made at once. The reminder was claimed (the deadline's remind_at cleared) with the
+    table's lock let go; a bid served right then carried the claimed deadline to the next version, and the
+    reminder, finding the table moved on, was dropped: the seats still to bid were never reminded, and the
+    computer played for them with no warning."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "ninety-nine", players=3)).table
+    bid = (await service.legal(table.id, HOST))[0]
+    live = service.store.live[table.id]
+    database = service.store.db
+    original = database.write
+    clicks: list[asyncio.Task[Any]] = []
+
+    async def write(work: Any, *args: Any, **kwargs: Any) -> Any:
+        result = await original(work, *args, **kwargs)
+        if getattr(work, "__name__", "") == "claim" and not clicks:
+            clicks.append(asyncio.create_task(service.act(table.id, HOST, bid)))  # a click as the claim commits
+            if not live.lock.locked():
+                await clicks[0]  # nothing holds the table: the click is served at once
+        return result
+
+    database.write = write  # type: ignore[method-assign]
+    clock.advance(60)
+    try:
+        reminders = await service.run_timers()
+    finally:
+        database.write = original  # type: ignore[method-assign]
+    await clicks[0]
+    [reminder] = reminders
+    assert {1, 2} <= set(reminder.events[0]["seats"])  # those still to bid are reminded, of the same clock
+    act_at = table.turn_ends + timedelta(seconds=30) if table.turn_ends else None
+    assert reminder.events[0]["act_at"] == (act_at.isoformat() if act_at else None)
+    assert (await service.table(table.id)).turn_ends == act_at  # the table counts to the end of the grace
+    clock.advance(30)
+    assert await service.run_timers() == []
+    await service.settle()
+    assert sorted(event["seat"] for event in heard(service).events("timeout")) == [1, 2]  # when the reminder said
+
+
+async def test_a_passing_database_fault_at_the_timer_is_tried_again_at_the_next_pass(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any failure at a table's timer (one failed read, as a lost pooled connection gives) was taken for a log that
+    no longer replays: the table was set aside 5 minutes and its seats reminded that late; and a table that
+    failed while held here was logged only at DEBUG for good after its first failure."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    service.store.evict(service.store.live[table.id])  # not held here (a restart, a failed write before)
+    load, faults = repo.load_table, [ConnectionResetError("connection was closed in the middle of operation")]
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        if faults:
+            raise faults.pop()
+        return await load(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "load_table", flaky)
+    clock.advance(60)
+    assert await service.run_timers() == []
+    clock.advance(1)
+    [reminder] = await service.run_timers()  # the next pass, the database fine again: not 5 minutes later
+    assert reminder.events[0]["seats"] == list(table.to_act)
+    peek = service.store.peek
+
+    def flaky_peek(table_id: int) -> Any:
+        if faults:
+            raise faults.pop()
+        return peek(table_id)
+
+    monkeypatch.setattr(service.store, "peek", flaky_peek)  # now faults with the table held here, two turns running
+    info = table
+    for turn in range(2):
+        who = info.to_act[0]
+        info = (await service.act(table.id, HOST + who, (await service.legal(table.id, HOST + who))[0])).table
+        faults.append(ConnectionResetError(f"again {turn}"))
+        clock.advance(60)
+        assert await service.run_timers() == []
+        clock.advance(1)
+        assert len(await service.run_timers()) == 1
+    failures = [r for r in caplog.records if r.levelname == "ERROR" and f"table {table.id} failed" in r.message]
+    assert len(failures) == 3  # read fine in between: each fault is news, logged with its traceback
+
+
+async def test_a_table_failing_pass_after_pass_is_set_aside_until_written_again(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose timer fails pass after pass is set aside 5 minutes, as one whose log no longer replays; a
+    write since that keeps the clock (here its message placed again) carried the put-off moment on, so the table
+    was still not reminded when due."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    service.store.evict(service.store.live[table.id])
+    load = repo.load_table
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionResetError("connection refused")
+
+    monkeypatch.setattr(repo, "load_table", broken)
+    clock.advance(60)
+
+    async def due() -> list[int]:
+        async with service.store.db.engine.connect() as connection:
+            return [row.table_id for row in await repo.due_deadlines(connection, clock.now)]
+
+    for _ in range(3):
+        assert await due() == [table.id]  # tried again at each pass
+        assert await service.run_timers() == []
+        clock.advance(1)
+    assert await due() == []  # the third failure in a row sets it aside
+    monkeypatch.setattr(repo, "load_table", load)
+    await service.set_location(table.id, message_id=9_999)  # the table is well: a write keeps its clock
+    assert await due() == [table.id]  # due at its own moment again, not 5 minutes on
+    [reminder] = await service.run_timers()
+    assert reminder.events[0]["seats"] == list(table.to_act)
+
+
+@pytest.mark.parametrize("turn_seconds", [0, 120])
+async def test_a_server_changing_its_timer_calls_off_a_timeout_under_way(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch, turn_seconds: int
+) -> None:
+    """The time of the seat on turn had run out and the computer was thinking for it when the server changed its
+    timer: the deadline was removed (or timed anew from the change), but the seat was still played for and marked
+    absent, though /settings says that with the timer off nobody is played for any more."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=3)).table
+    thinker = service.play.computers.thinking()
+    decide, thought = thinker.decide, asyncio.Event()
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await thought.wait()  # still thinking while the server's manager changes the timer
+        return await decide(*args, **kwargs)
+
+    monkeypatch.setattr(thinker, "decide", slow)
+    clock.advance(90)
+    assert await service.run_timers() == []  # the seat's time ran out: the computer is woken to play for it
+    await service.update_guild_settings(1, turn_seconds=turn_seconds)
+    thought.set()
+    await service.settle()
+    assert heard(service).events("timeout") == []
+    after = await service.table(table.id)
+    assert after.to_act == table.to_act and not after.seats[table.to_act[0]].absent
+    assert after.turn_ends == (clock.now + timedelta(seconds=turn_seconds) if turn_seconds else None)
+
+
+async def test_a_server_changing_its_timer_retimes_its_tables_in_few_commits(
+    service: TableService, clock: Clock
+) -> None:
+    """/settings answers a change of the turn timer once every table of the server in play is re-timed: one lock
+    and one commit after another, hundreds of tables took seconds. Now they are re-timed many at once, their
+    writes committed together."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    tables = [(await started(service, "oh-hell", players=3, channel=1000 + n)).table for n in range(30)]
+    clock.advance(10)
+    database = service.store.db
+    batches = database.batches
+    await service.update_guild_settings(1, turn_seconds=120)
+    assert database.batches - batches <= 10  # the settings' own write, then the tables' in a few batches
+    for table in tables:
+        assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=120)

@@ -6,17 +6,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.shards import Shards
 from bot.storage import repository
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 
 from .conftest import POSTGRES_URL, Clock, drop_schema, fresh_database
 from .helpers import GUILD, HOST, heard, make_service, seated
+
+EVEN_GUILD = 6 << 22  # shard 0 of 2
 
 
 async def test_moves_routed_to_either_process_all_apply(database: Database, clock: Clock) -> None:
@@ -56,6 +60,95 @@ async def test_a_deadline_due_in_both_processes_reminds_once(database: Database,
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_bid_in_the_other_process_as_the_reminder_is_claimed_leaves_the_others_reminded(
+    database: Database, clock: Clock
+) -> None:
+    """Ninety-Nine's bids are made at once. The first process claimed the reminder with the table's lock let go;
+    the news of a bid served by the other process right then (which carried the claimed deadline on) read the
+    table again before the reminder was told, and the reminder, finding the table moved on, was dropped: the
+    seats still to bid were never reminded, and the computer played for them with no warning."""
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        await first.update_guild_settings(GUILD, turn_seconds=60, grace_seconds=30)
+        info = await seated(first, "ninety-nine", players=3)
+        info = (await first.start(info.id, info.host_id, message_id=1)).table
+        bid = (await second.legal(info.id, HOST))[0]
+        live = first.store.live[info.id]
+        original = database.write
+        news: list[asyncio.Task[None]] = []
+
+        async def write(work: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await original(work, *args, **kwargs)
+            if getattr(work, "__name__", "") == "claim" and not news:
+                moved = await second.act(info.id, HOST, bid)  # a click routed to the other process
+                heard_now = first.store.moved_elsewhere(info.id, GUILD, moved.table.version)  # and its news
+                news.append(asyncio.create_task(heard_now))
+                if not live.lock.locked():
+                    await news[0]  # nothing holds the table here: the news is read at once
+            return result
+
+        database.write = write  # type: ignore[method-assign]
+        clock.advance(60)
+        try:
+            reminders = await first.run_timers()
+        finally:
+            database.write = original  # type: ignore[method-assign]
+        await news[0]
+        [reminder] = reminders
+        assert {1, 2} <= set(reminder.events[0]["seats"])  # those still to bid are reminded
+        act_at = info.turn_ends + timedelta(seconds=30) if info.turn_ends else None
+        assert reminder.events[0]["act_at"] == (act_at.isoformat() if act_at else None)
+        assert (await first.table(info.id)).turn_ends == act_at  # the copy read again counts to the grace's end
+        clock.advance(30)
+        assert await first.run_timers() == []
+        await first.settle()
+        assert sorted(event["seat"] for event in heard(first).events("timeout")) == [1, 2]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_copy_that_bid_as_the_reminder_was_claimed_elsewhere_counts_to_the_grace_end(
+    database: Database, clock: Clock
+) -> None:
+    """The timers' process claimed a reminder; a bid served by another process right then (its copy, of another
+    shard's table) carried the claimed deadline on. The news of the reminder, for the version before the bid, was
+    ignored there: that copy (its screens, its reads) counted to the reminder's moment, which had passed."""
+    owner = make_service(database, clock, shards=Shards.of(2, [0]))
+    other = make_service(database, clock, shards=Shards.of(2, [1]))
+    try:
+        await owner.update_guild_settings(EVEN_GUILD, turn_seconds=60, grace_seconds=30)
+        info = await seated(owner, "ninety-nine", players=3, guild=EVEN_GUILD)
+        info = (await owner.start(info.id, info.host_id, message_id=1)).table
+        bid = (await other.legal(info.id, HOST))[0]  # the other process holds a copy
+        original = database.write
+        claimed: list[int] = []
+
+        async def write(work: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await original(work, *args, **kwargs)
+            if getattr(work, "__name__", "") == "claim" and not claimed:
+                claimed.append((await other.act(info.id, HOST, bid)).table.version)  # a click routed there
+            return result
+
+        database.write = write  # type: ignore[method-assign]
+        clock.advance(60)
+        try:
+            [reminder] = await owner.run_timers()
+        finally:
+            database.write = original  # type: ignore[method-assign]
+        assert claimed == [info.version + 1]
+        act_at = reminder.table.turn_ends
+        await other.store.reminded_elsewhere(info.id, EVEN_GUILD, info.version, act_at)  # its news, heard there
+        assert act_at is not None and (await other.table(info.id)).turn_ends == act_at
+        await owner.act(info.id, HOST + 1, (await owner.legal(info.id, HOST + 1))[0])  # moves on at the owner too
+        held = owner.store.peek(info.id)
+        await owner.store.reminded_elsewhere(info.id, EVEN_GUILD, info.version, act_at)  # its own news, heard late
+        assert owner.store.peek(info.id) is held and held is not None and held.turn_ends == act_at  # kept as it is
+    finally:
+        await owner.close()
+        await other.close()
 
 
 async def test_settings_changed_in_one_process_reach_the_other(database: Database, clock: Clock) -> None:
