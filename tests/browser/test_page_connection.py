@@ -36,6 +36,8 @@ class Network:
         self.sent: list[dict[str, Any]] = []
         self.got: list[dict[str, Any]] = []
         self.page: Page | None = None
+        self.holding: set[str] = set()  # the operations the page sends that the server does not get yet...
+        self.held: list[tuple[Any, str | bytes]] = []  # ...kept here until released
 
     async def attach(self, page: Page) -> None:
         self.page = page
@@ -46,8 +48,12 @@ class Network:
         server = socket.connect_to_server()
 
         def up(message: str | bytes) -> None:
-            self.sent.append(json.loads(message))
-            server.send(message)
+            frame = json.loads(message)
+            self.sent.append(frame)
+            if frame.get("op") in self.holding:
+                self.held.append((server, message))
+            else:
+                server.send(message)
 
         def down(message: str | bytes) -> None:
             self.got.append(json.loads(message))
@@ -72,6 +78,13 @@ class Network:
     def slip_in(self, frame: dict[str, Any]) -> None:
         """A frame to the page as if from the server, after every one the server sent before."""
         self.routes[-1].send(json.dumps(frame))
+
+    def release(self) -> None:
+        """The frames held back go to the server now, and the next are sent as they come."""
+        self.holding.clear()
+        for server, message in self.held:
+            server.send(message)
+        self.held.clear()
 
     def acts(self) -> list[dict[str, Any]]:
         return [frame for frame in self.sent if frame.get("op") == "act"]
