@@ -59,7 +59,8 @@ function heard(own: Connection, frame: ServerFrame): void {
     own.close();
     connection = null;
     if (page.local) {
-      localSignIn();
+      page.detach(); // the name form takes the page: nothing of the table drawn over it meanwhile
+      localSignIn(own.table);
       page.say(frame.message);
     } else if (own.greeted) void signInAgain(own.table); // Discord's sign-in asks the player nothing: no prompt
     else page.stop(frame.message); // a session just made, refused at once: signing in again would only loop
@@ -80,11 +81,12 @@ async function signInAgain(table: number | null): Promise<void> {
   }
 }
 
-/** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat). */
-function localSignIn(): void {
+/** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat), and
+ *  the table to go back to (a session gone under it: signed in again, the same table). */
+function localSignIn(table: number | null = null): void {
   const saved = sessionStorage.getItem(`session:${room}`);
   if (saved) {
-    connect(JSON.parse(saved) as SignedIn);
+    connect(JSON.parse(saved) as SignedIn, table);
     return;
   }
   clear(root);
@@ -106,7 +108,7 @@ function localSignIn(): void {
     signInLocally(name.value, room, language).then(
       (signed) => {
         sessionStorage.setItem(`session:${room}`, JSON.stringify(signed));
-        connect(signed);
+        connect(signed, table);
       },
       (error: unknown) => {
         signing = false;

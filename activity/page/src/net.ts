@@ -57,18 +57,20 @@ export class Connection {
     socket.addEventListener("open", () => {
       this.retry = 500;
       socket.send(JSON.stringify({ op: "hello", session: this.session, table: this.table, language: this.language }));
-      this.onStatus(true);
     });
     socket.addEventListener("message", (event: MessageEvent<string>) => {
       const frame = JSON.parse(event.data) as ServerFrame;
       if (frame.type === "state") this.table = frame.table?.id ?? null;
       if (frame.type === "hello") this.greeted = true;
       this.onFrame(frame);
+      // Up once the server took the session, not as the socket opened: a move pressed before that answer (to a
+      // session it may no longer know) would only be lost
+      if (frame.type === "hello" && !this.closed) this.onStatus(true);
     });
     socket.addEventListener("close", () => {
       if (this.closed) return;
       this.onStatus(false);
-      window.setTimeout(() => { this.open(); }, this.retry);
+      window.setTimeout(() => { if (!this.closed) this.open(); }, this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     });
   }
