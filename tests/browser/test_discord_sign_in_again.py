@@ -176,3 +176,45 @@ async def test_a_page_whose_sign_in_again_is_refused_only_for_now_tries_again_an
     finally:
         await bot.stop()
     assert "Traceback" not in bot.log(), bot.log()[-5000:]
+
+
+async def test_a_page_whose_hello_discord_no_longer_vouches_for_stops_saying_why(
+    double: DiscordDouble,  # noqa: F811
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    """A socket's hello refused because Discord no longer lists the player in the activity: the page stops,
+    saying so, rather than pass the reason by in a moment and stop later as merely "signed out"."""
+    bot, _database_url, port = await start_bot(double, tmp_path)
+    try:
+        (alice,) = people(1)
+        double.activity.launch([alice], double.channel_id, double.guild_id, instance_id=MOCK_INSTANCE)
+        context = await browser.new_context(viewport=PHONE, locale="ja")
+        page = await context.new_page()
+        sockets: list[Any] = []
+        closing: list[asyncio.Future[None]] = []
+
+        def opened(socket: Any) -> None:
+            sockets.append(socket)
+            if len(sockets) > 1:
+                socket.connect_to_server()
+                return
+
+            def refuse(message: str | bytes) -> None:  # the server's answer when Discord no longer lists them
+                words = translate("ja", "activity.not_in_instance")
+                socket.send(json.dumps({"type": "error", "key": "activity.not_in_instance", "message": words}))
+                closing.append(asyncio.ensure_future(socket.close()))
+
+            socket.on_message(refuse)
+
+        await page.route_web_socket("**/ws", opened)
+        await page.goto(f"http://127.0.0.1:{port}/?lang=ja&mock_code={double.activity.authorize(alice)}")
+        stopped = page.locator(".banner[role=alert]")
+        await expect(stopped).to_contain_text(translate("ja", "activity.not_in_instance"), timeout=30_000)
+        await expect(stopped).to_contain_text(translate("ja", "screen.stopped"))
+        await page.wait_for_timeout(2000)
+        await expect(stopped).to_contain_text(translate("ja", "activity.not_in_instance"))
+        assert len(sockets) == 1
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-5000:]

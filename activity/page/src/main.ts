@@ -19,6 +19,7 @@ const SIGN_INS_A_MINUTE = 3; // silent sign-ins again in any one minute; past th
 const SIGN_IN_TRIES = 12; // tries of one sign-in again refused only for now (about four minutes in all)
 const SIGN_IN_MS = 20_000; // the longest one try may take (the SDK's ready or authorize may never answer)
 const FIRST_SPREAD_MS = 3000; // the first try waits up to this, at random: a restarted bot's pages come apart
+const GONE = new Set(["activity.not_in_instance", "activity.no_instance"]); // Discord's word: the session is over
 
 const page = new Page(root, () => connection, (next) => {
   language = setLanguage(next);
@@ -69,6 +70,12 @@ function heard(own: Connection, frame: ServerFrame): void {
       page.say(frame.message);
     } else if (mayTryAgain()) void signInAgain(own.table); // Discord's sign-in asks the player nothing: no prompt
     else page.stop(frame.message); // sessions made again and again, refused at once: signing in would only loop
+  } else if (GONE.has(frame.key)) {
+    // Discord no longer lists the player in this activity (they left it, or it ended): the session is over for
+    // good, and the page says why rather than try again
+    own.close();
+    connection = null;
+    page.stop(frame.message);
   } else {
     page.refused(frame.message);
   }
