@@ -36,6 +36,8 @@ class Network:
         self.sent: list[dict[str, Any]] = []
         self.got: list[dict[str, Any]] = []
         self.page: Page | None = None
+        self.holding: set[str] = set()  # the operations the page sends that the server does not get yet...
+        self.held: list[tuple[Any, str | bytes]] = []  # ...kept here until released
 
     async def attach(self, page: Page) -> None:
         self.page = page
@@ -46,8 +48,12 @@ class Network:
         server = socket.connect_to_server()
 
         def up(message: str | bytes) -> None:
-            self.sent.append(json.loads(message))
-            server.send(message)
+            frame = json.loads(message)
+            self.sent.append(frame)
+            if frame.get("op") in self.holding:
+                self.held.append((server, message))
+            else:
+                server.send(message)
 
         def down(message: str | bytes) -> None:
             self.got.append(json.loads(message))
@@ -72,6 +78,13 @@ class Network:
     def slip_in(self, frame: dict[str, Any]) -> None:
         """A frame to the page as if from the server, after every one the server sent before."""
         self.routes[-1].send(json.dumps(frame))
+
+    def release(self) -> None:
+        """The frames held back go to the server now, and the next are sent as they come."""
+        self.holding.clear()
+        for server, message in self.held:
+            server.send(message)
+        self.held.clear()
 
     def acts(self) -> list[dict[str, Any]]:
         return [frame for frame in self.sent if frame.get("op") == "act"]
@@ -158,3 +171,41 @@ async def test_sit_down_clicked_twice_signs_in_once_on_one_socket(local_bot: Loc
     await page.locator("[data-key=start]").wait_for(timeout=20_000)
     assert len(sign_ins) == 1, sign_ins
     assert len(sockets) == 1, [socket.url for socket in sockets]
+
+
+async def test_a_local_page_signed_out_with_a_move_unanswered_keeps_its_name_form_and_goes_back_to_its_table(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """Local mode, a bid sent and not yet answered when the server says it no longer knows the session: the page
+    asks for the name again, and the bid given up on later draws no table over that form (with controls that
+    would send nothing). Signed in again, the page asks for its own table back (in a room with several, it would
+    otherwise be shown the list to choose from)."""
+    await no_computer_pace(local_bot)
+    context = await browser.new_context(viewport=PHONE, locale="en")
+    page = await context.new_page()
+    await page.clock.install()  # time runs as ever, until the test moves it on
+    network = Network()
+    await network.attach(page)
+    await sign_in_at(page, local_bot.base, "Uma", 58)
+    await open_oh_hell(page)
+    title = await page.text_content("h1")
+    table = network.states()[-1]["id"]
+    bids = page.locator(".controls .btn.number")
+    await bids.first.wait_for(timeout=30_000)
+    network.holding.add("act")  # the bid is on its way...
+    await bids.first.click()
+    # ...when the server says it no longer knows the session
+    network.slip_in({"type": "error", "key": "activity.signed_out", "message": translate("en", "activity.signed_out")})
+    await page.locator("#name").wait_for(timeout=10_000)
+    await page.clock.fast_forward(15_000)  # past the time a move holds the controls: the form stays
+    await page.wait_for_timeout(300)
+    await expect(page.locator("#name")).to_be_visible()
+    await expect(page.locator(".hand .card")).to_have_count(0)
+
+    network.holding.clear()
+    await page.fill("#name", "Uma")  # signed in again: back at the same table
+    await page.click("button[type=submit]")
+    await page.locator(".hand .card").first.wait_for(timeout=20_000)
+    assert await page.text_content("h1") == title
+    hellos = [frame for frame in network.sent if frame.get("op") == "hello"]
+    assert len(hellos) == 2 and hellos[-1]["table"] == table, hellos

@@ -163,3 +163,56 @@ async def test_the_card_chosen_goes_with_the_seats_own_move_and_a_note_keeps_its
     # the seat's turn moves on (its clock ran out, say) and the card may be played again: no longer chosen
     network.slip_in({"type": "state", "table": {**now, "turn": now["turn"] + 1, "actions": now["actions"] + 1}})
     await expect(page.locator(".hand .card.chosen")).to_have_count(0)
+
+
+async def test_another_seats_move_does_not_free_the_controls_while_the_seats_own_move_is_unanswered(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """A bid sent and not yet answered, another seat's move comes (Ninety-Nine's bids are made at once, a
+    computer's among them): the controls stay held, as the bid is still on its way; a tap meanwhile sends nothing,
+    and once the bid's answer comes (the seat's own turn moved on) the bid is made, once, and nothing is stale."""
+    await no_computer_pace(local_bot)
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await sign_in_at(page, local_bot.base, "Ida", 56)
+    await open_oh_hell(page)
+    bids = page.locator(".controls .btn.number")
+    await bids.first.wait_for(timeout=30_000)
+    await expect(bids.first).to_be_enabled()
+    network.holding.add("act")  # the bid is on its way, for as long as the test says
+    asked = network.states()[-1]
+    await bids.first.click()
+    await expect(bids.first).to_be_disabled()
+    # another seat moves meanwhile: the table's moves go on, this seat's turn does not
+    network.slip_in({"type": "state", "table": {**asked, "actions": asked["actions"] + 1}})
+    await page.wait_for_timeout(300)
+    await expect(bids.first).to_be_disabled()
+    await bids.last.click(force=True)  # pressed all the same: nothing more is sent
+    assert len(network.acts()) == 1, network.acts()
+    network.release()  # the bid reaches the server: its answer frees the controls, the bid made
+    await bids.first.wait_for(state="detached", timeout=20_000)
+    assert len(network.acts()) == 1, network.acts()
+    assert not [frame for frame in network.got if frame.get("type") == "error"], network.got
+
+
+async def test_a_rooms_new_list_of_tables_does_not_free_open_the_table(local_bot: LocalBot, browser: Browser) -> None:
+    """ "Open the table" pressed, and the room's list of tables changes before the new table comes (a state with no
+    table, which is no answer to it): the button stays held, and a second press opens no second table."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
+    page = await context.new_page()
+    network = Network()
+    await network.attach(page)
+    await sign_in_at(page, local_bot.base, "Ora", 57)
+    await page.wait_for_selector("#game", timeout=30_000)
+    network.holding.add("open")
+    await page.click("[data-key=create]")
+    await expect(page.locator("[data-key=create]")).to_have_attribute("aria-disabled", "true")
+    network.slip_in({"type": "state", "table": None, "tables": []})  # the room's tables, as they are now
+    await page.wait_for_timeout(300)
+    await expect(page.locator("[data-key=create]")).to_have_attribute("aria-disabled", "true")
+    await page.click("[data-key=create]", force=True)
+    network.release()
+    await page.locator("[data-key=start]").wait_for(timeout=20_000)  # the lobby of the table opened
+    assert len([frame for frame in network.sent if frame.get("op") == "open"]) == 1, network.sent

@@ -14,6 +14,12 @@ const storedLanguage = sessionStorage.getItem("language");
 let language = setLanguage(query.get("lang") ?? storedLanguage ?? navigator.language);
 let connection: Connection | null = null;
 let discord: { sdk: DiscordSDK | DiscordSDKMock; clientId: string } | null = null; // inside Discord: its client
+const signedAgain: number[] = []; // when the page signed in again by itself (Date.now()), the last minute's
+const SIGN_INS_A_MINUTE = 3; // silent sign-ins again in any one minute; past them the page stops
+const SIGN_IN_TRIES = 12; // tries of one sign-in again refused only for now (about four minutes in all)
+const SIGN_IN_MS = 20_000; // the longest one try may take (the SDK's ready or authorize may never answer)
+const FIRST_SPREAD_MS = 3000; // the first try waits up to this, at random: a restarted bot's pages come apart
+const GONE = new Set(["activity.not_in_instance", "activity.no_instance"]); // Discord's word: the session is over
 
 const page = new Page(root, () => connection, (next) => {
   language = setLanguage(next);
@@ -59,32 +65,82 @@ function heard(own: Connection, frame: ServerFrame): void {
     own.close();
     connection = null;
     if (page.local) {
-      localSignIn();
+      page.detach(); // the name form takes the page: nothing of the table drawn over it meanwhile
+      localSignIn(own.table);
       page.say(frame.message);
-    } else if (own.greeted) void signInAgain(own.table); // Discord's sign-in asks the player nothing: no prompt
-    else page.stop(frame.message); // a session just made, refused at once: signing in again would only loop
+    } else if (mayTryAgain()) void signInAgain(own.table); // Discord's sign-in asks the player nothing: no prompt
+    else page.stop(frame.message); // sessions made again and again, refused at once: signing in would only loop
+  } else if (GONE.has(frame.key)) {
+    // Discord no longer lists the player in this activity (they left it, or it ended): the session is over for
+    // good, and the page says why rather than try again
+    own.close();
+    connection = null;
+    page.stop(frame.message);
   } else {
     page.refused(frame.message);
   }
 }
 
 /** Inside Discord, the session gone (the bot restarted, or its hours are up): the same silent sign-in as at
- *  the start, back to the same table; if that fails, the page stops, saying so (it would only look alive). */
+ *  the start, back to the same table. A restarted bot has every open page come at once, past the sign-ins it
+ *  takes at a time: a refusal that is only a matter of waiting (or no answer) is tried again, later and at a
+ *  moment of its own, a few times; a refusal for good (or the last try's) stops the page, saying so (it would
+ *  only look alive). */
 async function signInAgain(table: number | null): Promise<void> {
+  signedAgain.push(Date.now());
   page.status(false); // "reconnecting", the controls disabled meanwhile
-  try {
-    if (!discord) throw new Error("no Discord client");
-    await discordSignIn(discord.sdk, discord.clientId, table);
-  } catch (error: unknown) {
-    page.stop(error instanceof Refused ? error.message : ""); // our server's words are the reader's; the SDK's not
+  await pause(Math.random() * FIRST_SPREAD_MS); // not all of the restarted bot's pages in the same second
+  for (let tried = 1; ; tried += 1) {
+    try {
+      if (!discord) throw new Error("no Discord client");
+      const signed = await within(discordSignIn(discord.sdk, discord.clientId), SIGN_IN_MS);
+      connect(signed, table);
+      return;
+    } catch (error: unknown) {
+      const passing = error instanceof Refused ? error.passing : error instanceof TimedOut;
+      if (!passing || tried >= SIGN_IN_TRIES) {
+        page.stop(error instanceof Refused ? error.message : ""); // our server's words are the reader's; the SDK's not
+        return;
+      }
+      const asked = error instanceof Refused ? (error.retryAfter ?? 0) : 0;
+      const wait = Math.max(asked, Math.min(2 ** (tried - 1), 32)); // seconds: as asked, at least 1, 2, 4… 32
+      await pause((wait + Math.random() * Math.min(wait, 10)) * 1000);
+    }
   }
 }
 
-/** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat). */
-function localSignIn(): void {
+/** Whether the page may sign in again silently now: a few times a minute (sessions refused as soon as made
+ *  would otherwise have it sign in again and again). */
+function mayTryAgain(): boolean {
+  const now = Date.now();
+  while (signedAgain.length && now - (signedAgain[0] ?? now) > 60_000) signedAgain.shift();
+  return signedAgain.length < SIGN_INS_A_MINUTE;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => { window.setTimeout(resolve, ms); });
+}
+
+/** A sign-in that took too long (the SDK's ready or authorize never answering). */
+class TimedOut extends Error {}
+
+/** `promise`, or TimedOut after `ms` (what it gives later is dropped). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = window.setTimeout(() => { reject(new TimedOut()); }, ms);
+    promise.then(
+      (value) => { window.clearTimeout(timer); resolve(value); },
+      (error: unknown) => { window.clearTimeout(timer); reject(error instanceof Error ? error : new Error(String(error))); },
+    );
+  });
+}
+
+/** Local mode: a name for this tab (kept for this tab only, so a reload comes back to the same seat), and
+ *  the table to go back to (a session gone under it: signed in again, the same table). */
+function localSignIn(table: number | null = null): void {
   const saved = sessionStorage.getItem(`session:${room}`);
   if (saved) {
-    connect(JSON.parse(saved) as SignedIn);
+    connect(JSON.parse(saved) as SignedIn, table);
     return;
   }
   clear(root);
@@ -106,7 +162,7 @@ function localSignIn(): void {
     signInLocally(name.value, room, language).then(
       (signed) => {
         sessionStorage.setItem(`session:${room}`, JSON.stringify(signed));
-        connect(signed);
+        connect(signed, table);
       },
       (error: unknown) => {
         signing = false;
@@ -127,7 +183,7 @@ interface Mode {
 }
 
 /** Discord's sign-in: the client's authorize gives a code, which our server checks with Discord. */
-async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string, table: number | null = null): Promise<void> {
+async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promise<SignedIn> {
   discord = { sdk, clientId };
   await sdk.ready();
   const { code } = await sdk.commands.authorize({
@@ -139,7 +195,7 @@ async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string,
   });
   const signed = await signInWithDiscord(code, sdk.instanceId, language);
   await sdk.commands.authenticate({ access_token: signed.access_token });
-  connect(signed, table);
+  return signed;
 }
 
 async function start(): Promise<void> {
@@ -156,7 +212,7 @@ async function start(): Promise<void> {
     return;
   }
   if (query.has("frame_id")) {
-    await discordSignIn(new DiscordSDK(clientId), clientId);
+    connect(await discordSignIn(new DiscordSDK(clientId), clientId));
     return;
   }
   const mockCode = query.get("mock_code");
@@ -164,7 +220,7 @@ async function start(): Promise<void> {
     // Against a stand-in for Discord: the mock's authorize gives the code that stand-in issued.
     const sdk = new DiscordSDKMock(clientId, null, null, null);
     sdk._updateCommandMocks({ authorize: () => Promise.resolve({ code: mockCode }) });
-    await discordSignIn(sdk, clientId);
+    connect(await discordSignIn(sdk, clientId));
     return;
   }
   clear(root);

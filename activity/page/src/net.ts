@@ -12,17 +12,42 @@ export interface SignedIn {
   user: { id: string; name: string };
 }
 
-/** A sign-in our server refused: its words, in the reader's language. */
-export class Refused extends Error {}
+/** A sign-in refused: our server's words in the reader's language (none where it never answered), the HTTP
+ *  status (0: no answer at all, the network or Discord's proxy failing) and how long it asked to wait. */
+export class Refused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly retryAfter: number | null = null, // seconds, from Retry-After or the answer's retry_after
+  ) {
+    super(message);
+  }
+
+  /** Only a matter of waiting (too many sign-ins at once, Discord or the network away): worth trying again,
+   *  unlike a refusal for good (a bad code, a user not in the instance). */
+  get passing(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
 
 async function post(path: string, body: unknown): Promise<SignedIn> {
-  const reply = await fetch(`${apiBase()}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const data = (await reply.json()) as SignedIn & { error?: string };
-  if (!reply.ok) throw new Refused(data.error ?? reply.statusText);
+  let reply: Response;
+  try {
+    reply = await fetch(`${apiBase()}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new Refused("", 0); // no answer: the network, or the server away
+  }
+  // A proxy's own error page (Discord's, while the bot is away) is no JSON: the status alone says it
+  const data = (await reply.json().catch(() => ({}))) as SignedIn & { error?: string; retry_after?: number };
+  if (!reply.ok) {
+    const header = Number(reply.headers.get("Retry-After") ?? NaN);
+    const wait = typeof data.retry_after === "number" ? data.retry_after : Number.isFinite(header) ? header : null;
+    throw new Refused(data.error ?? "", reply.status, wait);
+  }
   return data;
 }
 
@@ -41,7 +66,6 @@ export class Connection {
   private retry = 500;
   private closed = false;
   table: number | null = null; // the table it shows (it asks for it again when it reconnects)
-  greeted = false; // the server took its session once (a hello came)
 
   constructor(
     private readonly session: string,
@@ -57,18 +81,19 @@ export class Connection {
     socket.addEventListener("open", () => {
       this.retry = 500;
       socket.send(JSON.stringify({ op: "hello", session: this.session, table: this.table, language: this.language }));
-      this.onStatus(true);
     });
     socket.addEventListener("message", (event: MessageEvent<string>) => {
       const frame = JSON.parse(event.data) as ServerFrame;
       if (frame.type === "state") this.table = frame.table?.id ?? null;
-      if (frame.type === "hello") this.greeted = true;
       this.onFrame(frame);
+      // Up once the server took the session, not as the socket opened: a move pressed before that answer (to a
+      // session it may no longer know) would only be lost
+      if (frame.type === "hello" && !this.closed) this.onStatus(true);
     });
     socket.addEventListener("close", () => {
       if (this.closed) return;
       this.onStatus(false);
-      window.setTimeout(() => { this.open(); }, this.retry);
+      window.setTimeout(() => { if (!this.closed) this.open(); }, this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     });
   }

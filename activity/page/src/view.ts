@@ -46,7 +46,8 @@ export class Page {
   private noteTimer = 0;
   private connected = true;
   private stopped: string | null = null; // the page stopped for good (until reloaded): why, if the server said
-  private pending: { table: number; turn: number; actions: number } | null = null; // a move sent, not yet answered
+  private detached = false; // the page is the name form's (signing in again): no table drawn until one comes
+  private pending: { table: number; turn: number } | null = null; // a move sent, not yet answered
   private pendingTimer = 0;
   private creating = false; // a new table asked for: no second one until the server answers
   private formValues: FormValues | null = null; // the new-table form as the player left it (null: as it opens)
@@ -91,8 +92,11 @@ export class Page {
   show(table: TableScreen | null): void {
     const before = this.table;
     const sent = this.pending;
-    if (sent && (table?.id !== sent.table || table.turn !== sent.turn || table.actions !== sent.actions)) this.answered();
-    this.creating = false;
+    // The move sent is answered once this seat's turn moved on (or another table is shown): another seat's move
+    // (bids made at once, a computer's) leaves it in flight, and the controls held
+    if (sent && (table?.id !== sent.table || table.turn !== sent.turn)) this.answered();
+    if (table) this.creating = false; // a table opened (a room's new list of tables is no answer to it)
+    this.detached = false;
     if (movedOn(before, table)) this.quiet(); // a refusal or a hint of the screen before is stale now
     if (before && table && before.id === table.id) {
       const trickDone = (before.trick?.length ?? 0) > 0 && (table.trick?.length ?? 0) < (before.trick?.length ?? 0);
@@ -180,6 +184,15 @@ export class Page {
     window.clearTimeout(this.pendingTimer);
   }
 
+  /** The page is given to the name form (local mode, its session gone): the connection is down, and nothing of
+   *  the table (a move's answer given up on, a press let go) is drawn over the form until a table comes again. */
+  detach(): void {
+    this.detached = true;
+    this.connected = false;
+    this.answered();
+    this.creating = false;
+  }
+
   /** Stopped for good (another window took the table, or the sign-in could not be made again): said until the
    *  page is reloaded, every control disabled. */
   stop(reason: string): void {
@@ -228,7 +241,7 @@ export class Page {
     const shown = this.drawn;
     if (!shown || this.pending) return;
     if (!this.send({ op: "act", table: shown.id, action, turn: shown.turn })) return; // the card chosen, the step, stay
-    this.pending = { table: shown.id, turn: shown.turn, actions: shown.actions };
+    this.pending = { table: shown.id, turn: shown.turn };
     window.clearTimeout(this.pendingTimer);
     this.pendingTimer = window.setTimeout(() => { this.answered(); this.render(); }, PENDING_MS);
     this.note = "";
@@ -246,6 +259,7 @@ export class Page {
   // ------------------------------------------------------------------ drawing
 
   render(): void {
+    if (this.detached) return;
     if (this.pressed) {
       this.owed = true;
       return;
