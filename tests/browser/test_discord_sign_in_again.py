@@ -218,3 +218,54 @@ async def test_a_page_whose_hello_discord_no_longer_vouches_for_stops_saying_why
     finally:
         await bot.stop()
     assert "Traceback" not in bot.log(), bot.log()[-5000:]
+
+
+async def test_a_first_sign_in_refused_only_for_now_is_tried_again(
+    double: DiscordDouble,  # noqa: F811
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    """Friends opening the activity together may come past the sign-ins the bot takes at a time (inside Discord
+    they share the address of Discord's proxy): the page's first sign-in, refused as too many (429, with the
+    wait) and then as Discord unreachable (502), is tried again until it goes through, and the page opens; a
+    first sign-in refused for good (a code Discord does not know) still says so at once."""
+    bot, _database_url, port = await start_bot(double, tmp_path)
+    try:
+        (alice, bob) = people(2)
+        double.activity.launch([alice, bob], double.channel_id, double.guild_id, instance_id=MOCK_INSTANCE)
+        context = await browser.new_context(viewport=PHONE, locale="en")
+        page = await context.new_page()
+        await page.clock.install()
+        sign_ins: list[int] = []
+
+        async def token(route: Route) -> None:
+            sign_ins.append(len(sign_ins) + 1)
+            if len(sign_ins) == 1:
+                words = translate("en", "activity.too_many_sign_ins", seconds=2)
+                await route.fulfill(
+                    status=429,
+                    headers={"Retry-After": "2"},
+                    json={"error": words, "key": "activity.too_many_sign_ins", "retry_after": 2},
+                )
+            elif len(sign_ins) == 2:
+                await route.fulfill(status=502, body="<html>Bad gateway</html>", content_type="text/html")
+            else:
+                await route.continue_()
+
+        await page.route("**/api/token", token)
+        await page.goto(f"http://127.0.0.1:{port}/?lang=en&mock_code={double.activity.authorize(alice)}")
+        for _ in range(200):  # each wait moved on as soon as the page is waiting it out
+            if len(sign_ins) >= 3:
+                break
+            await page.clock.fast_forward(2_000)
+            await asyncio.sleep(0.05)
+        await page.wait_for_selector("#game", timeout=30_000)  # signed in: the new-table form
+        assert len(sign_ins) == 3, sign_ins
+
+        other = await (await browser.new_context(viewport=PHONE, locale="ja")).new_page()
+        await other.goto(f"http://127.0.0.1:{port}/?lang=ja&mock_code=not-a-code-discord-gave")
+        await other.locator("[role=alert]").wait_for(timeout=20_000)  # refused for good: said at once
+        assert await other.locator("#game").count() == 0
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-5000:]

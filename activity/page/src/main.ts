@@ -90,18 +90,25 @@ async function signInAgain(table: number | null): Promise<void> {
   signedAgain.push(Date.now());
   page.status(false); // "reconnecting", the controls disabled meanwhile
   await pause(Math.random() * FIRST_SPREAD_MS); // not all of the restarted bot's pages in the same second
+  try {
+    if (!discord) throw new Error("no Discord client");
+    connect(await patiently(discord.sdk, discord.clientId), table);
+  } catch (error: unknown) {
+    page.stop(error instanceof Refused ? error.message : ""); // our server's words are the reader's; the SDK's not
+  }
+}
+
+/** Discord's sign-in, tried again while its refusal is only a matter of waiting (too many sign-ins at a time, as
+ *  when friends open the activity together or a restarted bot's pages all come back; Discord or the network away;
+ *  no answer within SIGN_IN_MS): after the wait asked and a growing back-off with a random part, up to
+ *  SIGN_IN_TRIES times. A refusal for good, or the last try's, is thrown. */
+async function patiently(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promise<SignedIn> {
   for (let tried = 1; ; tried += 1) {
     try {
-      if (!discord) throw new Error("no Discord client");
-      const signed = await within(discordSignIn(discord.sdk, discord.clientId), SIGN_IN_MS);
-      connect(signed, table);
-      return;
+      return await within(discordSignIn(sdk, clientId), SIGN_IN_MS);
     } catch (error: unknown) {
       const passing = error instanceof Refused ? error.passing : error instanceof TimedOut;
-      if (!passing || tried >= SIGN_IN_TRIES) {
-        page.stop(error instanceof Refused ? error.message : ""); // our server's words are the reader's; the SDK's not
-        return;
-      }
+      if (!passing || tried >= SIGN_IN_TRIES) throw error;
       const asked = error instanceof Refused ? (error.retryAfter ?? 0) : 0;
       const wait = Math.max(asked, Math.min(2 ** (tried - 1), 32)); // seconds: as asked, at least 1, 2, 4… 32
       await pause((wait + Math.random() * Math.min(wait, 10)) * 1000);
@@ -212,7 +219,7 @@ async function start(): Promise<void> {
     return;
   }
   if (query.has("frame_id")) {
-    connect(await discordSignIn(new DiscordSDK(clientId), clientId));
+    connect(await patiently(new DiscordSDK(clientId), clientId));
     return;
   }
   const mockCode = query.get("mock_code");
@@ -220,7 +227,7 @@ async function start(): Promise<void> {
     // Against a stand-in for Discord: the mock's authorize gives the code that stand-in issued.
     const sdk = new DiscordSDKMock(clientId, null, null, null);
     sdk._updateCommandMocks({ authorize: () => Promise.resolve({ code: mockCode }) });
-    connect(await discordSignIn(sdk, clientId));
+    connect(await patiently(sdk, clientId));
     return;
   }
   clear(root);
@@ -229,5 +236,6 @@ async function start(): Promise<void> {
 
 start().catch((error: unknown) => {
   clear(root);
-  root.append(el("p", { class: "note", role: "alert", text: error instanceof Error ? error.message : String(error) }));
+  const said = error instanceof Error ? error.message : String(error); // none from a sign-in given up on
+  root.append(el("p", { class: "note", role: "alert", text: said || t("screen.stopped") }));
 });
