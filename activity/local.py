@@ -17,6 +17,7 @@ import sys
 from aiohttp import web
 
 from bot.config import Settings
+from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
 from bot.tables import TableService
 
 from .identity import DiscordSignIn
@@ -99,8 +100,14 @@ async def run_local(service: TableService, settings: Settings, *, ready: asyncio
     resume = asyncio.create_task(service.load_open_tables(), name="resume-tables")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def asked() -> None:
+        if not stop.is_set():  # closed in order below; a part that hangs does not keep the process
+            end_at_the_latest(STOP_AT_THE_LATEST)
+        stop.set()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+        loop.add_signal_handler(signum, asked)
     print(
         f"The card table is open at http://{settings.activity_host}:{port}/ (local mode: no Discord). "
         "Open it in a browser, sign in with any name, and start a table; open more tabs to play with friends. "

@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Awaitable
 from datetime import timedelta
@@ -25,6 +23,7 @@ from activity.local import ActivityRunning, PortTaken, run_local, start_activity
 from bot.config import Settings
 from bot.gateway import OneLineOutages, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
+from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
@@ -48,8 +47,6 @@ EXTENSIONS = (
 # A stop (SIGTERM, SIGINT) closes everything within this many seconds, whatever the bot was doing; each
 # part is given what is left of it, and one that takes longer is left behind (see TrickBot.close).
 STOP_WITHIN = 8.0
-# The last resort: a stop still not done after this long (a thread stuck in a library) ends the process.
-STOP_AT_THE_LATEST = 9.5
 
 NO_TOKEN = """\
 The bot needs a token to connect to Discord, and {problem}. Create an application at \
@@ -410,7 +407,7 @@ async def run(settings: Settings) -> int:
     def asked(signum: int) -> None:
         if not stop.is_set():
             log.info("%s: stopping", signal.Signals(signum).name)
-            _end_at_the_latest(STOP_AT_THE_LATEST)
+            end_at_the_latest(STOP_AT_THE_LATEST)
         stop.set()
 
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -471,20 +468,6 @@ def _answering() -> list[asyncio.Task[Any]]:
 async def _all_of(tasks: list[asyncio.Task[Any]]) -> None:
     """Wait for ``tasks`` to end (their errors are theirs: each handler reports its own)."""
     await asyncio.wait(tasks)
-
-
-def _end_at_the_latest(seconds: float) -> None:
-    """End the process ``seconds`` from now if it has not ended by itself: a stop must not hang on a thread
-    stuck in a library. The database is consistent at any instant (each write is one transaction)."""
-
-    def end() -> None:
-        log.warning("the stop took longer than %.1f s: ending the process now", seconds)
-        logging.shutdown()
-        os._exit(0)
-
-    timer = threading.Timer(seconds, end)
-    timer.daemon = True
-    timer.start()
 
 
 async def run_local_table(settings: Settings) -> int:

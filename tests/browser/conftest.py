@@ -69,7 +69,12 @@ async def local_bot(tmp_path: Path) -> AsyncIterator[LocalBot]:
     finally:
         if process.returncode is None:
             process.terminate()
-            await asyncio.wait_for(process.wait(), 20)
+            try:
+                await asyncio.wait_for(process.wait(), 20)
+            except TimeoutError:  # its own last resort ends it after 9.5 s: say what it was doing
+                process.kill()
+                await process.wait()
+                raise AssertionError("the local table did not stop:\n" + bot.log.read_text()[-5000:]) from None
     assert "Traceback" not in bot.log.read_text(), bot.log.read_text()
 
 
