@@ -28,6 +28,7 @@ from bot.tables.tournament_records import (
     DUPLICATE,
     FORMATS,
     SWISS,
+    EntrantInfo,
     RoundTable,
     TournamentChanged,
     TournamentInfo,
@@ -171,6 +172,18 @@ class Tournaments(commands.Cog, name=HANDLER):
             message = await post(interaction, **kwargs)  # in turn with the deferral, never both (40060)
             await self.tournaments.set_message(info.id, message.id)
 
+    async def _entered(
+        self, interaction: discord.Interaction[Any], tournament: int, player: discord.User
+    ) -> tuple[TournamentInfo, EntrantInfo]:
+        """A tournament of this server and ``player``'s entry in it, else refused (another server's, not entered)."""
+        info = await self.tournaments.tournament(tournament)
+        if info.guild_id != interaction.guild_id:
+            raise NotAllowed("tournament_elsewhere")
+        entrant = info.entrant_of(player.id)
+        if entrant is None:
+            raise NotAllowed("not_entered")
+        return info, entrant
+
     @tournament.command(name="remove", description=text("command.tournament_remove"))
     @app_commands.describe(tournament=text("describe.tournament.tournament"), player=text("describe.tournament.player"))
     async def remove(
@@ -182,13 +195,8 @@ class Tournaments(commands.Cog, name=HANDLER):
         locale = reader(interaction)
         async with self.work.working(interaction, update=False):
             try:
-                info = await self.tournaments.tournament(tournament)
-                if info.guild_id != interaction.guild_id:
-                    raise NotAllowed("tournament_elsewhere")
-                entrant = info.entrant_of(player.id)
-                if entrant is None:
-                    raise NotAllowed("not_entered")
-                info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
+                _, entrant = await self._entered(interaction, tournament, player)
+                await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
@@ -210,12 +218,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         locale = reader(interaction)
         async with self.work.working(interaction, update=False):
             try:
-                info = await self.tournaments.tournament(tournament)
-                if info.guild_id != interaction.guild_id:
-                    raise NotAllowed("tournament_elsewhere")
-                entrant = info.entrant_of(player.id)
-                if entrant is None:
-                    raise NotAllowed("not_entered")
+                _, entrant = await self._entered(interaction, tournament, player)
                 if replacement.bot:
                     raise NotAllowed("not_a_person")
                 await self.tournaments.replace(
