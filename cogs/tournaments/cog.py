@@ -196,11 +196,12 @@ class Tournaments(commands.Cog, name=HANDLER):
         async with self.work.working(interaction, update=False):
             try:
                 _, entrant = await self._entered(interaction, tournament, player)
-                await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
+                info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
             await send(interaction, t(locale, "tournament.removed", name=f"<@{player.id}>"))
+            await self._signup_changed(info)
 
     @tournament.command(name="replace", description=text("command.tournament_replace"))
     @app_commands.describe(
@@ -221,13 +222,14 @@ class Tournaments(commands.Cog, name=HANDLER):
                 _, entrant = await self._entered(interaction, tournament, player)
                 if replacement.bot:
                     raise NotAllowed("not_a_person")
-                await self.tournaments.replace(
+                info = await self.tournaments.replace(
                     tournament, interaction.user.id, entrant.id, replacement.id, replacement.display_name
                 )
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
             await send(interaction, t(locale, "tournament.replaced", name=f"<@{player.id}>", by=f"<@{replacement.id}>"))
+            await self._signup_changed(info)
 
     @tournament.command(name="standings", description=text("command.tournament_standings"))
     @app_commands.describe(tournament=text("describe.tournament.tournament"))
@@ -361,6 +363,14 @@ class Tournaments(commands.Cog, name=HANDLER):
                 await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
         except (discord.HTTPException, aiohttp.ClientError):
             log.warning("could not show %s of tournament %s", event.what, info.id)
+
+    async def _signup_changed(self, info: TournamentInfo) -> None:
+        """Who is in, changed by a command (/tournament remove, replace) rather than a click on the sign-up
+        message: that message is redrawn to show it."""
+        if info.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        await self._redraw_signup(channel, info, await self.locale_of(info.guild_id))
 
     async def _redraw_signup(self, channel: discord.PartialMessageable, info: TournamentInfo, locale: Any) -> None:
         """The sign-up message shows where the tournament is. Whatever happens to it, the round's tables, the

@@ -247,3 +247,39 @@ async def test_a_deleted_sign_up_message_does_not_stall_the_tournament(
     finally:
         await process.stop()
     assert "was deleted" in process.log() and "Traceback" not in process.log()
+
+
+async def test_the_host_takes_a_player_out_and_puts_another_in_their_place(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """/tournament remove and replace: the host alone, only someone entered, and each answered in the reader's
+    words; the sign-up shows who is in."""
+    users = entrants(3)
+    newcomer = User(2990, "Newcomer")
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, rounds=1)
+        found = re.search(r"Tournament (\d+)", signup.text())
+        assert found is not None, signup.text()
+        number = int(found[1])
+
+        async def said(who: User, sub: str, **options: object) -> str:
+            answer = await double.command(who, "tournament", sub, tournament=number, **options)
+            assert answer.original is not None and answer.original.ephemeral_for == who.id
+            return answer.original.text()
+
+        assert "host can do that" in await said(users[1], "remove", player=users[2])
+        assert "not signed up" in await said(users[0], "remove", player=newcomer)
+        assert "was taken out" in await said(users[0], "remove", player=users[2])
+        assert "not signed up" in await said(users[0], "replace", player=users[2], replacement=newcomer)
+        assert "takes the place" in await said(users[0], "replace", player=users[1], replacement=newcomer)
+        await double.wait_for(
+            lambda: all((f"<@{u.id}>" in signup.text()) == (u in (users[0], newcomer)) for u in (*users, newcomer)),
+            WAIT,
+            "the sign-up shows who is in",
+        )
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
