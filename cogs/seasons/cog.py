@@ -204,6 +204,8 @@ class Seasons(commands.Cog, name=HANDLER):
             where = (season.name, season.guild_id, ended.channel_id)
             log.warning("season %s of server %s: its channel %s is out of reach", *where)
             await self.service.seasons.announced(season.id, 0)  # nowhere to post it: kept, not tried forever
+            if ended.top_role_id is not None:  # the best players still get the role, told nowhere
+                await self.move_role(ended, None, locale)
             return
         except (discord.HTTPException, aiohttp.ClientError):
             await self.service.seasons.release(season.id)
@@ -213,16 +215,24 @@ class Seasons(commands.Cog, name=HANDLER):
         if ended.top_role_id is not None:
             await self.move_role(ended, channel, locale)
 
-    async def move_role(self, ended: SeasonEnded, channel: discord.abc.Messageable, locale: str) -> None:
+    async def move_role(self, ended: SeasonEnded, channel: discord.abc.Messageable | None, locale: str) -> None:
         """The season's role goes to its best players and leaves those of the season before; where Discord
-        refuses (no Manage Roles, or the role above the bot's own), the channel is told how to fix it."""
+        refuses (no Manage Roles, or the role above the bot's own), the channel is told how to fix it (None: the
+        channel is out of reach, and what happened is logged alone)."""
+
+        async def say(text: str) -> None:
+            if channel is None:
+                log.warning("season %s of server %s: %s", ended.season.name, ended.season.guild_id, text)
+                return
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+
         assert ended.top_role_id is not None
         season, role = ended.season, ended.top_role_id
         guild = self.bot.get_guild(season.guild_id)
         now = guild.get_role(role) if guild is not None else None
         if now is not None and now.permissions.value & GUARDED:  # given a moderator's powers since it was chosen
-            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
-                await channel.send(t(locale, "season.role_too_powerful", role=f"<@&{role}>"))
+            await say(t(locale, "season.role_too_powerful", role=f"<@&{role}>"))
             return
         best = [row["user_id"] for row in ended.standings[: ended.top_count]]
         reason = f"season {season.name}"
@@ -235,11 +245,8 @@ class Seasons(commands.Cog, name=HANDLER):
                 with contextlib.suppress(discord.NotFound):
                     await self.bot.http.add_role(season.guild_id, user_id, role, reason=reason)
         except discord.Forbidden:
-            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
-                await channel.send(t(locale, "season.role_refused", role=f"<@&{role}>"))
+            await say(t(locale, "season.role_refused", role=f"<@&{role}>"))
             return
         if best:
             mentions = " ".join(f"<@{user_id}>" for user_id in best)
-            said = t(locale, "season.role_given", role=f"<@&{role}>", players=mentions, name=season.name)
-            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
-                await channel.send(said, allowed_mentions=discord.AllowedMentions.none())
+            await say(t(locale, "season.role_given", role=f"<@&{role}>", players=mentions, name=season.name))

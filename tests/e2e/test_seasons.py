@@ -290,3 +290,26 @@ async def test_a_night_whose_event_changed_while_the_bot_was_away_follows_the_ev
     finally:
         await second.stop()
     assert "Traceback" not in second.log(), second.log()[-3000:]
+
+
+async def test_a_season_whose_channel_is_gone_still_gives_its_role(
+    double: DiscordDouble, database_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """The channel a season posts to was deleted: its standings are posted nowhere (and not tried forever), and
+    its best players still get the season's role."""
+    _, ranked = await ended_season(database_url, double.guild_id)
+    double.channels.pop(ROOM)
+    bot = BotProcess(double, database_url, tmp_path / "bot.log")
+    await bot.start()
+    try:
+        best = set(ranked[:2])
+        await double.wait_for(
+            lambda: {user for user, roles in double.member_roles.items() if CHAMPION in roles} == best,
+            WAIT,
+            "the season's role given to its best",
+        )
+        assert "is out of reach" in bot.log()
+        assert double.problems == []
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-4000:]
