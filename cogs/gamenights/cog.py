@@ -27,6 +27,7 @@ from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import PUBLIC_THINKING, send
+from ..tables.lobby_clicks import NEEDED_PERMISSIONS, missing_in, missing_text
 from ..tables.render import game_name
 from .hooks import GAME_NIGHTS, TABLES, LobbyOpener, TournamentSignUps
 
@@ -123,6 +124,10 @@ class GameNights(commands.Cog, name=HANDLER):
         # does); with it the bot may also edit and end the events it created.
         if not interaction.app_permissions.create_events:
             await send(interaction, t(locale, "night.no_create_events"))
+            return
+        missing = missing_in(interaction, channel, NEEDED_PERMISSIONS)  # its lobby is opened there at the start
+        if missing:
+            await send(interaction, missing_text(missing, locale, "night.missing_permissions", channel=where.mention))
             return
         try:
             plan = self.service.game_nights.check(game.value, options, players, start, tournament)

@@ -26,11 +26,14 @@ from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import post, send
+from ..tables.lobby_clicks import missing_in, missing_text
 from ..tables.render import game_name
 from ..tables.working import answering
 from .render import season_span, season_title, standings_embed
 
 log = logging.getLogger(__name__)
+
+POSTING = ("view_channel", "send_messages", "embed_links")  # what a season's standings need in its channel
 
 ROLL_SECONDS = 5.0  # how often the seasons due are created and ended seasons announced
 HANDLER = "Seasons"
@@ -119,6 +122,12 @@ class Seasons(commands.Cog, name=HANDLER):
     ) -> None:
         locale = reader(interaction)
         async with answering(interaction, update=False, public=True):  # answered in time
+            missing = missing_in(interaction, channel, POSTING)
+            if missing:  # its standings could not be posted there at each season's end
+                await send(
+                    interaction, missing_text(missing, locale, "season.missing_permissions", channel=channel.mention)
+                )
+                return
             refusal = role_refusal(interaction, role) if role is not None else None
             if refusal is not None and role is not None:
                 await send(interaction, t(locale, refusal, role=role.mention))

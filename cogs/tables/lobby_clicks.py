@@ -37,10 +37,20 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     return [name for name in NEEDED_PERMISSIONS if not getattr(granted, name)]
 
 
-def missing_text(missing: list[str], locale: Any, key: str = "play.missing_permissions") -> str:
+def missing_in(
+    interaction: discord.Interaction[Any], channel: discord.abc.GuildChannel | None, needed: tuple[str, ...]
+) -> list[str]:
+    """The permissions of ``needed`` the bot lacks in ``channel``, a channel chosen in a command's option (None:
+    the one the command was run in, whose permissions come with the interaction)."""
+    me = channel.guild.me if channel is not None else None
+    granted = channel.permissions_for(me) if channel is not None and me is not None else interaction.app_permissions
+    return [name for name in needed if not getattr(granted, name)]
+
+
+def missing_text(missing: list[str], locale: Any, key: str = "play.missing_permissions", **params: Any) -> str:
     """What to grant, said in the reader's language."""
     names = t(locale, "permission.separator").join(t(locale, f"permission.{name}") for name in missing)
-    return t(locale, key, permissions=names)
+    return t(locale, key, permissions=names, **params)
 
 
 class LobbyClicks:

@@ -313,3 +313,40 @@ async def test_a_season_whose_channel_is_gone_still_gives_its_role(
     finally:
         await bot.stop()
     assert "Traceback" not in bot.log(), bot.log()[-4000:]
+
+
+QUIET = 900_000_000_000_000_077  # a channel where the bot may read but not write
+SEND_MESSAGES = 1 << 11
+
+
+async def test_a_night_or_a_season_in_a_channel_the_bot_cannot_post_in_is_refused_at_the_door(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """The channel chosen in /gamenight schedule or /season start is not the one the command is run in: the bot's
+    permissions there are its own, and where it may not post (its lobby, its standings would go nowhere, found
+    out only at the start or the end) the command is refused saying what to grant, and nothing is made."""
+    bot_id = str(double.bot_user["id"])
+    double.channels[QUIET] = {
+        **double.channels[double.channel_id],
+        "id": str(QUIET),
+        "name": "quiet-room",
+        "permission_overwrites": [{"id": bot_id, "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)}],
+    }
+    bot = BotProcess(double, database_url, tmp_path / "bot.log")
+    await bot.start()
+    try:
+        later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+        night = await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later, channel=QUIET)
+        assert night.original is not None and night.original.ephemeral_for == MANAGER.id
+        assert "Send Messages" in night.original.text() and f"<#{QUIET}>" in night.original.text()
+        assert double.scheduled_events.created == []
+        japanese = User(1901, "Mei", locale="ja", manager=True)
+        season = await double.command(japanese, "season", "start", game="oh-hell", length="month", channel=QUIET)
+        assert season.original is not None and season.original.ephemeral_for == japanese.id
+        assert "シーズンの順位を投稿できません" in season.original.text()
+        here = await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later)  # its own room
+        assert here.original is not None and "scheduled a game night of Oh Hell" in here.original.text()
+        assert double.problems == []
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-4000:]
