@@ -133,6 +133,7 @@ class DiscordSignIn:
         self.pace = Bucket(SIGN_INS_PER_SECOND, SIGN_IN_BURST, clock)
         self._instances: OrderedDict[str, tuple[float, Instance | None]] = OrderedDict()  # None: no such instance
         self._reading: dict[str, asyncio.Future[Instance | None]] = {}
+        self._asking: set[asyncio.Future[str | None]] = set()  # instances asked again in the background
 
     def _client(self) -> aiohttp.ClientSession:
         if self._http is None or self._http.closed:
@@ -140,6 +141,8 @@ class DiscordSignIn:
         return self._http
 
     async def close(self) -> None:
+        for asking in self._asking:
+            asking.cancel()
         if self._http is not None:
             await self._http.close()
 
@@ -176,11 +179,20 @@ class DiscordSignIn:
             if known is None:
                 return None
             instance = known[1]
-        if instance is None:
-            return "activity.no_instance"
-        if user_id not in instance.users or instance.channel_id != channel_id:
-            return "activity.not_in_instance"
-        return None
+        return _why_not(instance, user_id, channel_id)
+
+    def still_listed(self, instance_id: str, user_id: int, channel_id: int) -> str | None:
+        """:meth:`recheck`'s answer from what is known now, without waiting on Discord (asked on every frame of
+        an open screen, so a move never waits on Discord, nor on its outage): None where nothing known says no.
+        An answer older than ``INSTANCE_SECONDS`` is asked again meanwhile, one read at a time per instance, and
+        serves the frames after it."""
+        known = self._instances.get(instance_id)
+        stale = known is None or self.clock() - known[0] >= INSTANCE_SECONDS
+        if stale and instance_id not in self._reading and self.waits.left("instance") <= 0:
+            asking = asyncio.ensure_future(self.recheck(instance_id, user_id, channel_id))
+            self._asking.add(asking)
+            asking.add_done_callback(self._asking.discard)
+        return None if known is None else _why_not(known[1], user_id, channel_id)
 
     async def _heard(self, route: str, reply: aiohttp.ClientResponse) -> None:
         """Note what Discord said of its rate limits; on a 429, hold the route (every route, for a global
@@ -288,3 +300,12 @@ class DiscordSignIn:
         location = location if isinstance(location, dict) else {}
         users = frozenset(u for u in (_snowflake(u) for u in body.get("users") or []) if u is not None)
         return Instance(_snowflake(location.get("guild_id")), _snowflake(location.get("channel_id")), users)
+
+
+def _why_not(instance: Instance | None, user_id: int, channel_id: int) -> str | None:
+    """Why ``instance`` (None: Discord has none such) no longer lets ``user_id`` play in ``channel_id``."""
+    if instance is None:
+        return "activity.no_instance"
+    if user_id not in instance.users or instance.channel_id != channel_id:
+        return "activity.not_in_instance"
+    return None

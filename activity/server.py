@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.web_protocol import RequestPayloadError
 from pydantic import ValidationError
 
 from bot.catalogues import DEFAULT, language_of, translate
@@ -118,6 +119,8 @@ async def _json_body(request: web.Request) -> tuple[Any, str | None]:
         raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
         return None, "activity.too_long"
+    except RequestPayloadError:  # a body that cannot be read as it says (a Content-Encoding it is not in)
+        return None, "activity.bad_frame"
     body = _loads(raw)
     return body, None if body is not None else "activity.bad_frame"
 
@@ -393,9 +396,14 @@ class Screen:
 
     async def replaced(self) -> None:
         """A newer screen of the session took this one's place: the page is told so (and does not reconnect)."""
-        await self.refuse("activity.replaced")
+        await self.ended("activity.replaced")
+
+    async def ended(self, key: str) -> None:
+        """The screen may show no more (replaced by a newer one; its session over: its hours up, or Discord no
+        longer lists its user in the instance): the page is told why, and the socket closed."""
+        await self.refuse(key)
         with contextlib.suppress(ConnectionResetError):
-            await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"replaced")
+            await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=key.encode())
 
     async def close(self) -> None:
         if self._hinting is not None:
@@ -610,12 +618,35 @@ class ActivityServer:
             if message.type != WSMsgType.TEXT:
                 await screen_.refuse("activity.bad_frame")
                 continue
+            over = await self._over(screen_.session, asking=False)
+            if over is not None:  # a socket opened while the session held does not outlive it
+                await screen_.ended(over)
+                break
             try:
                 frame = parse(message.data)
             except BadFrame as why:
                 await screen_.refuse("activity.too_long" if str(why) == "too_long" else "activity.bad_frame")
                 continue
             await screen_.handle(frame)
+
+    async def _over(self, session: Session, *, asking: bool = True) -> str | None:
+        """Why ``session`` holds no more (None: it holds): its hours are up (``activity.signed_out``), or Discord
+        no longer lists its user in its instance (from an answer at most ``INSTANCE_SECONDS`` old, shared by the
+        instance's screens: waited for at a screen's hello (``asking``), else the one known, a stale one asked
+        again meanwhile); then it is dropped, and every other screen of it ends too."""
+        if self.sessions.get(session.key) is None:
+            return "activity.signed_out"
+        if session.instance_id is None or self.discord is None:
+            return None
+        where = (session.instance_id, session.user_id, session.channel_id)
+        why = await self.discord.recheck(*where) if asking else self.discord.still_listed(*where)
+        if why is not None:
+            self.sessions.drop(session.key)
+            for other in list(self.of_session.get(session.key, [])):
+                chore = asyncio.create_task(other.ended(why), name="screen-ended")
+                self._chores.add(chore)
+                chore.add_done_callback(self._chores.discard)
+        return why
 
     def _opened(self, screen_: Screen) -> None:
         """A new screen of its session: past SCREENS_PER_SESSION the oldest goes (told why), so a page reloaded
@@ -671,13 +702,11 @@ class ActivityServer:
         if session is None:
             await refuse("activity.signed_out")
             return None
-        if session.instance_id is not None and self.discord is not None:
-            # Still in the instance? A user who left it (or was moved out of the channel) signs in no more.
-            why = await self.discord.recheck(session.instance_id, session.user_id, session.channel_id)
-            if why is not None:
-                self.sessions.drop(session.key)
-                await refuse(why)
-                return None
+        # Still in the instance? A user who left it (or was moved out of the channel) signs in no more.
+        why = await self._over(session)
+        if why is not None:
+            await refuse(why)
+            return None
         return session, language, hello.table
 
     async def _close_discord(self, app: web.Application) -> None:

@@ -312,6 +312,52 @@ async def test_a_user_who_left_the_instance_opens_no_more_screens(make: Make) ->
     assert json.loads((await socket.receive(timeout=10)).data)["key"] == "activity.signed_out"
 
 
+async def test_a_screen_open_when_its_user_left_the_instance_moves_nothing_and_ends(make: Make) -> None:
+    """A socket opened while the user was in the instance does not outlive their leaving it: once Discord's
+    answer (asked again in the background as frames come, a move never waiting on it) no longer lists them, the
+    screen's next frame changes nothing, the page is told why, and every screen of that session ends."""
+    here = await make()
+    double = here.double
+    assert double is not None
+    instance = launched(double, ALICE, MALLORY)
+    table = await here.service.open_table(double.guild_id, double.channel_id, ALICE.id, ALICE.name, "oh-hell")
+    await here.service.set_location(table.id, message_id=12345)
+    session = await here.signed_in(MALLORY, instance)
+    old, other = await here.screen(session, table=table.id), await here.screen(session, table=table.id)
+    await old.state_where(lambda shown: shown["id"] == table.id)
+    double.activity.instances[instance].users.remove(MALLORY.id)
+    here.advance(31.0)
+    reads = double.activity.instance_reads
+    await old.send(op="watch", table=table.id)  # a frame: Discord's stale answer is asked again meanwhile
+    for _ in range(100):
+        if double.activity.instance_reads > reads:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)  # its answer heard
+    await old.send(op="join", table=table.id)
+    ended = await frames_until(old, "activity.not_in_instance")
+    assert ended[-1]["message"]
+    assert (await old.socket.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert (await here.service.table(table.id)).seat_of(MALLORY.id) is None  # the join changed nothing
+    assert (await frames_until(other, "activity.not_in_instance"))[-1]["message"]  # the session's other screen
+
+
+async def test_a_screen_whose_session_hours_are_up_moves_nothing(make: Make) -> None:
+    here = await make()
+    double = here.double
+    assert double is not None
+    instance = launched(double, ALICE, MALLORY)
+    table = await here.service.open_table(double.guild_id, double.channel_id, ALICE.id, ALICE.name, "oh-hell")
+    await here.service.set_location(table.id, message_id=12345)
+    session = await here.signed_in(MALLORY, instance)
+    screen = await here.screen(session, table=table.id)
+    await screen.state_where(lambda shown: shown["id"] == table.id)
+    here.advance(DISCORD_SECONDS + 60)
+    await screen.send(op="join", table=table.id)
+    assert (await frames_until(screen, "activity.signed_out"))[-1]["message"]
+    assert (await here.service.table(table.id)).seat_of(MALLORY.id) is None
+
+
 async def test_an_ended_instance_ends_its_sessions(make: Make) -> None:
     here = await make()
     double = here.double

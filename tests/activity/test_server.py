@@ -187,6 +187,10 @@ async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
     for raw, key in (("[" * 5000 + "]" * 5000, "activity.bad_frame"), ("x" * 20_000, "activity.too_long")):
         async with served.client.post(served.url("/api/local/signin"), data=raw) as answer:
             assert answer.status == 400 and (await answer.json())["key"] == key
+    # a body that says it is compressed and is not: refused as unreadable, not a server error
+    body, headers = b'{"name": "Ann", "room": 1}', {"Content-Encoding": "gzip", "Content-Type": "application/json"}
+    async with served.client.post(served.url("/api/local/signin"), data=body, headers=headers) as answer:
+        assert answer.status == 400 and (await answer.json())["key"] == "activity.bad_frame"
 
 
 async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: Served) -> None:
