@@ -1,0 +1,62 @@
+"""Flows no other end-to-end test walked: /tournament standings asked by anyone (answered to them alone, in their
+language, with the round it is after), refused for a tournament of another server or one that does not exist;
+/season stop by a manager (said in the channel, the season's final standings posted by themselves) and
+refused to others, changing nothing; /abandon by a manager who is not at the table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.double import BotProcess, DiscordDouble, Message, User
+
+from .driver import MANAGER, WAIT, control
+from .tournament import entrants, play_round, sign_up
+
+SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
+ROOM = 900_000_000_000_000_002  # the double's channel
+
+
+async def test_tournament_standings_are_the_readers_own_and_name_the_rounds_played(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(4)
+    bystander = User(2995, "Watcher")
+    japanese = User(2996, "Mei", locale="ja")
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, rounds=2, options=SHORT)
+        found = re.search(r"Tournament (\d+)", signup.text())
+        assert found is not None, signup.text()
+        number = int(found[1])
+
+        async def standings(who: User, tournament: int = number, channel_id: int | None = None) -> Message:
+            answer = await double.command(who, "tournament", "standings", tournament=tournament, channel_id=channel_id)
+            assert answer.original is not None and answer.original.ephemeral_for == who.id, "to the asker alone"
+            return answer.original
+
+        before = (await standings(bystander)).text()
+        assert "before any round has finished" in before and "after round" not in before, before
+
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        await play_round(double, users, 1, 1)
+        await double.wait_for(
+            lambda: any("standings after round 1" in m.text() for m in double.public_messages()), WAIT, "round 1 over"
+        )
+        mine = (await standings(users[1])).text()
+        assert "standings after round 1" in mine, mine  # round 2 is under way: the standings are still round 1's
+        assert all(f"<@{user.id}>" in mine for user in users), mine
+        theirs = (await standings(japanese)).text()
+        assert "ラウンド1後の順位" in theirs and "standings" not in theirs, theirs
+
+        assert "There is no tournament 999999" in (await standings(bystander, 999_999)).text()
+        elsewhere = double.another_server(910_000_000_000_000_711, 910_000_000_000_000_712)
+        other = (await standings(User(2997, "Stranger"), number, elsewhere)).text()
+        assert "belongs to another server" in other and f"<@{users[0].id}>" not in other, other
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
