@@ -60,3 +60,39 @@ async def test_tournament_standings_are_the_readers_own_and_name_the_rounds_play
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+def in_room(double: DiscordDouble, words: str) -> list[Message]:
+    return [m for m in double.public_messages() if m.channel_id == ROOM and words in m.text()]
+
+
+async def test_season_stop_ends_the_season_and_posts_its_standings_and_only_a_manager_may(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    started = await double.command(MANAGER, "season", "start", game="just-make", length="month", channel=ROOM)
+    assert started.original is not None and started.original.ephemeral_for is None, "said in the channel"
+    found = re.search(r"season (\S+)\*\*", started.original.text())
+    assert found is not None, started.original.text()
+    name = found[1]
+
+    member = User(1950, "Pat")
+    refused = (await double.command(member, "season", "stop", game="just-make")).original
+    assert refused is not None and refused.ephemeral_for == member.id
+    assert "Only someone who can manage the server" in refused.text()
+    again = (await double.command(MANAGER, "season", "start", game="just-make", length="month", channel=ROOM)).original
+    assert again is not None and "already on" in again.text(), "the refusal turned nothing off"
+
+    stopped = (await double.command(MANAGER, "season", "stop", game="just-make")).original
+    assert stopped is not None and stopped.ephemeral_for is None, "said in the channel"
+    assert "Seasons of Just Make are off" in stopped.text() and f"Season {name} ended now" in stopped.text()
+    posted = await double.wait_for(lambda: in_room(double, f"season {name} is over"), WAIT, "the final standings")
+    assert len(posted) == 1 and "No next season" in posted[0].text() and "Nobody played" in posted[0].text()
+
+    japanese = User(1901, "Mei", locale="ja", manager=True)
+    twice = (await double.command(japanese, "season", "stop", game="just-make")).original
+    assert twice is not None and twice.ephemeral_for == japanese.id
+    assert "シーズンはオンになっていません" in twice.text(), twice.text()
+    board = (await double.command(member, "leaderboard", game="just-make", season=name)).original
+    assert board is not None and f"season {name}" in board.text(), "the ended season's board is kept"
+    assert len(in_room(double, f"season {name} is over")) == 1, "posted once"
+    assert double.problems == []
