@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.double import BotProcess, DiscordDouble, Message, User
 
-from .driver import MANAGER, WAIT, control
+from .driver import MANAGER, WAIT, TableDriver, control
 from .tournament import entrants, play_round, sign_up
 
 SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
@@ -95,4 +95,40 @@ async def test_season_stop_ends_the_season_and_posts_its_standings_and_only_a_ma
     board = (await double.command(member, "leaderboard", game="just-make", season=name)).original
     assert board is not None and f"season {name}" in board.text(), "the ended season's board is kept"
     assert len(in_room(double, f"season {name} is over")) == 1, "posted once"
+    assert double.problems == []
+
+
+async def test_a_manager_not_at_the_table_abandons_it_and_a_player_is_refused_in_their_language(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    users = [User(1000, "Alice"), User(1001, "Ken", locale="ja"), User(1002, "Carol"), User(1003, "Dave")]
+    table = TableDriver(double, users, seed=4)
+    await table.open("just-make", players=4, target=3)
+    await table.seat_everyone()
+    await table.start()
+    assert table.table is not None and table.table.thread_id is not None
+    thread = table.table.thread_id
+    for player in table.players:
+        await table.show_hand(player)
+    versions = len(table.table.versions)
+
+    refused = (await double.command(users[1], "abandon", channel_id=thread)).original
+    assert refused is not None and refused.ephemeral_for == users[1].id
+    assert "テーブルを中止できるのは" in refused.text(), refused.text()
+    assert len(table.table.versions) == versions and "abandoned" not in table.table.text(), "nothing changed"
+
+    done = (await double.command(MANAGER, "abandon", channel_id=thread)).original
+    assert done is not None and done.ephemeral_for is None, "said in the thread for all"
+    assert f"<@{MANAGER.id}> abandoned the table" in done.text(), done.text()
+    await double.wait_for(lambda: "abandoned" in table.table.text(), WAIT, "the table says it was abandoned")  # type: ignore[union-attr]
+    assert control(table.table, "tt:") is None, "no controls left on the table"
+
+    on_turn = next(p for p in table.players if p.hand is not None and table.choices(p.hand))
+    assert on_turn.hand is not None
+    card = table.choices(on_turn.hand)[0]["custom_id"]
+    answer = await double.click(on_turn.user, on_turn.hand, card)  # a button from before the end: refused
+    shown = answer.original or on_turn.hand
+    assert "This table is closed" in shown.text() and not table.choices(shown), shown.text()
+    again = (await double.command(MANAGER, "abandon", channel_id=thread)).original
+    assert again is not None and again.ephemeral_for == MANAGER.id, "a table already ended is not ended twice"
     assert double.problems == []
