@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.storage.database import Database
+from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
+from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .driver import MANAGER, WAIT, TableDriver, control
 from .tournament import entrants, play_round, sign_up
@@ -132,3 +135,64 @@ async def test_a_manager_not_at_the_table_abandons_it_and_a_player_is_refused_in
     again = (await double.command(MANAGER, "abandon", channel_id=thread)).original
     assert again is not None and again.ephemeral_for == MANAGER.id, "a table already ended is not ended twice"
     assert double.problems == []
+
+
+PLAYED = 12  # matches of one person: two pages of /history
+
+
+async def seed_matches(database_url: str, guild_id: int) -> list[int]:
+    """Twelve finished matches of Just Make at four, the same person (5800) at each: their ids, oldest first."""
+    database = Database(database_url)
+    await database.upgrade()
+    service = TableService(database)
+    ids = []
+    try:
+        for number in range(PLAYED):
+            lineup = [5800, 5801 + number * 3, 5802 + number * 3, 5803 + number * 3]
+            info = await service.open_table(guild_id, 7300 + number, lineup[0], "Reg", "just-make", {"target": 3})
+            for user in lineup[1:]:
+                info = await service.join(info.id, user, f"P{user}")
+            outcome = await service.start(info.id, lineup[0], message_id=LOBBY_MESSAGE)
+            await play_to_end(service, outcome.table, seed=number)
+            ids.append(outcome.table.id)
+    finally:
+        await service.close()
+        await database.close()
+    return ids
+
+
+async def test_history_pages_in_place_for_its_asker_and_a_copy_for_anyone_else(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    await seed_matches(database_url, double.guild_id)
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        regular, other = User(5800, "Reg"), User(5990, "Ken", locale="ja")
+        history = (await double.command(regular, "history", user=regular)).original
+        assert history is not None and history.ephemeral_for is None
+        assert "Page 1 of 2 · 12 matches" in history.text(), history.text()
+        assert len(re.findall(r"`#\d+`", history.text())) == 10
+        first_page = set(re.findall(r"`#(\d+)`", history.text()))
+        previous = control(history, f"rk:hist:0:{regular.id}:")
+        following = control(history, f"rk:hist:1:{regular.id}:")
+        assert previous is not None and previous.get("disabled") and following is not None
+
+        await double.click(regular, history, following["custom_id"])  # the asker pages in place
+        await double.wait_for(lambda: "Page 2 of 2" in history.text(), WAIT, "page 2")
+        second_page = set(re.findall(r"`#(\d+)`", history.text()))
+        assert len(second_page) == 2 and not second_page & first_page, history.text()
+        picker = control(history, "rk:open:")
+        assert picker is not None and {o["value"] for o in picker["options"]} == second_page
+
+        back = control(history, f"rk:hist:0:{regular.id}:")
+        assert back is not None and not back.get("disabled")
+        copy = (await double.click(other, history, back["custom_id"])).original  # someone else: their own copy
+        assert copy is not None and copy.ephemeral_for == other.id and copy.id != history.id
+        assert "1/2ページ · 12戦" in copy.text(), copy.text()
+        assert set(re.findall(r"`#(\d+)`", copy.text())) == first_page
+        assert "Page 2 of 2" in history.text(), "the asker's message did not move"
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
