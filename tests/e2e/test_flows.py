@@ -196,3 +196,38 @@ async def test_history_pages_in_place_for_its_asker_and_a_copy_for_anyone_else(
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+CHOSEN = re.compile(r"(?m)^✎ ")  # a line of the server's own choice on a game's defaults
+
+
+async def test_a_manager_resets_a_games_defaults_and_a_member_cannot(double: DiscordDouble, bot: BotProcess) -> None:
+    manager, member = User(1101, "Max", manager=True), User(1100, "Mel", locale="ja")
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None and panel.ephemeral_for == manager.id
+    await double.choose(manager, panel, "st:game", ["just-make"])
+    await double.choose(manager, panel, "st:opt:just-make", ["target"])
+    await double.choose(manager, panel, "st:val:just-make:target", ["i:5"])
+    await double.choose(manager, panel, "st:opt:just-make", ["sweep_wins"])
+    await double.choose(manager, panel, "st:val:just-make:sweep_wins", ["b:1"])
+    assert "✎ Target: 5" in panel.text() and len(CHOSEN.findall(panel.text())) == 2, panel.text()
+
+    forged = double.plant(["st:reset:just-make"])  # a member, with a button of their own making: refused
+    refused = (await double.click(member, forged, "st:reset:just-make")).original
+    assert refused is not None and refused.ephemeral_for == member.id and "Target" not in refused.text()
+    assert "サーバー" in refused.text(), refused.text()
+    odd = (await double.click(manager, double.plant(["st:reset:chess"]), "st:reset:chess")).original
+    assert odd is not None and "That button is not one of mine" in odd.text()
+    before = TableDriver(double, [member])
+    await before.open("just-make")
+    assert before.table is not None and "Target: 5" in before.table.text(), "the refusals changed nothing"
+    await double.command(member, "abandon", channel_id=before.table.thread_id)
+
+    await double.click(manager, panel, "st:reset:just-make")
+    assert not CHOSEN.findall(panel.text()) and "Target: 7" in panel.text(), panel.text()
+    await double.click(manager, panel, "st:home")
+    assert "Target: 5" not in panel.text()
+    after = TableDriver(double, [User(1102, "Ann")])
+    await after.open("just-make")
+    assert after.table is not None and "Target: 7" in after.table.text(), after.table.text()
+    assert double.problems == []
