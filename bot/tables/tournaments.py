@@ -432,7 +432,7 @@ class Tournaments:
         info = await self.tournament(tournament_id)
         entrant = info.entrant_of(user_id)
         if entrant is None:
-            raise NotAllowed("not_entered")
+            raise NotAllowed("not_entered_you")  # said to the one who pressed Leave: "you", not "that person"
         return await self._drop(info, entrant)
 
     async def remove(self, tournament_id: int, by_user: int, entrant_id: int) -> TournamentInfo:

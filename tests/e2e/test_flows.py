@@ -14,7 +14,7 @@ from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .driver import MANAGER, WAIT, TableDriver, control
-from .tournament import entrants, play_round, sign_up
+from .tournament import entrants, pings, play_round, sign_up, table_of
 
 SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
 ROOM = 900_000_000_000_000_002  # the double's channel
@@ -231,3 +231,56 @@ async def test_a_manager_resets_a_games_defaults_and_a_member_cannot(double: Dis
     await after.open("just-make")
     assert after.table is not None and "Target: 7" in after.table.text(), after.table.text()
     assert double.problems == []
+
+
+async def test_leave_computer_and_cancel_on_the_sign_up_message(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(4)
+    outsider = User(2990, "Outsider", locale="ja")
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, rounds=2, options=SHORT)
+        number = re.search(r"Tournament (\d+)", signup.text())
+        assert number is not None
+
+        async def press(who: User, op: str) -> Message | None:
+            button = control(signup, f":{op}:")
+            assert button is not None, f"no {op} on the sign-up"
+            return (await double.click(who, signup, button["custom_id"])).original
+
+        versions = len(signup.versions)
+        refusals = {"cpu": "トーナメントのホストだけ", "cancel": "トーナメントのホストだけ", "leave": "あなたは"}
+        for op, words in refusals.items():  # not the host, not entered: each refused to them alone, in Japanese
+            said = await press(outsider, op)
+            assert said is not None and said.ephemeral_for == outsider.id and said.id != signup.id, op
+            assert words in said.text(), (op, said.text())
+        assert len(signup.versions) == versions and "Entrants (4)" in signup.text(), "the refusals changed nothing"
+
+        await press(users[3], "leave")  # in sign-up: out of it
+        await double.wait_for(lambda: f"<@{users[3].id}>" not in signup.text(), WAIT, "the sign-up without them")
+        await press(users[0], "cpu")  # the host seats a computer in their place
+        await double.wait_for(lambda: "Entrants (4)" in signup.text(), WAIT, "a computer entered")
+
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        ready = await double.wait_for(lambda: pings(double, 1), WAIT, "round 1's table")
+        table = await table_of(double, ready[0])
+
+        await press(users[1], "cancel")  # an entrant, not the host: refused
+        assert "Only the tournament's host" in (double.latest_ephemeral(users[1]) or signup).text()
+        await press(MANAGER, "cancel")  # someone who manages the server may
+        await double.wait_for(lambda: "Cancelled" in signup.text(), WAIT, "the sign-up says cancelled")
+        await double.wait_for(
+            lambda: any(f"Tournament {number[1]} was cancelled" in m.text() for m in double.public_messages()),
+            WAIT,
+            "the channel is told",
+        )
+        await double.wait_for(lambda: "abandoned" in table.text(), WAIT, "the round's table ended")
+        assert control(signup, "tt:tour:") is None, "no buttons on a cancelled tournament"
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
