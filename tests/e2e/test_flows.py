@@ -256,6 +256,12 @@ async def test_leave_computer_and_cancel_on_the_sign_up_message(
             said = await press(outsider, op)
             assert said is not None and said.ephemeral_for == outsider.id and said.id != signup.id, op
             assert words in said.text(), (op, said.text())
+        join = control(signup, ":join:")
+        assert join is not None
+        elsewhere = double.another_server(910_000_000_000_000_811, 910_000_000_000_000_812)
+        copied = double.plant([join["custom_id"]], channel_id=elsewhere)  # the button copied to another server
+        said = (await double.click(outsider, copied, join["custom_id"])).original
+        assert said is not None and said.ephemeral_for == outsider.id and "別のサーバー" in said.text(), said.text()
         assert len(signup.versions) == versions and "Entrants (4)" in signup.text(), "the refusals changed nothing"
 
         await press(users[3], "leave")  # in sign-up: out of it
