@@ -98,6 +98,15 @@ async def test_season_stop_ends_the_season_and_posts_its_standings_and_only_a_ma
     board = (await double.command(member, "leaderboard", game="just-make", season=name)).original
     assert board is not None and f"season {name}" in board.text(), "the ended season's board is kept"
     assert len(in_room(double, f"season {name} is over")) == 1, "posted once"
+
+    later = dict(game="oh-hell", length="dates", channel=ROOM, first="2099-01-01", last="2099-01-05")
+    planned = (await double.command(MANAGER, "season", "start", **later)).original
+    assert planned is not None and planned.ephemeral_for is None, planned.text()
+    dropped = (await double.command(MANAGER, "season", "stop", game="oh-hell")).original
+    assert dropped is not None and "Seasons of Oh Hell are off" in dropped.text(), dropped.text()
+    assert "ended now" not in dropped.text(), "a season not yet begun is dropped, not ended"
+    again = (await double.command(MANAGER, "season", "start", **later)).original
+    assert again is not None and "already on" not in again.text(), "off means off: it can be started afresh"
     assert double.problems == []
 
 
