@@ -14,7 +14,7 @@ from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .driver import MANAGER, WAIT, TableDriver, control
-from .tournament import entrants, pings, play_round, sign_up, table_of
+from .tournament import entrants, pings, play_round, round_tables, sign_up, table_of
 
 SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
 ROOM = 900_000_000_000_000_002  # the double's channel
@@ -295,6 +295,38 @@ async def test_leave_computer_and_cancel_on_the_sign_up_message(
         )
         await double.wait_for(lambda: "abandoned" in table.text(), WAIT, "the round's table ended")
         assert control(signup, "tt:tour:") is None, "no buttons on a cancelled tournament"
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_leave_during_a_tournament_withdraws_from_the_rounds_to_come(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    users = entrants(4)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, rounds=2, options=SHORT)
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        drivers = await round_tables(double, users, 1, 1, seed=1)
+        leave = control(signup, ":leave:")
+        assert leave is not None
+        await double.click(users[3], signup, leave["custom_id"])  # during round 1: out of the rounds to come
+        await double.wait_for(lambda: "Entrants (3)" in signup.text(), WAIT, "the sign-up without them")
+        assert f"<@{users[3].id}>" not in signup.text()
+        again = (await double.click(users[3], signup, leave["custom_id"])).original
+        assert again is not None and again.ephemeral_for == users[3].id and "You are not signed up" in again.text()
+
+        await drivers[0].play()  # the table they are at plays on, with them
+        await drivers[0].wait_finished()
+        second = await double.wait_for(lambda: pings(double, 2), WAIT, "round 2's table")
+        assert f"<@{users[3].id}>" not in second[0].text() and all(
+            f"<@{user.id}>" in second[0].text() for user in users[:3]
+        ), second[0].text()
         assert double.problems == []
     finally:
         await process.stop()
