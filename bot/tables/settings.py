@@ -18,12 +18,14 @@ from bot.storage.models import (
     DEFAULT_COMPUTER_PACE_MS,
     DEFAULT_GRACE_SECONDS,
     DEFAULT_TURN_SECONDS,
+    LOBBY,
     PLAYING,
 )
 
 from .errors import BadOptions, TableError
+from .events import LobbyChanged
 from .records import GuildSettings
-from .store import Store
+from .store import Store, nothing_more
 
 log = logging.getLogger(__name__)
 
@@ -161,9 +163,10 @@ class Settings:
     async def _retime_tables(self, guild_id: int, *, grace_changed: bool) -> None:
         """The server's turn timer changed: the turn in progress at each of its tables in play follows it at once,
         timed from now (turned off, nobody is played for any more; turned on, a table waiting on someone who left
-        gets a clock). A table with a turn time of its own follows only a new grace."""
+        gets a clock). A table with a turn time of its own follows only a new grace. A lobby, which shows the
+        timer its match will have, moves on a version so that its message is redrawn with the new one."""
         async with self.store.db.engine.connect() as connection:
-            ids = await repo.in_play_table_ids(connection, guild_id)
+            ids = await repo.in_play_table_ids(connection, guild_id, (PLAYING, LOBBY))
 
         at_once = asyncio.Semaphore(RETIME_AT_ONCE)
 
@@ -172,6 +175,9 @@ class Settings:
                 async with at_once, self.store.locked(table_id) as live:
                     if live.status == PLAYING and (grace_changed or live.turn_override is None):
                         await self.store.retime(live)
+                    elif live.status == LOBBY and (grace_changed or live.turn_override is None):
+                        await self.store.write(live, nothing_more)
+                        self.store.events.publish(LobbyChanged(live.info()))
             except TableError:
                 pass  # closed, or moved on meanwhile: its next move times it
             except Exception:

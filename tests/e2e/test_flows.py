@@ -331,3 +331,32 @@ async def test_leave_during_a_tournament_withdraws_from_the_rounds_to_come(
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_an_open_lobby_shows_the_servers_new_turn_timer(double: DiscordDouble, bot: BotProcess) -> None:
+    """A lobby shows the timer its match will have: the server's, changed in /settings while it is open."""
+    manager, host = User(1101, "Max", manager=True), User(1000, "Ann")
+    lobby = TableDriver(double, [host, User(1001, "Bo"), User(1002, "Cy"), User(1003, "Di")])
+    await lobby.open("just-make", target=3)
+    assert lobby.table is not None and "Turn timer: 1 min, then 30 s of grace" in lobby.table.text()
+
+    forged = double.plant_select("st:turn", ["300"])  # a member's forged change: refused, the lobby as it was
+    refused = (await double.choose(host, forged, "st:turn", ["300"])).original
+    assert refused is not None and refused.ephemeral_for == host.id and "Only people who can manage" in refused.text()
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None
+    await double.choose(manager, panel, "st:grace", ["15"])
+    await double.wait_for(
+        lambda: "Turn timer: 1 min, then 15 s of grace" in lobby.table.text(),  # type: ignore[union-attr]
+        WAIT,
+        "the lobby shows the new grace",
+    )
+    await double.choose(manager, panel, "st:turn", ["120"])
+    await double.wait_for(
+        lambda: "Turn timer: 2 min, then 15 s of grace" in lobby.table.text(),  # type: ignore[union-attr]
+        WAIT,
+        "the lobby shows the new turn time",
+    )
+    await lobby.seat_everyone()
+    await lobby.start()
+    assert double.problems == []
