@@ -23,7 +23,7 @@ from bot.storage.models import (
 )
 
 from .errors import BadOptions, TableError
-from .events import LobbyChanged
+from .events import LobbyChanged, TableChanged
 from .records import GuildSettings
 from .store import Store, nothing_more
 
@@ -158,7 +158,31 @@ class Settings:
             settings.grace_seconds,
         ):
             await self._retime_tables(guild_id, grace_changed=before.grace_seconds != settings.grace_seconds)
+        if "language" in values:
+            await self._redraw_tables(guild_id)
         return settings
+
+    async def _redraw_tables(self, guild_id: int) -> None:
+        """The server's language changed: its open tables' messages, public, are drawn again in it (a lobby
+        moves on a version, else its message, already showing that version, would not be drawn again)."""
+        async with self.store.db.engine.connect() as connection:
+            ids = await repo.in_play_table_ids(connection, guild_id, (PLAYING, LOBBY))
+        at_once = asyncio.Semaphore(RETIME_AT_ONCE)
+
+        async def redraw(table_id: int) -> None:
+            try:
+                async with at_once, self.store.locked(table_id) as live:
+                    if live.status == LOBBY:
+                        await self.store.write(live, nothing_more)
+                        self.store.events.publish(LobbyChanged(live.info()))
+                    elif live.status == PLAYING:
+                        self.store.events.publish(TableChanged(live.info(), ()))
+            except TableError:
+                pass  # closed, or moved on meanwhile: its next change draws it
+            except Exception:
+                self.store.troubled(table_id, "to show its server's new language")
+
+        await asyncio.gather(*(redraw(table_id) for table_id in ids))
 
     async def _retime_tables(self, guild_id: int, *, grace_changed: bool) -> None:
         """The server's turn timer changed: the turn in progress at each of its tables in play follows it at once,

@@ -360,3 +360,31 @@ async def test_an_open_lobby_shows_the_servers_new_turn_timer(double: DiscordDou
     await lobby.seat_everyone()
     await lobby.start()
     assert double.problems == []
+
+
+JA_SEATED, JA_SHOW_HAND = "着席（1）", "手札を見る"
+
+
+async def test_open_tables_speak_the_servers_new_language(double: DiscordDouble, bot: BotProcess) -> None:
+    """Public messages speak the server's language: a lobby and a table in play, changed in /settings while
+    they are open, are drawn again in it."""
+    manager = User(1101, "Max", manager=True)
+    lobby = TableDriver(double, [User(1000, "Ann")])
+    await lobby.open("just-make", target=3)
+    playing = TableDriver(double, [User(1010, "Bo"), User(1011, "Cy"), User(1012, "Di"), User(1013, "Eve")])
+    await playing.open("just-make", target=3)
+    await playing.seat_everyone()
+    await playing.start()
+    assert lobby.table is not None and playing.table is not None
+    assert "Seated (1)" in lobby.table.text() and "Show my hand" in playing.table.text()
+
+    panel = (await double.command(manager, "settings")).original
+    assert panel is not None
+    await double.choose(manager, panel, "st:lang", ["ja"])
+    await double.wait_for(
+        lambda: JA_SEATED in lobby.table.text() and JA_SHOW_HAND in playing.table.text(),  # type: ignore[union-attr]
+        WAIT,
+        "both open tables in Japanese",
+    )
+    assert "Seated" not in lobby.table.text() and "Show my hand" not in playing.table.text()
+    assert double.problems == []
