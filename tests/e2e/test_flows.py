@@ -1,7 +1,8 @@
-"""Flows no other end-to-end test walked: /tournament standings asked by anyone (answered to them alone, in their
-language, with the round it is after), refused for a tournament of another server or one that does not exist;
-/season stop by a manager (said in the channel, the season's final standings posted by themselves) and
-refused to others, changing nothing; /abandon by a manager who is not at the table."""
+"""Flows no other end-to-end test walked, each checked as the person sees it (who sees the answer, in their
+language; the public message redrawn; nothing changed by a refusal, nor by another server's button):
+/tournament standings; /season stop and its final standings; /abandon by a manager not at the table; /history's
+page buttons; /settings' reset of a game's defaults; the sign-up's Leave, computer and Cancel, and Leave during
+the tournament; a server's new turn timer and new language reaching its open tables' messages."""
 
 from __future__ import annotations
 
