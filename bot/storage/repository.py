@@ -266,9 +266,11 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
     return StoredTable(table, seats, actions, names, guild, deadline)
 
 
-async def in_play_table_ids(connection: AsyncConnection, guild_id: int) -> list[int]:
-    """The tables of server ``guild_id`` whose match is in play."""
-    statement = select(TABLES.c.id).where(TABLES.c.guild_id == guild_id, TABLES.c.status == PLAYING)
+async def in_play_table_ids(
+    connection: AsyncConnection, guild_id: int, statuses: tuple[str, ...] = (PLAYING,)
+) -> list[int]:
+    """The tables of server ``guild_id`` whose match is in play (or of the ``statuses`` given)."""
+    statement = select(TABLES.c.id).where(TABLES.c.guild_id == guild_id, TABLES.c.status.in_(statuses))
     return [row.id for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 

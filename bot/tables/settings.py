@@ -18,12 +18,14 @@ from bot.storage.models import (
     DEFAULT_COMPUTER_PACE_MS,
     DEFAULT_GRACE_SECONDS,
     DEFAULT_TURN_SECONDS,
+    LOBBY,
     PLAYING,
 )
 
 from .errors import BadOptions, TableError
+from .events import LobbyChanged, TableChanged
 from .records import GuildSettings
-from .store import Store
+from .store import Store, nothing_more
 
 log = logging.getLogger(__name__)
 
@@ -156,14 +158,39 @@ class Settings:
             settings.grace_seconds,
         ):
             await self._retime_tables(guild_id, grace_changed=before.grace_seconds != settings.grace_seconds)
+        if "language" in values:
+            await self._redraw_tables(guild_id)
         return settings
+
+    async def _redraw_tables(self, guild_id: int) -> None:
+        """The server's language changed: its open tables' messages, public, are drawn again in it (a lobby
+        moves on a version, else its message, already showing that version, would not be drawn again)."""
+        async with self.store.db.engine.connect() as connection:
+            ids = await repo.in_play_table_ids(connection, guild_id, (PLAYING, LOBBY))
+        at_once = asyncio.Semaphore(RETIME_AT_ONCE)
+
+        async def redraw(table_id: int) -> None:
+            try:
+                async with at_once, self.store.locked(table_id) as live:
+                    if live.status == LOBBY:
+                        await self.store.write(live, nothing_more)
+                        self.store.events.publish(LobbyChanged(live.info()))
+                    elif live.status == PLAYING:
+                        self.store.events.publish(TableChanged(live.info(), ()))
+            except TableError:
+                pass  # closed, or moved on meanwhile: its next change draws it
+            except Exception:
+                self.store.troubled(table_id, "to show its server's new language")
+
+        await asyncio.gather(*(redraw(table_id) for table_id in ids))
 
     async def _retime_tables(self, guild_id: int, *, grace_changed: bool) -> None:
         """The server's turn timer changed: the turn in progress at each of its tables in play follows it at once,
         timed from now (turned off, nobody is played for any more; turned on, a table waiting on someone who left
-        gets a clock). A table with a turn time of its own follows only a new grace."""
+        gets a clock). A table with a turn time of its own follows only a new grace. A lobby, which shows the
+        timer its match will have, moves on a version so that its message is redrawn with the new one."""
         async with self.store.db.engine.connect() as connection:
-            ids = await repo.in_play_table_ids(connection, guild_id)
+            ids = await repo.in_play_table_ids(connection, guild_id, (PLAYING, LOBBY))
 
         at_once = asyncio.Semaphore(RETIME_AT_ONCE)
 
@@ -172,6 +199,9 @@ class Settings:
                 async with at_once, self.store.locked(table_id) as live:
                     if live.status == PLAYING and (grace_changed or live.turn_override is None):
                         await self.store.retime(live)
+                    elif live.status == LOBBY and (grace_changed or live.turn_override is None):
+                        await self.store.write(live, nothing_more)
+                        self.store.events.publish(LobbyChanged(live.info()))
             except TableError:
                 pass  # closed, or moved on meanwhile: its next move times it
             except Exception:

@@ -201,6 +201,11 @@ class Tournaments:
 
     async def standings(self, tournament_id: int) -> list[StandingLine]:
         """The standings after the rounds finished so far (see :mod:`bot.tournaments.standings`)."""
+        return (await self.standings_after(tournament_id))[0]
+
+    async def standings_after(self, tournament_id: int) -> tuple[list[StandingLine], int]:
+        """The standings, and the last round they count (0 before any round has finished: in sign-up, or
+        while the first round is played; the round before the one under way while it is played)."""
         async with self.store.db.engine.connect() as connection:
             row = await trepo.tournament(connection, tournament_id)
             if row is None:
@@ -210,7 +215,8 @@ class Tournaments:
             rounds = await trepo.rounds(connection, tournament_id)
         lines = self._standings(info, tables, rounds)
         names = {entrant.id: entrant for entrant in info.entrants}
-        return [
+        after = max(self._finished_rounds(tables), default=0)
+        shown_lines = [
             StandingLine(
                 line.rank,
                 names[line.entrant],
@@ -222,6 +228,7 @@ class Tournaments:
             )
             for line in lines
         ]
+        return shown_lines, after
 
     async def deal_comparison(self, tournament_id: int, round_no: int, deal: int) -> ComparedDeal | None:
         """One deal of a duplicate round side by side, once every table of the round has scored it (None
@@ -425,7 +432,7 @@ class Tournaments:
         info = await self.tournament(tournament_id)
         entrant = info.entrant_of(user_id)
         if entrant is None:
-            raise NotAllowed("not_entered")
+            raise NotAllowed("not_entered_you")  # said to the one who pressed Leave: "you", not "that person"
         return await self._drop(info, entrant)
 
     async def remove(self, tournament_id: int, by_user: int, entrant_id: int) -> TournamentInfo:

@@ -390,8 +390,13 @@ class Settings(commands.Cog):
                 key = "turn_seconds" if kind == "turn" else "grace_seconds"
                 settings = await self.service.update_guild_settings(guild_id, **{key: int(value)})
             elif kind == "lang" and value in languages():
-                settings = await self.service.update_guild_settings(guild_id, language=value)
-                self.bot.languages.choose(guild_id, value)
+                earlier = self.bot.languages.chosen(guild_id)
+                self.bot.languages.choose(guild_id, value)  # first: the open tables drawn again speak it
+                try:
+                    settings = await self.service.update_guild_settings(guild_id, language=value)
+                except BaseException:
+                    self.bot.languages.choose(guild_id, earlier)
+                    raise
             elif kind == "pace" and rest.isascii() and rest.isdigit() and len(rest) < 10:
                 settings = await self.service.update_guild_settings(guild_id, computer_pace_ms=int(rest))
             elif kind == "thread":

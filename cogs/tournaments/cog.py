@@ -242,11 +242,11 @@ class Tournaments(commands.Cog, name=HANDLER):
                 info = await self.tournaments.tournament(tournament)
                 if info.guild_id != interaction.guild_id:
                     raise NotAllowed("tournament_elsewhere")
-                lines = await self.tournaments.standings(tournament)
+                lines, after = await self.tournaments.standings_after(tournament)
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
-            embed = standings_embed(info, lines, info.round, locale, reader_id=interaction.user.id)
+            embed = standings_embed(info, lines, after, locale, reader_id=interaction.user.id)
             await send(interaction, embed=embed)
 
     # ------------------------------------------------------------------ a tournament night's start

@@ -140,7 +140,9 @@ def standings_embed(
         if own is not None:
             rows.append(line_text(own))
     embed = discord.Embed(
-        title=t(locale, "tournament.standings_title", tournament=info.id, round=round_no),
+        title=t(locale, "tournament.standings_title", tournament=info.id, round=round_no)
+        if round_no
+        else t(locale, "tournament.standings_title_none", tournament=info.id),
         description=clip("\n".join(rows) or "-", 4000),
         colour=COLOUR[TableStatus.PLAYING],
     )
