@@ -125,11 +125,15 @@ async def _json_body(request: web.Request) -> tuple[Any, str | None]:
     return body, None if body is not None else "activity.bad_frame"
 
 
-def _language_in(body: Any) -> str:
-    """The language a request or frame asks to be answered in, even one refused for the rest (English
-    where it names none)."""
+def _language_in(body: Any, request: web.Request | None = None) -> str:
+    """The language a request or frame asks to be answered in, even one refused for the rest: the one it names,
+    else the first of the request's Accept-Language (a body that could not be read names none), else English."""
     language = body.get("language") if isinstance(body, dict) else None
-    return language_of(language) if isinstance(language, str) else DEFAULT
+    if isinstance(language, str):
+        return language_of(language)
+    accepted = request.headers.get("Accept-Language", "") if request is not None else ""
+    first = accepted.split(",")[0].split(";")[0].strip()
+    return language_of(first) if first else DEFAULT
 
 
 def games_catalogue(language: str) -> list[dict[str, Any]]:
@@ -501,13 +505,19 @@ class ActivityServer:
         if not self.local:
             raise web.HTTPNotFound()
         body, refused = await _json_body(request)
-        language = _language_in(body)
+        language = _language_in(body, request)
         if refused is not None:
             return web.json_response({"error": translate(language, refused), "key": refused}, status=400)
         name = clean_name(body.get("name", "")) if isinstance(body, dict) and isinstance(body.get("name"), str) else ""
         room = body.get("room", 1) if isinstance(body, dict) else None
-        if not name or not isinstance(room, int) or isinstance(room, bool) or not 1 <= room <= MAX_ROOM:
-            return web.json_response({"error": translate(language, "activity.bad_name")}, status=400)
+        if not name:
+            return web.json_response(
+                {"error": translate(language, "activity.bad_name"), "key": "activity.bad_name"}, status=400
+            )
+        if not isinstance(room, int) or isinstance(room, bool) or not 1 <= room <= MAX_ROOM:
+            return web.json_response(
+                {"error": translate(language, "activity.bad_room"), "key": "activity.bad_room"}, status=400
+            )
         session = self.sessions.make(self.sessions.local_user_id(name), name, LOCAL_GUILD, room, local=True)
         return web.json_response({"session": session.key, "user": {"id": str(session.user_id), "name": name}})
 
@@ -522,14 +532,14 @@ class ActivityServer:
         body, refused = await _json_body(request)
         wait = self.sign_ins.take(client_address(request, self.trusted_proxies))
         if wait > 0:
-            return self._too_many(_language_in(body), wait)
+            return self._too_many(_language_in(body, request), wait)
         try:
             if refused is not None:
                 raise ValueError(refused)
             asked = TokenRequest.model_validate(body)
         except (ValidationError, ValueError):
             key = refused or "activity.bad_frame"
-            return web.json_response({"error": translate(_language_in(body), key), "key": key}, status=400)
+            return web.json_response({"error": translate(_language_in(body, request), key), "key": key}, status=400)
         language = language_of(asked.language)
         try:
             user = await self.discord.sign_in(asked.code, asked.instance_id)
@@ -683,7 +693,7 @@ class ActivityServer:
             async with asyncio.timeout(HELLO_SECONDS):  # one deadline: each ping aiohttp answers would restart
                 message = await socket.receive()  # a per-receive timeout
         except TimeoutError:
-            await refuse("activity.bad_frame")
+            await refuse("activity.hello_timeout")
             return None
         if message.type in ENDED:
             return None

@@ -52,9 +52,9 @@ class TableReads:
         legal actions are of one version (raises NotAllowed when they have no seat, WrongStatus before play)."""
         async with self.store.locked(table_id) as live:
             seat = live.seat_of(user_id)
-            if seat is None or seat.position is None:
+            if seat is None:
                 raise NotAllowed("not_seated")
-            if live.state is None:
+            if live.state is None or seat.position is None:  # seated in a lobby: no hand before the match
                 raise WrongStatus("not_in_play")
             return hand_of(live, seat.position)
 
@@ -62,9 +62,9 @@ class TableReads:
         """The user's seat and everything that seat may see."""
         live = await self.store.get(table_id)
         seat = live.seat_of(user_id)
-        if seat is None or seat.position is None:
+        if seat is None:
             raise NotAllowed("not_seated")
-        if live.state is None:
+        if live.state is None or seat.position is None:
             raise WrongStatus("not_in_play")
         return seat.position, live.views[seat.position]
 

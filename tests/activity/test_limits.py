@@ -508,7 +508,7 @@ async def test_a_socket_that_never_says_hello_is_closed_however_often_it_pings(
                 message = await socket.receive(timeout=0.1)
                 if message.type != aiohttp.WSMsgType.PONG:
                     got.append(message)
-    assert json.loads(got[0].data)["key"] == "activity.bad_frame"
+    assert json.loads(got[0].data)["key"] == "activity.hello_timeout"
 
 
 async def test_sockets_yet_to_say_hello_are_few_per_address(make: Make, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -265,3 +265,24 @@ async def test_a_local_player_who_closed_the_tab_comes_back_to_the_seat_by_name(
     bob = await served.screen("Bob", room=7)
     assert bob.user_id != alice.user_id
     await bob.state_where(lambda t: t["id"] == lobby["id"] and not t["lobby"]["seated"])
+
+
+async def test_refusals_say_what_was_wrong(served: Served) -> None:
+    """A hint asked in a lobby is refused as before the match (the host is seated, with no hand yet), a sign-in
+    to a room that cannot be says so of the room (not of the name), each in the reader's language."""
+    alice = await served.screen("Alice", language="ja")
+    lobby = await open_table(alice, ["easy"], hints=True)
+    await alice.send(op="hint", table=lobby["id"])
+    refused = await alice.next("error")
+    assert refused["key"] == "error.not_in_play" and refused["message"]
+    for room in (0, 1_000_001, 1.5, True, "2"):
+        asked = {"name": "Ann", "room": room, "language": "ja"}
+        async with served.client.post(served.url("/api/local/signin"), json=asked) as answer:
+            said = await answer.json()
+            assert answer.status == 400 and said["key"] == "activity.bad_room" and "ルーム" in said["error"], room
+    async with served.client.post(served.url("/api/local/signin"), json={"name": " ", "room": 1}) as answer:
+        assert answer.status == 400 and (await answer.json())["key"] == "activity.bad_name"
+    headers = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}  # a body that names no language: the browser's
+    async with served.client.post(served.url("/api/local/signin"), data="not json", headers=headers) as answer:
+        said = await answer.json()
+        assert answer.status == 400 and said["key"] == "activity.bad_frame" and "メッセージ" in said["error"]
