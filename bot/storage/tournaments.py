@@ -50,6 +50,14 @@ async def open_in_guild(connection: AsyncConnection, guild_id: int) -> int:
     return int((await connection.execute(statement)).scalar_one())
 
 
+async def open_ids_in_guild(connection: AsyncConnection, guild_id: int) -> list[tuple[int, int]]:
+    """(id, round) of each tournament of the server in sign-up or under way."""
+    statement = select(TOURNAMENTS.c.id, TOURNAMENTS.c.round).where(
+        TOURNAMENTS.c.guild_id == guild_id, TOURNAMENTS.c.status.in_(OPEN)
+    )
+    return [(int(row.id), int(row.round)) for row in await connection.execute(statement.order_by(TOURNAMENTS.c.id))]
+
+
 async def running(connection: AsyncConnection) -> list[Row[Any]]:
     """Every tournament whose rounds are under way, and every sign-up with a start time."""
     statement = select(TOURNAMENTS).where(

@@ -83,6 +83,7 @@ class TableService:
         self.lobby = lobby = Lobby(store)
         self.play = play = Play(store, thinker=thinker, sleep=sleep)
         self.tournaments = Tournaments(store, lobby, play)
+        settings.language_listeners.append(self.tournaments.language_changed)
         self.seasons = Seasons(store)  # seasons per game: their ratings, boards and ends (callers use the part)
         self.game_nights = GameNights(store)  # scheduled game nights (callers use the part)
         # The store's tables and the drivers, for tests that look inside.

@@ -106,6 +106,8 @@ class Settings:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._others: notify.OthersListener | None = None  # what other processes tell: settings, tables moved on
+        # told a server's new language once its tables are drawn again in it (a server's id)
+        self.language_listeners: list[Callable[[int], Awaitable[None]]] = []
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         return await read_guild_settings(self.store.db, guild_id)
@@ -183,6 +185,8 @@ class Settings:
                 self.store.troubled(table_id, "to show its server's new language")
 
         await asyncio.gather(*(redraw(table_id) for table_id in ids))
+        for heard in self.language_listeners:  # the other parts with messages of their own (tournaments' sign-ups)
+            await heard(guild_id)
 
     async def _retime_tables(self, guild_id: int, *, grace_changed: bool) -> None:
         """The server's turn timer changed: the turn in progress at each of its tables in play follows it at once,

@@ -112,12 +112,15 @@ class ComparedDeal:
     seats: tuple[tuple[ComparedSeat, ...], ...]  # per seat position, one per table
 
 
+LANGUAGE_CHANGED = "language"  # TournamentChanged.what: its server's language changed
+
+
 @dataclass(frozen=True)
 class TournamentChanged:
     """A tournament changed: ``what`` is ``signup`` (entrants), ``started``, ``round_opened`` (the round's
     tables are open: post them), ``deal_compared`` (a duplicate night compared after each deal: ``deal`` was
     played at every table of the round, post its comparison), ``round_done`` (its standings), ``finished``
-    (the podium) or ``cancelled``."""
+    (the podium), ``cancelled``, or ``language`` (its server's language changed: its sign-up is drawn again)."""
 
     tournament_id: int
     guild_id: int

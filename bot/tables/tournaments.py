@@ -58,6 +58,7 @@ from .tournament_records import (
     DUPLICATE,
     FORMATS,
     KNOCKOUT,
+    LANGUAGE_CHANGED,
     REPOST_AFTER,
     SWISS,
     ComparedDeal,
@@ -385,6 +386,13 @@ class Tournaments:
             await trepo.update_tournament(connection, tournament_id, {}, **{column: message_id})
 
         await self.store.db.write(work)
+
+    async def language_changed(self, guild_id: int) -> None:
+        """The server's language changed: each of its open tournaments says so, for its sign-up to be drawn again."""
+        async with self.store.db.engine.connect() as connection:
+            open_now = await trepo.open_ids_in_guild(connection, guild_id)
+        for tournament_id, round_no in open_now:
+            self.events.publish(TournamentChanged(tournament_id, guild_id, LANGUAGE_CHANGED, round_no))
 
     async def _changed(self, tournament_id: int, what: str) -> TournamentInfo:
         info = await self.tournament(tournament_id)

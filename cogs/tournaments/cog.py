@@ -33,6 +33,9 @@ from bot.tables.tournament_records import (
     TournamentChanged,
     TournamentInfo,
 )
+from bot.tables.tournament_records import (
+    LANGUAGE_CHANGED as LANGUAGE,
+)
 from bot.words import error_text
 
 from ..client import TableBot
@@ -328,7 +331,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         info = await self.tournaments.tournament(event.tournament_id)
         locale = await self.locale_of(info.guild_id)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        if info.message_id is not None and event.what in ("started", "cancelled", "finished", "round_opened"):
+        if info.message_id is not None and event.what in ("started", "cancelled", "finished", "round_opened", LANGUAGE):
             await self._redraw_signup(channel, info, locale)
         try:
             if event.what == "round_opened":

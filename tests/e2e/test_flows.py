@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.catalogues import translate
 from bot.storage.database import Database
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
@@ -378,6 +379,9 @@ async def test_open_tables_speak_the_servers_new_language(double: DiscordDouble,
     await playing.start()
     assert lobby.table is not None and playing.table is not None
     assert "Seated (1)" in lobby.table.text() and "Show my hand" in playing.table.text()
+    signup = await sign_up(double, entrants(2), rounds=1)  # a tournament's sign-up, open too
+    open_now = translate("en", "tournament.status_signup")
+    assert open_now in signup.text()
 
     panel = (await double.command(manager, "settings")).original
     assert panel is not None
@@ -388,4 +392,7 @@ async def test_open_tables_speak_the_servers_new_language(double: DiscordDouble,
         "both open tables in Japanese",
     )
     assert "Seated" not in lobby.table.text() and "Show my hand" not in playing.table.text()
+    ja_open = translate("ja", "tournament.status_signup")
+    await double.wait_for(lambda: ja_open in signup.text(), WAIT, "the sign-up in Japanese")
+    assert open_now not in signup.text()
     assert double.problems == []
