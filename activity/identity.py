@@ -194,6 +194,24 @@ class DiscordSignIn:
             asking.add_done_callback(self._asking.discard)
         return None if known is None else _why_not(known[1], user_id, channel_id)
 
+    async def confirmed(self, instance_id: str, user_id: int, channel_id: int) -> str | None:
+        """:meth:`still_listed`'s no, asked of Discord again now rather than taken from an answer kept (which may
+        have caught a player's client between two connections): an open screen ends only on Discord's own word.
+        Where Discord cannot be asked now (unreachable, or it asked us to wait), the player plays on."""
+        if self.waits.left("instance") > 0:
+            return None
+        reading = self._reading.get(instance_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read_instance(instance_id))
+            self._reading[instance_id] = reading
+            reading.add_done_callback(lambda done: self._read(instance_id, done))
+        try:
+            instance = await asyncio.shield(reading)
+        except (SignInRefused, aiohttp.ClientError, TimeoutError, ValueError) as why:
+            log.info("could not confirm activity instance %s (%s): the screen goes on", instance_id, why)
+            return None
+        return _why_not(instance, user_id, channel_id)
+
     async def _heard(self, route: str, reply: aiohttp.ClientResponse) -> None:
         """Note what Discord said of its rate limits; on a 429, hold the route (every route, for a global
         limit or a ban) as long as Discord asked, and refuse this sign-in saying so."""

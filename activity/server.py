@@ -649,7 +649,11 @@ class ActivityServer:
         if session.instance_id is None or self.discord is None:
             return None
         where = (session.instance_id, session.user_id, session.channel_id)
-        why = await self.discord.recheck(*where) if asking else self.discord.still_listed(*where)
+        if asking:
+            why = await self.discord.recheck(*where)
+        else:  # an open screen's frame: a no from the answer kept is confirmed with Discord before it ends
+            why = self.discord.still_listed(*where)
+            why = await self.discord.confirmed(*where) if why is not None else None
         if why is not None:
             self.sessions.drop(session.key)
             for other in list(self.of_session.get(session.key, [])):

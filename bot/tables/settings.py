@@ -161,7 +161,10 @@ class Settings:
         ):
             await self._retime_tables(guild_id, grace_changed=before.grace_seconds != settings.grace_seconds)
         if "language" in values:
-            await self._redraw_tables(guild_id)
+            try:  # the setting is saved: a table not drawn again now is in the new language at its next change
+                await self._redraw_tables(guild_id)
+            except Exception:
+                log.exception("server %s: its open tables could not all be drawn again in its new language", guild_id)
         return settings
 
     async def _redraw_tables(self, guild_id: int) -> None:

@@ -394,7 +394,7 @@ class Settings(commands.Cog):
                 self.bot.languages.choose(guild_id, value)  # first: the open tables drawn again speak it
                 try:
                     settings = await self.service.update_guild_settings(guild_id, language=value)
-                except BaseException:
+                except Exception:  # not saved (the redraws after the save do not raise): the language as it was
                     self.bot.languages.choose(guild_id, earlier)
                     raise
             elif kind == "pace" and rest.isascii() and rest.isdigit() and len(rest) < 10:

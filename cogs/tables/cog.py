@@ -39,7 +39,7 @@ from .play_commands import add_play_commands
 from .presenting import HEARD, Presenter
 from .publisher import Publisher
 from .review import show_review
-from .working import SHUTDOWN_GRACE, Work, table_here
+from .working import SHUTDOWN_GRACE, Work, answering, table_here
 
 __all__ = ["Tables", "error_text", "table_here"]
 
@@ -139,19 +139,20 @@ class Tables(commands.Cog, name=HANDLER):
     @app_commands.command(name="hand", description=text("command.hand"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self._table_here(interaction)
-        if table is not None:
-            await self.hands.on_hand(interaction, table.id, refresh=False)
+        async with answering(interaction, update=False):  # finding the table may wait (tables read back)
+            table = await self._table_here(interaction)
+            if table is not None:
+                await self.hands.on_hand(interaction, table.id, refresh=False)
 
     @app_commands.command(name="abandon", description=text("command.abandon"))
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self._table_here(interaction)
-        if table is None:
-            return
         member = interaction.user
         can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
-        async with self.work.working(interaction, update=False, public=True):  # the write waits for the table
+        async with self.work.working(interaction, update=False, public=True):  # the read and write may wait
+            table = await self._table_here(interaction)
+            if table is None:
+                return
             try:
                 await self.service.abandon(table.id, member.id, can_manage=can_manage)
             except TableError as error:

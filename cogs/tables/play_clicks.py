@@ -144,7 +144,10 @@ class PlayClicks:
             return
         seat = next((seat for seat in table.seats if seat.user_id == user.id), None)
         if seat is not None and seat.acted != turn:  # a hint for a choice that is gone: show the hand as it is
-            await self.hands.refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
+            if interaction.response.is_done():  # deferred meanwhile ("thinking"): said there, the hand left as it is
+                await send(interaction, t(locale, "error.stale_hand"))
+            else:
+                await self.hands.refuse_in_hand(interaction, table_id, t(locale, "error.stale_hand"))
             return
         async with answer_lock(interaction):  # unless already deferred while the table was read
             if not interaction.response.is_done():

@@ -342,6 +342,34 @@ async def test_a_screen_open_when_its_user_left_the_instance_moves_nothing_and_e
     assert (await frames_until(other, "activity.not_in_instance"))[-1]["message"]  # the session's other screen
 
 
+async def test_a_screen_is_not_ended_on_an_answer_kept_that_discord_no_longer_gives(make: Make) -> None:
+    """Discord's answer kept said the user was not in the instance (their client between two connections, say),
+    and Discord, asked again, lists them: the screen's frame goes through and the screen plays on."""
+    here = await make()
+    double = here.double
+    assert double is not None
+    instance = launched(double, ALICE, MALLORY)
+    table = await here.service.open_table(double.guild_id, double.channel_id, ALICE.id, ALICE.name, "oh-hell")
+    await here.service.set_location(table.id, message_id=12345)
+    session = await here.signed_in(MALLORY, instance)
+    screen = await here.screen(session, table=table.id)
+    await screen.state_where(lambda shown: shown["id"] == table.id)
+    double.activity.instances[instance].users.remove(MALLORY.id)
+    here.advance(31.0)
+    reads = double.activity.instance_reads
+    await screen.send(op="watch", table=table.id)  # the answer kept, asked again meanwhile: not listed
+    for _ in range(100):
+        if double.activity.instance_reads > reads:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)
+    double.activity.instances[instance].users.append(MALLORY.id)  # back a moment later
+    await screen.send(op="join", table=table.id)
+    await screen.state_where(lambda shown: shown["lobby"]["seated"])
+    assert (await here.service.table(table.id)).seat_of(MALLORY.id) is not None
+    assert not [frame for frame in screen.frames if frame.get("key") == "activity.not_in_instance"]
+
+
 async def test_a_screen_whose_session_hours_are_up_moves_nothing(make: Make) -> None:
     here = await make()
     double = here.double
