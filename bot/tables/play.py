@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +46,8 @@ SET_ASIDE = timedelta(minutes=5)
 # Any other failure (the database away a moment: a lost pooled connection, a failed read) is tried again at the
 # next pass; only a table that fails this many passes in a row is set aside as well.
 SET_ASIDE_AFTER = 3
+# Due rows checked and reminded under their tables' locks at a time (the claim is one write for them).
+REMIND_AT_ONCE = 50
 
 
 def canonical_action(state: GameState, seat: int, action: str) -> str:
@@ -269,29 +271,35 @@ class Play:
                 due = await repo.due_deadlines(connection, now, DUE_PAGE, shards=self.store.shards, after=after)
             # The tables to remind stay locked from the check to the reminder: a bid that keeps the clock
             # (Ninety-Nine's, made at once) cannot come between the claim and the reminder and carry the claimed
-            # deadline to a version the reminder would take for one a move replaced.
-            async with contextlib.AsyncExitStack() as held:
-                to_remind: list[tuple[Any, LiveTable]] = []
-                for row in due:
-                    try:
-                        reminding = await self._due(row, now, held)
-                    except (TableNotFound, StaleAction):
-                        continue
-                    except Exception as error:  # one bad table must not stop every timer
-                        self.store.troubled(row.table_id, "at its turn timer")
-                        failures = self._failures[row.table_id] = self._failures.get(row.table_id, 0) + 1
-                        if isinstance(error, LogDoesNotReplay) or failures >= SET_ASIDE_AFTER:
-                            self._failures.pop(row.table_id, None)
-                            await self._set_aside(row, now)
-                        continue
-                    self._failures.pop(row.table_id, None)
-                    self.store.recovered(row.table_id)
-                    if reminding is not None:
-                        to_remind.append((row, reminding))
-                outcomes.extend(await self._remind(to_remind, now))
+            # deadline to a version the reminder would take for one a move replaced. A few at a time, so that a
+            # click at one of them waits for a handful of tables' checks and one claim, not for a whole page's.
+            for start in range(0, len(due), REMIND_AT_ONCE):
+                outcomes.extend(await self._due_rows(due[start : start + REMIND_AT_ONCE], now))
             if len(due) < DUE_PAGE:
                 return outcomes
             after = (due[-1].due_at, due[-1].table_id)
+
+    async def _due_rows(self, rows: Sequence[Any], now: datetime) -> list[Outcome]:
+        """Handle some due deadline rows (see ``run_timers``): the reminders claimed and told, the timeouts woken."""
+        async with contextlib.AsyncExitStack() as held:
+            to_remind: list[tuple[Any, LiveTable]] = []
+            for row in rows:
+                try:
+                    reminding = await self._due(row, now, held)
+                except (TableNotFound, StaleAction):
+                    continue
+                except Exception as error:  # one bad table must not stop every timer
+                    self.store.troubled(row.table_id, "at its turn timer")
+                    failures = self._failures[row.table_id] = self._failures.get(row.table_id, 0) + 1
+                    if isinstance(error, LogDoesNotReplay) or failures >= SET_ASIDE_AFTER:
+                        self._failures.pop(row.table_id, None)
+                        await self._set_aside(row, now)
+                    continue
+                self._failures.pop(row.table_id, None)
+                self.store.recovered(row.table_id)
+                if reminding is not None:
+                    to_remind.append((row, reminding))
+            return await self._remind(to_remind, now)
 
     async def _due(self, row: Any, now: datetime, held: contextlib.AsyncExitStack) -> LiveTable | None:
         """Handle one due deadline row (table_id, version, remind_at, act_at): the table if its seats are
