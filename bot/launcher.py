@@ -52,7 +52,7 @@ NO_TOKEN = """\
 The bot needs a token to connect to Discord, and {problem}. Create an application at \
 https://discord.com/developers/applications, open its "Bot" page, press "Reset Token" and copy the token; \
 then put it in a file named .env next to pyproject.toml as DISCORD_TOKEN=<the token> (or set the \
-DISCORD_TOKEN environment variable) and run `python -m bot` again. README.md ("Running the bot") walks \
+DISCORD_TOKEN environment variable) and run `python -m bot` again. README.md ("Run it in your server") walks \
 through the whole setup, including the invite link.
 
 To try the card table without Discord first, run `python -m bot --local` and open \

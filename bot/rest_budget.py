@@ -220,7 +220,9 @@ class RedisBucket:
         return 0.0 if int(taken) else float(wait)
 
     async def ping(self) -> None:
-        await self.client.ping()
+        """Redis answers and takes writes: a read-only replica after a failover, or a Redis out of memory that
+        evicts nothing, answers PING and refuses the script (the budget would go back to it and fall off again)."""
+        await self.client.set(f"{self.keys[0]}:probe", self.member, px=60_000)
 
     async def close(self) -> None:
         await self.client.aclose()

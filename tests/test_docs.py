@@ -95,3 +95,15 @@ def test_nothing_points_outside_the_repository() -> None:
         if "../shared" in text and path != Path(__file__):
             offenders.append(name)
     assert not offenders, offenders
+
+
+def test_every_readme_section_the_code_names_exists() -> None:
+    """What the bot says to read (``README.md ("Run it in your server")``) is a heading of the README."""
+    headings = {m[2] for line in prose(ROOT / "README.md") if (m := HEADING.match(line))}
+    named = {
+        (path.relative_to(ROOT).as_posix(), section)
+        for path in [*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/**/*.py"), *ROOT.glob("activity/*.py")]
+        for section in re.findall(r'README\.md \("([^"]+)"\)', path.read_text(encoding="utf-8"))
+    }
+    assert named, "the launcher names a section of the README"
+    assert {(where, section) for where, section in named if section not in headings} == set()

@@ -340,3 +340,32 @@ async def test_redis_lost_then_back(redis_key: str, monkeypatch: pytest.MonkeyPa
     assert first.taken[Priority.URGENT] == 3
     await first.close()
     await second.close()
+
+
+async def test_a_redis_that_answers_but_takes_no_writes_keeps_the_budget_in_memory(
+    redis_key: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A read-only replica after a failover (or a Redis out of memory that evicts nothing) answers PING and refuses
+    the script: the budget stays in memory, said once, rather than go back to Redis and fall off it every probe."""
+    import redis.exceptions
+
+    monkeypatch.setattr(rest_budget, "PROBE_EVERY", 0.05)
+    budget = RestBudget(20, REDIS_URL, key=redis_key)
+    await budget.take(Priority.URGENT)
+    assert budget.shared is not None
+
+    async def read_only(*args: object, **kwargs: object) -> float:
+        raise redis.exceptions.ReadOnlyError("You can't write against a read only replica.")
+
+    monkeypatch.setattr(budget.shared, "take", read_only)
+    monkeypatch.setattr(budget.shared.client, "set", read_only)
+    with caplog.at_level(logging.WARNING, logger="bot.rest_budget"):
+        await budget.take(Priority.URGENT)
+        await asyncio.sleep(0.5)  # ten probes
+        for _ in range(3):
+            await budget.take(Priority.URGENT)
+    assert budget.degraded
+    said = [r.getMessage() for r in caplog.records]
+    assert not [m for m in said if m.startswith("Redis answers again")], said
+    assert len([m for m in said if "out of reach" in m]) == 1, said
+    await budget.close()

@@ -250,7 +250,9 @@ class Settings:
         async def missed() -> None:
             await self.store.catch_up_all()
             async with self.store.db.engine.connect() as connection:
-                rows = await repo.guilds_on(connection, self.store.shards)
+                # every server's, not only this process's shards': its language serves a click Discord routes
+                # here and this process's Activity screens, whichever process owns the server
+                rows = await repo.guilds_on(connection, None)
             for row in rows:  # a server never changed has no row, and nothing to miss
                 settings = settings_of(row)
                 self._apply_settings(settings)

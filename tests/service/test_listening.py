@@ -141,6 +141,46 @@ async def test_a_lost_listening_session_is_opened_again_and_what_was_told_meanwh
         await second.close()
 
 
+async def test_a_lost_listening_session_catches_up_the_settings_of_servers_it_does_not_own(
+    postgres: tuple[Database, str], clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process keeps every server's language (a click Discord routes to it, its Activity's screens), not only
+    its own shards' servers': a change it missed while it was not listening is read again for them too."""
+    database, _ = postgres
+    owner = make_service(database, clock, shards=Shards.of(2, [0]))  # owns EVEN_GUILD
+    other = make_service(database, clock, shards=Shards.of(2, [1]))
+    heard: list[GuildSettings] = []
+
+    async def changed(settings: GuildSettings) -> None:
+        heard.append(settings)
+
+    trying, let_through = asyncio.Event(), asyncio.Event()
+    real = notify.listening_connection
+
+    async def held_back(dsn: str) -> Any:
+        trying.set()
+        await let_through.wait()
+        return await real(dsn)
+
+    try:
+        await other.follow_others(changed)
+        listener = other.settings._others
+        assert listener is not None
+        monkeypatch.setattr(notify, "listening_connection", held_back)
+        await terminate(database, listener._connection.get_server_pid())
+        await asyncio.wait_for(trying.wait(), WAIT)
+        await owner.update_guild_settings(EVEN_GUILD, language="ja")  # told while the other does not listen
+        let_through.set()
+
+        async def caught_up() -> bool:
+            return any(s.guild_id == EVEN_GUILD and s.language == "ja" for s in heard)
+
+        await until(caught_up, "the other shard's server's new language, read again")
+    finally:
+        await owner.close()
+        await other.close()
+
+
 async def test_the_news_of_a_click_leaves_with_its_commit_though_its_process_stops_right_after(
     postgres: tuple[Database, str], clock: Clock
 ) -> None:
