@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from activity.screen import lobby_screen, most_seats
+from activity.screen import _new_lines, lobby_screen, most_seats
 from activity.words import escaped, said, seat_name
-from bot.games import GAMES
+from bot.games import GAMES, new_game, presentation_of
 from bot.games.shown import Seat, say
 from bot.tables import SeatInfo, TableInfo, TableStatus
 
@@ -61,3 +61,20 @@ def test_the_words_keep_the_catalogues_markdown_and_escape_the_names_in_them() -
     assert line == "Deal 1 (game 1) · dealer A\\*n\\\\n_"  # read by the page as "A*n\n_", never as marks
     assert seat_name(table, 0, "en") == "A*n\\n_"  # a name alone is plain text, shown as it is
     assert escaped("🤖 Easy 2") == "🤖 Easy 2" and escaped("**") == "\\*\\*"
+
+
+def test_a_hand_note_says_nothing_the_tables_header_already_says() -> None:
+    """The screen shows the table's header and the seat's notes side by side: in Five Hundred's auction the
+    highest bid is said once (the chat's hand, a message of its own, says it there too)."""
+    table = a_table("five-hundred", 4, ["Alice", None, None, None])
+    state = new_game("five-hundred", players=4, options={}, seed=5)
+    seat = state.to_act()[0]
+    state.act(seat, next(action for action in state.legal(seat) if action != "pass"))
+    shown = presentation_of("five-hundred")
+    for language in ("en", "ja"):
+        for reader in range(4):
+            view = state.view(reader)
+            header = [said(table, text, language) for line in shown.header(view) for text in line]
+            notes = [said(table, text, language) for text in shown.hand_notes(view)]
+            both = header + _new_lines(notes, header)  # what the screen shows
+            assert len([line for line in both if line.startswith(("Highest bid", "最高ビッド"))]) == 1, both
