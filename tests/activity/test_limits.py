@@ -25,7 +25,7 @@ from activity.server import FLOOD_CLOSE, RATE_BURST, SCREENS_PER_SESSION, SIGN_I
 from activity.server import SIGN_IN_BURST as PER_ADDRESS_BURST
 from activity.sessions import DISCORD_SECONDS, LOCAL_GUILD
 from activity.source import ServiceSource
-from bot.tables import TableService
+from bot.tables import TableInfo, TableService
 from tests.double import DiscordDouble, User
 from tests.double.activity import SECRET
 from tests.double.limits import RouteLimit
@@ -312,17 +312,23 @@ async def test_a_user_who_left_the_instance_opens_no_more_screens(make: Make) ->
     assert json.loads((await socket.receive(timeout=10)).data)["key"] == "activity.signed_out"
 
 
-async def test_a_screen_open_when_its_user_left_the_instance_moves_nothing_and_ends(make: Make) -> None:
-    """A socket opened while the user was in the instance does not outlive their leaving it: once Discord's
-    answer (asked again in the background as frames come, a move never waiting on it) no longer lists them, the
-    screen's next frame changes nothing, the page is told why, and every screen of that session ends."""
+async def mallory_signed_in_at_alices_lobby(make: Make) -> tuple[Guarded, DiscordDouble, str, TableInfo, str]:
+    """Alice's lobby in the activity's channel, and Mallory in the instance, signed in: (the served bot, its
+    double, the instance, the table, Mallory's session)."""
     here = await make()
     double = here.double
     assert double is not None
     instance = launched(double, ALICE, MALLORY)
     table = await here.service.open_table(double.guild_id, double.channel_id, ALICE.id, ALICE.name, "oh-hell")
     await here.service.set_location(table.id, message_id=12345)
-    session = await here.signed_in(MALLORY, instance)
+    return here, double, instance, table, await here.signed_in(MALLORY, instance)
+
+
+async def test_a_screen_open_when_its_user_left_the_instance_moves_nothing_and_ends(make: Make) -> None:
+    """A socket opened while the user was in the instance does not outlive their leaving it: once Discord's
+    answer (asked again in the background as frames come, a move never waiting on it) no longer lists them, the
+    screen's next frame changes nothing, the page is told why, and every screen of that session ends."""
+    here, double, instance, table, session = await mallory_signed_in_at_alices_lobby(make)
     old, other = await here.screen(session, table=table.id), await here.screen(session, table=table.id)
     await old.state_where(lambda shown: shown["id"] == table.id)
     double.activity.instances[instance].users.remove(MALLORY.id)
@@ -345,13 +351,7 @@ async def test_a_screen_open_when_its_user_left_the_instance_moves_nothing_and_e
 async def test_a_screen_is_not_ended_on_an_answer_kept_that_discord_no_longer_gives(make: Make) -> None:
     """Discord's answer kept said the user was not in the instance (their client between two connections, say),
     and Discord, asked again, lists them: the screen's frame goes through and the screen plays on."""
-    here = await make()
-    double = here.double
-    assert double is not None
-    instance = launched(double, ALICE, MALLORY)
-    table = await here.service.open_table(double.guild_id, double.channel_id, ALICE.id, ALICE.name, "oh-hell")
-    await here.service.set_location(table.id, message_id=12345)
-    session = await here.signed_in(MALLORY, instance)
+    here, double, instance, table, session = await mallory_signed_in_at_alices_lobby(make)
     screen = await here.screen(session, table=table.id)
     await screen.state_where(lambda shown: shown["id"] == table.id)
     double.activity.instances[instance].users.remove(MALLORY.id)
@@ -371,13 +371,7 @@ async def test_a_screen_is_not_ended_on_an_answer_kept_that_discord_no_longer_gi
 
 
 async def test_a_screen_whose_session_hours_are_up_moves_nothing(make: Make) -> None:
-    here = await make()
-    double = here.double
-    assert double is not None
-    instance = launched(double, ALICE, MALLORY)
-    table = await here.service.open_table(double.guild_id, double.channel_id, ALICE.id, ALICE.name, "oh-hell")
-    await here.service.set_location(table.id, message_id=12345)
-    session = await here.signed_in(MALLORY, instance)
+    here, _, _, table, session = await mallory_signed_in_at_alices_lobby(make)
     screen = await here.screen(session, table=table.id)
     await screen.state_where(lambda shown: shown["id"] == table.id)
     here.advance(DISCORD_SECONDS + 60)
