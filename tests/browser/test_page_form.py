@@ -57,3 +57,25 @@ async def test_the_new_table_form_keeps_its_values_and_focus_when_drawn_again(
     await page.locator("[data-key=language]", has_text=translate("ja", "screen.other_language")).wait_for()
     await page.locator("label[for=game]", has_text=translate("ja", "screen.game")).wait_for()
     assert await form_values(page) == chosen
+
+
+async def test_the_forms_labels_keep_to_one_line_in_japanese_on_a_phone(local_bot: LocalBot, browser: Browser) -> None:
+    """A short label beside a wide select ("形式", "切り札") is not broken onto two lines on a phone."""
+    context = await browser.new_context(viewport=PHONE, locale="ja")
+    page = await context.new_page()
+    await sign_in_at(page, local_bot.base, "たろう", 62, "ja")
+    await page.wait_for_selector("#game")
+    for game in ("ninety-nine", "five-hundred", "oh-hell", "just-make"):
+        await page.select_option("#game", game)
+        if not await page.locator("details[open]").count():
+            await page.click("details summary")
+        lines = await page.eval_on_selector_all(
+            ".form label:not(.check) > span:first-child",
+            """spans => spans.map(span => {
+                const range = document.createRange();
+                range.selectNodeContents(span);
+                return [span.textContent, new Set([...range.getClientRects()].map(box => Math.round(box.top))).size];
+            })""",
+        )
+        short = [(text, count) for text, count in lines if len(text) <= 4]
+        assert short and all(count == 1 for _, count in short), (game, lines)
