@@ -13,7 +13,6 @@ from typing import Any
 
 from bot.catalogues import translate
 from bot.games import GAMES, presentation_of
-from bot.games.options import resolve
 from bot.games.shown import CARD, LIST, NUMBER, Choice
 from bot.games.views import DealSheet, View
 from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, final_standings, running_totals
@@ -184,7 +183,9 @@ def choice_screen(table: TableInfo, view: View, choice: Choice, actions: list[st
 
 
 def options_lines(table: TableInfo, language: str) -> list[str]:
-    options = resolve(table.game, GAMES[table.game].options, table.options)
+    """The table's options that change its game (as the chat's lobby lists them)."""
+    count = table.players or (len(table.seats) if table.status != TableStatus.LOBBY else None)
+    options = GAMES[table.game].options_that_count(count, table.options)
     return [option_text(table.game, name, value, language) for name, value in options.items()]
 
 

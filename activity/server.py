@@ -157,6 +157,7 @@ def games_catalogue(language: str) -> list[dict[str, Any]]:
                     else [],
                     "low": spec.low,
                     "high": spec.high,
+                    "needs": [{"name": name, "values": list(values)} for name, values in spec.needs],
                 }
             )
         out.append(

@@ -80,3 +80,23 @@ def test_a_new_match_refuses_counts_seeds_and_dealers_that_are_not_whole_numbers
             state.act(wrong, state.legal(seat)[0])  # type: ignore[arg-type]
         assert illegal.value.key == "bad_seat"
     assert state.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ({}, {"format", "trump_style", "premium_bids", "declarer_may_raise"}),
+        ({"format": "target"}, {"format", "target", "trump_style", "premium_bids", "declarer_may_raise"}),
+        ({"format": "nine-deals", "target": 300}, {"format", "trump_style", "premium_bids", "declarer_may_raise"}),
+        ({"format": "oxford"}, {"format"}),  # its own trumps, no premium bids (the rules)
+        ({"premium_bids": False}, {"format", "trump_style", "premium_bids"}),
+    ],
+)
+def test_a_table_shows_only_the_options_that_change_its_game(given: dict[str, object], shown: set[str]) -> None:
+    """Ninety-Nine's target counts only when played to a target; with Oxford's format its trumps and premium
+    bids are its own; a declarer may raise only where premium bids are played."""
+    assert set(GAMES["ninety-nine"].options_that_count(3, given)) == shown  # type: ignore[arg-type]
+    # the others' options depend on no other option, only on the player count
+    assert set(GAMES["five-hundred"].options_that_count(4, {})) == {
+        spec.name for spec in GAMES["five-hundred"].options if spec.applies(4)
+    }

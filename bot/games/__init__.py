@@ -87,6 +87,14 @@ class Game:
                 pass  # the count does not fit the options (a lobby changing size): the plain defaults
         return resolve(self.name, self.options, options)
 
+    def options_that_count(self, players: int | None, options: Mapping[str, OptionValue]) -> dict[str, Any]:
+        """:meth:`options_in_play` less those that change nothing here: at another player count (Five Hundred's
+        six-player sides), or beside the other options' values (Ninety-Nine's target with another format): what
+        a table shows of its options."""
+        played = self.options_in_play(players, options)
+        counting = {spec.name for spec in self.options if spec.applies(players) and spec.counts_with(played)}
+        return {name: value for name, value in played.items() if name in counting}
+
     def expected_length(self, players: int, options: Mapping[str, OptionValue]) -> Length:
         """The expected length of a match with these options (the rules' defaults filled in)."""
         resolved = self.options_in_play(players, options)

@@ -94,12 +94,13 @@ FORMATS = (
 )
 TRUMP_STYLES = ("previous", "previous-diamonds", "turn-up")
 
+NOT_OXFORD: tuple[str, ...] = tuple(name for name in FORMATS if name != "oxford")  # Oxford: its own trumps, no premiums
 OPTIONS: tuple[Option, ...] = (
     Option("format", "three-bonuses", choices=FORMATS),
-    Option("target", 200, low=50, high=1000),
-    Option("trump_style", "previous", choices=TRUMP_STYLES),
-    Option("premium_bids", True),
-    Option("declarer_may_raise", True),
+    Option("target", 200, low=50, high=1000, needs=(("format", ("target",)),)),
+    Option("trump_style", "previous", choices=TRUMP_STYLES, needs=(("format", NOT_OXFORD),)),
+    Option("premium_bids", True, needs=(("format", NOT_OXFORD),)),
+    Option("declarer_may_raise", True, needs=(("format", NOT_OXFORD), ("premium_bids", (True,)))),
 )
 PLAYERS: tuple[int, ...] = (2, 3, 4)
 DEFAULT_PLAYERS = 3

@@ -27,10 +27,18 @@ class Option:
     high: int = 0
     values: tuple[int, ...] = ()  # for whole numbers that may be only these (low and high: the least and most)
     players: tuple[int, ...] = ()  # the player counts whose game it changes (empty: every count)
+    # the values of other options under which it changes the game (empty: whatever they are): Ninety-Nine's
+    # target only with the format played to a target
+    needs: tuple[tuple[str, tuple[OptionValue, ...]], ...] = ()
 
     def applies(self, players: int | None) -> bool:
         """Whether the option changes a game of ``players`` (None: not known yet, so it may)."""
         return not self.players or players is None or players in self.players
+
+    def counts_with(self, options: Mapping[str, Any]) -> bool:
+        """Whether the option changes the game beside the table's other ``options`` (as played: the rules'
+        defaults filled in), by its :attr:`needs`."""
+        return all(options.get(name) in values for name, values in self.needs)
 
     def allowed(self) -> str:
         if isinstance(self.default, bool):

@@ -109,12 +109,10 @@ def mention(table: TableInfo, seat: int) -> str | None:
 
 def all_options(table: TableInfo) -> dict[str, Any]:
     """The table's options with the rules' defaults filled in, so everything in play is shown: those that
-    change a game of its player count (Five Hundred's six-player sides only at six)."""
-    specs = GAMES[table.game].options
+    change a game of its player count (Five Hundred's six-player sides only at six) and beside its other
+    options (Ninety-Nine's target only when played to a target)."""
     count = table.players or (len(table.seats) if table.status != TableStatus.LOBBY else None)
-    applying = {spec.name for spec in specs if spec.applies(count)}
-    resolved = GAMES[table.game].options_in_play(count, table.options)
-    return {name: value for name, value in resolved.items() if name in applying}
+    return GAMES[table.game].options_that_count(count, table.options)
 
 
 def options_block(table: TableInfo, locale: Any) -> str:

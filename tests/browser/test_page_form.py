@@ -71,7 +71,7 @@ async def test_the_forms_labels_keep_to_one_line_in_japanese_on_a_phone(local_bo
             await page.click("details summary")
         lines = await page.eval_on_selector_all(
             ".form label:not(.check) > span:first-child",
-            """spans => spans.map(span => {
+            """spans => spans.filter(span => !span.parentElement.hidden).map(span => {
                 const range = document.createRange();
                 range.selectNodeContents(span);
                 return [span.textContent, new Set([...range.getClientRects()].map(box => Math.round(box.top))).size];
@@ -79,3 +79,25 @@ async def test_the_forms_labels_keep_to_one_line_in_japanese_on_a_phone(local_bo
         )
         short = [(text, count) for text, count in lines if len(text) <= 4]
         assert short and all(count == 1 for _, count in short), (game, lines)
+
+
+async def test_the_form_shows_an_option_only_where_it_changes_the_game(local_bot: LocalBot, browser: Browser) -> None:
+    """Ninety-Nine's target shows only with the format played to a target (the quick match's nine deals has
+    none); Oxford's format hides the trumps' rule and the premium bids, which it has of its own."""
+    context = await browser.new_context(viewport=PHONE, locale="en")
+    page = await context.new_page()
+    await sign_in_at(page, local_bot.base, "Ona", 63)
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "ninety-nine")
+    await page.click("details summary")
+    target, trumps = page.locator("label[for=option-target]"), page.locator("label[for=option-trump_style]")
+    await expect(target).to_be_hidden()  # the quick match: nine deals
+    await page.select_option("#option-format", "target")
+    await expect(target).to_be_visible()
+    await page.select_option("#option-format", "oxford")
+    await expect(target).to_be_hidden()
+    await expect(trumps).to_be_hidden()
+    await expect(page.locator("label[for=option-premium_bids]")).to_be_hidden()
+    await page.uncheck("#quick")  # back to the rules' defaults: three bonuses
+    await expect(trumps).to_be_visible()
+    await expect(target).to_be_hidden()

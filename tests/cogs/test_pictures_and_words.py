@@ -337,7 +337,10 @@ def test_every_lobby_lists_the_options_of_its_player_count_and_its_timer_in_minu
     embed = lobby_embed(table, locale)
     options = next(field.value for field in embed.fields if field.name == t(locale, "lobby.options"))
     shown = {spec.name for spec in GAMES[game].options if t(locale, f"option.{spec.name}") + ":" in str(options)}
-    assert shown == {spec.name for spec in GAMES[game].options if spec.applies(count)}
+    played = GAMES[game].options_in_play(count, {})
+    assert shown == {spec.name for spec in GAMES[game].options if spec.applies(count) and spec.counts_with(played)}
+    if game == "ninety-nine":  # by default not played to a target: no target to show
+        assert t(locale, "option.target") + ":" not in str(options)
     if game == "five-hundred":
         assert (t(locale, "option.six_sides") + ":" in str(options)) == (count == 6)
         assert (t(locale, "option.called_partner") + ":" in str(options)) == (count == 5)

@@ -115,6 +115,7 @@ export interface GameOption {
   values: number[];
   low: number;
   high: number;
+  needs: { name: string; values: (boolean | number | string)[] }[]; // other options' values it plays under
 }
 
 export interface GameEntry {

@@ -399,6 +399,7 @@ export class Page {
       refreshComputers();
       clear(options);
       for (const option of game.options) options.append(optionField(option.name, option));
+      showCounting(options, game);
     };
     const refreshComputers = (): void => {
       const count = Number(players.value);
@@ -415,10 +416,17 @@ export class Page {
         if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = value === true;
         else if (input) input.value = String(value);
       }
+      showCounting(options, game);
     };
     quick.addEventListener("change", () => {
       if (quick.checked) applyQuick();
       else for (const option of chosen()?.options ?? []) resetOption(options, option);
+      const game = chosen();
+      if (game) showCounting(options, game);
+    });
+    options.addEventListener("change", () => {
+      const game = chosen();
+      if (game) showCounting(options, game);
     });
     gameSelect.addEventListener("change", () => { refresh(); applyQuick(); });
     players.addEventListener("change", refreshComputers);
@@ -484,6 +492,8 @@ export class Page {
         else if (input) input.value = String(value);
       }
       details.open = kept.open;
+      const game = chosen();
+      if (game) showCounting(options, game);
     }
     const keep = (): void => {
       const values: Record<string, string | boolean> = {};
@@ -893,6 +903,23 @@ function plateAt(dx: number, dy: number): string {
 /** Choose `value` in a list, where the list offers it. */
 function choose(select: HTMLSelectElement, value: string): void {
   if (Array.from(select.options).some((option) => option.value === value)) select.value = value;
+}
+
+/** Each option's field shown only where the option changes the game beside the others as the form has them
+ *  (Ninety-Nine's target only with the format played to a target). */
+function showCounting(box: HTMLElement, game: GameEntry): void {
+  const values: Record<string, boolean | number | string> = {};
+  for (const option of game.options) {
+    const input = box.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
+    if (!input) continue;
+    values[option.name] =
+      option.kind === "bool" ? (input as HTMLInputElement).checked : option.kind === "int" ? Number(input.value) : input.value;
+  }
+  for (const option of game.options) {
+    const field = box.querySelector<HTMLElement>(`label[for="option-${option.name}"]`);
+    const counts = option.needs.every((need) => need.values.includes(values[need.name] ?? ""));
+    if (field) field.hidden = !counts;
+  }
 }
 
 function resetOption(box: HTMLElement, option: GameEntry["options"][number]): void {
