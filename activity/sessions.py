@@ -18,6 +18,8 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from bot.tables.names import readable_name
+
 from .limits import Clock
 
 LOCAL_GUILD = 1  # local tables' server: no Discord server has so small an id (snowflakes are far larger)
@@ -45,9 +47,8 @@ class Session:
 
 
 def clean_name(name: str) -> str:
-    """A display name as plain text: control and format characters dropped, spaces collapsed, cut short."""
-    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    return " ".join(kept.split())[:NAME_MAX]
+    """A display name as the service keeps it (:func:`bot.tables.readable_name`), cut to ``NAME_MAX``."""
+    return readable_name(name)[:NAME_MAX]
 
 
 def same_name(name: str) -> str:
