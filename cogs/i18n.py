@@ -130,9 +130,14 @@ class Translator(app_commands.Translator):
 ECHO_MAX = 40  # the most of a refused value said back to its sender
 
 
+def as_typed(text: str) -> str:
+    """Someone's words put in a message's text (a name, a value they sent): markdown and mentions escaped, so
+    Discord shows them as typed (no italics, no masked link, no mention)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text)).replace("<", "\\<")
+
+
 def echoed(value: object) -> str:
     """A value someone sent, said back in a refusal: cut to ``ECHO_MAX`` (a forged option may hold thousands of
-    letters, which would take the answer past Discord's 2,000) and its markdown escaped, so it reads as sent."""
+    letters, which would take the answer past Discord's 2,000), as typed (:func:`as_typed`)."""
     shown = str(value)
-    shown = shown if len(shown) <= ECHO_MAX else shown[: ECHO_MAX - 1] + "…"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(shown))
+    return as_typed(shown if len(shown) <= ECHO_MAX else shown[: ECHO_MAX - 1] + "…")

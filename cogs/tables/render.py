@@ -20,7 +20,7 @@ from bot.words import card_label, cell_text, computer_name, option_text, rating_
 from bot.words import said as said_words
 
 from ..charts import FILENAME, legend
-from ..i18n import duration, t
+from ..i18n import as_typed, duration, t
 from ..picture import FILENAME as PICTURE
 from ..picture import distinct
 
@@ -69,7 +69,7 @@ def seat_names(table: TableInfo, locale: Any, *, marked: bool = True) -> dict[in
     people = [info for info in table.seats if not info.computer]
     shown = _apart(tuple(readable_name(info.name or "") or str(info.user_id) for info in people))
     if marked:
-        shown = tuple(marked_name(name) for name in shown)
+        shown = tuple(as_typed(name) for name in shown)
     names = {info.index: name for info, name in zip(people, shown, strict=True)}
     for info in table.seats:
         if info.computer:
@@ -83,16 +83,11 @@ def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(distinct(list(names), lambda _, name: len(name) <= NAME_MAX))
 
 
-def marked_name(name: str) -> str:
-    """A person's name put in a message's text: its markdown and mentions escaped, so it reads as it is."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name)).replace("<", "\\<")
-
-
 def shown_name(name: str | None, user_id: int | None, *, marked: bool = True) -> str:
     """A person's stored or Discord name as a record shows it: readable (:func:`bot.tables.readable_name`),
     else the person's id, cut to ``NAME_MAX``, and ``marked`` as in :func:`seat_names`."""
     plain = clip(readable_name(name or "") or str(user_id), NAME_MAX)
-    return marked_name(plain) if marked else plain
+    return as_typed(plain) if marked else plain
 
 
 def seat_name(table: TableInfo, seat: int, locale: Any, *, marked: bool = True) -> str:
