@@ -96,6 +96,8 @@ def test_a_table_shows_only_the_options_that_change_its_game(given: dict[str, ob
     """Ninety-Nine's target counts only when played to a target; with Oxford's format its trumps and premium
     bids are its own; a declarer may raise only where premium bids are played."""
     assert set(GAMES["ninety-nine"].options_that_count(3, given)) == shown  # type: ignore[arg-type]
+    two = shown - {"declarer_may_raise"}  # with two players nobody may reveal: there is no raise to allow
+    assert set(GAMES["ninety-nine"].options_that_count(2, given)) == two  # type: ignore[arg-type]
     # the others' options depend on no other option, only on the player count
     assert set(GAMES["five-hundred"].options_that_count(4, {})) == {
         spec.name for spec in GAMES["five-hundred"].options if spec.applies(4)

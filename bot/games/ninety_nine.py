@@ -100,7 +100,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("target", 200, low=50, high=1000, needs=(("format", ("target",)),)),
     Option("trump_style", "previous", choices=TRUMP_STYLES, needs=(("format", NOT_OXFORD),)),
     Option("premium_bids", True, needs=(("format", NOT_OXFORD),)),
-    Option("declarer_may_raise", True, needs=(("format", NOT_OXFORD), ("premium_bids", (True,)))),
+    # a raise answers a reveal, and with two players nobody may reveal
+    Option("declarer_may_raise", True, players=(3, 4), needs=(("format", NOT_OXFORD), ("premium_bids", (True,)))),
 )
 PLAYERS: tuple[int, ...] = (2, 3, 4)
 DEFAULT_PLAYERS = 3
