@@ -219,6 +219,7 @@ class TrickBot(TableBot):
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
+        self._returning: set[asyncio.Task[None]] = set()  # shards' clocks being given back their time away
         self._activity: ActivityRunning | None = None
 
     async def setup_hook(self) -> None:
@@ -237,6 +238,8 @@ class TrickBot(TableBot):
         log.info("running %s", self.own_shards)
         if self.own_shards.all or 0 in self.own_shards.ids:  # one process syncs the commands for the whole bot
             await self.sync_commands()
+        # Until a shard reaches Discord its servers' players cannot act: their turn clocks wait for it.
+        self.service.gateway.starting()
         self._timers = self.service.run_timers_forever()  # the cogs hear its moves as events
         if self.settings.activity_port:  # the Activity's web server, in this process, over the same service
             self._activity = await start_activity(self.service, self.settings)
@@ -299,6 +302,7 @@ class TrickBot(TableBot):
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         self._away.setdefault(shard_id, time.monotonic())
+        self.service.gateway.lost(shard_id, self.shard_count)  # its players' clicks cannot arrive: clocks stop
 
     async def on_shard_connect(self, shard_id: int) -> None:
         self._back(shard_id, "a new session")
@@ -307,7 +311,11 @@ class TrickBot(TableBot):
         self._back(shard_id, "its session resumed")
 
     def _back(self, shard_id: int, how: str) -> None:
-        """One line when a shard reaches the gateway: the first time, or back after an outage (how long)."""
+        """One line when a shard reaches the gateway: the first time, or back after an outage (how long); its
+        servers' turn clocks get back the time it was away, in the background (a table at a time)."""
+        returning = asyncio.create_task(self.service.gateway.back(shard_id, self.shard_count), name="clocks-back")
+        self._returning.add(returning)
+        returning.add_done_callback(self._returning.discard)
         since = self._away.pop(shard_id, None)
         if since is None:
             log.info("shard %s connected to Discord's gateway", shard_id)
@@ -353,6 +361,8 @@ class TrickBot(TableBot):
             self._timers.cancel()
         if self._resume is not None:
             self._resume.cancel()
+        for returning in self._returning:  # a clock not given its time back yet: the next start gives it time again
+            returning.cancel()
         answering = _answering()
         if answering:  # a command or click under way: its answer and its write are let through
             await self._within("the answers under way", _all_of(answering), deadline, 3.0)

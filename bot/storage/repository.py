@@ -225,17 +225,35 @@ async def due_deadlines(
     limit: int = 500,
     shards: Shards | None = None,
     after: tuple[datetime, int] | None = None,
+    paused: Shards | None = None,
 ) -> list[Row[Any]]:
-    """The turn deadlines due by ``now`` of the tables of servers on ``shards``, earliest first (then by
-    table), a page of ``limit`` at most; ``after`` is the (due_at, table_id) of the previous page's last."""
+    """The turn deadlines due by ``now`` of the tables of servers on ``shards`` and not on ``paused`` (whose
+    clocks are stopped), earliest first (then by table), a page of ``limit`` at most; ``after`` is the (due_at,
+    table_id) of the previous page's last."""
+    if paused is not None and paused.all:
+        return []  # every clock stopped
     statement = select(DEADLINES).where(DEADLINES.c.due_at <= now)
     mine = owned(TABLES.c.guild_id, shards)
+    stopped = owned(TABLES.c.guild_id, paused) if paused is not None else None
+    if mine is not None or stopped is not None:
+        statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id)
     if mine is not None:
-        statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id).where(mine)
+        statement = statement.where(mine)
+    if stopped is not None:
+        statement = statement.where(~stopped)
     if after is not None:
         statement = statement.where(tuple_(DEADLINES.c.due_at, DEADLINES.c.table_id) > tuple_(*after))
     statement = statement.order_by(DEADLINES.c.due_at, DEADLINES.c.table_id).limit(limit)
     return list((await connection.execute(statement)).all())
+
+
+async def deadlines_on(connection: AsyncConnection, shards: Shards) -> list[Row[Any]]:
+    """Every turn deadline row of the tables of servers on ``shards``."""
+    statement = select(DEADLINES)
+    on = owned(TABLES.c.guild_id, shards)
+    if on is not None:
+        statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id).where(on)
+    return list((await connection.execute(statement.order_by(DEADLINES.c.table_id))).all())
 
 
 @dataclass

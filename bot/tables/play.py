@@ -27,6 +27,7 @@ from .computers import STRONG
 from .errors import ActionRefused, LogDoesNotReplay, NotAllowed, StaleAction, TableError, TableNotFound, WrongStatus
 from .events import Reminded
 from .live import LiveSeat, LiveTable, Step, sides_of
+from .outages import GatewayClocks
 from .records import Hint, Outcome
 from .store import Store, expect_version, read_again_if_behind, stale
 from .thinking import Choice, Overran, Thinker, decision_seed
@@ -89,6 +90,7 @@ class Play:
         self._hints: dict[int, tuple[int, dict[int, asyncio.Future[Choice]]]] = {}
         self._timer_task: asyncio.Task[None] | None = None
         self._failures: dict[int, int] = {}  # the passes in a row at which a table failed at its timer
+        self.gateway = GatewayClocks(store)  # the shards whose servers' clocks stop while Discord is away
         store.when_evicted(self._forget_hints)
 
     def _forget_hints(self, table_id: int) -> None:
@@ -254,7 +256,8 @@ class Play:
 
     async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
         """Remind, or hand to the strong computer player, every seat whose turn deadline has passed,
-        at the tables of this process's servers.
+        at the tables of this process's servers (but those of a shard that has lost Discord's gateway: see
+        :class:`GatewayClocks`).
 
         Returns the reminders; the moves made for people whose time ran out reach the
         listeners (each with a ``timeout`` event) as the computer makes them. However many
@@ -268,7 +271,9 @@ class Play:
         after: tuple[datetime, int] | None = None
         while True:  # page by page: a timeout's row stays due until its move, so pages move on by key
             async with self.store.db.engine.connect() as connection:
-                due = await repo.due_deadlines(connection, now, DUE_PAGE, shards=self.store.shards, after=after)
+                due = await repo.due_deadlines(
+                    connection, now, DUE_PAGE, shards=self.store.shards, after=after, paused=self.gateway.paused()
+                )
             # The tables to remind stay locked from the check to the reminder: a bid that keeps the clock
             # (Ninety-Nine's, made at once) cannot come between the claim and the reminder and carry the claimed
             # deadline to a version the reminder would take for one a move replaced. A few at a time, so that a

@@ -138,6 +138,7 @@ class TableService:
         self.resign = play.resign
         self.abandon = play.abandon
         self.hint = play.hint
+        self.gateway = play.gateway  # turn clocks stopped while a shard has lost Discord's gateway
         self.run_timers = play.run_timers
         self.run_timers_forever = play.run_timers_forever
         self.listen = play.listen

@@ -132,6 +132,8 @@ class Store(Protocol):
 
     async def retime(self, live: LiveTable) -> None: ...
 
+    async def set_timer(self, live: LiveTable, deadline: tuple[datetime | None, datetime] | None) -> None: ...
+
     def when_moved(self, watcher: Callable[[LiveTable], None]) -> None: ...
 
     def when_evicted(self, watcher: Callable[[int], None]) -> None: ...
@@ -606,7 +608,13 @@ class TableStore:
         moves on, and the table's presentations hear of it (its clock is redrawn). A timeout already under way
         (the seats on turn handed to the computer, which may be thinking) is called off: those seats have a new
         clock, or none, and the computer's driver finds nobody to play for when it comes back with its move."""
-        deadline = self.deadline(live, self.clock())
+        live.overdue.clear()
+        await self.set_timer(live, self.deadline(live, self.clock()))
+
+    async def set_timer(self, live: LiveTable, deadline: tuple[datetime | None, datetime] | None) -> None:
+        """Replace the turn's deadline with ``deadline`` (when to remind, when to play for the seats to act; None:
+        no timer), the caller holding the table's lock. The version moves on and the table's presentations hear of
+        it (its clock is redrawn)."""
         remind_at, act_at = deadline or (None, None)
 
         async def work(connection: AsyncConnection) -> None:
@@ -614,7 +622,6 @@ class TableStore:
 
         await self._versioned(live, work, {}, keep_timer=False)
         live.turn_ends = remind_at or act_at
-        live.overdue.clear()
         self.events.publish(TableChanged(live.info(), ()))
 
     def deadline(self, live: LiveTable, now: datetime) -> tuple[datetime | None, datetime] | None:

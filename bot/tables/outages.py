@@ -1,0 +1,172 @@
+"""Turn clocks that stop while Discord cannot reach the bot.
+
+People play through Discord: while a shard has lost Discord's gateway, the clicks of its servers' players
+never arrive, so their turn timers must not run out and hand their turns to the computer. The bot's
+presentation says when a shard loses the gateway and when it is back (:meth:`GatewayClocks.lost`,
+:meth:`GatewayClocks.back`); meanwhile the turn timers pass over the tables of that shard's servers (no
+reminder, no timeout), and once it is back every clock of those tables gets back the time Discord was away:
+a deadline not yet past when the gateway went is moved on by the outage's length, so each seat has the time it
+had left (a clock started meanwhile, after a computer's move, gets a little more: never less). A blip shorter
+than :data:`SHORT_OUTAGE` (a resumed session) moves nothing.
+
+A process that starts has every shard away until it first connects (:meth:`GatewayClocks.starting`). Its
+clocks that ran out while no process served them (the bot was down) cannot know how long they had left: a
+seat whose reminder was due is reminded once the shard is back and has its grace from then; a seat already
+reminded, or away, has the time an absent seat has (the grace, at least 15 s) from then.
+
+Nothing here imports discord; without :meth:`GatewayClocks.starting` (tests, local mode) no clock is ever
+stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.shards import Shards
+from bot.storage import repository as repo
+from bot.storage.models import PLAYING
+
+from .errors import TableError
+from .records import absent_turn_seconds
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+SHORT_OUTAGE = timedelta(seconds=2)  # a blip: the clocks, shown to the second, keep their moments
+GIVE_BACK_AT_ONCE = 20  # tables given their time back at a time (each under its lock, one commit each)
+
+Deadline = tuple[datetime | None, datetime]
+
+
+@dataclass(frozen=True)
+class Outage:
+    """A shard's time away: from ``since`` (the process's start, when ``from_start``) to ``back``."""
+
+    since: datetime
+    back: datetime
+    from_start: bool = False
+
+    @property
+    def length(self) -> timedelta:
+        return self.back - self.since
+
+
+def given_back(deadline: Deadline, outage: Outage, grace: timedelta, absent: timedelta) -> Deadline:
+    """A turn's deadline (when to remind, when to play for the seats) once ``outage`` is over: every moment
+    still to come when it began moves on by its length. After a start, a moment already past then ran out while
+    the bot was down: a reminder still due is sent now, with ``grace`` after it; a timeout (the seat reminded
+    already, or away) comes ``absent`` from now."""
+    remind_at, act_at = deadline
+    if outage.from_start:
+        if remind_at is not None and remind_at <= outage.since:
+            return outage.back, outage.back + grace
+        if remind_at is None and act_at <= outage.since:
+            return None, outage.back + absent
+    elif outage.length < SHORT_OUTAGE:
+        return deadline
+
+    def later(moment: datetime) -> datetime:
+        return moment + outage.length if moment > outage.since else moment
+
+    return (later(remind_at) if remind_at is not None else None), later(act_at)
+
+
+class GatewayClocks:
+    """Which of this process's shards have lost Discord's gateway, and the time given back when they return."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._away: dict[int, datetime] = {}  # shard: away since
+        self._everything: datetime | None = None  # every shard away since (the shard count not known yet)
+        self._started: datetime | None = None  # the process's start
+        self._count: int | None = None
+        self._returning: dict[int, asyncio.Lock] = {}
+
+    def starting(self) -> None:
+        """The process starts: no shard has reached the gateway yet."""
+        now = self.store.clock()
+        self._everything = self._started = now
+
+    def paused(self) -> Shards | None:
+        """The shards whose clocks are stopped now (``Shards.everything()``: all of them; None: none)."""
+        if self._everything is not None:
+            return Shards.everything()
+        stopped = set(self._away) | {shard for shard, lock in self._returning.items() if lock.locked()}
+        if not stopped or self._count is None:
+            return None
+        return Shards.of(self._count, stopped)
+
+    def lost(self, shard_id: int, count: int | None) -> None:
+        """``shard_id`` lost the gateway: its servers' clocks stop."""
+        self._know(count)
+        if self._everything is None:
+            self._away.setdefault(shard_id, self.store.clock())
+
+    async def back(self, shard_id: int, count: int | None) -> None:
+        """``shard_id`` reached the gateway again: its servers' clocks get back the time it was away, then run.
+        The shard stays paused until every one of them has it (a timer must not fire on a moment about to move)."""
+        self._know(count)
+        if self._count is None:
+            return  # no shard count: nothing to tell the shards' servers apart by (never so once connected)
+        if self._everything is not None:  # the first connection: every shard of this process was away since then
+            mine = self.store.shards.ids if self.store.shards.count is not None else range(self._count)
+            self._away = dict.fromkeys(mine, self._everything)
+            self._everything = None
+        lock = self._returning.setdefault(shard_id, asyncio.Lock())
+        async with lock:  # one return at a time per shard: a second connect event waits, then finds nothing
+            since = self._away.pop(shard_id, None)
+            if since is None:
+                return
+            outage = Outage(since, self.store.clock(), from_start=since == self._started)
+            try:
+                given = await self._give_back(Shards.of(self._count, [shard_id]), outage)
+            except Exception:  # the database away a moment: the clocks run as they were
+                log.exception("shard %s: the turn clocks could not all be given the time Discord was away", shard_id)
+                return
+            if given:
+                log.info(
+                    "shard %s: %d turn clocks given back the %.0f s Discord was away%s",
+                    shard_id,
+                    given,
+                    outage.length.total_seconds(),
+                    " (and those that ran out while the bot was down, their time to act from now)"
+                    if outage.from_start
+                    else "",
+                )
+
+    def _know(self, count: int | None) -> None:
+        if count:
+            self._count = count
+
+    async def _give_back(self, shard: Shards, outage: Outage) -> int:
+        if not outage.from_start and outage.length < SHORT_OUTAGE:
+            return 0
+        async with self.store.db.engine.connect() as connection:
+            rows = await repo.deadlines_on(connection, shard)
+        at_once = asyncio.Semaphore(GIVE_BACK_AT_ONCE)
+        given = 0
+
+        async def one(row: Any) -> None:
+            nonlocal given
+            try:
+                async with at_once, self.store.locked(int(row.table_id)) as live:
+                    if live.version != row.version or live.status != PLAYING:
+                        return  # moved on since the query: its new deadline was set after the return
+                    grace = timedelta(seconds=live.guild_grace)
+                    absent = timedelta(seconds=absent_turn_seconds(live.turn_seconds, live.guild_grace))
+                    before: Deadline = (row.remind_at, row.act_at)
+                    after = given_back(before, outage, grace, absent)
+                    if after != before:
+                        await self.store.set_timer(live, after)
+                        given += 1
+            except TableError:
+                pass  # closed meanwhile
+            except Exception:
+                self.store.troubled(int(row.table_id), "to give its clock the time Discord was away")
+
+        await asyncio.gather(*(one(row) for row in rows))
+        return given

@@ -1,0 +1,84 @@
+"""Discord out of reach while someone's turn clock runs: the real bot, as its own process, against the double.
+
+Nobody's click can arrive while the gateway is away, so the turn timer must not run out and hand the turn to the
+computer then; once the gateway is back the seat has the time it had left, and then the timer plays on as usual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.storage import repository as repo
+from bot.storage.database import Database
+from tests.double import BotProcess, DiscordDouble
+
+from .conftest import people
+from .driver import MANAGER, WAIT, TableDriver, set_computer_pace
+from .test_stop import BACK_LINE, logged
+
+TURN = 12  # seconds: long enough that the outage surely begins before the clock runs out, on a loaded machine
+GIVEN_BACK = re.compile(
+    r"INFO bot\.tables\.outages: shard 0: (\d+) turn clocks given back the (\d+) s Discord was away"
+)
+
+
+async def _stored(database_url: str, table_id: int) -> tuple[Any, int]:
+    """The table's turn deadline row and how many moves it has logged."""
+    database = Database(database_url)
+    try:
+        async with database.engine.connect() as connection:
+            stored = await repo.load_table(connection, table_id)
+    finally:
+        await database.close()
+    assert stored is not None
+    return stored.deadline, len(stored.actions)
+
+
+async def test_a_turn_clock_waits_while_discord_is_away(double: DiscordDouble, tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path}/bot.db"
+    env = {"RECONNECT_FIRST_SECONDS": "0.1", "RECONNECT_LONGEST_SECONDS": "0.5", "COMPUTER_BUDGET_MS": "100"}
+    process = BotProcess(double, url, tmp_path / "bot.log", **env)
+    await process.start()
+    try:
+        panel = await set_computer_pace(double, 0)
+        await double.choose(MANAGER, panel, "st:grace", ["0"])  # no reminder first: the computer plays at once
+        alice = people(1)[0]
+        table = TableDriver(double, [alice], seed=2)
+        await table.open("just-make", players=4, target=15, turn_seconds=TURN)
+        await table.seat_everyone(["easy", "easy", "easy"])
+        await table.start()
+        player = table.players[0]
+        await table.show_hand(player)
+        await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
+        await double.take_away()
+        deadline, moves = await _stored(url, table.table_id)
+        assert deadline is not None, "Alice's turn has a clock"
+        left = (deadline.act_at - datetime.now(UTC)).total_seconds()
+        assert left > 0, f"the clock ran out before Discord went away ({left:.1f} s): the test proves nothing"
+        await asyncio.sleep(left + 3)  # her time is up while Discord is away
+        same, moves_now = await _stored(url, table.table_id)
+        assert moves_now == moves and same.act_at == deadline.act_at, "nobody played for her while she could not"
+        await double.bring_back()
+        await logged(process, BACK_LINE)
+        [line] = await logged(process, GIVEN_BACK)
+        found = GIVEN_BACK.search(line)
+        assert found is not None and int(found[1]) == 1 and int(found[2]) >= left + 3
+        moved, _ = await _stored(url, table.table_id)
+        assert moved.act_at > datetime.now(UTC)  # the time she had left, from the return
+        away = (moved.act_at - deadline.act_at).total_seconds()
+        assert away >= left + 3, away  # moved on by the whole time Discord was away
+
+        def played_for_her() -> bool:
+            return any("time ran out" in m.text() for m in double.public_messages())
+
+        await double.wait_for(played_for_her, timeout=TURN + WAIT, what="the timer plays on once Discord is back")
+        _, after = await _stored(url, table.table_id)
+        assert after > moves
+    finally:
+        await process.stop()
+    log = process.log()
+    assert "Traceback" not in log, log[-5000:]

@@ -1,0 +1,160 @@
+"""Turn clocks stop while a shard has lost Discord's gateway (its players' clicks cannot arrive), and get that
+time back when it returns; a process starting waits for its shards to connect, and a clock that ran out while
+the bot was down gives the seat its reminder and grace from then."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from bot.shards import Shards
+from bot.storage.database import Database
+from bot.tables import TableService
+from bot.tables.events import TableChanged
+from bot.tables.outages import SHORT_OUTAGE, Outage, given_back
+
+from .conftest import Clock
+from .helpers import HOST, heard, make_service, started
+
+EVEN_GUILD = 6 << 22  # shard 0 of 2
+ODD_GUILD = 7 << 22  # shard 1 of 2
+
+
+async def _nothing_fires(service: TableService) -> None:
+    assert await service.run_timers() == []
+    await service.settle()
+    assert heard(service).take() == []
+
+
+async def test_a_clock_stops_while_the_gateway_is_away_and_the_seat_has_the_time_it_had_left(
+    service: TableService, clock: Clock
+) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    redrawn: list[Any] = []
+    service.events.subscribe(redrawn.append, (TableChanged,))
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(500)  # the reminder's moment, and the grace's, pass while Discord is away: nothing fires
+    await _nothing_fires(service)
+    await service.gateway.back(0, 1)
+    info = await service.table(table.id)
+    assert info.turn_ends == clock.now + timedelta(seconds=50)  # the 50 s it had left when Discord went
+    assert [event.table.turn_ends for event in redrawn] == [info.turn_ends]  # its clock is drawn again
+    clock.advance(49)
+    await _nothing_fires(service)
+    clock.advance(1)
+    [reminder] = await service.run_timers()
+    assert reminder.kinds() == ["reminder"]
+    assert reminder.table.turn_ends == clock.now + timedelta(seconds=30)  # the grace, whole
+    await service.gateway.back(0, 1)  # a second "back" for the same return (connected, then resumed): nothing more
+    assert (await service.table(table.id)).turn_ends == reminder.table.turn_ends
+
+
+async def test_only_the_shard_that_lost_the_gateway_stops_its_clocks(database: Database, clock: Clock) -> None:
+    service = make_service(database, clock, shards=Shards.of(2))
+    try:
+        tables = {}
+        for guild, channel, first in ((EVEN_GUILD, 10, HOST), (ODD_GUILD, 11, 200)):
+            await service.update_guild_settings(guild, turn_seconds=60, grace_seconds=30)
+            tables[guild] = (
+                await started(service, "oh-hell", 4, guild=guild, channel=channel, first_user=first)
+            ).table.id
+        service.gateway.lost(1, 2)  # the odd server's shard
+        clock.advance(60)
+        reminded = await service.run_timers()
+        assert [outcome.table.id for outcome in reminded] == [tables[EVEN_GUILD]]
+        clock.advance(30)
+        await service.run_timers()
+        await service.settle()
+        assert {o.table.id for o in heard(service).take() if "timeout" in o.kinds()} == {tables[EVEN_GUILD]}
+        await service.gateway.back(1, 2)  # 90 s away: the odd table's reminder is 60 s off again
+        assert (await service.table(tables[ODD_GUILD])).turn_ends == clock.now + timedelta(seconds=60)
+        clock.advance(60)
+        assert tables[ODD_GUILD] in [outcome.table.id for outcome in await service.run_timers()]
+    finally:
+        await service.close()
+
+
+async def test_a_blip_stops_the_clocks_but_moves_no_deadline(service: TableService, clock: Clock) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(59)
+    service.gateway.lost(0, 1)
+    clock.advance(SHORT_OUTAGE.total_seconds() / 2)
+    await _nothing_fires(service)  # the reminder's moment passed in the blip: it waits for the gateway
+    await service.gateway.back(0, 1)
+    assert (await service.table(table.id)).turn_ends == table.turn_ends  # unmoved, and reminded at once
+    [reminder] = await service.run_timers()
+    assert reminder.kinds() == ["reminder"]
+
+
+async def test_a_process_starting_waits_for_its_shards_and_a_clock_that_ran_out_meanwhile_has_its_grace(
+    database: Database, clock: Clock
+) -> None:
+    first = make_service(database, clock)
+    try:
+        await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        reminding = (await started(first, "oh-hell", players=4, channel=501)).table
+        clock.advance(20)
+        later = (await started(first, "oh-hell", players=4, channel=502, first_user=300)).table
+        clock.advance(50)  # the first table's reminder is sent (the other's is 10 s off); its grace runs
+        [reminder] = await first.run_timers()
+        assert reminder.table.id == reminding.id
+    finally:
+        await first.close()
+    clock.advance(3600)  # the bot is down an hour: every moment passes with nobody to serve the players
+    second = make_service(database, clock)
+    try:
+        second.gateway.starting()
+        clock.advance(40)
+        await _nothing_fires(second)  # not connected yet: no clock runs out
+        await second.gateway.back(0, 1)
+        # reminded already: the time an absent seat has (the grace), from now; not reminded yet: the reminder now
+        assert (await second.table(reminding.id)).turn_ends == clock.now + timedelta(seconds=30)
+        assert (await second.table(later.id)).turn_ends == clock.now
+        [again] = await second.run_timers()
+        assert again.table.id == later.id and again.kinds() == ["reminder"]
+        assert again.table.turn_ends == clock.now + timedelta(seconds=30)
+        clock.advance(29)
+        await _nothing_fires(second)
+        clock.advance(1)
+        assert await second.run_timers() == []
+        await second.settle()
+        timed_out = {o.table.id for o in heard(second).take() if "timeout" in o.kinds()}
+        assert timed_out == {reminding.id, later.id}  # each after its 30 s from the return, not at once
+    finally:
+        await second.close()
+
+
+async def test_a_clock_set_during_the_start_gets_the_seconds_before_the_connection_back(
+    database: Database, clock: Clock
+) -> None:
+    service = make_service(database, clock)
+    try:
+        service.gateway.starting()
+        await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+        table = (await started(service, "oh-hell", players=4)).table  # an Activity's table, before Discord answers
+        clock.advance(5)
+        await service.gateway.back(0, 1)
+        assert (await service.table(table.id)).turn_ends == table.turn_ends + timedelta(seconds=5)
+    finally:
+        await service.close()
+
+
+def test_the_time_given_back_moves_only_the_moments_still_to_come() -> None:
+    start = Clock().now
+    grace, absent = timedelta(seconds=30), timedelta(seconds=45)
+    at = [start + timedelta(seconds=s) for s in range(0, 400, 10)]
+    outage = Outage(at[10], at[30])  # 200 s away
+    assert given_back((at[12], at[15]), outage, grace, absent) == (at[32], at[35])
+    assert given_back((None, at[15]), outage, grace, absent) == (None, at[35])
+    assert given_back((at[9], at[15]), outage, grace, absent) == (at[9], at[35])  # its reminder was due already
+    assert given_back((None, at[9]), outage, grace, absent) == (None, at[9])  # its timeout was due already
+    blip = Outage(at[10], at[10] + SHORT_OUTAGE / 2)
+    assert given_back((at[12], at[15]), blip, grace, absent) == (at[12], at[15])
+    down = Outage(at[10], at[30], from_start=True)  # the process started at at[10], connected at at[30]
+    assert given_back((at[12], at[15]), down, grace, absent) == (at[32], at[35])
+    assert given_back((at[5], at[15]), down, grace, absent) == (at[30], at[30] + grace)
+    assert given_back((None, at[5]), down, grace, absent) == (None, at[30] + absent)
+    assert given_back((None, at[15]), down, grace, absent) == (None, at[35])
