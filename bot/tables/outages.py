@@ -110,10 +110,9 @@ class GatewayClocks:
         """``shard_id`` reached the gateway again: its servers' clocks get back the time it was away, then run.
         The shard stays paused until every one of them has it (a timer must not fire on a moment about to move)."""
         self._know(count)
-        if self._count is None:
-            return  # no shard count: nothing to tell the shards' servers apart by (never so once connected)
+        total = self._count = self._count or self.store.shards.count or 1  # (Discord names it before a READY)
         if self._everything is not None:  # the first connection: every shard of this process was away since then
-            mine = self.store.shards.ids if self.store.shards.count is not None else range(self._count)
+            mine = self.store.shards.ids if self.store.shards.count is not None else range(total)
             self._away = dict.fromkeys(mine, self._everything)
             self._everything = None
         lock = self._returning.setdefault(shard_id, asyncio.Lock())
@@ -123,7 +122,7 @@ class GatewayClocks:
                 return
             outage = Outage(since, self.store.clock(), from_start=since == self._started)
             try:
-                given = await self._give_back(Shards.of(self._count, [shard_id]), outage)
+                given = await self._give_back(Shards.of(total, [shard_id]), outage)
             except Exception:  # the database away a moment: the clocks run as they were
                 log.exception("shard %s: the turn clocks could not all be given the time Discord was away", shard_id)
                 return
