@@ -30,7 +30,7 @@ def card_codes(value: Any) -> set[str]:
     return found
 
 
-async def _stored(database_url: str, table_id: int) -> repo.StoredTable:
+async def stored_table(database_url: str, table_id: int) -> repo.StoredTable:
     database = Database(database_url)
     try:
         async with database.engine.connect() as connection:
@@ -43,7 +43,7 @@ async def _stored(database_url: str, table_id: int) -> repo.StoredTable:
 
 async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str]], list[set[str]]]:
     """For every move N of the table: the cards some seat holds that the public may not see, and the public ones."""
-    stored = await _stored(database_url, table_id)
+    stored = await stored_table(database_url, table_id)
     row = stored.table
     seats = [seat for seat in stored.seats if seat.left_at is None]
     state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
@@ -66,7 +66,7 @@ async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str
 
 async def logged_actions(database_url: str, table_id: int) -> list[str]:
     """The table's action log as stored."""
-    stored = await _stored(database_url, table_id)
+    stored = await stored_table(database_url, table_id)
     return [action.action for action in stored.actions]
 
 
@@ -83,7 +83,7 @@ async def seat_at_move(
     database_url: str, table_id: int, user_id: int, move: int
 ) -> tuple[dict[str, Any], set[str], list[str]]:
     """A person's seat after ``move`` actions: its view, every card code in it, and its legal actions."""
-    stored = await _stored(database_url, table_id)
+    stored = await stored_table(database_url, table_id)
     state, position = _new_match(stored, user_id)
     for action in stored.actions[:move]:
         state.act(action.seat, action.action)
@@ -112,14 +112,14 @@ async def check_public_messages(double: DiscordDouble, database_url: str, table_
 
 async def stored_location(database_url: str, table_id: int) -> tuple[int | None, int | None]:
     """Where the database says the table's message and thread are."""
-    stored = await _stored(database_url, table_id)
+    stored = await stored_table(database_url, table_id)
     return stored.table.message_id, stored.table.thread_id
 
 
 async def ever_visible_to(database_url: str, table_id: int, user_id: int) -> set[str]:
     """Every card a person's seat could see at some moment of the match (its own hands, and whatever was
     public): a card outside this set was never theirs to see."""
-    stored = await _stored(database_url, table_id)
+    stored = await stored_table(database_url, table_id)
     state, position = _new_match(stored, user_id)
     seen = card_codes(state.view(position))
     for action in stored.actions:

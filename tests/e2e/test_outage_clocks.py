@@ -12,12 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.storage import repository as repo
-from bot.storage.database import Database
 from tests.double import BotProcess, DiscordDouble
 
 from .conftest import people
 from .driver import MANAGER, WAIT, TableDriver, set_computer_pace
+from .leaks import stored_table
 from .test_stop import BACK_LINE, logged
 
 TURN = 12  # seconds: long enough that the outage surely begins before the clock runs out, on a loaded machine
@@ -27,14 +26,8 @@ GIVEN_BACK = re.compile(
 
 
 async def _stored(database_url: str, table_id: int) -> tuple[Any, int]:
-    """The table's turn deadline row and how many moves it has logged."""
-    database = Database(database_url)
-    try:
-        async with database.engine.connect() as connection:
-            stored = await repo.load_table(connection, table_id)
-    finally:
-        await database.close()
-    assert stored is not None
+    """The table's turn deadline row (None: no clock) and how many moves it has logged."""
+    stored = await stored_table(database_url, table_id)
     return stored.deadline, len(stored.actions)
 
 
