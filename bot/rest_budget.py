@@ -40,12 +40,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import logging
+import math
 import random
 import time
 import uuid
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
@@ -132,6 +134,12 @@ class Bucket(Protocol):
         may be enough."""
         ...
 
+    async def take_up_to(self, priority: Priority, most: int, returned: int = 0) -> tuple[int, float]:
+        """Put back ``returned`` tokens taken earlier and never used, then take as many tokens as the priority's
+        floor allows, at least one and at most ``most`` (or none): how many were taken, and the seconds until the
+        bucket may hold one more above the floor (0.0 if it does now)."""
+        ...
+
 
 class MemoryBucket:
     """The bucket of one process."""
@@ -150,22 +158,34 @@ class MemoryBucket:
         return self.tokens
 
     async def take(self, priority: Priority) -> float:
-        need = 1.0 + self.shape.floor(priority)
-        tokens = self.level()
-        if tokens >= need:
-            self.tokens = tokens - 1.0
-            return 0.0
-        return (need - tokens) / self.shape.rate
+        taken, wait = await self.take_up_to(priority, 1)
+        return 0.0 if taken else max(wait, 1e-6)  # a refusal never reads as a token (Redis rounds the wait)
+
+    async def take_up_to(self, priority: Priority, most: int, returned: int = 0) -> tuple[int, float]:
+        floor = self.shape.floor(priority)
+        need = 1.0 + floor
+        tokens = min(self.shape.capacity, self.level() + returned)
+        taken = 0
+        if tokens >= need:  # at least one; never so many that less than the floor is left
+            taken = max(1, min(most, math.floor(tokens - floor)))
+            tokens -= taken
+        self.tokens = tokens
+        return taken, 0.0 if tokens >= need else (need - tokens) / self.shape.rate
 
 
-# KEYS: the bucket, the processes drawing on it. ARGV: rate, capacity, floor, this process.
-# Returns {taken (0/1), seconds to wait (text: Lua numbers reach Redis as integers), processes}.
+# KEYS: the bucket, the processes drawing on it. ARGV: rate, capacity, floor, this process, seconds a process
+# counts as sharing, the most tokens to take (1 if absent), tokens taken earlier and never used, put back first
+# (0 if absent). Returns {tokens taken (0 to the most), seconds until one more may be taken at this floor (text:
+# Lua numbers reach Redis as integers), processes}.
 TAKE = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
 local rate = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
-local need = 1 + tonumber(ARGV[3])
+local floor = tonumber(ARGV[3])
+local need = 1 + floor
+local most = tonumber(ARGV[6]) or 1
+local returned = tonumber(ARGV[7]) or 0
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
 local tokens = tonumber(state[1])
 local stamp = tonumber(state[2])
@@ -176,15 +196,14 @@ end
 if now > stamp then
   tokens = tokens + (now - stamp) * rate
 end
-if tokens > capacity then
-  tokens = capacity
-end
+tokens = math.min(capacity, tokens + returned)
 local taken = 0
-local wait = 0
 if tokens >= need then
-  tokens = tokens - 1
-  taken = 1
-else
+  taken = math.max(1, math.min(most, math.floor(tokens - floor)))
+  tokens = tokens - taken
+end
+local wait = 0
+if tokens < need then
   wait = (need - tokens) / rate
 end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'stamp', string.format('%.17g', now))
@@ -213,11 +232,17 @@ class RedisBucket:
         self.processes = 0  # how many processes drew on the bucket lately, as of the last call
 
     async def take(self, priority: Priority) -> float:
+        taken, wait = await self.take_up_to(priority, 1)
+        return 0.0 if taken else max(wait, 1e-6)  # a refusal never reads as a token (Redis rounds the wait)
+
+    async def take_up_to(self, priority: Priority, most: int, returned: int = 0) -> tuple[int, float]:
+        """One round trip to Redis, however many tokens it takes."""
         floor = self.shape.floor(priority)
         args = [repr(self.shape.rate), repr(self.shape.capacity), repr(floor), self.member, repr(PROCESS_SEEN_FOR)]
+        args += [str(most), str(returned)]
         taken, wait, processes = await self.script(keys=self.keys, args=args)
         self.processes = int(processes)
-        return 0.0 if int(taken) else float(wait)
+        return int(taken), float(wait)
 
     async def ping(self) -> None:
         """Redis answers and takes writes: a read-only replica after a failover, or a Redis out of memory that
@@ -247,11 +272,14 @@ class RestBudget:
         self.degraded = False  # Redis is configured but out of reach: the local share is used
         self._waiting: dict[Priority, deque[asyncio.Future[None]]] = {p: deque() for p in Priority}
         self._pings_in_a_row = 0  # pings served while edits waited, since the last edit
+        self._unused = 0  # tokens taken for waiters who gave up meanwhile: back into their bucket with its next take
+        self._unused_from: Bucket | None = None
         self._serving: Priority | None = None  # the priority of the waiter being served now
         self._server: asyncio.Task[None] | None = None
         self._arrived = asyncio.Event()
         self._probe: asyncio.Task[None] | None = None
         self.taken: Counter[Priority] = Counter()
+        self.put_back = 0  # tokens taken for waiters who gave up meanwhile, and put back
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds spent waiting, over all calls
         self._reported = clock()
         self._report_taken: Counter[Priority] = Counter()
@@ -284,9 +312,11 @@ class RestBudget:
         """Wait for a token (at the priority of the calling context unless given)."""
         priority = current_priority() if priority is None else priority
         started = self.clock()
-        if not any(self._waiting.values()) and await self._try(priority) == 0.0:  # nobody queued: no queue needed
-            self._granted(priority, 0.0)
-            return
+        if not any(self._waiting.values()):  # nobody queued: no queue needed (callers may be on their way at once)
+            taken, _, _ = await self._try(priority, 1)
+            if taken:
+                self._granted(priority, 0.0)
+                return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting[priority].append(future)
         if self._serving is not None and priority < self._serving:
@@ -322,36 +352,61 @@ class RestBudget:
         for queue in self._waiting.values():
             while queue and queue[0].done():  # its caller gave up (a task cancelled while it waited)
                 queue.popleft()
-        if self._waiting[Priority.URGENT]:
-            return Priority.URGENT, Priority.URGENT
-        if self._waiting[Priority.PING]:
-            if self._waiting[Priority.EDIT] and self._pings_in_a_row >= PINGS_BEFORE_AN_EDIT:
-                return Priority.EDIT, Priority.PING
-            return Priority.PING, Priority.PING
-        if self._waiting[Priority.EDIT]:
-            return Priority.EDIT, Priority.EDIT
-        return None
+        return _choose({p: len(queue) for p, queue in self._waiting.items()}, self._pings_in_a_row)
+
+    def _wanted(self, floor: Priority) -> int:
+        """How many tokens to ask the bucket for at once: the waiters :meth:`_next` would serve in a row at this
+        floor, no more than the bucket can hold above it."""
+        most = max(1, math.floor(self.shape.capacity - self.shape.floor(floor)))
+        waiting = {p: sum(1 for _ in itertools.islice(_live(queue), most)) for p, queue in self._waiting.items()}
+        pings_in_a_row = self._pings_in_a_row
+        wanted = 0
+        while wanted < most and (chosen := _choose(waiting, pings_in_a_row)) is not None and chosen[1] == floor:
+            queue = chosen[0]
+            waiting[queue] -= 1
+            wanted += 1
+            pings_in_a_row = _pings_after(queue, pings_in_a_row, bool(waiting[Priority.EDIT]))
+        return max(1, wanted)
+
+    def _hand_out(self, taken: int, floor: Priority) -> int:
+        """Give the tokens just taken at ``floor`` to the waiters, in the order :meth:`_next` says (one who came
+        meanwhile and is more urgent goes first; one who gave up meanwhile is passed over): the tokens left over."""
+        while taken and (chosen := self._next()) is not None and chosen[1] <= floor:
+            queue = chosen[0]
+            self._waiting[queue].popleft().set_result(None)  # _next dropped those who gave up: this one waits
+            taken -= 1
+            self._pings_in_a_row = _pings_after(queue, self._pings_in_a_row, bool(self._waiting[Priority.EDIT]))
+        return taken
 
     async def _serve(self) -> None:
-        """Hand out tokens to the waiters, one at a time; first come, first served within a priority."""
+        """Hand out tokens to the waiters: as many at once as the bucket allows and the waiters at one floor want
+        (one round trip to Redis for all of them); most urgent first, first come, first served within a priority."""
         try:
             while (chosen := self._next()) is not None:
-                queue, floor = chosen
+                floor = chosen[1]
                 self._serving = floor
                 self._arrived.clear()
-                wait = await self._try(floor)
+                taken, wait, bucket = await self._try(floor, self._wanted(floor))
+                left = self._hand_out(taken, floor)
+                if left:  # those it was taken for gave up meanwhile, and nobody else may have it
+                    self._put_back(left, bucket)
                 if wait == 0.0:
-                    waiter = self._waiting[queue].popleft() if self._waiting[queue] else None
-                    if waiter is not None and not waiter.done():
-                        waiter.set_result(None)
-                    if queue == Priority.EDIT:
-                        self._pings_in_a_row = 0
-                    elif queue == Priority.PING and self._waiting[Priority.EDIT]:
-                        self._pings_in_a_row += 1
                     continue
+                if taken and ((after := self._next()) is None or after[1] < floor):
+                    continue  # nobody left, or someone more urgent came meanwhile: its floor is lower
                 await self._pause(wait)
         finally:
             self._serving = None
+
+    def _put_back(self, tokens: int, bucket: Bucket) -> None:
+        """Tokens taken and not used go back into the bucket they came from, with its next take (into another,
+        they would be more than the budget); put back, the bucket holds no more than it would had they not
+        been taken."""
+        if self._unused_from is not bucket:
+            self._unused = 0
+        self._unused += tokens
+        self._unused_from = bucket
+        self.put_back += tokens
 
     async def _pause(self, wait: float) -> None:
         """Wait until the bucket may allow the call being served, or until a more urgent one arrives."""
@@ -360,14 +415,21 @@ class RestBudget:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._arrived.wait(), max(wait, 0.001))
 
-    async def _try(self, priority: Priority) -> float:
-        if self.shared is None or self.degraded:
-            return await self.local.take(priority)
-        try:
-            return await self.shared.take(priority)
-        except Exception as error:  # out of reach, timed out, refused: the bot goes on without it
-            self._degrade(error)
-        return await self.local.take(priority)
+    async def _try(self, priority: Priority, most: int) -> tuple[int, float, Bucket]:
+        """Take up to ``most`` tokens at the priority's floor: how many, the wait for the next, and from where."""
+        if self.shared is not None and not self.degraded:
+            try:
+                return (*await self.shared.take_up_to(priority, most, self._returned(self.shared)), self.shared)
+            except Exception as error:  # out of reach, timed out, refused: the bot goes on without it
+                self._degrade(error)
+        local = self.local
+        return (*await local.take_up_to(priority, most, self._returned(local)), local)
+
+    def _returned(self, bucket: Bucket) -> int:
+        """The unused tokens that go back into ``bucket`` with this take (if they came from it)."""
+        returned = self._unused if self._unused_from is bucket else 0
+        self._unused = 0
+        return returned
 
     def _granted(self, priority: Priority, waited: float) -> None:
         self.taken[priority] += 1
@@ -442,6 +504,32 @@ class RestBudget:
         if self.shared is not None:
             with contextlib.suppress(Exception):
                 await self.shared.close()
+
+
+def _live(queue: deque[asyncio.Future[None]]) -> Iterator[asyncio.Future[None]]:
+    return (waiter for waiter in queue if not waiter.done())
+
+
+def _choose(waiting: Mapping[Priority, int], pings_in_a_row: int) -> tuple[Priority, Priority] | None:
+    """The queue served next and its floor, given how many wait in each (see :meth:`RestBudget._next`)."""
+    if waiting[Priority.URGENT]:
+        return Priority.URGENT, Priority.URGENT
+    if waiting[Priority.PING]:
+        if waiting[Priority.EDIT] and pings_in_a_row >= PINGS_BEFORE_AN_EDIT:
+            return Priority.EDIT, Priority.PING
+        return Priority.PING, Priority.PING
+    if waiting[Priority.EDIT]:
+        return Priority.EDIT, Priority.EDIT
+    return None
+
+
+def _pings_after(served: Priority, pings_in_a_row: int, edits_wait: bool) -> int:
+    """Pings served in a row while edits wait, once ``served`` has had its token."""
+    if served == Priority.EDIT:
+        return 0
+    if served == Priority.PING and edits_wait:
+        return pings_in_a_row + 1
+    return pings_in_a_row
 
 
 def _reason(error: BaseException) -> str:

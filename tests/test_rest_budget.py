@@ -321,16 +321,16 @@ async def test_redis_lost_then_back(redis_key: str, monkeypatch: pytest.MonkeyPa
     await second.take(Priority.URGENT)
     await first.take(Priority.URGENT)  # two processes share the bucket, as the first has seen
     assert first.shared is not None
-    shared_take = first.shared.take
+    shared_script = first.shared.script
 
-    async def lost(priority: Priority) -> float:
+    async def lost(*args: object, **kwargs: object) -> object:
         raise ConnectionError("Connection refused")
 
-    monkeypatch.setattr(first.shared, "take", lost)
+    monkeypatch.setattr(first.shared, "script", lost)
     await first.take(Priority.URGENT)  # served all the same, from memory
     assert first.degraded
     assert isinstance(first.local, MemoryBucket) and first.local.shape.per_second == 10  # its half of the budget
-    monkeypatch.setattr(first.shared, "take", shared_take)  # Redis answers again (the probe pings it)
+    monkeypatch.setattr(first.shared, "script", shared_script)  # Redis answers again (the probe pings it)
     for _ in range(3000):  # the probe comes every 50 ms: waited for up to a minute (a busy machine)
         if not first.degraded:
             break
@@ -357,7 +357,7 @@ async def test_a_redis_that_answers_but_takes_no_writes_keeps_the_budget_in_memo
     async def read_only(*args: object, **kwargs: object) -> float:
         raise redis.exceptions.ReadOnlyError("You can't write against a read only replica.")
 
-    monkeypatch.setattr(budget.shared, "take", read_only)
+    monkeypatch.setattr(budget.shared, "script", read_only)
     monkeypatch.setattr(budget.shared.client, "set", read_only)
     with caplog.at_level(logging.WARNING, logger="bot.rest_budget"):
         await budget.take(Priority.URGENT)
