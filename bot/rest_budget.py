@@ -61,6 +61,7 @@ LEAST_PER_SECOND = 3.0  # a bucket of two tokens needs at least one more a secon
 PROCESS_SEEN_FOR = 15.0  # seconds: a process that drew on the shared bucket this recently shares it
 PROBE_EVERY = 5.0  # seconds between attempts to reach Redis again
 REPORT_EVERY = 60.0  # seconds between reports of a budget under pressure
+TAKES_IN_FLIGHT = 8  # takes on their way to Redis at once, at most (each on a connection of its own)
 PINGS_BEFORE_AN_EDIT = 3  # while edits wait, at most this many pings in a row go before the oldest edit
 
 
@@ -274,7 +275,8 @@ class RestBudget:
         self._pings_in_a_row = 0  # pings served while edits waited, since the last edit
         self._unused = 0  # tokens taken for waiters who gave up meanwhile: back into their bucket with its next take
         self._unused_from: Bucket | None = None
-        self._serving: Priority | None = None  # the priority of the waiter being served now
+        self._retry_at: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # the loop's time a floor may be asked
+        self._taking = 0  # takes on their way to the bucket
         self._server: asyncio.Task[None] | None = None
         self._arrived = asyncio.Event()
         self._probe: asyncio.Task[None] | None = None
@@ -312,15 +314,18 @@ class RestBudget:
         """Wait for a token (at the priority of the calling context unless given)."""
         priority = current_priority() if priority is None else priority
         started = self.clock()
-        if not any(self._waiting.values()):  # nobody queued: no queue needed (callers may be on their way at once)
+        first = not any(self._waiting.values()) and not self._taking
+        if first:  # nobody queued and no take on its way (to a Redis far away): no queue needed
             taken, _, _ = await self._try(priority, 1)
             if taken:
                 self._granted(priority, 0.0)
                 return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting[priority].append(future)
-        if self._serving is not None and priority < self._serving:
-            self._arrived.set()  # more urgent than the one being served: look again at once
+        if first:  # refused: whoever queued meanwhile came after it
+            self._waiting[priority].appendleft(future)
+        else:
+            self._waiting[priority].append(future)
+        self._arrived.set()  # the server looks again at once: this one may be more urgent, or asked for by no take
         if self._server is None or self._server.done():
             self._server = asyncio.create_task(self._serve(), name="rest-budget")
         await future
@@ -354,10 +359,9 @@ class RestBudget:
                 queue.popleft()
         return _choose({p: len(queue) for p, queue in self._waiting.items()}, self._pings_in_a_row)
 
-    def _wanted(self, floor: Priority) -> int:
-        """How many tokens to ask the bucket for at once: the waiters :meth:`_next` would serve in a row at this
-        floor, no more than the bucket can hold above it."""
-        most = max(1, math.floor(self.shape.capacity - self.shape.floor(floor)))
+    def _wanted(self, floor: Priority, most: int) -> int:
+        """How many tokens the waiters want at this floor: those :meth:`_next` would serve in a row at it (up to
+        ``most``)."""
         waiting = {p: sum(1 for _ in itertools.islice(_live(queue), most)) for p, queue in self._waiting.items()}
         pings_in_a_row = self._pings_in_a_row
         wanted = 0
@@ -380,23 +384,58 @@ class RestBudget:
 
     async def _serve(self) -> None:
         """Hand out tokens to the waiters: as many at once as the bucket allows and the waiters at one floor want
-        (one round trip to Redis for all of them); most urgent first, first come, first served within a priority."""
+        (one round trip to Redis for all of them); most urgent first, first come, first served within a priority.
+
+        A take still on its way does not hold up the next: while waiters are left that no take in flight asks for,
+        another goes out once the bucket has had time to refill what the last one asked for, so a Redis far away
+        (a round trip of 200 ms) still serves the whole budget."""
+        loop = asyncio.get_running_loop()
+        calls: dict[asyncio.Task[tuple[int, float, Bucket]], tuple[Priority, int]] = {}
+        arrived: asyncio.Task[bool] | None = None
+        next_call = 0.0  # the loop's time before which no further take goes out while one is on its way
         try:
-            while (chosen := self._next()) is not None:
-                floor = chosen[1]
-                self._serving = floor
+            while (chosen := self._next()) is not None or calls:
                 self._arrived.clear()
-                taken, wait, bucket = await self._try(floor, self._wanted(floor))
-                left = self._hand_out(taken, floor)
-                if left:  # those it was taken for gave up meanwhile, and nobody else may have it
-                    self._put_back(left, bucket)
-                if wait == 0.0:
-                    continue
-                if taken and ((after := self._next()) is None or after[1] < floor):
-                    continue  # nobody left, or someone more urgent came meanwhile: its floor is lower
-                await self._pause(wait)
+                timeout: float | None = None  # none: until a take comes back (or someone more urgent comes)
+                if chosen is not None:
+                    floor = chosen[1]
+                    most = self._most(floor)
+                    ask = min(most, self._wanted(floor, TAKES_IN_FLIGHT * most) - sum(n for _, n in calls.values()))
+                    if ask > 0 and len(calls) < TAKES_IN_FLIGHT:
+                        ready = max(self._retry_at[floor], next_call if calls else 0.0)
+                        now = loop.time()
+                        if now >= ready:
+                            calls[asyncio.create_task(self._try(floor, ask))] = (floor, ask)
+                            next_call = now + ask / self.shape.rate  # what the bucket takes to refill as much
+                            continue
+                        timeout = ready - now
+                if arrived is None or arrived.done():
+                    arrived = asyncio.create_task(self._arrived.wait())
+                await asyncio.wait([*calls, arrived], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                for call in [call for call in calls if call.done()]:
+                    floor, _ = calls.pop(call)
+                    self._answered(floor, *call.result())
         finally:
-            self._serving = None
+            for task in [*calls, *([arrived] if arrived is not None else [])]:
+                task.cancel()
+
+    def _answered(self, floor: Priority, taken: int, wait: float, bucket: Bucket) -> None:
+        """A take at ``floor`` came back: its tokens to the waiters, and when that floor may be asked again."""
+        left = self._hand_out(taken, floor)
+        if left:  # those it was taken for gave up meanwhile, and nobody else may have it
+            self._put_back(left, bucket)
+        if wait > 0 and self.shared is not None and not self.degraded:
+            wait *= 1 + random.random() / 10  # processes that were refused together do not all ask again together
+        again = asyncio.get_running_loop().time() + wait
+        for priority in Priority:  # a higher floor needs at least as long
+            if priority == floor:
+                self._retry_at[priority] = again
+            elif priority > floor:
+                self._retry_at[priority] = max(self._retry_at[priority], again)
+
+    def _most(self, floor: Priority) -> int:
+        """The most tokens one take asks for: what the bucket can hold above the floor."""
+        return max(1, math.floor(self.shape.capacity - self.shape.floor(floor)))
 
     def _put_back(self, tokens: int, bucket: Bucket) -> None:
         """Tokens taken and not used go back into the bucket they came from, with its next take (into another,
@@ -408,22 +447,19 @@ class RestBudget:
         self._unused_from = bucket
         self.put_back += tokens
 
-    async def _pause(self, wait: float) -> None:
-        """Wait until the bucket may allow the call being served, or until a more urgent one arrives."""
-        if self.shared is not None and not self.degraded:
-            wait *= 1 + random.random() / 10  # processes that were refused together do not all ask again together
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._arrived.wait(), max(wait, 0.001))
-
     async def _try(self, priority: Priority, most: int) -> tuple[int, float, Bucket]:
         """Take up to ``most`` tokens at the priority's floor: how many, the wait for the next, and from where."""
-        if self.shared is not None and not self.degraded:
-            try:
-                return (*await self.shared.take_up_to(priority, most, self._returned(self.shared)), self.shared)
-            except Exception as error:  # out of reach, timed out, refused: the bot goes on without it
-                self._degrade(error)
-        local = self.local
-        return (*await local.take_up_to(priority, most, self._returned(local)), local)
+        self._taking += 1
+        try:
+            if self.shared is not None and not self.degraded:
+                try:
+                    return (*await self.shared.take_up_to(priority, most, self._returned(self.shared)), self.shared)
+                except Exception as error:  # out of reach, timed out, refused: the bot goes on without it
+                    self._degrade(error)
+            local = self.local
+            return (*await local.take_up_to(priority, most, self._returned(local)), local)
+        finally:
+            self._taking -= 1
 
     def _returned(self, bucket: Bucket) -> int:
         """The unused tokens that go back into ``bucket`` with this take (if they came from it)."""
