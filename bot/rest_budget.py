@@ -31,6 +31,24 @@ says so once and carries on in memory with this process's share (the budget
 divided by the processes that were sharing it), and goes back to Redis when
 it answers again.
 
+A Redis far away (another region, 200 ms a round trip) still serves the whole
+budget. One take asks for as many tokens as the callers next in line want at
+one floor, up to what the bucket can hold above that floor, and the script
+takes them all at once (or as many as the floor allows) in one round trip; the
+memory bucket does the same. Takes do not wait for each other's answer: while
+callers are left that no take on its way asks for, another goes out as soon as
+the bucket has had time to refill what the last one asked for (at most eight on
+their way). Tokens are handed out when the answer comes back, in the order above
+at that moment (an answer who came meanwhile goes first), and only to callers
+whose floor is no higher than the one they were taken at. A token taken for a
+caller who gave up meanwhile goes to the next in line; if nobody may have it,
+it goes back into the bucket with the next take (never into another bucket), so
+the bucket then holds no more than it would have had it never been taken.
+None of this lets more into a second: each take is atomic, and taking several
+tokens at once is taking them one after another at the same moment. A caller
+who finds nobody queued and no take on its way takes its own token at once; if
+refused, it queues ahead of those who came while it asked.
+
 Nothing here imports discord: the bot's HTTP client calls :meth:`RestBudget.spend`
 before each counted call (``cogs/rest.py``).
 """
@@ -316,10 +334,11 @@ class RestBudget:
         started = self.clock()
         first = not any(self._waiting.values()) and not self._taking
         if first:  # nobody queued and no take on its way (to a Redis far away): no queue needed
-            taken, _, _ = await self._try(priority, 1)
+            taken, wait, _ = await self._try(priority, 1)
             if taken:
                 self._granted(priority, 0.0)
                 return
+            self._wait_at(priority, wait)  # the server need not ask again before then
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if first:  # refused: whoever queued meanwhile came after it
             self._waiting[priority].appendleft(future)
@@ -424,6 +443,10 @@ class RestBudget:
         left = self._hand_out(taken, floor)
         if left:  # those it was taken for gave up meanwhile, and nobody else may have it
             self._put_back(left, bucket)
+        self._wait_at(floor, wait)
+
+    def _wait_at(self, floor: Priority, wait: float) -> None:
+        """The bucket said that ``floor`` may be asked again in ``wait`` seconds (and a higher one no sooner)."""
         if wait > 0 and self.shared is not None and not self.degraded:
             wait *= 1 + random.random() / 10  # processes that were refused together do not all ask again together
         again = asyncio.get_running_loop().time() + wait
