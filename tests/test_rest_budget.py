@@ -13,6 +13,7 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
@@ -624,3 +625,35 @@ async def test_the_script_takes_several_tokens_at_once_and_puts_back_what_was_no
     taken, wait = await shared.take_up_to(Priority.EDIT, 5, returned=2)
     assert taken == 1 and wait > 0  # an edit leaves 1 of the 2
     await budget.close()
+
+
+async def test_two_processes_with_redis_far_away_never_go_over_the_budget_together(redis_key: str) -> None:
+    """Two budgets on their own connections, Redis 100 ms away from each, many takes on their way at once: the
+    tokens the script gave (each at the moment its answer left Redis) never put more than the budget into a
+    second, and every caller is served."""
+    per_second = 30
+    budgets = [RestBudget(per_second, REDIS_URL, key=redis_key) for _ in range(2)]
+    given: list[float] = []
+    for budget in budgets:
+        assert budget.shared is not None
+        script = budget.shared.script
+
+        async def far_script(*, keys: list[str], args: list[str], script: Any = script) -> Any:
+            await asyncio.sleep(0.1)
+            taken, wait, processes = await script(keys=keys, args=args)
+            given.extend([time.monotonic()] * int(taken))
+            return taken, wait, processes
+
+        budget.shared.script = far_script  # type: ignore[assignment]
+
+    async def caller(budget: RestBudget, priority: Priority) -> None:
+        for _ in range(3):
+            await budget.take(priority)
+
+    await asyncio.gather(*(caller(budget, Priority(n % 3)) for budget in budgets for n in range(12)))  # 72 calls
+    assert sum(sum(budget.taken.values()) for budget in budgets) == 72
+    assert len(given) == 72 + sum(budget.put_back for budget in budgets)
+    assert most_in_a_second(given) <= per_second
+    assert not any(budget.degraded for budget in budgets)
+    for budget in budgets:
+        await budget.close()
