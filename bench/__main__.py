@@ -1,4 +1,4 @@
-"""``python -m bench engine|tables|start|players|reading|picture|activity|events``: print speed figures (see
+"""``python -m bench engine|tables|start|players|reading|picture|activity|events|rest-budget``: print speed figures (see
 ``bench/__init__.py``).
 
 Each benchmark's module is imported only when it runs: the engine's figures need neither the
@@ -77,6 +77,16 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     events.add_argument(
         "--latency", type=float, default=0.0, help="milliseconds Discord takes to answer each REST call (default 0)"
     )
+    rest = sub.add_parser("rest-budget", help="the REST budget shared through Redis, near and far: calls a second")
+    rest.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="a Redis URL (the bench's own keys)")
+    rest.add_argument(
+        "--latency",
+        type=float,
+        action="append",
+        help="milliseconds of each round trip to Redis, added (repeatable; default 0 and 200)",
+    )
+    rest.add_argument("--callers", type=int, default=100)
+    rest.add_argument("--seconds", type=float, default=10.0, help="time per line")
     search = sub.add_parser("search", help="a strong decision's search within its budget: deals tried, time")
     search.add_argument("--game", default="oh-hell", choices=sorted(GAMES))
     search.add_argument("--deals", type=int, default=8, help="random deals whose decisions are searched")
@@ -149,6 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.events import bench_events
 
         lines = bench_events(args.entrants, args.rounds, args.database, args.latency / 1000)
+    elif args.what == "rest-budget":
+        from bench.rest_budget import bench_rest_budget
+
+        lines = bench_rest_budget(args.redis, args.latency or [0.0, 200.0], args.callers, args.seconds)
     elif args.what == "reading":
         from bench.reading import bench_reading
 

@@ -12,7 +12,8 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
@@ -321,16 +322,16 @@ async def test_redis_lost_then_back(redis_key: str, monkeypatch: pytest.MonkeyPa
     await second.take(Priority.URGENT)
     await first.take(Priority.URGENT)  # two processes share the bucket, as the first has seen
     assert first.shared is not None
-    shared_take = first.shared.take
+    shared_script = first.shared.script
 
-    async def lost(priority: Priority) -> float:
+    async def lost(*args: object, **kwargs: object) -> object:
         raise ConnectionError("Connection refused")
 
-    monkeypatch.setattr(first.shared, "take", lost)
+    monkeypatch.setattr(first.shared, "script", lost)
     await first.take(Priority.URGENT)  # served all the same, from memory
     assert first.degraded
     assert isinstance(first.local, MemoryBucket) and first.local.shape.per_second == 10  # its half of the budget
-    monkeypatch.setattr(first.shared, "take", shared_take)  # Redis answers again (the probe pings it)
+    monkeypatch.setattr(first.shared, "script", shared_script)  # Redis answers again (the probe pings it)
     for _ in range(3000):  # the probe comes every 50 ms: waited for up to a minute (a busy machine)
         if not first.degraded:
             break
@@ -357,7 +358,7 @@ async def test_a_redis_that_answers_but_takes_no_writes_keeps_the_budget_in_memo
     async def read_only(*args: object, **kwargs: object) -> float:
         raise redis.exceptions.ReadOnlyError("You can't write against a read only replica.")
 
-    monkeypatch.setattr(budget.shared, "take", read_only)
+    monkeypatch.setattr(budget.shared, "script", read_only)
     monkeypatch.setattr(budget.shared.client, "set", read_only)
     with caplog.at_level(logging.WARNING, logger="bot.rest_budget"):
         await budget.take(Priority.URGENT)
@@ -369,3 +370,290 @@ async def test_a_redis_that_answers_but_takes_no_writes_keeps_the_budget_in_memo
     assert not [m for m in said if m.startswith("Redis answers again")], said
     assert len([m for m in said if "out of reach" in m]) == 1, said
     await budget.close()
+
+
+# ---------------------------------------------------------------------- a bucket a round trip away
+
+
+class FarBucket:
+    """A memory bucket behind a round trip, as Redis far away would be: each take is counted and answered after
+    ``delay`` seconds (or when the test lets it go), and each token is recorded with its moment and the level it
+    left, so that the tests check the floors and the seconds however the budget batches its takes."""
+
+    def __init__(self, shape: Shape, clock: Callable[[], float], delay: float = 0.0, gated: bool = False) -> None:
+        self.inner = MemoryBucket(shape, clock)
+        self.shape, self.clock, self.delay, self.gated = shape, clock, delay, gated
+        self.advance = 0.0  # with a fake clock: the bucket's time each round trip takes
+        self.trips = 0
+        self.granted: list[float] = []
+        self.asked: list[int] = []
+        self.gates: list[asyncio.Future[None]] = []
+
+    async def take(self, priority: Priority) -> float:
+        taken, wait = await self.take_up_to(priority, 1)
+        return 0.0 if taken else wait
+
+    async def take_up_to(self, priority: Priority, most: int, returned: int = 0) -> tuple[int, float]:
+        self.trips += 1
+        self.asked.append(most)
+        if self.gated:
+            gate: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.gates.append(gate)
+            await gate
+        elif self.delay:
+            await asyncio.sleep(self.delay)
+        if self.advance and isinstance(self.clock, Clock):
+            self.clock.now += self.advance
+        taken, wait = await self.inner.take_up_to(priority, most, returned)
+        assert taken <= most
+        if taken:
+            assert self.inner.tokens >= self.shape.floor(priority) - 1e-9, "a take dug under its floor"
+        self.granted += [self.clock()] * taken
+        return taken, wait
+
+    def open(self, index: int = 0) -> None:
+        """The take that went out ``index``-th of those still on their way reaches the bucket now."""
+        self.gates.pop(index).set_result(None)
+
+    def open_all(self) -> None:
+        self.gated = False
+        while self.gates:
+            self.open()
+
+
+def far(budget: RestBudget, delay: float = 0.0, gated: bool = False) -> FarBucket:
+    bucket = FarBucket(budget.shape, budget.clock, delay, gated)
+    budget.local = bucket
+    return bucket
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_a_bucket_far_away_serves_a_queue_in_a_few_round_trips() -> None:
+    """Each take asks for as many tokens as the waiters next in line want (at most what the bucket holds above
+    the floor), and takes go out without waiting for each other's answer: 40 waiters, far fewer round trips."""
+    budget = RestBudget(45)  # a bucket of 4.5 tokens
+    bucket = far(budget, delay=0.05)
+    await asyncio.gather(*(budget.take(Priority.URGENT) for _ in range(40)))
+    assert budget.taken == {Priority.URGENT: 40}
+    assert len(bucket.granted) == 40  # every token taken went to a caller: none over, none lost
+    assert bucket.trips <= 16, bucket.trips  # one a token before
+    assert max(bucket.asked) == 4  # an answer may take the last token: 4 of the 4.5
+    assert most_in_a_second(bucket.granted) <= 45
+    await budget.close()
+
+
+async def test_far_away_answers_and_pings_still_go_before_edits_and_edits_keep_every_fourth_token() -> None:
+    clock = Clock()
+    budget = RestBudget(30, clock=clock)  # a bucket of 3, refilled at 27 a second
+    bucket = far(budget)
+    await drain(budget)
+    bucket.trips = 0
+    order: list[str] = []
+
+    async def call(name: str, priority: Priority) -> None:
+        await budget.take(priority)
+        order.append(name)
+
+    calls = [asyncio.create_task(call("edit", Priority.EDIT)) for _ in range(3)]
+    calls += [asyncio.create_task(call("ping", Priority.PING)) for _ in range(12)]
+    calls += [asyncio.create_task(call("answer", Priority.URGENT)) for _ in range(2)]
+    await settle()
+    assert order == []  # all queued (the bucket is empty, and its clock stands still)
+    bucket.advance = 0.1  # now each round trip fills the bucket up again: several tokens a take
+    await asyncio.gather(*calls)
+    assert order == ["answer"] * 2 + ["ping", "ping", "ping", "edit"] * 3 + ["ping"] * 3
+    assert bucket.trips < len(order)  # several tokens in a take
+    await budget.close()
+
+
+async def test_far_away_tables_still_take_turns_and_no_second_holds_more_than_the_budget() -> None:
+    budget = RestBudget(45)  # a bucket of 4.5 tokens: an edit leaves 2.25, so a take asks for two
+    bucket = far(budget, delay=0.03)
+    served: list[int] = []
+
+    async def table(number: int) -> None:
+        with rest_priority(Priority.EDIT):
+            for _ in range(3):
+                await budget.take()
+                served.append(number)
+
+    await asyncio.gather(*(table(n) for n in range(8)))
+    assert sorted(served) == sorted(list(range(8)) * 3)
+    for turn in range(3):  # round robin: no table a second time before every other once
+        assert sorted(served[turn * 8 : turn * 8 + 8]) == list(range(8)), served
+    assert most_in_a_second(bucket.granted) <= 45
+    assert len(bucket.granted) == 24 and bucket.trips < 24
+    await budget.close()
+
+
+async def test_a_token_taken_for_a_caller_who_gave_up_goes_to_the_next_in_line() -> None:
+    clock = Clock()  # no refill: every token is counted
+    budget = RestBudget(45, clock=clock)
+    bucket = far(budget, gated=True)
+    first = asyncio.create_task(budget.take(Priority.URGENT))  # nobody queued: its own take
+    await settle()
+    edits = [asyncio.create_task(budget.take(Priority.EDIT)) for _ in range(3)]
+    await settle()
+    assert bucket.asked[:2] == [1, 2]  # the first's own, and the server's for the two next in line (an edit's most)
+    edits[0].cancel()
+    await settle()
+    bucket.open(1)  # the server's take: two tokens of the 4.5 (an edit leaves 2.25)
+    await settle()
+    assert edits[1].done() and edits[2].done()  # the one who gave up passed its token on
+    bucket.open_all()
+    await settle()
+    assert first.done() and not first.cancelled()
+    assert budget.taken == {Priority.URGENT: 1, Priority.EDIT: 2} and budget.put_back == 0
+    assert bucket.inner.tokens == 4.5 - 3
+    await budget.close()
+
+
+async def test_a_token_nobody_may_have_goes_back_into_the_bucket() -> None:
+    clock = Clock()
+    budget = RestBudget(45, clock=clock)
+    bucket = far(budget, gated=True)
+    first = asyncio.create_task(budget.take(Priority.URGENT))
+    await settle()
+    edits = [asyncio.create_task(budget.take(Priority.EDIT)) for _ in range(2)]
+    await settle()
+    for edit in edits:
+        edit.cancel()
+    await settle()
+    bucket.open(1)  # the server's take for the two edits: two tokens
+    bucket.open_all()
+    await settle()
+    assert first.done() and budget.taken == {Priority.URGENT: 1}
+    assert budget.put_back == 2 and bucket.inner.tokens == 4.5 - 3  # taken, not yet back
+    await budget.take(Priority.URGENT)  # the next take puts them back first
+    assert bucket.inner.tokens == 4.5 - 2
+    await budget.close()
+
+
+async def test_tokens_taken_at_a_floor_go_to_no_one_whose_floor_is_higher() -> None:
+    """A take asked at the pings' floor, whose pings gave up meanwhile: the edits waiting may not have its tokens
+    (they would dig under their reserve); the tokens go back."""
+    clock = Clock()
+    budget = RestBudget(45, clock=clock)
+    bucket = far(budget, gated=True)
+    first = asyncio.create_task(budget.take(Priority.URGENT))
+    await settle()
+    ping = asyncio.create_task(budget.take(Priority.PING))
+    await settle()
+    edit = asyncio.create_task(budget.take(Priority.EDIT))
+    await settle()
+    assert len(bucket.gates) == 2  # the first's, and the ping's (every edit is asked for once the ping is served)
+    ping.cancel()
+    await settle()
+    bucket.open(1)  # the server's take at the pings' floor
+    await settle()
+    assert budget.put_back == 1 and not edit.done()
+    bucket.open_all()
+    await settle()
+    bucket.open_all()  # the edit's own take, at its floor
+    await asyncio.wait_for(edit, 5)
+    assert first.done()
+    assert budget.taken == {Priority.URGENT: 1, Priority.EDIT: 1}
+    await budget.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_far_away_with_callers_coming_and_giving_up_no_token_is_over_or_lost(seed: int) -> None:
+    """Callers of every priority come at random moments and some give up: every token the bucket gave went to a
+    caller served or went back, no take dug under its floor, and no second held more than the budget."""
+    import random
+
+    rng = random.Random(seed)
+    budget = RestBudget(45)
+    bucket = far(budget, delay=0.02)
+    served = 0
+
+    async def caller(priority: Priority) -> None:
+        nonlocal served
+        await budget.take(priority)
+        served += 1
+
+    tasks: list[asyncio.Task[None]] = []
+    for _ in range(50):
+        tasks.append(asyncio.create_task(caller(Priority(rng.randrange(3)))))
+        await asyncio.sleep(rng.random() * 0.02)
+        if rng.random() < 0.25:
+            rng.choice(tasks).cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await budget.take(Priority.URGENT)  # puts back what was left over
+    served += 1
+    assert served == sum(budget.taken.values())
+    assert len(bucket.granted) == served + budget.put_back
+    assert most_in_a_second(bucket.granted) <= 45
+    await budget.close()
+
+
+async def test_a_redis_far_away_serves_a_queue_in_far_fewer_round_trips(redis_key: str) -> None:
+    """Redis 200 ms away (each script call waits first): 30 callers at once are served in far fewer round trips
+    than 30, and the reserves hold in the script."""
+    budget = RestBudget(45, REDIS_URL, key=redis_key)
+    assert budget.shared is not None
+    script = budget.shared.script
+    trips: list[list[str]] = []
+
+    async def far_script(*, keys: list[str], args: list[str]) -> object:
+        trips.append(args)
+        await asyncio.sleep(0.2)
+        return await script(keys=keys, args=args)
+
+    budget.shared.script = far_script  # type: ignore[assignment]
+    await asyncio.gather(*(budget.take(Priority.URGENT) for _ in range(30)))
+    assert budget.taken == {Priority.URGENT: 30} and not budget.degraded
+    assert len(trips) <= 15, len(trips)  # one a caller (and more) before
+    budget.shared.script = script
+    taken, wait = await budget.shared.take_up_to(Priority.EDIT, 10)
+    assert 0 <= taken <= 2 and (wait > 0 or taken == 2)  # an edit leaves half of the 4.5: never more than 2
+    await budget.close()
+
+
+async def test_the_script_takes_several_tokens_at_once_and_puts_back_what_was_not_used(redis_key: str) -> None:
+    budget = RestBudget(10, REDIS_URL, key=redis_key)  # capacity 2, refilled at 8 a second
+    assert budget.shared is not None
+    shared = budget.shared
+    taken, wait = await shared.take_up_to(Priority.URGENT, 5)
+    assert taken == 2 and wait == pytest.approx(1 / 8, abs=0.01)  # the whole bucket
+    taken, wait = await shared.take_up_to(Priority.URGENT, 5, returned=2)  # two back, taken again at once
+    assert taken == 2 and wait > 0
+    taken, wait = await shared.take_up_to(Priority.EDIT, 5, returned=2)
+    assert taken == 1 and wait > 0  # an edit leaves 1 of the 2
+    await budget.close()
+
+
+async def test_two_processes_with_redis_far_away_never_go_over_the_budget_together(redis_key: str) -> None:
+    """Two budgets on their own connections, Redis 100 ms away from each, many takes on their way at once: the
+    tokens the script gave (each at the moment its answer left Redis) never put more than the budget into a
+    second, and every caller is served."""
+    per_second = 30
+    budgets = [RestBudget(per_second, REDIS_URL, key=redis_key) for _ in range(2)]
+    given: list[float] = []
+    for budget in budgets:
+        assert budget.shared is not None
+        script = budget.shared.script
+
+        async def far_script(*, keys: list[str], args: list[str], script: Any = script) -> Any:
+            await asyncio.sleep(0.1)
+            taken, wait, processes = await script(keys=keys, args=args)
+            given.extend([time.monotonic()] * int(taken))
+            return taken, wait, processes
+
+        budget.shared.script = far_script  # type: ignore[assignment]
+
+    async def caller(budget: RestBudget, priority: Priority) -> None:
+        for _ in range(3):
+            await budget.take(priority)
+
+    await asyncio.gather(*(caller(budget, Priority(n % 3)) for budget in budgets for n in range(12)))  # 72 calls
+    assert sum(sum(budget.taken.values()) for budget in budgets) == 72
+    assert len(given) == 72 + sum(budget.put_back for budget in budgets)
+    assert most_in_a_second(given) <= per_second
+    assert not any(budget.degraded for budget in budgets)
+    for budget in budgets:
+        await budget.close()

@@ -109,3 +109,20 @@ def test_search_prints_the_deals_a_decision_tries(capsys: pytest.CaptureFixture[
     decisions = int(searched.split()[2])
     assert decisions > 0 and "deals tried a decision median" in searched and "drawn median" in searched
     assert wall.startswith("wall ms a decision p50") and cpu.startswith("CPU ms a decision of 4 deals")
+
+
+def test_rest_budget_prints_each_kind_of_call_near_and_far(capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from tests.redis_service import REDIS_URL, redis_answers
+
+    if not asyncio.run(redis_answers()):
+        pytest.skip(f"Redis: nothing answers at {REDIS_URL} (set TEST_REDIS_URL)")
+    given = ["rest-budget", "--redis", REDIS_URL, "--latency", "0", "--latency", "50", "--seconds", "0.2"]
+    assert bench_main([*given, "--callers", "10"]) == 0
+    first, *lines = capsys.readouterr().out.splitlines()
+    assert first.startswith("REST budget of 45 calls a second through Redis") and "10 callers" in first
+    assert len(lines) == 8
+    assert [line.split(",")[1].split(":")[0].strip() for line in lines] == ["answers", "pings", "edits", "mixed"] * 2
+    assert all("calls/s" in line and "round trips a call (redis)" in line for line in lines)
+    assert "50 ms away" in lines[-1]
