@@ -29,7 +29,7 @@ from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
 from .driver import MANAGER, TableDriver, control, set_computer_pace, shown_move
-from .leaks import _stored
+from .leaks import stored_table
 
 GLOBAL_LIMIT = 8  # the double's: counted calls in any one second
 # The bot's, under it by the margin its default keeps under Discord's 50: room for the time between a token and
@@ -79,7 +79,7 @@ def said(double: DiscordDouble, where: int | None, words: str) -> list[Message]:
 
 
 async def seat_of(database_url: str, table_id: int, user: User) -> int:
-    stored = await _stored(database_url, table_id)
+    stored = await stored_table(database_url, table_id)
     position = next(seat.position for seat in stored.seats if seat.user_id == user.id and seat.left_at is None)
     assert position is not None
     return position
@@ -108,7 +108,7 @@ async def play_when_pinged(double: DiscordDouble, table: TableDriver, database_u
         await double.wait_for(lambda: table.finished() or table.choices(player.hand), timeout=60)  # type: ignore[arg-type]
         if table.finished():
             return
-        log = (await _stored(database_url, table.table_id)).actions
+        log = (await stored_table(database_url, table.table_id)).actions
         if not log or log[-1].seat != me:  # the turn came after others moved: wait to be told
             ping = await double.wait_for(lambda: table.finished() or new_ping(), timeout=60)
             if table.finished():
@@ -158,14 +158,14 @@ async def test_a_tiny_budget_many_tables_no_429_every_table_at_its_last_state_an
     for table in playing:
         await table.wait_finished(timeout=60)
         assert table.table is not None
-        final = len((await _stored(database_url, table.table_id)).actions)
+        final = len((await stored_table(database_url, table.table_id)).actions)
         await double.wait_for(lambda t=table, n=final: shown_move(t.table) == n, timeout=60)  # type: ignore[misc]
         assert "Final standings" in table.table.text()
 
     # The idle table: its person's time ran out at every turn; nobody played a whole deal, so it was abandoned.
     assert idle.table is not None
     await double.wait_for(lambda: "This table was abandoned" in idle.table.text(), timeout=90)  # type: ignore[union-attr]
-    stored = await _stored(database_url, idle_id)
+    stored = await stored_table(database_url, idle_id)
     timed_out = [action for action in stored.actions if action.source == "timeout"]
     assert timed_out
     await double.wait_for(lambda: shown_move(idle.table) == len(stored.actions), timeout=60)  # type: ignore[arg-type]
@@ -174,7 +174,7 @@ async def test_a_tiny_budget_many_tables_no_429_every_table_at_its_last_state_an
     # their match would not have ended), and every timeout was announced.
     for table in playing[2:]:
         assert table.table is not None
-        actions = (await _stored(database_url, table.table_id)).actions
+        actions = (await stored_table(database_url, table.table_id)).actions
         me = await seat_of(database_url, table.table_id, table.players[0].user)
         assert len(said(double, table.table.thread_id, "your turn")) == turns_that_came(actions, me)
     # (the announcements wait their turn in the budget: the last may come after the table's message shows the end)
