@@ -41,11 +41,13 @@ class Player:
     def __init__(self, name: str, page: Page, *, keyboard: bool = False) -> None:
         self.name, self.page = name, page
         self.keyboard = keyboard  # plays with the keyboard alone: Tab/arrows to a control, Enter to press it
-        self.frames: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []  # received, on every socket the page opened
+        self.sent: list[dict[str, Any]] = []  # sent, likewise
 
     def listen(self) -> None:
         def opened(socket: Any) -> None:
             socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+            socket.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
 
         self.page.on("websocket", opened)
 
@@ -196,8 +198,11 @@ async def press_through_a_move(players: list[Player]) -> bool:
     seen = len(reviewer.states())
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     clock = asyncio.get_running_loop().time
-    await page.mouse.down()
+    # Timed from before the press is sent: the page's hold starts when its pointerdown arrives, which may be well
+    # before mouse.down() returns on a busy machine; timed from after, a press the page had already let go of
+    # (and so a click the browser dropped) could pass below HOLD_SECONDS here.
     down = clock()
+    await page.mouse.down()
     while clock() - down < 0.8 and len(reviewer.states()) == seen:
         for mover in players:  # whoever is on turn moves (a page may redraw under its own click: tried again)
             if mover is not reviewer:
