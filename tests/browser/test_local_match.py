@@ -230,6 +230,24 @@ async def press_through_a_move(players: list[Player]) -> bool:
     raise AssertionError(f"the pressed page did not draw the last state: {line!r}")
 
 
+async def shoot_a_trick_of_three(players: list[Player], screens: Path) -> bool:
+    """If the table (as the page furthest on has it) shows a trick of three cards, from the first deal's third
+    trick on: the pictures taken, and what every page says checked; whether they were."""
+    latest = max((p.states()[-1] for p in players if p.states()), key=lambda state: int(state["actions"]))
+    if len(latest.get("trick") or []) < 3 or latest["actions"] < 12:
+        return False
+    await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
+    await shoot(players, screens)
+    for player in players:
+        await no_stale_note(player)
+        # the clock as people read time: 4:59 left / 42 s left, 残り4:59 / 残り42秒
+        clock = await player.page.text_content(".turn-line .clock") or ""
+        assert re.fullmatch(r"\d+:\d\d left|\d+ s left|残り\d+:\d\d|残り\d+秒", clock), clock
+        info = await player.page.eval_on_selector_all(".info p", "lines => lines.map(p => p.textContent)")
+        assert len(info) == len(set(info)), info  # no line twice (the trumps were)
+    return True
+
+
 async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, browser: Browser, tmp_path: Path) -> None:
     players = await seat_everyone(local_bot, browser)
     table_id = players[0].states()[-1]["id"]
@@ -240,19 +258,12 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
             break
         moved = False
         for player in players:
+            # A trick of three cards lasts only until the fourth is played, by one of these pages: looked for before
+            # each move as well as after it, in the latest state any page has (the one about to move may have its
+            # state before the first page does), so that the pictures are not missed at every trick.
+            shot = shot or await shoot_a_trick_of_three(players, screens)
             moved = await player.take_turn() or moved
-            trick = players[0].states()[-1].get("trick") or []
-            if not shot and len(trick) >= 3 and players[0].states()[-1]["actions"] >= 12:
-                await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
-                await shoot(players, screens)
-                shot = True
-                for player in players:
-                    await no_stale_note(player)
-                    # the clock as people read time: 4:59 left / 42 s left, 残り4:59 / 残り42秒
-                    clock = await player.page.text_content(".turn-line .clock") or ""
-                    assert re.fullmatch(r"\d+:\d\d left|\d+ s left|残り\d+:\d\d|残り\d+秒", clock), clock
-                    info = await player.page.eval_on_selector_all(".info p", "lines => lines.map(p => p.textContent)")
-                    assert len(info) == len(set(info)), info  # no line twice (the trumps were)
+            shot = shot or await shoot_a_trick_of_three(players, screens)
             scored = players[0].states()[-1].get("sheet")
             if not reviewed and scored and players[0].states()[-1]["status"] == "playing":
                 reviewed = True  # the first deal (3 cards) is scored: its review, on two phones
