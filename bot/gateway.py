@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 
 import aiohttp
+import asyncpg  # type: ignore[import-untyped]
 import discord
 import discord.shard
 
@@ -104,12 +105,15 @@ class QuietOutages(logging.Filter):
 
 
 # What a service out of reach raises (Discord, the database, Redis): a connection refused or reset, a timeout,
-# a name that does not resolve.
+# a name that does not resolve; and PostgreSQL's connection troubles, such as the connection lost in the middle of
+# a query (asyncpg says so with errors of its own, no ConnectionError: a computer's move under way as the database
+# went away logged a whole traceback for it).
 OUT_OF_REACH: tuple[type[BaseException], ...] = (
     ConnectionError,
     TimeoutError,
     socket.gaierror,
     aiohttp.ClientConnectionError,
+    asyncpg.exceptions.PostgresConnectionError,  # SQLSTATE class 08, "connection exception"
 )
 
 

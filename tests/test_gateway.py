@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from typing import Any, cast
 
+import asyncpg  # type: ignore[import-untyped]
 import discord
 import discord.shard
 import pytest
+import sqlalchemy.exc
 from pydantic import ValidationError
 
 from bot.config import Settings
@@ -132,6 +134,24 @@ def test_an_error_for_want_of_a_connection_is_one_line_with_its_cause() -> None:
         other = record("cogs.replies", logging.ERROR, "a click failed: %s", ("tt:x",), bug)
     assert OneLineOutages().filter(other)
     assert other.levelname == "ERROR" and other.exc_info is not None  # a bug keeps its traceback
+
+
+def test_a_database_connection_lost_mid_query_is_one_line_with_its_cause() -> None:
+    """PostgreSQL gone in the middle of a query: asyncpg's own error (no ConnectionError), under SQLAlchemy's."""
+    try:
+        try:
+            raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+        except asyncpg.exceptions.ConnectionDoesNotExistError as lost:
+            raise sqlalchemy.exc.DBAPIError("DELETE FROM deadlines", None, lost) from lost
+    except sqlalchemy.exc.DBAPIError as wrapped:
+        error = wrapped
+    line = record("bot.tables.autoplay", logging.ERROR, "a computer move at table %s failed; retrying", (1,), error)
+    assert OneLineOutages().filter(line)
+    assert line.levelname == "WARNING" and line.exc_info is None
+    assert line.getMessage() == (
+        "a computer move at table 1 failed; retrying "
+        "(ConnectionDoesNotExistError: connection was closed in the middle of operation)"
+    )
 
 
 def closed(code: int, shard_id: int | None = 0) -> discord.ConnectionClosed:

@@ -53,7 +53,11 @@ async def local_bot(tmp_path: Path) -> AsyncIterator[LocalBot]:
         )
     try:
         async with aiohttp.ClientSession() as client:
-            for _ in range(300):
+            # Up to 60 s, as a bot against the Discord double is given to start (BotProcess.start): on a loaded
+            # machine a fresh interpreter's imports and the database's migrations take seconds; only a failure
+            # waits that long (300 tries of 0.1 s gave it about half of that).
+            deadline = asyncio.get_running_loop().time() + 60
+            while asyncio.get_running_loop().time() < deadline:
                 try:
                     async with client.get(bot.base + "/api/mode") as reply:
                         if reply.status == 200:

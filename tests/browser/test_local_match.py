@@ -41,11 +41,13 @@ class Player:
     def __init__(self, name: str, page: Page, *, keyboard: bool = False) -> None:
         self.name, self.page = name, page
         self.keyboard = keyboard  # plays with the keyboard alone: Tab/arrows to a control, Enter to press it
-        self.frames: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []  # received, on every socket the page opened
+        self.sent: list[dict[str, Any]] = []  # sent, likewise
 
     def listen(self) -> None:
         def opened(socket: Any) -> None:
             socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+            socket.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
 
         self.page.on("websocket", opened)
 
@@ -196,8 +198,11 @@ async def press_through_a_move(players: list[Player]) -> bool:
     seen = len(reviewer.states())
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     clock = asyncio.get_running_loop().time
-    await page.mouse.down()
+    # Timed from before the press is sent: the page's hold starts when its pointerdown arrives, which may be well
+    # before mouse.down() returns on a busy machine; timed from after, a press the page had already let go of
+    # (and so a click the browser dropped) could pass below HOLD_SECONDS here.
     down = clock()
+    await page.mouse.down()
     while clock() - down < 0.8 and len(reviewer.states()) == seen:
         for mover in players:  # whoever is on turn moves (a page may redraw under its own click: tried again)
             if mover is not reviewer:
@@ -225,6 +230,24 @@ async def press_through_a_move(players: list[Player]) -> bool:
     raise AssertionError(f"the pressed page did not draw the last state: {line!r}")
 
 
+async def shoot_a_trick_of_three(players: list[Player], screens: Path) -> bool:
+    """If the table (as the page furthest on has it) shows a trick of three cards, from the first deal's third
+    trick on: the pictures taken, and what every page says checked; whether they were."""
+    latest = max((p.states()[-1] for p in players if p.states()), key=lambda state: int(state["actions"]))
+    if len(latest.get("trick") or []) < 3 or latest["actions"] < 12:
+        return False
+    await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
+    await shoot(players, screens)
+    for player in players:
+        await no_stale_note(player)
+        # the clock as people read time: 4:59 left / 42 s left, 残り4:59 / 残り42秒
+        clock = await player.page.text_content(".turn-line .clock") or ""
+        assert re.fullmatch(r"\d+:\d\d left|\d+ s left|残り\d+:\d\d|残り\d+秒", clock), clock
+        info = await player.page.eval_on_selector_all(".info p", "lines => lines.map(p => p.textContent)")
+        assert len(info) == len(set(info)), info  # no line twice (the trumps were)
+    return True
+
+
 async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, browser: Browser, tmp_path: Path) -> None:
     players = await seat_everyone(local_bot, browser)
     table_id = players[0].states()[-1]["id"]
@@ -235,19 +258,12 @@ async def test_four_pages_play_a_whole_match_of_oh_hell(local_bot: LocalBot, bro
             break
         moved = False
         for player in players:
+            # A trick of three cards lasts only until the fourth is played, by one of these pages: looked for before
+            # each move as well as after it, in the latest state any page has (the one about to move may have its
+            # state before the first page does), so that the pictures are not missed at every trick.
+            shot = shot or await shoot_a_trick_of_three(players, screens)
             moved = await player.take_turn() or moved
-            trick = players[0].states()[-1].get("trick") or []
-            if not shot and len(trick) >= 3 and players[0].states()[-1]["actions"] >= 12:
-                await asyncio.sleep(1.0)  # every page has drawn it, and the cards have arrived on the felt
-                await shoot(players, screens)
-                shot = True
-                for player in players:
-                    await no_stale_note(player)
-                    # the clock as people read time: 4:59 left / 42 s left, 残り4:59 / 残り42秒
-                    clock = await player.page.text_content(".turn-line .clock") or ""
-                    assert re.fullmatch(r"\d+:\d\d left|\d+ s left|残り\d+:\d\d|残り\d+秒", clock), clock
-                    info = await player.page.eval_on_selector_all(".info p", "lines => lines.map(p => p.textContent)")
-                    assert len(info) == len(set(info)), info  # no line twice (the trumps were)
+            shot = shot or await shoot_a_trick_of_three(players, screens)
             scored = players[0].states()[-1].get("sheet")
             if not reviewed and scored and players[0].states()[-1]["status"] == "playing":
                 reviewed = True  # the first deal (3 cards) is scored: its review, on two phones

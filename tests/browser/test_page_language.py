@@ -37,10 +37,14 @@ async def test_a_step_of_a_bid_is_asked_again_in_the_new_language(local_bot: Loc
     seen = len(frames.got)
     await page.click("[data-key=language]")
     await page.locator("[data-key=language]", has_text=translate("ja", "screen.other_language")).wait_for()
-    for _ in range(200):  # the table as the server says it in Japanese
+    # The table as the server says it in Japanese: a round trip, which a loaded machine may take seconds over (only a
+    # failure waits the whole 30 s). Past 10 s this went on with the English table, to fail on its labels.
+    for _ in range(600):
         if any(frame.get("type") == "state" for frame in frames.got[seen:]):
             break
         await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("no table came in Japanese")
     table = next(frame["table"] for frame in reversed(frames.got) if frame.get("type") == "state")
     choices = table["choices"]
     label = next(n["label"] for c in choices for n in c.get("numbers") or [] if n["number"] == number)

@@ -19,7 +19,8 @@ A person's click or command returns once they see its answer: at once when the
 bot answers with a message or an update, and when it deferred (as a busy bot
 does), once it has followed the deferral up (edited or deleted the original
 response, or sent a follow-up; the first follow-up after a "thinking" deferral
-takes its place, as on Discord). So a test reads a click's answer right after
+takes its place, as on Discord; a "thinking" deleted waits for the follow-up
+that answers the person instead). So a test reads a click's answer right after
 the click however slow the machine is; what the bot does after its answer (the
 public table after a move, a ping) is waited for with ``wait_for``.
 """
@@ -911,7 +912,14 @@ class DiscordDouble:
         message = self._webhook_message(request)
         if message is not None:
             self.messages.pop(message.id, None)
-        self._followed_up(request)
+        interaction = self._interaction_of(request)
+        if interaction is not None and interaction.loading and request.match_info["message"] == "@original":
+            # A "thinking" deleted is no answer yet: the bot does it to answer the person alone, by the follow-up
+            # that comes next (replies.send). Taken as the answer, the click returned before that follow-up came,
+            # and a test that read the answer at once found the deleted "thinking" on a busy machine.
+            interaction.loading = False
+        else:
+            self._followed_up(request)
         return web.Response(status=204)
 
     async def _channel_send(self, request: web.Request) -> web.Response:

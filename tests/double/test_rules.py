@@ -100,6 +100,24 @@ async def test_follow_ups_only_after_the_acknowledgement(double: DiscordDouble, 
     assert status == 200 and body["content"] == "now"
 
 
+async def test_a_thinking_deleted_is_answered_by_the_follow_up_after_it(
+    double: DiscordDouble, http: aiohttp.ClientSession
+) -> None:
+    """A public "thinking" deleted to answer the person alone: the person's answer is the follow-up that comes next,
+    and until it comes the click is not answered (a test reading the answer at once would find the "thinking")."""
+    interaction = double.new_interaction(ALICE)
+    assert (await call(http, double, "POST", callback_path(double, interaction), {"type": 5}))[0] == 204
+    thinking = interaction.original
+    assert thinking is not None and thinking.ephemeral_for is None
+    status, _, _ = await call(http, double, "DELETE", webhook_path(double, interaction, "/messages/@original"))
+    assert status == 204 and not interaction.followed_up  # no answer yet
+    alone = {"content": "You opened a table a moment ago", "flags": 64}
+    assert (await call(http, double, "POST", webhook_path(double, interaction), alone))[0] == 200
+    assert interaction.followed_up and interaction.original is not thinking
+    assert interaction.original is not None and interaction.original.ephemeral_for == ALICE.id
+    assert double.public_messages() == [] and double.problems == []
+
+
 async def test_a_token_works_for_fifteen_minutes(double: DiscordDouble, http: aiohttp.ClientSession) -> None:
     interaction = double.new_interaction(ALICE)
     answer = {"type": 4, "data": {"content": "hand", "flags": 64}}

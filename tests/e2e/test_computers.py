@@ -217,7 +217,9 @@ async def test_every_click_is_answered_at_once_while_computers_think_at_several_
         with contextlib.suppress(asyncio.CancelledError):
             await clicking
     # the last /rules may still be on its way: the bot answers it before the test goes on (and stops the bot)
-    await double.wait_for(lambda: all(i.answered is None or i.answered.done() for i in double.interactions.values()))
+    await double.wait_for(
+        lambda: all(i.answered is None or i.answered.done() for i in double.interactions.values()), WAIT, "every answer"
+    )
     assert max(thinking) >= 2, "computers were thinking at two tables at once"
     assert len(answers) >= 5 and max(answers) < 3.0, answers  # how many fit depends on how fast the tables play
     for table, host in zip(tables, hosts, strict=True):

@@ -11,7 +11,7 @@ from tests.double import BotProcess, DiscordDouble
 from tests.double.limits import TOKEN_LIFETIME, RouteLimit
 
 from .conftest import people
-from .driver import TableDriver, control
+from .driver import WAIT, TableDriver, control
 from .test_rest_budget import shown_move
 
 
@@ -51,6 +51,6 @@ async def test_the_bot_waits_on_the_buckets_it_is_given(double: DiscordDouble, b
     shown = table.table
     assert shown is not None
     # the table still comes to show the latest move (its edits waited on the bucket, none was lost)
-    await double.wait_for(lambda: (shown_move(shown) or 0) >= table.actions, timeout=15)
+    await double.wait_for(lambda: (shown_move(shown) or 0) >= table.actions, WAIT, "the table shows the latest move")
     assert [refusal for refusal in double.limits.limited if refusal.startswith("user:")] == []
     assert double.problems == []

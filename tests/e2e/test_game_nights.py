@@ -403,7 +403,9 @@ async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
         on_turn = {p.user.id for p in table.players if p.hand is not None and table.choices(p.hand)}
         assert len(on_turn) == 1  # Just Make bids and plays in turn
         line = await double.wait_for(
-            lambda want=on_turn: len(pings()) == 1 and mentioned(pings()[0]) == want and pings()[0]  # type: ignore[misc]
+            lambda want=on_turn: len(pings()) == 1 and mentioned(pings()[0]) == want and pings()[0],  # type: ignore[misc]
+            WAIT,
+            "the ping of the person on turn, alone",
         )
         assert line.ephemeral_for is None
         posted += 1
@@ -414,7 +416,7 @@ async def test_a_turn_pings_exactly_the_people_on_turn_and_keeps_one_line(
     assert posted == 10
     await table.refresh_all()  # the last move's ping lands before pings are turned off
     on_turn = {p.user.id for p in table.players if p.hand is not None and table.choices(p.hand)}
-    await double.wait_for(lambda: len(pings()) == 1 and mentioned(pings()[0]) == on_turn)
+    await double.wait_for(lambda: len(pings()) == 1 and mentioned(pings()[0]) == on_turn, WAIT, "the last move's ping")
     hands = [str(v["embeds"]) for p in table.players for m in double.ephemerals(p.user) for v in m.versions]
     assert any("Last trick:" in text and ("won by" in text or "taken by nobody" in text) for text in hands)
 

@@ -73,7 +73,7 @@ async def test_losing_attach_files_mid_match_turns_the_table_to_text_and_its_hos
     assert later and not any(shows_picture(v) for v in later)
     assert "Trumps" in table.table.text()  # the whole table, as text
     # the host is told in the channel (a post, which may wait for the channel's rate limit bucket)
-    await double.wait_for(lambda: [m for m in double.public_messages() if "Attach Files" in m.text()])
+    await double.wait_for(lambda: [m for m in double.public_messages() if "Attach Files" in m.text()], WAIT, "told")
     told = [m for m in double.public_messages() if "Attach Files" in m.text()]
     assert len(told) == 1 and f"<@{players[0].id}>" in told[0].text()
     assert double.problems == []
@@ -118,7 +118,9 @@ async def test_play_names_the_permissions_a_table_needs_and_opens_nothing_withou
     table = TableDriver(double, [host], seed=1)
     await table.open("oh-hell")
     assert table.table is not None and table.table.thread_id is None
-    told = await double.wait_for(lambda: next((m for m in double.ephemerals(host) if "Attach Files" in m.text()), None))
+    told = await double.wait_for(
+        lambda: next((m for m in double.ephemerals(host) if "Attach Files" in m.text()), None), WAIT, "the host told"
+    )
     assert "thread" in told.text()
     await table.seat_everyone()
     double.permissions_withheld = 0

@@ -205,10 +205,12 @@ async def test_without_threads_a_table_plays_in_its_channel_and_the_host_is_told
     opened = await double.command(alice, "play-just-make")
     lobby = opened.original
     assert lobby is not None and lobby.ephemeral_for is None and lobby.thread_id is None
-    told = await double.wait_for(lambda: double.latest_ephemeral(alice))  # a followup, after the lobby
+    told = await double.wait_for(lambda: double.latest_ephemeral(alice), WAIT)  # a followup, after the lobby
     assert "could not open a thread" in told.text() and "plays in this channel" in told.text()
     await double.command(bob, "play-oh-hell")  # meant for a thread, which cannot be made either
-    told = await double.wait_for(lambda: "already has an open table" in (double.latest_ephemeral(bob) or lobby).text())
+    told = await double.wait_for(
+        lambda: "already has an open table" in (double.latest_ephemeral(bob) or lobby).text(), WAIT, "Bob told"
+    )
     open_lobbies = [m for m in double.public_messages() if m.channel_id == double.channel_id and m.components]
     assert open_lobbies == [lobby]  # the second lobby closed and its message gone: nothing half made
     assert told

@@ -83,7 +83,7 @@ async def test_a_season_ended_while_away_is_posted_once_and_kept(
         assert "has begun" in text and "Players rated in season" in text
         assert text.index(first_name(ranked[0])) < text.index(first_name(ranked[-1]))  # best first
 
-        given = await double.wait_for(lambda: posts(double, lambda m: "goes to the best of season" in m.text()))
+        given = await double.wait_for(lambda: posts(double, lambda m: "goes to the best of season" in m.text()), WAIT)
         best = set(ranked[:2])
         assert {user for user, roles in double.member_roles.items() if CHAMPION in roles} == best
         assert all(f"<@{user}>" in given[0].text() for user in best)

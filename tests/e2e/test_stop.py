@@ -22,12 +22,14 @@ from sqlalchemy import make_url
 from tests.double import BotProcess, DiscordDouble
 
 from .conftest import people
-from .driver import TableDriver, set_computer_pace
+from .driver import TableDriver, eventually, set_computer_pace
+from .leaks import _stored
 
 STOPS_WITHIN = 10.0  # seconds: the bot's promise
 RETRY_LINE = re.compile(
     r"WARNING discord\.shard: Discord's gateway is out of reach \((.+)\); shard 0 tries again in ([0-9.]+) s"
 )
+REFUSED_LINE = re.compile(r"WARNING .*\(ConnectionRefusedError: \[Errno 111\]")  # PostgreSQL out of reach
 BACK_LINE = re.compile(r"INFO bot: Discord's gateway is back for shard 0 after ([0-9.]+) s away")
 
 
@@ -256,13 +258,23 @@ async def test_a_stop_with_the_database_out_of_reach(double: DiscordDouble, data
     await table.seat_everyone(["easy", "easy"])
     await table.start()
     await table.take_turn(table.players[0])
+
+    async def a_computer_moved() -> bool:
+        return any(action.source == "computer" for action in (await _stored(database_url, table.table_id)).actions)
+
+    # A computer's move stored: the computers' worker process is up. Cut before that, the stop could come while
+    # the first worker is still starting (its fork server importing the engines, seconds on a busy machine),
+    # which the stop waits on 3 s and then leaves behind: a failure here that says nothing of the database.
+    await eventually(a_computer_moved, what="a computer's move")
     proxy.cut()
-    await asyncio.sleep(1.5)  # the turn timers poll the database every second: they find it gone
+    # The turn timers poll the database every second: they find it gone, and say so. Waited for, not slept on (a
+    # sleep of 1.5 s took for granted that a poll had failed by then, which a loaded machine need not have done).
+    await logged(process, REFUSED_LINE)
     code, took = await stop(process)
     assert code == 0 and took < STOPS_WITHIN, (code, took)
     log = process.log()
     assert "ending the process now" not in log and "left behind" not in log, log[-3000:]
     # What failed for want of the database says so in one line each, with the cause, no traceback.
     assert "Traceback" not in log, log[-3000:]
-    assert re.search(r"WARNING .*\(ConnectionRefusedError: \[Errno 111\]", log), log[-3000:]
+    assert REFUSED_LINE.search(log), log[-3000:]
     assert re.search(r"INFO bot: stopped in [0-9.]+ s", process.log())
