@@ -23,7 +23,7 @@ from tests.double import BotProcess, DiscordDouble
 
 from .conftest import people
 from .driver import TableDriver, eventually, set_computer_pace
-from .leaks import _stored
+from .leaks import stored_table
 
 STOPS_WITHIN = 10.0  # seconds: the bot's promise
 RETRY_LINE = re.compile(
@@ -260,7 +260,7 @@ async def test_a_stop_with_the_database_out_of_reach(double: DiscordDouble, data
     await table.take_turn(table.players[0])
 
     async def a_computer_moved() -> bool:
-        return any(action.source == "computer" for action in (await _stored(database_url, table.table_id)).actions)
+        return any(action.source == "computer" for action in (await stored_table(database_url, table.table_id)).actions)
 
     # A computer's move stored: the computers' worker process is up. Cut before that, the stop could come while
     # the first worker is still starting (its fork server importing the engines, seconds on a busy machine),
