@@ -105,7 +105,10 @@ class Presenter:
         if not users:
             return
         mentions = " ".join(f"<@{user}>" for user in users)
-        channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+        where = self.publisher.unreachable.where(table)
+        if where is None or self.publisher.unreachable.held_back(table.id):
+            return  # the server or channel is gone, or closed to the bot a moment ago
+        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         try:
             with rest_priority(Priority.PING):
                 await channel.send(
