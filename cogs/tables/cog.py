@@ -68,7 +68,9 @@ class Tables(commands.Cog, name=HANDLER):
         self.hands = Hands(bot.service, self.work)
         self.lobby = LobbyClicks(bot.service, self.publisher, self.work, self.guild_locale)
         self.play_clicks = PlayClicks(bot.service, self.hands, self.work)
-        self.presenter = Presenter(bot, self.publisher, self.pings, self.hands, self.work, self.guild_locale)
+        self.presenter = Presenter(
+            bot, self.publisher, self.pings, self.hands, self.work, self.guild_locale, bot.unreachable
+        )
         self._events: Subscription | None = None
 
     async def _pictures_wanted(self, guild_id: int) -> bool:

@@ -90,6 +90,7 @@ class TurnPings:
         self.waiting: dict[int, dict[int, tuple[int, int]]] = {}  # table -> who was on turn when last seen
         self.seen: dict[int, int] = {}  # table -> the action count last seen (outcomes may come out of order)
         self.lines: dict[int, discord.PartialMessage] = {}  # table -> its ping line
+        self.placed: dict[int, tuple[int, int]] = {}  # table -> where its ping line is: (server, channel or thread)
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def update(self, table: TableInfo, locale: Any) -> None:
@@ -128,6 +129,7 @@ class TurnPings:
             if not table.is_open or where is None:
                 if where is None:  # its server or channel is gone, and the line with it: nothing to delete
                     self.lines.pop(table.id, None)
+                    self.placed.pop(table.id, None)
                 await self._delete(table.id)
                 for kept in (self.waiting, self.seen, self.newest, self.owed, self._locks):
                     kept.pop(table.id, None)
@@ -159,6 +161,7 @@ class TurnPings:
                     return
             await self._delete(table.id)
             self.lines[table.id] = channel.get_partial_message(message.id)
+            self.placed[table.id] = (table.guild_id, where)
 
     def _outrun(self, table: TableInfo) -> bool:
         """A later moment of the table is queued behind this one: it will ping whoever is owed one then."""
@@ -172,11 +175,12 @@ class TurnPings:
 
     async def _delete(self, table_id: int) -> None:
         line = self.lines.pop(table_id, None)
-        if line is not None and not self._gone(line):
+        if line is not None and not self._gone(table_id):
             with contextlib.suppress(discord.HTTPException):
                 await line.delete()
 
-    def _gone(self, line: discord.PartialMessage) -> bool:
-        """Whether a ping line is where nothing can be deleted any more: a server left, a channel or thread deleted."""
-        guild_id = getattr(line.channel, "guild_id", None)
-        return line.channel.id in self.unreachable.channels or guild_id in self.unreachable.servers
+    def _gone(self, table_id: int) -> bool:
+        """Whether a table's ping line is where nothing can be deleted any more: a server left, a channel or thread
+        deleted."""
+        guild_id, channel_id = self.placed.pop(table_id, (None, None))
+        return channel_id in self.unreachable.channels or guild_id in self.unreachable.servers
