@@ -7,7 +7,7 @@ through ``Any``.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -16,6 +16,7 @@ from bot.rest_budget import RestBudget
 from bot.tables import TableService
 
 from .i18n import ServerLanguages
+from .unreachable import Unreachable
 
 CogT = TypeVar("CogT", bound=commands.Cog)
 
@@ -28,6 +29,11 @@ class TableBot(commands.AutoShardedBot):
     languages: ServerLanguages
     budget: RestBudget | None = None  # the REST budget every counted call takes a token from (see cogs/rest.py)
     activity_served: bool = False  # the Activity is served: the table message offers to open it (LAUNCH_ACTIVITY)
+    unreachable: Unreachable  # servers the bot left, channels deleted, tables refused: nothing is sent there
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.unreachable = Unreachable()
 
     def on_screen(self, table_id: int, user_id: int) -> bool:
         """Whether the person has the table open on a screen of the Activity served by this process (their

@@ -301,6 +301,25 @@ async def open_table_ids(connection: AsyncConnection, shards: Shards | None = No
     return [row.id for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
+async def open_table_ids_at(
+    connection: AsyncConnection,
+    *,
+    guild_id: int | None = None,
+    channel_id: int | None = None,
+    thread_id: int | None = None,
+) -> list[int]:
+    """The open tables (lobbies and matches in play) of a server, of a channel (posted in it, in a thread of their
+    own or not), or of a thread: whichever are given, oldest first."""
+    statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES))
+    if guild_id is not None:
+        statement = statement.where(TABLES.c.guild_id == guild_id)
+    if channel_id is not None:
+        statement = statement.where(TABLES.c.channel_id == channel_id)
+    if thread_id is not None:
+        statement = statement.where(TABLES.c.thread_id == thread_id)
+    return [int(row.id) for row in await connection.execute(statement.order_by(TABLES.c.id))]
+
+
 async def claim_channel(connection: AsyncConnection, table_id: int, channel_id: int) -> None:
     """Make the channel the table's own (its one open table): IntegrityError if it has one already."""
     await connection.execute(update(TABLES).where(TABLES.c.id == table_id).values(channel_slot=channel_id))

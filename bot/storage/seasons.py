@@ -289,6 +289,18 @@ async def release_announcement(connection: AsyncConnection, season_id: int) -> N
     )
 
 
+async def cancel_nights_in(connection: AsyncConnection, guild_id: int) -> list[int]:
+    """Cancel every night of server ``guild_id`` still waiting for its start (the bot was removed from it): the
+    ids so cancelled."""
+    statement = (
+        update(NIGHTS)
+        .where(NIGHTS.c.guild_id == guild_id, NIGHTS.c.status == "scheduled")
+        .values(status="cancelled")
+        .returning(NIGHTS.c.id)
+    )
+    return sorted(int(row.id) for row in await connection.execute(statement))
+
+
 async def miss_nights(connection: AsyncConnection, started_before: datetime) -> int:
     """Nights still waiting whose start is long past (the bot was away): missed, never opened late."""
     statement = (

@@ -224,6 +224,12 @@ class GameNights:
     async def deleted(self, event_id: int) -> NightInfo | None:
         return await self.edited(event_id, datetime.min, cancelled=True)
 
+    async def server_left(self, guild_id: int) -> list[int]:
+        """The bot was removed from the server: its nights still to come are cancelled (never pinged nor opened).
+        The ids of those cancelled."""
+        async with self.store.db.engine.begin() as connection:
+            return await stored.cancel_nights_in(connection, guild_id)
+
     async def night_of_event(self, event_id: int) -> NightInfo | None:
         async with self.store.db.engine.connect() as connection:
             row = await stored.night_of_event(connection, event_id)

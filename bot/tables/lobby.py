@@ -170,6 +170,16 @@ class Lobby:
             live.message_id = values.get("message_id", live.message_id)
             live.thread_id = values.get("thread_id", live.thread_id)
 
+    async def forget_thread(self, table_id: int, thread_id: int) -> bool:
+        """The table's thread ``thread_id`` was deleted in Discord: the table goes on, everything it said in its
+        thread (pings, notices) said in its channel from now on. False: it has no such thread (any more)."""
+        async with self.store.locked(table_id) as live:
+            if live.thread_id != thread_id:
+                return False
+            await self.store.write(live, nothing_more, thread_id=None)
+            live.thread_id = None
+            return True
+
     def _lobby(self, live: LiveTable) -> None:
         if live.status != LOBBY:
             raise (

@@ -237,10 +237,14 @@ class Play:
             return await self.store.commit(live, step, actor=seat.position)
 
     @read_again_if_behind
-    async def abandon(self, table_id: int, by_user: int, *, can_manage: bool = False) -> Outcome:
+    async def abandon(
+        self, table_id: int, by_user: int, *, can_manage: bool = False, reason: str = "abandoned"
+    ) -> Outcome:
         """End a table without rating it: its host, or someone who can manage the server. A tournament's table
         (its host the tournament's) not by a host who plays at it: an abandoned round's table counts as all its
-        seats tied, so a host losing there could have turned the loss into a shared first place."""
+        seats tied, so a host losing there could have turned the loss into a shared first place. ``reason``: why,
+        in its ``abandoned`` event (the bot removed from the server, the table's channel deleted: see
+        :mod:`bot.tables.departures`)."""
         async with self.store.locked(table_id) as live:
             if live.status not in (LOBBY, PLAYING):
                 raise WrongStatus("table_closed", status=live.status)
@@ -252,7 +256,7 @@ class Play:
                         raise NotAllowed("not_allowed_abandon_own_round")
             step = Step(live, self.store.clock())
             step.abandon = True
-            return await self.store.commit(live, step, actor=None, reason="abandoned")
+            return await self.store.commit(live, step, actor=None, reason=reason)
 
     async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
         """Remind, or hand to the strong computer player, every seat whose turn deadline has passed,

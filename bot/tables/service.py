@@ -19,6 +19,7 @@ another part:
 - :class:`~bot.tables.tournaments.Tournaments`: tournaments and duplicate nights, their rounds of tables
 - :class:`~bot.tables.seasons.Seasons`: seasons per game, their ratings and boards, their ends announced once
 - :class:`~bot.tables.game_nights.GameNights`: scheduled game nights, pinged and opened once
+- :class:`~bot.tables.departures.Departures`: the bot removed from a server, a table's channel or thread deleted
 
 Callers may use the parts directly (``service.lobby.join(...)``) or the same calls on the façade.
 """
@@ -34,6 +35,7 @@ from bot.storage.database import Database
 from bot.storage.models import utcnow
 
 from .autoplay import Sleep
+from .departures import Departures
 from .game_nights import GameNights
 from .lobby import Lobby
 from .play import Play
@@ -86,6 +88,7 @@ class TableService:
         settings.language_listeners.append(self.tournaments.language_changed)
         self.seasons = Seasons(store)  # seasons per game: their ratings, boards and ends (callers use the part)
         self.game_nights = GameNights(store)  # scheduled game nights (callers use the part)
+        self.departures = departures = Departures(store, lobby, play, self.tournaments, self.game_nights)
         # The store's tables and the drivers, for tests that look inside.
         self._live = store.live
         self._drivers = play.computers.drivers
@@ -143,6 +146,10 @@ class TableService:
         self.run_timers_forever = play.run_timers_forever
         self.listen = play.listen
         self.settle = play.settle
+        # what goes when Discord takes a server, a channel or a thread away
+        self.server_left = departures.server_left
+        self.channel_deleted = departures.channel_deleted
+        self.thread_deleted = departures.thread_deleted
 
     async def close(self) -> None:
         """Stop the timers, the computer players (a move half thought is thought again by the next

@@ -60,12 +60,17 @@ class Tables(commands.Cog, name=HANDLER):
             pictures_wanted=self._pictures_wanted,
             budget=bot.budget,
             activity=bot.activity_served,
+            unreachable=bot.unreachable,
         )
-        self.pings = TurnPings(bot, self._pings_wanted, budget=bot.budget, on_screen=bot.on_screen)
+        self.pings = TurnPings(
+            bot, self._pings_wanted, budget=bot.budget, on_screen=bot.on_screen, unreachable=bot.unreachable
+        )
         self.hands = Hands(bot.service, self.work)
         self.lobby = LobbyClicks(bot.service, self.publisher, self.work, self.guild_locale)
         self.play_clicks = PlayClicks(bot.service, self.hands, self.work)
-        self.presenter = Presenter(bot, self.publisher, self.pings, self.hands, self.work, self.guild_locale)
+        self.presenter = Presenter(
+            bot, self.publisher, self.pings, self.hands, self.work, self.guild_locale, bot.unreachable
+        )
         self._events: Subscription | None = None
 
     async def _pictures_wanted(self, guild_id: int) -> bool:
@@ -224,6 +229,31 @@ class Tables(commands.Cog, name=HANDLER):
 
     async def on_review(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await show_review(self.service, self.work, interaction, table_id)
+
+    # ------------------------------------------------------------------ what Discord takes away
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (kicked, or the server deleted; an outage is ``on_guild_unavailable``,
+        which changes nothing): nothing more is sent there, and its tables, tournaments and game nights close."""
+        self.bot.unreachable.server_left(guild.id)
+        await self.service.server_left(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.bot.unreachable.server_joined(guild.id)  # added back: it may be written to again
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: nothing more is sent there, and the tables posted in it are abandoned."""
+        self.bot.unreachable.channel_deleted(channel.id)
+        await self.service.channel_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted: the tables that lived in it go on, their pings and notices in their channel."""
+        self.bot.unreachable.channel_deleted(payload.thread_id)
+        await self.service.thread_deleted(payload.thread_id)
 
     # ------------------------------------------------------------------ errors
 

@@ -28,6 +28,7 @@ from bot.rest_budget import Priority, RestBudget, rest_priority
 from bot.tables import TableInfo, TableStatus
 
 from ..i18n import t
+from ..unreachable import Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,11 @@ class TurnPings:
         enabled: Callable[[int], Awaitable[bool]],
         budget: RestBudget | None = None,
         on_screen: OnScreen | None = None,
+        unreachable: Unreachable | None = None,
     ) -> None:
         self.bot = bot
+        # servers left, channels and threads deleted, tables refused a moment ago: no ping goes there
+        self.unreachable = unreachable or Unreachable()
         self.enabled = enabled  # whether a server wants them
         self.on_screen = on_screen  # who has the table open on the Activity's screen (sees their turn there)
         self.budget = budget  # the bot's REST budget: a ping waits for its token before it decides what to say
@@ -86,6 +90,7 @@ class TurnPings:
         self.waiting: dict[int, dict[int, tuple[int, int]]] = {}  # table -> who was on turn when last seen
         self.seen: dict[int, int] = {}  # table -> the action count last seen (outcomes may come out of order)
         self.lines: dict[int, discord.PartialMessage] = {}  # table -> its ping line
+        self.placed: dict[int, tuple[int, int]] = {}  # table -> where its ping line is: (server, channel or thread)
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def update(self, table: TableInfo, locale: Any) -> None:
@@ -120,19 +125,25 @@ class TurnPings:
             if self.on_screen is not None:
                 owed = frozenset(user for user in owed if not self.on_screen(table.id, user))
             self.owed[table.id] = owed
-            if not table.is_open:
+            where = self.unreachable.where(table)  # its thread, its channel if the thread is gone; None: all gone
+            if not table.is_open or where is None:
+                if where is None:  # its server or channel is gone, and the line with it: nothing to delete
+                    self.lines.pop(table.id, None)
+                    self.placed.pop(table.id, None)
                 await self._delete(table.id)
                 for kept in (self.waiting, self.seen, self.newest, self.owed, self._locks):
                     kept.pop(table.id, None)
                 return
             if not owed or self._outrun(table):
                 return  # nobody to ping, or a later moment will
+            if self.unreachable.held_back(table.id):
+                return  # Discord refused the table's edit a moment ago: the channel is closed to the bot
             if not await self.enabled(table.guild_id):
                 self.owed.pop(table.id, None)  # the server wants no pings: none is owed
                 return
             order = [seat.user_id for seat in table.seats if seat.user_id in owed]
             mentions = " ".join(f"<@{user}>" for user in order)
-            channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+            channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
             async with self.token():
                 if self._outrun(table):
                     return  # the table moved on while this waited for the budget: the later moment pings
@@ -150,6 +161,7 @@ class TurnPings:
                     return
             await self._delete(table.id)
             self.lines[table.id] = channel.get_partial_message(message.id)
+            self.placed[table.id] = (table.guild_id, where)
 
     def _outrun(self, table: TableInfo) -> bool:
         """A later moment of the table is queued behind this one: it will ping whoever is owed one then."""
@@ -163,6 +175,12 @@ class TurnPings:
 
     async def _delete(self, table_id: int) -> None:
         line = self.lines.pop(table_id, None)
-        if line is not None:
+        if line is not None and not self._gone(table_id):
             with contextlib.suppress(discord.HTTPException):
                 await line.delete()
+
+    def _gone(self, table_id: int) -> bool:
+        """Whether a table's ping line is where nothing can be deleted any more: a server left, a channel or thread
+        deleted."""
+        guild_id, channel_id = self.placed.pop(table_id, (None, None))
+        return channel_id in self.unreachable.channels or guild_id in self.unreachable.servers

@@ -21,6 +21,7 @@ from bot.tables import TableError, TableInfo, TableStatus
 from bot.tables.events import Event, LobbyChanged, Reminded, TableChanged, TimedOut
 
 from ..i18n import t
+from ..unreachable import Unreachable
 from .hand_messages import Hands
 from .pings import TurnPings
 from .publisher import Publisher
@@ -55,8 +56,10 @@ class Presenter:
         hands: Hands,
         work: Work,
         locale_of: Callable[[int], Awaitable[str]],
+        unreachable: Unreachable | None = None,
     ) -> None:
         self.bot = bot
+        self.unreachable = unreachable or Unreachable()  # servers left, channels deleted: nothing said there
         self.publisher = publisher
         self.pings = pings
         self.hands = hands
@@ -105,7 +108,10 @@ class Presenter:
         if not users:
             return
         mentions = " ".join(f"<@{user}>" for user in users)
-        channel = self.bot.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+        where = self.unreachable.where(table)
+        if where is None or self.unreachable.held_back(table.id):
+            return  # the server or channel is gone, or closed to the bot a moment ago
+        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         try:
             with rest_priority(Priority.PING):
                 await channel.send(

@@ -16,6 +16,12 @@ A lobby is also edited when it changed somewhere other than its own message (a s
 Activity's screen), coalesced as a table's edits are: an edit that would show a lobby's version
 already shown (the click in chat that changed it redrew it in place) is not made at all. A lobby
 opened on an Activity's screen is posted in its channel from here (:meth:`Publisher.post`).
+
+Nothing is sent for a table whose server the bot was removed from, or whose channel was deleted; an edit
+Discord refuses because the channel is gone (404 Unknown Channel) or the bot may no longer see it or write there
+(403 Missing Access, Missing Permissions) is said once in the log, without a traceback, and the table is left
+alone for a while (``cogs/unreachable.py``), then tried again at its next change: a table in a channel the bot
+cannot see costs one refusal each back-off, not one each move.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from ..charts import FILENAME, running_totals, totals_chart
 from ..i18n import t
 from ..picture import FILENAME as PICTURE
 from ..picture import draw_table
+from ..unreachable import Unreachable
 from .components import LaunchButton, LobbyButton, RematchButton, ReviewButton
 from .hand_components import HandButton
 from .picture import table_picture
@@ -45,6 +52,9 @@ from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, tur
 
 log = logging.getLogger(__name__)
 UNKNOWN_MESSAGE = 10008  # Discord's JSON error code for a message that no longer exists
+UNKNOWN_CHANNEL = 10003  # ... for a channel that no longer exists (or never did)
+MISSING_ACCESS = 50001  # ... for a channel the bot may not see (or a server it is no longer in)
+MISSING_PERMISSIONS = 50013  # ... for something the bot may not do there
 
 
 def lobby_controls(table: TableInfo, locale: Any) -> discord.ui.View:
@@ -79,6 +89,7 @@ class Publisher:
         activity: bool = False,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        unreachable: Unreachable | None = None,
     ) -> None:
         self.client = client
         self.service = service
@@ -89,6 +100,8 @@ class Publisher:
         self.budget = budget  # the bot's REST budget: an edit takes its token before the table is rendered
         self.activity = activity  # the Activity is on: the table offers to open it
         self.clock, self.sleep = clock, sleep  # the edits' pace (a test moves a clock of its own)
+        # servers left, channels deleted, tables whose edits were refused: nothing sent there (or not for a while)
+        self.unreachable = unreachable or Unreachable()
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
@@ -214,6 +227,8 @@ class Publisher:
                 # Taken before the check: a change heard while it reads the table marks it again (discarded
                 # after, that change would be lost, and the message would stay a version behind for good).
                 self._dirty.discard(table_id)
+                if self.unreachable.held_back(table_id):  # refused a moment ago: its next change after tries
+                    continue
                 if await self._shows_already(table_id):  # a click in chat redrew it: no call at all
                     continue
                 # The token first (behind every table already waiting), then the table as it is by then.
@@ -233,6 +248,11 @@ class Publisher:
     async def edit(self, table_id: int) -> None:
         async with self.lock(table_id):
             table = await self.service.table(table_id)
+            if self.unreachable.gone(table):  # the bot left its server, or its channel was deleted: nothing to do
+                self._forget(table_id)
+                return
+            if self.unreachable.held_back(table_id):
+                return
             if table.message_id is None:  # not placed yet: :meth:`place` has it edited once it is
                 self._missed.add(table_id)
                 return
@@ -240,20 +260,68 @@ class Publisher:
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
-                self.mark_shown(table_id)
+                self._shown_now(table)
             except discord.NotFound as gone:
+                if gone.code == UNKNOWN_CHANNEL:
+                    self._refused(table, gone)
+                    return
                 if gone.code != UNKNOWN_MESSAGE:
                     raise
                 await self._post_again(table, channel)
-            except discord.Forbidden:
-                if not any(file.filename == PICTURE for file in kwargs["attachments"]):
+            except discord.Forbidden as refused:
+                if refused.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
                     raise
+                if refused.code == MISSING_ACCESS or not any(
+                    file.filename == PICTURE for file in kwargs["attachments"]
+                ):
+                    self._refused(table, refused)
+                    return
                 # No Attach Files here: the table goes on as text, and its host is told once why.
                 self.text_only.add(table_id)
                 kwargs = await self.message(table_id)
-                await channel.get_partial_message(table.message_id).edit(**kwargs)
-                self.mark_shown(table_id)
+                try:
+                    await channel.get_partial_message(table.message_id).edit(**kwargs)
+                except discord.Forbidden as again:  # refused without a file too: files were not why
+                    self.text_only.discard(table_id)
+                    if again.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                        raise
+                    self._refused(table, again)
+                    return
+                self._shown_now(table)
                 await self._tell_host_text_only(table)
+
+    def _shown_now(self, table: TableInfo) -> None:
+        self.mark_shown(table.id)
+        if self.unreachable.accepted(table.id):
+            log.info("the message of table %s can be edited again", table.id)
+
+    def _refused(self, table: TableInfo, error: discord.HTTPException) -> None:
+        """Discord refused to let the table's message be edited (its channel gone, or the bot may not see it or
+        write there): said once, and the table left alone for a while, then tried again at its next change."""
+        seconds = self.unreachable.back_off
+        if self.unreachable.refused(table.id):
+            log.warning(
+                "Discord refused the edit of table %s in channel %s (%s, code %s): its edits wait %.0f s, then its "
+                "next change tries again",
+                table.id,
+                table.channel_id,
+                error.status,
+                error.code,
+                seconds,
+            )
+        else:
+            log.info(
+                "the edit of table %s was refused again (code %s): waiting %.0f s more", table.id, error.code, seconds
+            )
+
+    def _forget(self, table_id: int) -> None:
+        """A table whose server or channel is gone: nothing of it is kept, nothing more is sent."""
+        self._dirty.discard(table_id)
+        for kept in (self._last, self._rendered, self._shown):
+            kept.pop(table_id, None)
+        self._missed.discard(table_id)
+        self.text_only.discard(table_id)
+        self.unreachable.forget(table_id)
 
     async def _post_again(self, table: TableInfo, channel: discord.PartialMessageable) -> None:
         """The table's message was deleted in Discord (someone with Manage Messages, or a bot): the table is
@@ -265,6 +333,9 @@ class Publisher:
         try:
             message = await channel.send(**kwargs)
         except (discord.HTTPException, aiohttp.ClientError) as error:
+            if isinstance(error, discord.HTTPException) and error.status in (403, 404):
+                self._refused(table, error)  # the channel is gone, or closed to the bot: not again each move
+                return
             log.warning("could not post table %s again in its channel (%s)", table.id, error)
             return
         await self.service.set_location(table.id, message_id=message.id)
@@ -275,7 +346,7 @@ class Publisher:
         controls); if it cannot be posted (the bot may not write there), the lobby is closed: nobody could see it."""
         async with self.lock(table_id):
             table = await self.service.table(table_id)
-            if table.message_id is not None or table.status != TableStatus.LOBBY:
+            if table.message_id is not None or table.status != TableStatus.LOBBY or self.unreachable.gone(table):
                 return
             kwargs = await self.message(table_id)
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -292,8 +363,11 @@ class Publisher:
         self.touch(table_id)  # a seat taken while it was posted: shown with the next edit (none if nothing changed)
 
     async def _tell_host_text_only(self, table: TableInfo) -> None:
+        place = self.unreachable.where(table)
+        if place is None:
+            return
         locale = await self.locale_of(table.guild_id)
-        where = self.client.get_partial_messageable(table.thread_id or table.channel_id, guild_id=table.guild_id)
+        where = self.client.get_partial_messageable(place, guild_id=table.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await where.send(
                 t(locale, "table.text_only", host=f"<@{table.host_id}>"),

@@ -329,6 +329,9 @@ class Tournaments(commands.Cog, name=HANDLER):
         if event.what == "signup":
             return  # the click that changed the sign-up redrew it
         info = await self.tournaments.tournament(event.tournament_id)
+        unreachable = self.bot.unreachable
+        if info.guild_id in unreachable.servers or info.channel_id in unreachable.channels:
+            return  # the bot was removed from the server (the tournament cancelled), or the channel was deleted
         locale = await self.locale_of(info.guild_id)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
         if info.message_id is not None and event.what in ("started", "cancelled", "finished", "round_opened", LANGUAGE):

@@ -84,6 +84,8 @@ ORGANISERS = 930_000_000_000_000_900  # the server's role of its managers (posit
 BOT_ROLE = 930_000_000_000_000_950  # the bot's own role (its integration's, position 20), as Discord gives every bot
 ATTACH_FILES = 1 << 15
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
+MISSING_ACCESS = {"message": "Missing Access", "code": 50001}
+UNKNOWN_CHANNEL = {"message": "Unknown Channel", "code": 10003}
 THINKING = "…thinking"  # stands for Discord's own "is thinking…" on a deferred reply, which the bot never writes
 
 _ids = itertools.count(1_100_000_000_000_000_000)
@@ -304,6 +306,11 @@ class DiscordDouble:
         self.spec_violations: list[str] = []  # requests Discord's spec forbids (refused with 400)
         self.unknown_fields: list[str] = []  # fields the spec does not name (Discord ignores them)
         self.requests = 0  # REST calls the bot made
+        self.calls: list[tuple[str, str]] = []  # every REST call the bot made: (method, path), in order
+        # Channels (and threads) the bot may not see: every call to one answered 403 Missing Access, as Discord
+        # answers once the bot is removed from the server or its view of the channel is taken away.
+        self.channels_refused: set[int] = set()
+        self.channels_deleted: set[int] = set()  # every call to one answered 404 Unknown Channel
         self.spec_seconds = 0.0  # time spent checking them against the spec
         # One thread checks calls against the spec, one at a time (its caches are built as it goes).
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="double-spec")
@@ -343,7 +350,7 @@ class DiscordDouble:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._notify, self._discord, self._held_back])
+        app = web.Application(middlewares=[self._notify, self._discord, self._held_back, self._closed])
         app.router.add_get("/gateway", self._gateway)
         r = app.router
         r.add_get(API + "/users/@me", self._me)
@@ -410,6 +417,7 @@ class DiscordDouble:
             gateway: web.StreamResponse = await handler(request)  # the gateway's websocket
             return gateway
         self.requests += 1
+        self.calls.append((request.method, request.path.removeprefix(API)))
         request[ARRIVED] = self.clock.now()
         spec = discord_spec()
         found = spec.match(request.method, request.path.removeprefix(API))
@@ -472,6 +480,58 @@ class DiscordDouble:
         response.headers["Retry-After"] = str(max(1, round(retry_after + 0.5)))
         response.headers["Via"] = "1.1 google"
         return response
+
+    @web.middleware
+    async def _closed(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """A call to a channel the bot may not see (403 Missing Access) or that was deleted (404 Unknown Channel)."""
+        route = request.path.removeprefix(API).split("/")
+        if len(route) > 2 and route[1] == "channels" and route[2].isdigit():
+            channel_id = int(route[2])
+            if channel_id in self.channels_deleted:
+                return reply(UNKNOWN_CHANNEL, status=404)
+            if channel_id in self.channels_refused:
+                return reply(MISSING_ACCESS, status=403)
+        answer: web.StreamResponse = await handler(request)
+        return answer
+
+    def calls_to(self, channel_ids: set[int], since: int = 0) -> list[tuple[str, str]]:
+        """The REST calls (from the ``since``-th on) to any of these channels or threads."""
+        return [
+            (method, path)
+            for method, path in self.calls[since:]
+            if path.startswith("/channels/") and int(path.split("/")[2]) in channel_ids
+        ]
+
+    def channels_of(self, guild_id: int) -> set[int]:
+        """The server's channels and threads (deleted ones too)."""
+        return {channel_id for channel_id, channel in self.channels.items() if channel["guild_id"] == str(guild_id)}
+
+    async def remove_from_server(self, guild_id: int) -> None:
+        """The bot kicked from a server (GUILD_DELETE without ``unavailable``): every later call to its channels is
+        refused with 403 Missing Access, as Discord refuses them."""
+        self.channels_refused |= self.channels_of(guild_id)
+        if guild_id in self.guild_ids:
+            self.guild_ids.remove(guild_id)
+        await self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, shard=self.shard_of(guild_id))
+
+    async def server_unavailable(self, guild_id: int) -> None:
+        """A server's outage (GUILD_DELETE with ``unavailable``): the bot is still in it."""
+        await self._dispatch("GUILD_DELETE", {"id": str(guild_id), "unavailable": True}, shard=self.shard_of(guild_id))
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """A text channel deleted (CHANNEL_DELETE), with its threads: later calls to them get 404 Unknown Channel."""
+        channel = self.channels[channel_id]
+        threads = {i for i, c in self.channels.items() if c.get("parent_id") == str(channel_id) and c["type"] == 11}
+        self.channels_deleted |= {channel_id, *threads}
+        shard = self.shard_of(int(channel["guild_id"]))
+        await self._dispatch("CHANNEL_DELETE", dict(channel), shard=shard)
+
+    async def delete_thread(self, thread_id: int) -> None:
+        """A thread deleted (THREAD_DELETE): later calls to it get 404 Unknown Channel."""
+        thread = self.channels[thread_id]
+        self.channels_deleted.add(thread_id)
+        payload = {k: thread[k] for k in ("id", "guild_id", "parent_id", "type")}
+        await self._dispatch("THREAD_DELETE", payload, shard=self.shard_of(int(thread["guild_id"])))
 
     async def take_away(self) -> None:
         """Discord out of reach, as in a network outage: every open connection (the gateway's websockets, the

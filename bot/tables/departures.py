@@ -1,0 +1,124 @@
+"""What goes when something of Discord's goes: the bot removed from a server, a table's channel or thread deleted.
+
+A server the bot was removed from (kicked, or the server deleted) can never be written to again: its open tables
+(lobbies and matches in play) end at once as abandoned (unrated, as a manager's ``/abandon``), its tournaments in
+sign-up or under way are cancelled, and its game nights still to come are cancelled (never pinged nor opened). A
+table's channel deleted takes the table's message with it: the tables posted there are abandoned too. A table's
+thread deleted takes nothing that matters: the table goes on, its pings and notices said in its channel.
+
+Each change is an ordinary write of the service (the same version checks, the same news to other processes, the
+same events), so nothing here is kept in this process: the presentation, which heard Discord say so, is the one
+that stops writing there.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.storage import repository as repo
+from bot.storage import tournaments as trepo
+
+from .errors import TableError
+from .game_nights import GameNights
+from .lobby import Lobby
+from .play import Play
+from .store import Store
+from .tournaments import Tournaments
+
+log = logging.getLogger(__name__)
+
+# Why a table was abandoned, in its ``abandoned`` event (``MatchEnded.reason``).
+SERVER_LEFT = "the bot was removed from the server"
+CHANNEL_DELETED = "the table's channel was deleted"
+NOBODY = 0  # who abandons or cancels: nobody of the server (Discord did), with a manager's right
+
+
+class Cancels(Protocol):
+    async def cancel(self, tournament_id: int, by_user: int, *, can_manage: bool = False) -> object: ...
+
+
+@dataclass(frozen=True)
+class ServerLeft:
+    """What closed when the bot left a server: the tables abandoned, the tournaments and game nights cancelled."""
+
+    guild_id: int
+    tables: tuple[int, ...]
+    tournaments: tuple[int, ...]
+    nights: tuple[int, ...]
+
+
+class Departures:
+    """The bot removed from a server, a table's channel or thread deleted (see the module's text)."""
+
+    def __init__(self, store: Store, lobby: Lobby, play: Play, tournaments: Tournaments, nights: GameNights) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.play = play
+        self.tournaments: Cancels = tournaments
+        self.nights = nights
+
+    async def server_left(self, guild_id: int) -> ServerLeft:
+        """The bot was removed from server ``guild_id`` (kicked, or the server deleted; not an outage): its
+        tournaments are cancelled (their round's tables with them), then its other open tables are abandoned, and
+        its game nights still to come are cancelled. One line in the log says what closed."""
+        async with self.store.db.engine.connect() as connection:
+            tournaments = [tournament_id for tournament_id, _ in await trepo.open_ids_in_guild(connection, guild_id)]
+        cancelled = []
+        for tournament_id in tournaments:
+            try:
+                await self.tournaments.cancel(tournament_id, NOBODY, can_manage=True)
+            except TableError:  # it ended meanwhile
+                continue
+            cancelled.append(tournament_id)
+        tables = await self._abandon(await self._open(guild_id=guild_id), SERVER_LEFT)
+        nights = await self.nights.server_left(guild_id)
+        left = ServerLeft(guild_id, tuple(tables), tuple(cancelled), tuple(nights))
+        log.info(
+            "removed from server %s: %d open tables abandoned%s, %d tournaments and %d game nights cancelled",
+            guild_id,
+            len(left.tables),
+            f" ({', '.join(map(str, left.tables))})" if left.tables else "",
+            len(left.tournaments),
+            len(left.nights),
+        )
+        return left
+
+    async def channel_deleted(self, channel_id: int) -> list[int]:
+        """The channel ``channel_id`` was deleted in Discord: the open tables posted in it (in threads of their own
+        or not) can never be shown again, and are abandoned. Their ids."""
+        tables = await self._abandon(await self._open(channel_id=channel_id), CHANNEL_DELETED)
+        if tables:
+            log.info("channel %s was deleted: its open tables %s abandoned", channel_id, ", ".join(map(str, tables)))
+        return tables
+
+    async def thread_deleted(self, thread_id: int) -> list[int]:
+        """The thread ``thread_id`` was deleted in Discord: the open tables that lived in it go on, their pings and
+        notices said in their channel from now on. Their ids."""
+        held = await self._open(thread_id=thread_id)
+        moved = [table_id for table_id in held if await self._forget(table_id, thread_id)]
+        if moved:
+            log.info("thread %s was deleted: tables %s go on in their channel", thread_id, ", ".join(map(str, moved)))
+        return moved
+
+    async def _forget(self, table_id: int, thread_id: int) -> bool:
+        try:
+            return await self.lobby.forget_thread(table_id, thread_id)
+        except TableError:
+            return False
+
+    async def _open(self, **where: int) -> list[int]:
+        async with self.store.db.engine.connect() as connection:
+            return await repo.open_table_ids_at(connection, **where)
+
+    async def _abandon(self, table_ids: list[int], reason: str) -> list[int]:
+        """Abandon each table (as a manager would), but those that ended meanwhile: the ids abandoned here."""
+        abandoned = []
+        for table_id in table_ids:
+            try:
+                await self.play.abandon(table_id, NOBODY, can_manage=True, reason=reason)
+            except TableError:
+                continue
+            abandoned.append(table_id)
+        return abandoned

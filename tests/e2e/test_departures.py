@@ -1,0 +1,149 @@
+"""Discord takes something away in the middle of a match: the real bot, as its own process, against the double.
+
+- The bot removed from the server (GUILD_DELETE): the table ends at once as abandoned, and nothing more is sent to
+  the server (no edit, no ping, no reminder), however its turn timer and computers would have gone on; a server's
+  outage (GUILD_DELETE with ``unavailable``) changes nothing.
+- The table's channel deleted (CHANNEL_DELETE): the table is abandoned, and nothing more is sent there.
+- The table's thread deleted (THREAD_DELETE): the table goes on, its reminder said in its channel.
+- The table's channel closed to the bot (every call 403 Missing Access): one refused edit, not one a move.
+
+Each ends with no traceback in the bot's log (the ``bot`` fixture) and the bot far from the invalid-request ban.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+from bot.storage import repository as repo
+from bot.storage.database import Database
+from tests.double import BotProcess, DiscordDouble, Message
+
+from .conftest import people
+from .driver import WAIT, TableDriver
+from .test_stop import logged
+
+TURN = 3  # seconds: the reminder (a ping in the table's thread) comes this long after Alice's turn begins
+REFUSED_LINE = re.compile(r"WARNING cogs\.tables\.publisher: Discord refused the edit of table (\d+)")
+
+
+async def status(database_url: str, table_id: int) -> str:
+    database = Database(database_url)
+    try:
+        async with database.engine.connect() as connection:
+            stored = await repo.load_table(connection, table_id, with_actions=False)
+    finally:
+        await database.close()
+    assert stored is not None
+    return str(stored.table.status)
+
+
+async def quiet(double: DiscordDouble, seconds: float = 1.5, timeout: float = WAIT) -> int:
+    """Wait until the bot has made no REST call for ``seconds`` (its edits of the last move sent); the calls so far."""
+    deadline = time.monotonic() + timeout
+    seen, since = len(double.calls), time.monotonic()
+    while time.monotonic() - since < seconds:
+        assert time.monotonic() < deadline, "the bot never went quiet"
+        await asyncio.sleep(0.1)
+        if len(double.calls) != seen:
+            seen, since = len(double.calls), time.monotonic()
+    return seen
+
+
+async def alices_turn(double: DiscordDouble) -> TableDriver:
+    """Alice and two computers at Oh Hell, a turn timer of ``TURN`` seconds; returns once it is Alice's turn."""
+    table = TableDriver(double, people(1), seed=3)
+    await table.open("oh-hell", players=3, start_cards=5, turn_seconds=TURN)
+    await table.seat_everyone(["easy", "easy"])
+    await table.start()
+    await table.show_hand(table.players[0])
+    while not table.someone_can_act():  # the computers bid first, then her hand shows her choices
+        await asyncio.sleep(0.2)
+        await table.refresh_all()
+    return table
+
+
+def reminded(double: DiscordDouble, channel_id: int, since: int) -> Message | None:
+    return next(
+        (
+            m
+            for m in double.public_messages()
+            if m.id > since and m.channel_id == channel_id and "<@1000>" in m.text() and "tt:" not in str(m.controls())
+        ),
+        None,
+    )
+
+
+async def test_the_bot_removed_from_the_server_ends_its_table_and_sends_nothing_more(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
+    table = await alices_turn(double)
+    guild = double.guild_id
+    await double.server_unavailable(guild)  # an outage of the server: nothing changes
+    await asyncio.sleep(1.0)
+    assert await status(database_url, table.table_id) == "playing"
+    assert "removed from server" not in bot.log()
+    before = await quiet(double)
+    await double.remove_from_server(guild)
+    [line] = await logged(bot, re.compile(rf"INFO bot\.tables\.departures: removed from server {guild}: 1 open tables"))
+    assert f"({table.table_id})" in line
+    assert await status(database_url, table.table_id) == "abandoned"
+    await asyncio.sleep(TURN + 3)  # past Alice's reminder, which would have pinged her in the table's thread
+    assert double.calls_to(double.channels_of(guild), since=before) == []
+    assert double.limits.invalid_peak == 0, double.limits.limited[:5]
+
+
+async def test_a_deleted_channel_abandons_its_table_and_nothing_more_is_sent_there(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
+    table = await alices_turn(double)
+    before = await quiet(double)
+    await double.delete_channel(double.channel_id)
+    await logged(bot, re.compile(rf"channel {double.channel_id} was deleted: its open tables {table.table_id} "))
+    assert await status(database_url, table.table_id) == "abandoned"
+    await asyncio.sleep(TURN + 3)
+    assert double.calls_to(double.channels_deleted, since=before) == []
+
+
+async def test_a_deleted_thread_leaves_the_table_playing_in_its_channel(
+    double: DiscordDouble, bot: BotProcess, database_url: str
+) -> None:
+    table = await alices_turn(double)
+    assert table.table is not None
+    thread = table.table.thread_id
+    assert thread is not None, "the table has a thread of its own (the server's default)"
+    newest = max(double.messages)
+    before = await quiet(double)
+    await double.delete_thread(thread)
+    await logged(bot, re.compile(rf"thread {thread} was deleted: tables {table.table_id} go on in their channel"))
+    assert await status(database_url, table.table_id) == "playing"
+    await double.wait_for(
+        lambda: reminded(double, double.channel_id, newest), timeout=WAIT, what="Alice reminded in the channel"
+    )
+    assert double.calls_to({thread}, since=before) == []
+    await table.play(stop_after=1)  # and she plays on from her hand
+    assert await status(database_url, table.table_id) == "playing"
+
+
+async def test_a_channel_closed_to_the_bot_costs_one_refused_edit_not_one_a_move(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    table = await alices_turn(double)
+    assert table.table is not None
+    closed = {double.channel_id, *([table.table.thread_id] if table.table.thread_id else [])}
+    before = await quiet(double)
+    double.channels_refused |= closed  # the bot's view of the channel taken away
+    moves = 0
+    while moves < 4:  # Alice bids and plays; the computers answer; each move would edit the table
+        if await table.take_turn(table.players[0]):
+            moves += 1
+        await asyncio.sleep(1.2)  # past the edits' pace: each move its own edit
+        await table.refresh_all()
+    await quiet(double)
+    edits = [call for call in double.calls_to(closed, since=before) if call[0] == "PATCH"]
+    assert len(edits) == 1, edits
+    assert len(double.calls_to(closed, since=before)) <= 3  # the edit, and a ping or a reminder at most
+    [line] = await logged(bot, REFUSED_LINE)
+    assert line.endswith("then its next change tries again")
+    assert "Traceback" not in bot.log()

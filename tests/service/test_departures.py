@@ -1,0 +1,129 @@
+"""What goes when Discord takes something away: the bot removed from a server (its open tables abandoned, its
+tournaments and game nights cancelled, nothing of another server touched), a table's channel deleted (its tables
+abandoned), a table's thread deleted (the table goes on in its channel)."""
+
+from __future__ import annotations
+
+from bot.storage.database import Database
+from bot.storage.models import TournamentStatus
+from bot.tables import TableService
+from bot.tables.departures import CHANNEL_DELETED, SERVER_LEFT
+from bot.tables.events import Event, MatchEnded
+
+from .conftest import Clock
+from .helpers import CHANNEL, GUILD, HOST, heard, make_service, seated, started
+
+OTHER_GUILD, OTHER_CHANNEL = 2, 600
+
+
+def hear(service: TableService) -> list[Event]:
+    events: list[Event] = []
+
+    async def listen(event: Event) -> None:
+        events.append(event)
+
+    service.events.subscribe(listen)
+    return events
+
+
+async def matches(database: Database) -> int:
+    async with database.engine.connect() as connection:
+        return int((await connection.exec_driver_sql("SELECT count(*) FROM matches")).scalar_one())
+
+
+async def test_leaving_a_server_closes_everything_of_it_and_nothing_else(
+    service: TableService, database: Database, clock: Clock
+) -> None:
+    for guild in (GUILD, OTHER_GUILD):
+        await service.update_guild_settings(guild, turn_seconds=30, grace_seconds=10)
+    playing = (await started(service, "oh-hell", players=3, options={"start_cards": 5})).table
+    with_computers = await seated(service, "oh-hell", players=1, channel=CHANNEL + 1, first_user=HOST + 10)
+    await service.add_computer(with_computers.id, with_computers.host_id)
+    await service.add_computer(with_computers.id, with_computers.host_id)
+    with_computers = (await service.start(with_computers.id, with_computers.host_id, message_id=1)).table
+    lobby = await seated(service, "oh-hell", players=3, channel=CHANNEL + 2, first_user=HOST + 20)
+    tournament = await service.tournaments.create(
+        GUILD, CHANNEL + 3, HOST, "Host", "oh-hell", {"start_cards": 1}, table_size=4
+    )
+    for n in range(1, 4):
+        tournament = await service.tournaments.join(tournament.id, GUILD, HOST + 30 + n, f"P{n}")
+    await service.tournaments.start(tournament.id, HOST)
+    round_tables = [t.table_id for t in await service.tournaments.round_tables(tournament.id)]
+    plan = service.game_nights.check("oh-hell", "", None, "2026-11-21 21:00")
+    night = await service.game_nights.schedule(
+        plan, guild_id=GUILD, channel_id=CHANNEL, event_id=77, host_id=HOST, host_name="Host"
+    )
+    elsewhere = (await started(service, "oh-hell", players=3, guild=OTHER_GUILD, channel=OTHER_CHANNEL)).table
+    other_night = await service.game_nights.schedule(
+        plan, guild_id=OTHER_GUILD, channel_id=OTHER_CHANNEL, event_id=78, host_id=HOST, host_name="Host"
+    )
+    events = hear(service)
+
+    left = await service.server_left(GUILD)
+
+    assert round_tables  # closed with their tournament, before the others
+    assert set(left.tables) == {playing.id, with_computers.id, lobby.id}
+    assert left.tournaments == (tournament.id,) and left.nights == (night.id,)
+    for table_id in (playing.id, with_computers.id, lobby.id, *round_tables):
+        assert (await service.table(table_id)).status == "abandoned", table_id
+    assert (await service.tournaments.tournament(tournament.id)).status == TournamentStatus.CANCELLED
+    assert [n.id for n in await service.game_nights.upcoming(GUILD)] == []
+    assert [n.id for n in await service.game_nights.upcoming(OTHER_GUILD)] == [other_night.id]
+    assert (await service.table(elsewhere.id)).status == "playing"
+    assert await matches(database) == 0  # nothing rated
+    await service.events.drain()
+    reasons = {e.table_id: e.reason for e in events if isinstance(e, MatchEnded)}
+    assert reasons[playing.id] == reasons[with_computers.id] == reasons[lobby.id] == SERVER_LEFT
+
+    # nothing of the server moves again: no timer reminds or times out, no computer plays
+    await service.settle()
+    computers = heard(service)
+    computers.take()
+    clock.advance(35)
+    reminded = await service.run_timers()
+    assert [o.table.id for o in reminded] == [elsewhere.id]
+    clock.advance(3600)
+    await service.run_timers()
+    await service.settle()
+    assert all(o.table.guild_id != GUILD for o in computers.take())
+    assert (await service.server_left(GUILD)).tables == ()  # heard twice: nothing more to close
+
+
+async def test_leaving_a_server_closes_tables_a_restart_never_read(database: Database, clock: Clock) -> None:
+    first = make_service(database, clock)
+    table = (await started(first, "oh-hell", players=3)).table
+    await first.close()
+    again = make_service(database, clock)  # the table is not read back: the event comes first
+    try:
+        assert (await again.server_left(GUILD)).tables == (table.id,)
+        assert (await again.table(table.id)).status == "abandoned"
+    finally:
+        await again.close()
+
+
+async def test_a_deleted_channel_abandons_its_tables_only(service: TableService) -> None:
+    here = (await started(service, "oh-hell", players=3)).table
+    there = await seated(service, "oh-hell", players=3, channel=CHANNEL + 1, first_user=HOST + 10)
+    events = hear(service)
+    assert await service.channel_deleted(CHANNEL) == [here.id]
+    assert (await service.table(here.id)).status == "abandoned"
+    assert (await service.table(there.id)).status == "lobby"
+    await service.events.drain()
+    assert [e.reason for e in events if isinstance(e, MatchEnded)] == [CHANNEL_DELETED]
+    assert await service.channel_deleted(CHANNEL) == []
+
+
+async def test_a_deleted_thread_leaves_the_table_in_its_channel(service: TableService, clock: Clock) -> None:
+    await service.update_guild_settings(GUILD, turn_seconds=30, grace_seconds=10)
+    table = (await started(service, "oh-hell", players=3, options={"start_cards": 5})).table
+    thread = 4242
+    await service.set_location(table.id, thread_id=thread)
+    assert (await service.table(table.id)).thread_id == thread
+    clock.advance(5)
+    assert await service.thread_deleted(thread) == [table.id]
+    now = await service.table(table.id)
+    assert now.thread_id is None and now.status == "playing" and now.channel_id == CHANNEL
+    assert await service.thread_deleted(thread) == []
+    # its clock goes on as it was (moving it to the channel is no move): reminded 30 s after the turn began
+    clock.advance(26)
+    assert [o.table.id for o in await service.run_timers()] == [table.id]
