@@ -256,6 +256,11 @@ async def deadlines_on(connection: AsyncConnection, shards: Shards) -> list[Row[
     return list((await connection.execute(statement.order_by(DEADLINES.c.table_id))).all())
 
 
+async def deadline_of(connection: AsyncConnection, table_id: int) -> Row[Any] | None:
+    """The table's turn deadline row (None: no clock)."""
+    return (await connection.execute(select(DEADLINES).where(DEADLINES.c.table_id == table_id))).first()
+
+
 @dataclass
 class StoredTable:
     table: Row[Any]

@@ -5,9 +5,10 @@ never arrive, so their turn timers must not run out and hand their turns to the 
 presentation says when a shard loses the gateway and when it is back (:meth:`GatewayClocks.lost`,
 :meth:`GatewayClocks.back`); meanwhile the turn timers pass over the tables of that shard's servers (no
 reminder, no timeout), and once it is back every clock of those tables gets back the time Discord was away:
-a deadline not yet past when the gateway went is moved on by the outage's length, so each seat has the time it
-had left (a clock started meanwhile, after a computer's move, gets a little more: never less). A blip shorter
-than :data:`SHORT_OUTAGE` (a resumed session) moves nothing.
+a deadline not yet past when the gateway went is moved on by the time its clock ran during the outage (the
+outage's length, or for a clock started meanwhile after a computer's move, the time since), so each seat has the
+time it had left. A blip shorter than :data:`SHORT_OUTAGE` (a resumed session) moves nothing. The shard stays
+paused until every clock has its time, the database tried again if it does not answer.
 
 A process that starts has every shard away until it first connects (:meth:`GatewayClocks.starting`). Its
 clocks that ran out while no process served them (the bot was down) cannot know how long they had left: a
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,7 +32,7 @@ from bot.shards import Shards
 from bot.storage import repository as repo
 from bot.storage.models import PLAYING
 
-from .errors import TableError
+from .errors import StaleAction, TableError
 from .records import absent_turn_seconds
 from .store import Store
 
@@ -38,6 +40,7 @@ log = logging.getLogger(__name__)
 
 SHORT_OUTAGE = timedelta(seconds=2)  # a blip: the clocks, shown to the second, keep their moments
 GIVE_BACK_AT_ONCE = 20  # tables given their time back at a time (each under its lock, one commit each)
+GIVE_BACK_TRIES = 8  # attempts (2 s apart, doubling to 30 s) before a shard's clocks run on without their time
 
 Deadline = tuple[datetime | None, datetime]
 
@@ -55,22 +58,26 @@ class Outage:
         return self.back - self.since
 
 
-def given_back(deadline: Deadline, outage: Outage, grace: timedelta, absent: timedelta) -> Deadline:
+def given_back(
+    deadline: Deadline, outage: Outage, grace: timedelta, absent: timedelta, started: datetime | None = None
+) -> Deadline:
     """A turn's deadline (when to remind, when to play for the seats) once ``outage`` is over: every moment
-    still to come when it began moves on by its length. After a start, a moment already past then ran out while
-    the bot was down: a reminder still due is sent now, with ``grace`` after it; a timeout (the seat reminded
-    already, or away) comes ``absent`` from now."""
+    still to come when it began moves on by the time the clock ran during it (the outage's length; for a clock
+    ``started`` during the outage, after a computer's move, only the time since). After a start, a moment already
+    past then ran out while the bot was down: a reminder still due is sent now, with ``grace`` after it; a timeout
+    (the seat reminded already, or away) comes ``absent`` from now."""
     remind_at, act_at = deadline
     if outage.from_start:
         if remind_at is not None and remind_at <= outage.since:
             return outage.back, outage.back + grace
         if remind_at is None and act_at <= outage.since:
             return None, outage.back + absent
-    elif outage.length < SHORT_OUTAGE:
+    ran = outage.back - max(outage.since, started or outage.since)
+    if not outage.from_start and ran < SHORT_OUTAGE:
         return deadline
 
     def later(moment: datetime) -> datetime:
-        return moment + outage.length if moment > outage.since else moment
+        return moment + ran if moment > outage.since else moment
 
     return (later(remind_at) if remind_at is not None else None), later(act_at)
 
@@ -85,6 +92,8 @@ class GatewayClocks:
         self._started: datetime | None = None  # the process's start
         self._count: int | None = None
         self._returning: dict[int, asyncio.Lock] = {}
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # between attempts to give the time back
+        self._lost_again: dict[int, datetime] = {}  # shard: lost again while its clocks were being given time
 
     def starting(self) -> None:
         """The process starts: no shard has reached the gateway yet."""
@@ -103,7 +112,12 @@ class GatewayClocks:
     def lost(self, shard_id: int, count: int | None) -> None:
         """``shard_id`` lost the gateway: its servers' clocks stop."""
         self._know(count)
-        if self._everything is None:
+        if self._everything is not None:
+            return
+        lock = self._returning.get(shard_id)
+        if lock is not None and lock.locked():  # its last outage's time is being given back: a new one after
+            self._lost_again.setdefault(shard_id, self.store.clock())
+        else:
             self._away.setdefault(shard_id, self.store.clock())
 
     async def back(self, shard_id: int, count: int | None) -> None:
@@ -117,15 +131,36 @@ class GatewayClocks:
             self._everything = None
         lock = self._returning.setdefault(shard_id, asyncio.Lock())
         async with lock:  # one return at a time per shard: a second connect event waits, then finds nothing
-            since = self._away.pop(shard_id, None)
+            since = self._away.get(shard_id)
             if since is None:
                 return
-            outage = Outage(since, self.store.clock(), from_start=since == self._started)
-            try:
-                given = await self._give_back(Shards.of(total, [shard_id]), outage)
-            except Exception:  # the database away a moment: the clocks run as they were
-                log.exception("shard %s: the turn clocks could not all be given the time Discord was away", shard_id)
-                return
+            for attempt in range(1, GIVE_BACK_TRIES + 1):
+                # Still paused (its ``since`` kept, the lock held) until its clocks have the time back: a timer
+                # must not fire on a moment about to move, nor the outage be forgotten if the database fails now.
+                outage = Outage(since, self.store.clock(), from_start=since == self._started)
+                try:
+                    given = await self._give_back(Shards.of(total, [shard_id]), outage)
+                    break
+                except Exception as error:  # the database away a moment (the network cut both): tried again
+                    if attempt == GIVE_BACK_TRIES:
+                        log.exception(
+                            "shard %s: the turn clocks could not be given the time Discord was away; they run on",
+                            shard_id,
+                        )
+                        given = 0
+                        break
+                    wait = min(30.0, 2.0**attempt)
+                    log.warning(
+                        "shard %s: the turn clocks wait for the time Discord was away (%s); tried again in %.0f s",
+                        shard_id,
+                        _reason(error),
+                        wait,
+                    )
+                    await self.sleep(wait)
+            if self._away.get(shard_id) == since:
+                del self._away[shard_id]
+            if shard_id in self._lost_again:  # lost again while its clocks were given their time: away from then
+                self._away[shard_id] = self._lost_again.pop(shard_id)
             if given:
                 log.info(
                     "shard %s: %d turn clocks given back the %.0f s Discord was away%s",
@@ -152,16 +187,13 @@ class GatewayClocks:
         async def one(row: Any) -> None:
             nonlocal given
             try:
-                async with at_once, self.store.locked(int(row.table_id)) as live:
-                    if live.version != row.version or live.status != PLAYING:
-                        return  # moved on since the query: its new deadline was set after the return
-                    grace = timedelta(seconds=live.guild_grace)
-                    absent = timedelta(seconds=absent_turn_seconds(live.turn_seconds, live.guild_grace))
-                    before: Deadline = (row.remind_at, row.act_at)
-                    after = given_back(before, outage, grace, absent)
-                    if after != before:
-                        await self.store.set_timer(live, after)
-                        given += 1
+                async with at_once:
+                    for _ in range(2):  # a copy behind the database (another process moved it) is read again
+                        try:
+                            given += await self._give_one(row, outage)
+                            return
+                        except StaleAction:
+                            await self.store.refreshed(int(row.table_id))
             except TableError:
                 pass  # closed meanwhile
             except Exception:
@@ -169,3 +201,29 @@ class GatewayClocks:
 
         await asyncio.gather(*(one(row) for row in rows))
         return given
+
+    async def _give_one(self, row: Any, outage: Outage) -> int:
+        """Give one table's clock its time back, under its lock, if its clock is still the one read: a write that
+        kept the clock meanwhile (another seat's bid at once, the table's message placed again) moved it to a new
+        version with the same moments, and it is given its time all the same; a clock set anew since (a move) is
+        not. 1 if it was moved."""
+        async with self.store.locked(int(row.table_id)) as live:
+            async with self.store.db.engine.connect() as connection:
+                now = await repo.deadline_of(connection, live.id)
+            before: Deadline = (row.remind_at, row.act_at)
+            if now is None or (now.remind_at, now.act_at) != before or live.status != PLAYING:
+                return 0
+            grace = timedelta(seconds=live.guild_grace)
+            absent = timedelta(seconds=absent_turn_seconds(live.turn_seconds, live.guild_grace))
+            # when the clock began: a seat's turn time before its reminder, or an absent seat's time before its move
+            started = row.remind_at - timedelta(seconds=live.turn_seconds) if row.remind_at else row.act_at - absent
+            after = given_back(before, outage, grace, absent, started)
+            if after == before:
+                return 0
+            await self.store.set_timer(live, after)
+            return 1
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0][:200]}" if text else type(error).__name__

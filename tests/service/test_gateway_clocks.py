@@ -4,17 +4,21 @@ the bot was down gives the seat its reminder and grace from then."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from bot.shards import Shards
+from bot.storage import repository as repo
 from bot.storage.database import Database
-from bot.tables import TableService
+from bot.tables import TableService, outages
 from bot.tables.events import TableChanged
 from bot.tables.outages import SHORT_OUTAGE, Outage, given_back
 
 from .conftest import Clock
-from .helpers import HOST, heard, make_service, started
+from .helpers import HOST, heard, make_service, play_one, started
 
 EVEN_GUILD = 6 << 22  # shard 0 of 2
 ODD_GUILD = 7 << 22  # shard 1 of 2
@@ -158,3 +162,69 @@ def test_the_time_given_back_moves_only_the_moments_still_to_come() -> None:
     assert given_back((at[5], at[15]), down, grace, absent) == (at[30], at[30] + grace)
     assert given_back((None, at[5]), down, grace, absent) == (None, at[30] + absent)
     assert given_back((None, at[15]), down, grace, absent) == (None, at[35])
+
+
+async def test_a_write_that_keeps_the_clock_while_the_time_is_given_back_keeps_the_time_too(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(500)
+    read = repo.deadlines_on
+
+    async def then_a_write(connection: Any, shards: Shards) -> list[Any]:
+        rows = await read(connection, shards)
+        # Discord is back: a write that keeps the clock (the table's message placed again) comes between the
+        # read of the deadlines and the table's lock, and moves the clock to a new version, its moments the same
+        await service.set_location(table.id, message_id=123456)
+        return rows
+
+    monkeypatch.setattr(outages.repo, "deadlines_on", then_a_write)
+    await service.gateway.back(0, 1)
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_clock_started_during_the_outage_gets_back_only_the_time_it_ran(
+    service: TableService, clock: Clock
+) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    service.gateway.lost(0, 1)
+    clock.advance(590)  # ten minutes away; then a move (on the Activity's screen, say) starts the next seat's clock
+    moved = await play_one(service, await service.table(table.id), random.Random(1))
+    assert moved.table.turn_ends == clock.now + timedelta(seconds=60)
+    clock.advance(10)
+    await service.gateway.back(0, 1)
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=60)  # not 600 s more
+
+
+async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until_it_answers(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(500)
+    read = repo.deadlines_on
+    failures = [ConnectionError("the database went away with the network")] * 2
+    timers_while_waiting: list[list[Any]] = []
+
+    async def failing(connection: Any, shards: Shards) -> list[Any]:
+        if failures:
+            raise failures.pop()
+        return await read(connection, shards)
+
+    async def wait(seconds: float) -> None:  # between attempts: the timers pass over the shard still
+        clock.advance(seconds)
+        timers_while_waiting.append(await service.run_timers())
+
+    monkeypatch.setattr(outages.repo, "deadlines_on", failing)
+    service.gateway.sleep = wait
+    await service.gateway.back(0, 1)
+    assert timers_while_waiting == [[], []]
+    await service.settle()
+    assert heard(service).take() == []
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
