@@ -419,7 +419,10 @@ class RestBudget:
                 if chosen is not None:
                     floor = chosen[1]
                     most = self._most(floor)
-                    ask = min(most, self._wanted(floor, TAKES_IN_FLIGHT * most) - sum(n for _, n in calls.values()))
+                    ask = min(
+                        most,
+                        self._wanted(floor, TAKES_IN_FLIGHT * most) - sum(n for f, n in calls.values() if f <= floor),
+                    )
                     if ask > 0 and len(calls) < TAKES_IN_FLIGHT:
                         ready = max(self._retry_at[floor], next_call if calls else 0.0)
                         now = loop.time()

@@ -657,3 +657,34 @@ async def test_two_processes_with_redis_far_away_never_go_over_the_budget_togeth
     assert not any(budget.degraded for budget in budgets)
     for budget in budgets:
         await budget.close()
+
+
+async def test_an_answer_does_not_wait_for_the_edits_takes_already_on_their_way() -> None:
+    """Edits' takes are on their way to a bucket that holds them (other processes keep it at the edits' floor):
+    an answer's take goes out at once, beside them, rather than waiting for them to come back refused."""
+    edits_answer = asyncio.Event()
+    taken_at: list[Priority] = []
+
+    class Held:
+        async def take(self, priority: Priority) -> float:
+            taken, wait = await self.take_up_to(priority, 1)
+            return 0.0 if taken else wait
+
+        async def take_up_to(self, priority: Priority, most: int, returned: int = 0) -> tuple[int, float]:
+            taken_at.append(priority)
+            if priority == Priority.URGENT:
+                return 1, 0.0
+            await edits_answer.wait()  # the edits' take comes back only when the test lets it
+            return 0, 0.05
+
+    budget = RestBudget(45)
+    budget.local = Held()
+    edits = [asyncio.create_task(budget.take(Priority.EDIT)) for _ in range(5)]
+    while Priority.EDIT not in taken_at:
+        await asyncio.sleep(0)
+    await asyncio.wait_for(budget.take(Priority.URGENT), 5)  # served while the edits' take is still out
+    assert Priority.URGENT in taken_at and not edits_answer.is_set()
+    edits_answer.set()
+    for edit in edits:
+        edit.cancel()
+    await budget.close()
