@@ -61,8 +61,10 @@ class Departures:
 
     async def server_left(self, guild_id: int) -> ServerLeft:
         """The bot was removed from server ``guild_id`` (kicked, or the server deleted; not an outage): its
-        tournaments are cancelled (their round's tables with them), then its other open tables are abandoned, and
-        its game nights still to come are cancelled. One line in the log says what closed."""
+        game nights still to come are cancelled, then its tournaments (their round's tables with them), then its
+        other open tables are abandoned. One line in the log says what closed."""
+        # Its nights first: one about to open its lobby must not open it after the tables are closed.
+        nights = await self.nights.server_left(guild_id)
         async with self.store.db.engine.connect() as connection:
             tournaments = [tournament_id for tournament_id, _ in await trepo.open_ids_in_guild(connection, guild_id)]
         cancelled = []
@@ -73,7 +75,6 @@ class Departures:
                 continue
             cancelled.append(tournament_id)
         tables = await self._abandon(await self._open(guild_id=guild_id), SERVER_LEFT)
-        nights = await self.nights.server_left(guild_id)
         left = ServerLeft(guild_id, tuple(tables), tuple(cancelled), tuple(nights))
         log.info(
             "removed from server %s: %d open tables abandoned%s, %d tournaments and %d game nights cancelled",
