@@ -81,6 +81,11 @@ class Unreachable:
         until = self._refused.get(table_id)
         return until is not None and self.clock() < until
 
+    def left(self, table_id: int) -> float:
+        """The seconds until the table's back-off is over (0: it is not held back)."""
+        until = self._refused.get(table_id)
+        return 0.0 if until is None else max(0.0, until - self.clock())
+
     def accepted(self, table_id: int) -> bool:
         """An edit of the table went through: any refusal is over. True if there was one (say so once)."""
         return self._refused.pop(table_id, None) is not None

@@ -104,6 +104,7 @@ class Publisher:
         self.unreachable = unreachable or Unreachable()
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._later: dict[int, asyncio.Task[None]] = {}  # tables' edits waiting out a refusal's back-off
         self._last: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._rendered: dict[int, int] = {}  # the table's version the last message rendered showed
@@ -227,7 +228,8 @@ class Publisher:
                 # Taken before the check: a change heard while it reads the table marks it again (discarded
                 # after, that change would be lost, and the message would stay a version behind for good).
                 self._dirty.discard(table_id)
-                if self.unreachable.held_back(table_id):  # refused a moment ago: its next change after tries
+                if self.unreachable.held_back(table_id):  # refused a moment ago: tried again once that is over,
+                    self._after_back_off(table_id)  # as it is then (a change meanwhile is not lost)
                     continue
                 if await self._shows_already(table_id):  # a click in chat redrew it: no call at all
                     continue
@@ -239,6 +241,20 @@ class Publisher:
                     except Exception:
                         log.exception("could not update the message of table %s", table_id)
                 self._last[table_id] = self.clock()
+
+    def _after_back_off(self, table_id: int) -> None:
+        """Edit the table once its back-off is over: the latest of the changes it held back is shown then."""
+        later = self._later.get(table_id)
+        if later is None or later.done():
+            self._later[table_id] = asyncio.create_task(self._touch_later(table_id), name=f"publish-later-{table_id}")
+
+    async def _touch_later(self, table_id: int) -> None:
+        await self.sleep(self.unreachable.left(table_id))
+        if not self.unreachable.held_back(table_id):  # (refused again meanwhile: that refusal's own back-off)
+            self.touch(table_id)
+        else:
+            self._later.pop(table_id, None)
+            self._after_back_off(table_id)
 
     def _token(self) -> contextlib.AbstractAsyncContextManager[None]:
         if self.budget is None:
@@ -322,6 +338,9 @@ class Publisher:
         self._missed.discard(table_id)
         self.text_only.discard(table_id)
         self.unreachable.forget(table_id)
+        later = self._later.pop(table_id, None)
+        if later is not None:
+            later.cancel()
 
     async def _post_again(self, table: TableInfo, channel: discord.PartialMessageable) -> None:
         """The table's message was deleted in Discord (someone with Manage Messages, or a bot): the table is
@@ -378,6 +397,10 @@ class Publisher:
         """Wait for every pending edit (used when shutting down), ``timeout`` seconds at most: under a
         tight REST budget edits queue for long, and a stop must not wait for them all (the database
         is the truth, and the next move at a table draws its message again)."""
+        for later in self._later.values():  # a table waiting out a refusal is drawn at its next change
+            later.cancel()
+        await asyncio.gather(*self._later.values(), return_exceptions=True)
+        self._later.clear()
         tasks = [task for task in self._tasks.values() if not task.done()]
         if not tasks:
             return

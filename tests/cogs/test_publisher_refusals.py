@@ -5,6 +5,7 @@ without Attach Files still gets the table as text; nothing at all is sent for a 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from types import SimpleNamespace
 from typing import Any
@@ -33,7 +34,13 @@ class Clock:
 class Service:
     async def table(self, table_id: int) -> SimpleNamespace:
         return SimpleNamespace(
-            id=table_id, guild_id=GUILD, channel_id=CHANNEL, thread_id=THREAD, message_id=MESSAGE, host_id=9
+            id=table_id,
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            thread_id=THREAD,
+            message_id=MESSAGE,
+            host_id=9,
+            status="playing",
         )
 
 
@@ -77,6 +84,16 @@ class Watched(Publisher):
 
     async def _tell_host_text_only(self, table: Any) -> None:
         self.told.append(table.id)
+
+
+async def settled(publisher: Publisher) -> None:
+    """Until no edit of the publisher's is on its way or waiting out a back-off."""
+    for _ in range(1000):
+        tasks = [*publisher._tasks.values(), *publisher._later.values()]
+        if all(task.done() for task in tasks):
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the publisher's edits never settled")
 
 
 @pytest.fixture
@@ -174,3 +191,28 @@ def test_a_deleted_thread_sends_its_tables_words_to_their_channel() -> None:
     assert unreachable.where(table) == THREAD
     unreachable.channel_deleted(THREAD)
     assert unreachable.where(table) == CHANNEL and not unreachable.gone(table)
+
+
+async def test_a_change_held_back_by_a_refusal_is_shown_once_the_back_off_is_over(
+    parts: tuple[Watched, Client, Clock, Unreachable],
+) -> None:
+    """The match ends while its channel refuses the bot: once the back-off is over (the permission given back),
+    the table's message is edited to its latest state, though no change came after."""
+    publisher, client, clock, unreachable = parts
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.now += seconds
+
+    publisher.sleep = sleep
+    client.answers = [refusal(discord.Forbidden, 403, 50001)]
+    publisher.touch(7)
+    await settled(publisher)
+    assert len(client.edits) == 1 and unreachable.held_back(7)
+    clock.now += 10
+    publisher.touch(7)  # the last change, during the back-off: no call now
+    assert len(client.edits) == 1
+    await settled(publisher)
+    assert len(client.edits) == 2 and not unreachable.held_back(7)  # edited once the back-off was over
+    assert BACK_OFF - 10 in slept
