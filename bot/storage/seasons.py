@@ -289,14 +289,14 @@ async def release_announcement(connection: AsyncConnection, season_id: int) -> N
     )
 
 
-async def cancel_nights_in(connection: AsyncConnection, guild_id: int) -> list[int]:
-    """Cancel every night of server ``guild_id`` still waiting for its start (the bot was removed from it): the
-    ids so cancelled."""
+async def cancel_nights_in(
+    connection: AsyncConnection, *, guild_id: int | None = None, channel_id: int | None = None
+) -> list[int]:
+    """Cancel every night of server ``guild_id`` (the bot was removed from it) or of channel ``channel_id`` (it was
+    deleted) still waiting for its start: the ids so cancelled."""
+    where = NIGHTS.c.guild_id == guild_id if guild_id is not None else NIGHTS.c.channel_id == channel_id
     statement = (
-        update(NIGHTS)
-        .where(NIGHTS.c.guild_id == guild_id, NIGHTS.c.status == "scheduled")
-        .values(status="cancelled")
-        .returning(NIGHTS.c.id)
+        update(NIGHTS).where(where, NIGHTS.c.status == "scheduled").values(status="cancelled").returning(NIGHTS.c.id)
     )
     return sorted(int(row.id) for row in await connection.execute(statement))
 

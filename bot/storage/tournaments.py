@@ -58,6 +58,12 @@ async def open_ids_in_guild(connection: AsyncConnection, guild_id: int) -> list[
     return [(int(row.id), int(row.round)) for row in await connection.execute(statement.order_by(TOURNAMENTS.c.id))]
 
 
+async def open_ids_in_channel(connection: AsyncConnection, channel_id: int) -> list[int]:
+    """The tournaments in sign-up or under way shown in channel ``channel_id``."""
+    statement = select(TOURNAMENTS.c.id).where(TOURNAMENTS.c.channel_id == channel_id, TOURNAMENTS.c.status.in_(OPEN))
+    return [int(row.id) for row in await connection.execute(statement.order_by(TOURNAMENTS.c.id))]
+
+
 async def running(connection: AsyncConnection) -> list[Row[Any]]:
     """Every tournament whose rounds are under way, and every sign-up with a start time."""
     statement = select(TOURNAMENTS).where(

@@ -67,13 +67,7 @@ class Departures:
         nights = await self.nights.server_left(guild_id)
         async with self.store.db.engine.connect() as connection:
             tournaments = [tournament_id for tournament_id, _ in await trepo.open_ids_in_guild(connection, guild_id)]
-        cancelled = []
-        for tournament_id in tournaments:
-            try:
-                await self.tournaments.cancel(tournament_id, NOBODY, can_manage=True)
-            except TableError:  # it ended meanwhile
-                continue
-            cancelled.append(tournament_id)
+        cancelled = await self._cancel(tournaments)
         tables = await self._abandon(await self._open(guild_id=guild_id), SERVER_LEFT)
         left = ServerLeft(guild_id, tuple(tables), tuple(cancelled), tuple(nights))
         log.info(
@@ -87,12 +81,33 @@ class Departures:
         return left
 
     async def channel_deleted(self, channel_id: int) -> list[int]:
-        """The channel ``channel_id`` was deleted in Discord: the open tables posted in it (in threads of their own
-        or not) can never be shown again, and are abandoned. Their ids."""
+        """The channel ``channel_id`` was deleted in Discord: its game nights still to come and its tournaments are
+        cancelled (their lobbies, sign-ups and rounds could never be posted there), and the open tables posted in
+        it (in threads of their own or not) can never be shown again, and are abandoned. The tables' ids."""
+        nights = await self.nights.channel_deleted(channel_id)
+        async with self.store.db.engine.connect() as connection:
+            tournaments = await self._cancel(await trepo.open_ids_in_channel(connection, channel_id))
         tables = await self._abandon(await self._open(channel_id=channel_id), CHANNEL_DELETED)
-        if tables:
-            log.info("channel %s was deleted: its open tables %s abandoned", channel_id, ", ".join(map(str, tables)))
+        if tables or tournaments or nights:
+            log.info(
+                "channel %s was deleted: open tables %s abandoned, %d tournaments and %d game nights cancelled",
+                channel_id,
+                ", ".join(map(str, tables)) or "none",
+                len(tournaments),
+                len(nights),
+            )
         return tables
+
+    async def _cancel(self, tournaments: list[int]) -> list[int]:
+        """Cancel each tournament (as a manager would), but those that ended meanwhile: the ids cancelled here."""
+        cancelled = []
+        for tournament_id in tournaments:
+            try:
+                await self.tournaments.cancel(tournament_id, NOBODY, can_manage=True)
+            except TableError:  # it ended meanwhile
+                continue
+            cancelled.append(tournament_id)
+        return cancelled
 
     async def thread_deleted(self, thread_id: int) -> list[int]:
         """The thread ``thread_id`` was deleted in Discord: the open tables that lived in it go on, their pings and

@@ -228,7 +228,13 @@ class GameNights:
         """The bot was removed from the server: its nights still to come are cancelled (never pinged nor opened).
         The ids of those cancelled."""
         async with self.store.db.engine.begin() as connection:
-            return await stored.cancel_nights_in(connection, guild_id)
+            return await stored.cancel_nights_in(connection, guild_id=guild_id)
+
+    async def channel_deleted(self, channel_id: int) -> list[int]:
+        """The channel was deleted: its nights still to come are cancelled (their lobby could not be posted there).
+        The ids of those cancelled."""
+        async with self.store.db.engine.begin() as connection:
+            return await stored.cancel_nights_in(connection, channel_id=channel_id)
 
     async def night_of_event(self, event_id: int) -> NightInfo | None:
         async with self.store.db.engine.connect() as connection:

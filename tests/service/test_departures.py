@@ -113,6 +113,35 @@ async def test_a_deleted_channel_abandons_its_tables_only(service: TableService)
     assert await service.channel_deleted(CHANNEL) == []
 
 
+async def test_a_deleted_channel_cancels_its_tournaments_and_game_nights_only(service: TableService) -> None:
+    """A tournament whose channel is gone could never post its next round (its round's tables abandoned count as
+    ties, and it would go on for ever unseen); a night there could never post its lobby: both are cancelled."""
+    tournament = await service.tournaments.create(
+        GUILD, CHANNEL, HOST, "Host", "oh-hell", {"start_cards": 1}, table_size=4
+    )
+    for n in range(1, 4):
+        tournament = await service.tournaments.join(tournament.id, GUILD, HOST + 30 + n, f"P{n}")
+    await service.tournaments.start(tournament.id, HOST)
+    round_tables = [t.table_id for t in await service.tournaments.round_tables(tournament.id)]
+    elsewhere = await service.tournaments.create(
+        GUILD, CHANNEL + 1, HOST, "Host", "oh-hell", {"start_cards": 1}, table_size=4
+    )
+    plan = service.game_nights.check("oh-hell", "", None, "2026-11-21 21:00")
+    night = await service.game_nights.schedule(
+        plan, guild_id=GUILD, channel_id=CHANNEL, event_id=77, host_id=HOST, host_name="Host"
+    )
+    other_night = await service.game_nights.schedule(
+        plan, guild_id=GUILD, channel_id=CHANNEL + 1, event_id=78, host_id=HOST, host_name="Host"
+    )
+    await service.channel_deleted(CHANNEL)  # (its round's tables close with the tournament)
+    for table_id in round_tables:
+        assert (await service.table(table_id)).status == "abandoned"
+    assert (await service.tournaments.tournament(tournament.id)).status == TournamentStatus.CANCELLED
+    assert (await service.tournaments.tournament(elsewhere.id)).status == TournamentStatus.SIGNUP
+    assert [n.id for n in await service.game_nights.upcoming(GUILD)] == [other_night.id]
+    assert night.id != other_night.id
+
+
 async def test_a_deleted_thread_leaves_the_table_in_its_channel(service: TableService, clock: Clock) -> None:
     await service.update_guild_settings(GUILD, turn_seconds=30, grace_seconds=10)
     table = (await started(service, "oh-hell", players=3, options={"start_cards": 5})).table
