@@ -100,7 +100,7 @@ async def test_a_deleted_channel_abandons_its_table_and_nothing_more_is_sent_the
     table = await alices_turn(double)
     before = await quiet(double)
     await double.delete_channel(double.channel_id)
-    await logged(bot, re.compile(rf"channel {double.channel_id} was deleted: its open tables {table.table_id} "))
+    await logged(bot, re.compile(rf"channel {double.channel_id} was deleted: open tables {table.table_id} abandoned"))
     assert await status(database_url, table.table_id) == "abandoned"
     await asyncio.sleep(TURN + 3)
     assert double.calls_to(double.channels_deleted, since=before) == []
