@@ -27,6 +27,7 @@ from cogs.client import TableBot
 from cogs.rest import limit_requests
 from cogs.tables.publisher import Publisher
 from cogs.tournaments.cog import Tournaments
+from cogs.unreachable import Unreachable
 
 
 class ThreadsToo(CountedCalls):
@@ -90,6 +91,7 @@ class ChatTournaments:
             get_partial_messageable=self.client.get_partial_messageable,
             http=self.client.http,
             cog_of=lambda kind: tables,
+            unreachable=Unreachable(),  # nothing taken away by Discord here
         )
         self.cog = Tournaments(cast(TableBot, bot))
         service.tournaments.events.subscribe(self.cog.on_event)
