@@ -13,7 +13,7 @@ import pytest
 from bot.shards import Shards
 from bot.storage import repository as repo
 from bot.storage.database import Database
-from bot.tables import TableService, outages
+from bot.tables import TableInfo, TableService, outages
 from bot.tables.events import TableChanged
 from bot.tables.outages import SHORT_OUTAGE, Outage, given_back
 
@@ -28,6 +28,17 @@ async def _nothing_fires(service: TableService) -> None:
     assert await service.run_timers() == []
     await service.settle()
     assert heard(service).take() == []
+
+
+async def _away_500_s_after_10(service: TableService, clock: Clock) -> TableInfo:
+    """A table whose first seat has a 60 s clock (then 30 s of grace): 10 s into it, the gateway is lost for 500 s
+    (the shard not back yet)."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(500)
+    return table
 
 
 async def test_a_clock_stops_while_the_gateway_is_away_and_the_seat_has_the_time_it_had_left(
@@ -167,11 +178,7 @@ def test_the_time_given_back_moves_only_the_moments_still_to_come() -> None:
 async def test_a_write_that_keeps_the_clock_while_the_time_is_given_back_keeps_the_time_too(
     service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
-    table = (await started(service, "oh-hell", players=4)).table
-    clock.advance(10)
-    service.gateway.lost(0, 1)
-    clock.advance(500)
+    table = await _away_500_s_after_10(service, clock)
     read = repo.deadlines_on
 
     async def then_a_write(connection: Any, shards: Shards) -> list[Any]:
@@ -203,11 +210,7 @@ async def test_a_clock_started_during_the_outage_gets_back_only_the_time_it_ran(
 async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until_it_answers(
     service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
-    table = (await started(service, "oh-hell", players=4)).table
-    clock.advance(10)
-    service.gateway.lost(0, 1)
-    clock.advance(500)
+    table = await _away_500_s_after_10(service, clock)
     read = repo.deadlines_on
     failures = [ConnectionError("the database went away with the network")] * 2
     timers_while_waiting: list[list[Any]] = []
