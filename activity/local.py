@@ -89,7 +89,7 @@ async def run_local(service: TableService, settings: Settings, *, ready: asyncio
     """Serve the table in a browser until stopped (Ctrl+C, SIGTERM); the caller owns ``service``."""
     await service.update_guild_settings(LOCAL_GUILD, **LOCAL_LIMITS)
     source = ServiceSource(service, local=True)
-    server = ActivityServer(source, local=True)
+    server = ActivityServer(source, local=True, hosts=(settings.activity_host,))
     port = settings.activity_port or DEFAULT_PORT
     try:
         runner = await serve(server, settings.activity_host, port)

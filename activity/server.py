@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, hdrs, web
+from aiohttp.typedefs import Handler
 from aiohttp.web_protocol import RequestPayloadError
 from pydantic import ValidationError
 
@@ -59,6 +60,7 @@ from .frames import (
 )
 from .identity import DISCORD, TOO_MANY, DiscordSignIn, SignInRefused
 from .limits import Buckets, Clock, Network, client_address, whole_seconds
+from .origins import WRONG_HOST, WRONG_ORIGIN, LocalHosts, same_origin
 from .places import Places, in_place
 from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
@@ -433,9 +435,11 @@ class ActivityServer:
         discord: DiscordSignIn | None = None,
         trusted_proxies: Sequence[Network] = (),
         clock: Clock = time.monotonic,
+        hosts: Sequence[str] = (),
     ) -> None:
         self.source = source
         self.local = local
+        self.hosts = LocalHosts(hosts)  # local mode: the hosts a request may name (``hosts``: ACTIVITY_HOST's name)
         self.discord = discord  # Discord's sign-in (None in local mode)
         self.client_id = discord.client_id if discord else None  # the application's id: the page's SDK needs it
         self.page_dir = page_dir
@@ -467,7 +471,7 @@ class ActivityServer:
         return any(s.session.user_id == user_id and not s.socket.closed for s in self.shown.get(table_id, ()))
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024)
+        app = web.Application(client_max_size=16 * 1024, middlewares=[self._other_sites] if self.local else [])
         app.router.add_get("/", self.index)
         app.router.add_get("/ws", self.websocket)
         app.router.add_post("/api/local/signin", self.local_sign_in)
@@ -479,6 +483,21 @@ class ActivityServer:
         app.on_shutdown.append(self._close_screens)
         app.on_cleanup.append(self._close_discord)
         return app
+
+    @web.middleware
+    async def _other_sites(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Local mode: a request naming a host that could be another site's (DNS rebinding), or sent by another
+        site's page, is refused before anything is read or made (:mod:`activity.origins`)."""
+        host = request.headers.get(hdrs.HOST)
+        if host is not None and not self.hosts.allows(host):
+            key = WRONG_HOST
+        elif not same_origin(request.headers.get(hdrs.ORIGIN), host):
+            key = WRONG_ORIGIN
+        else:
+            return await handler(request)
+        log.info("refused %s: Host %r, Origin %r", request.path, host, request.headers.get(hdrs.ORIGIN))
+        language = _language_in(None, request)
+        return web.json_response({"error": translate(language, key), "key": key}, status=403)
 
     async def _security_headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Every answer (the page, its assets, the API, a refusal): no other site's script or frame, no sniffing
