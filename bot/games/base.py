@@ -342,6 +342,14 @@ class GameState(ABC):
 
     # Helpers --------------------------------------------------------------
 
+    def _viewer(self, seat: object) -> int | None:
+        """``seat`` as ``view`` and ``record`` take it: None (a spectator) or a whole number (one that is no
+        seat sees what a spectator sees); anything else (text, a float, a bool) is refused with
+        IllegalAction, never a crash."""
+        if seat is None or type(seat) is int:
+            return seat
+        raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
+
     def _seat_on_turn(self, seat: object) -> int:
         """``seat`` if it may act now; else IllegalAction: the match is over, no such seat, not its turn."""
         if self.is_over():

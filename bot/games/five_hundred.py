@@ -389,8 +389,8 @@ class FiveHundred(GameState):
             texts = _BID_TEXTS[key] = ("pass", *("bid " + bid_text(r) for r in self._bid_choices()))
         return texts
 
-    def legal(self, seat: int) -> list[str]:
-        if self.phase == OVER or seat != self.turn:
+    def legal(self, seat: object) -> list[str]:  # anything a caller sends is checked: a non-seat has none
+        if self.phase == OVER or type(seat) is not int or seat != self.turn:
             return []
         if self.phase == PLAY:
             return self._play_choices(seat)
@@ -786,7 +786,11 @@ class FiveHundred(GameState):
             "winner": winner,
         }
 
-    def view(self, seat: int | None = None) -> FiveHundredView:
+    def view(self, seat: object = None) -> FiveHundredView:
+        """What ``seat`` may know (None: a spectator); a seat that is not a number is refused."""
+        return self._view(self._viewer(seat))
+
+    def _view(self, seat: int | None) -> FiveHundredView:
         n = self.players
         order = self._in_play() if self.phase == PLAY else []
         partner_public = self.partner_known and self.partner >= 0
@@ -850,7 +854,7 @@ class FiveHundred(GameState):
 
     # What a computer player may know -----------------------------------------
 
-    def record(self, seat: int) -> FiveHundredRecord:
+    def record(self, seat: object) -> FiveHundredRecord:
         plays: list[FiveHundredPlay] = [
             {"seat": s, "card": C.NAMES[c], "named_suit": C.SUITS[named] if named >= 0 else None}
             for s, c, named in self.plays

@@ -387,8 +387,8 @@ class NinetyNine(GameState):
             return 0 <= seat < len(self._live) and self.bids[seat] < 0
         return phase == PREMIUM and seat == self.ask[0]
 
-    def legal(self, seat: int) -> list[str]:
-        if not self._may_act(seat):
+    def legal(self, seat: object) -> list[str]:  # anything a caller sends is checked: a non-seat has none
+        if type(seat) is not int or not self._may_act(seat):
             return []
         if self.phase == PLAY:
             play = self._play
@@ -732,7 +732,11 @@ class NinetyNine(GameState):
             return True
         return self.players == 2 and h == 2 and self.phase == PLAY
 
-    def view(self, seat: int | None = None) -> NinetyNineView:
+    def view(self, seat: object = None) -> NinetyNineView:
+        """What ``seat`` may know (None: a spectator); a seat that is not a number is refused."""
+        return self._view(self._viewer(seat))
+
+    def _view(self, seat: int | None) -> NinetyNineView:
         names = self._names
 
         def listed(mask: int) -> list[str]:
@@ -904,7 +908,7 @@ class NinetyNine(GameState):
 
     # What a computer player may know ----------------------------------------
 
-    def record(self, seat: int) -> NinetyNineRecord:
+    def record(self, seat: object) -> NinetyNineRecord:
         """The seat's view, every card played this deal (the dummy is seat 2) and shown voids."""
         return {**self.view(seat), "plays": played_cards(self.plays, self._names), "voids": shown_voids(self.voids)}
 
