@@ -432,3 +432,69 @@ def test_determinize_hides_the_stacked_decks_of_later_deals() -> None:
     assert world.decks == [] and world.seed != state.seed
     play_out_deal(world)
     assert world.hands[0] != C.mask_of(C.CODES[card] for card in hands[0].split())
+
+
+# Rare cases, each rule quoted -------------------------------------------------
+
+
+def test_a_sweep_wins_over_a_player_who_reached_the_target_in_the_same_deal() -> None:
+    # "sweep_wins: a player who wins all 5 tricks wins the match at once, whatever their bid (the deal is
+    # scored first; the sweeper alone wins)."
+    bids, tricks = ["2S", "2D", "2D", "2D", "2S"], [5, 0, 0, 0, 0]  # seats 1-3 made 0: +1 each
+    state = score(5, bids, tricks, totals=[0, 6, 0, 0, 0], sweep_wins=True)
+    assert state.totals[1] == 7 and state.result()["winners"] == [0]
+    state = score(5, bids, tricks, totals=[0, 6, 0, 0, 0])
+    assert state.result()["winners"] == [1]
+
+
+def test_a_sweep_that_busts_the_sweeper_still_wins() -> None:
+    # "the deal is scored first; the sweeper alone wins" (and "if a deal's points would take a player past
+    # the target, those points are subtracted instead")
+    state = score(5, ["JK", "2S", "3S", "4S", "5S"], [5, 0, 0, 0, 0], totals=[5, 0, 0, 0, 0], sweep_wins=True)
+    row = state.sheets[-1]["rows"][0]
+    assert row["bust"] is True and state.totals[0] == 2  # the one who made: +3, past 7, so 5 - 3
+    assert state.result()["winners"] == [0]
+
+
+def test_a_made_joker_bid_wins_over_a_player_who_reached_the_target() -> None:
+    # "joker_make_wins: a player who makes a joker bid wins the match at once (the deal is scored first;
+    # that player alone wins)."
+    bids, tricks = ["JK", "2D", "2S", "3D", "4D"], [4, 0, 1, 0, 0]  # everyone made: each scores its tricks
+    state = score(5, bids, tricks, totals=[0, 0, 6, 0, 0], joker_make_wins=True)
+    assert state.totals == [4, 0, 7, 0, 0] and state.result()["winners"] == [0]
+
+
+def test_a_doubled_bid_beside_the_lone_loser_going_to_minus_one() -> None:
+    # "double_hard_bids: ... if they make it, their points for the deal are doubled"; "lone_loser_minus_one:
+    # instead of -3, the one player who failed when all others made goes to a total of -1"
+    bids, tricks = ["2C", "2D", "3D", "2S"], [3, 0, 0, 2]
+    state = score(4, bids, tricks, totals=[0, 0, 0, 4], doubled=[True, False, False, False], lone_loser_minus_one=True)
+    assert state.totals == [2, 1, 1, -1]
+
+
+def test_scoring_by_tricks_with_the_lone_loser_going_to_minus_one() -> None:
+    # "scoring: tricks: ... the lone loser's -3 still applies" and lone_loser_minus_one replaces that -3
+    state = score(4, ["2H", "2D", "2S", "3S"], [2, 0, 1, 2], totals=[0, 0, 0, 5], scoring="tricks")
+    assert state.totals == [2, 1, 1, 2]
+    state = score(
+        4, ["2H", "2D", "2S", "3S"], [2, 0, 1, 2], totals=[0, 0, 0, 5], scoring="tricks", lone_loser_minus_one=True
+    )
+    assert state.totals == [2, 1, 1, -1]
+
+
+def test_all_fail_reverse_mirrors_every_level_of_totals() -> None:
+    # "the player with the highest total gets the lowest total, the second highest the second lowest, and so
+    # on; players with equal totals stay equal"
+    state = score(5, ["2S"] * 5, [0, 0, 0, 0, 5], totals=[6, 4, 4, 1, 0], all_fail_reverse=True)
+    assert state.totals == [0, 1, 1, 4, 6] and not state.is_over()
+
+
+def test_the_final_bid_tie_break_counts_the_joker_as_four_and_shares_equal_bids() -> None:
+    # "tie_break: final-bid: of those, the one whose bid in the final deal was highest wins, the joker
+    # counting as 4, and equal ones share"
+    bids, tricks = ["JK", "2D", "3D", "2S", "3S"], [4, 0, 0, 0, 1]  # seat 3 alone fails: +1 each
+    state = score(5, bids, tricks, totals=[6, 6, 6, 0, 0], tie_break="final-bid")
+    assert state.totals[:3] == [7, 7, 7] and state.result()["winners"] == [0]
+    bids, tricks = ["2H", "3H", "2D", "2S", "3S"], [2, 2, 0, 0, 1]
+    state = score(5, bids, tricks, totals=[6, 6, 6, 0, 0], tie_break="final-bid")
+    assert state.result()["winners"] == [0, 1]

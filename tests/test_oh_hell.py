@@ -288,3 +288,65 @@ def test_a_snapshot_round_trips_mid_deal() -> None:
         seat = state.to_act()[0]
         state.act(seat, state.legal(seat)[-1])
     assert from_json(state.to_json()) == state
+
+
+# Rare cases, each rule quoted -----------------------------------------------------------------
+
+
+def test_the_hook_forbids_zero_when_the_others_already_bid_all_the_tricks() -> None:
+    # "the dealer's forbidden bid is the one value n - (sum of the other bids), when it lies between 0 and n"
+    state = game({0: "AS 2S", 1: "KH 3H", 2: "QC 4C"}, dealer=2)
+    state.act(0, "bid 2")
+    state.act(1, "bid 0")
+    assert state.view(None)["hooked"] == 0
+    assert state.legal(2) == ["bid 1", "bid 2"]
+    with pytest.raises(IllegalAction):
+        state.act(2, "bid 0")
+
+
+def test_the_hook_on_a_one_card_deal() -> None:
+    # "The hook: the dealer, bidding last, may not make a bid that brings the total of all bids to exactly n"
+    state = game({0: "AS", 1: "KH", 2: "QC"}, dealer=1)
+    state.act(2, "bid 0")
+    state.act(0, "bid 0")
+    assert state.legal(1) == ["bid 0"]
+
+
+def test_a_later_deals_stacked_pack_is_dealt_from_that_deals_dealers_left() -> None:
+    # "The deal passes to the left." / "the hands are dealt from it one card at a time from the dealer's left,
+    # the next card is the turned-up card"
+    first = pack({0: "AS 2S", 1: "KH 3H", 2: "QC 4C"}, dealer=0, turn_up="9D")
+    second = pack({0: "AD", 1: "KD", 2: "QD"}, dealer=1, turn_up="5H")
+    state = oh_hell(3, {"start_cards": 2}, seed=1, decks=[first, second], first_dealer=0)
+    for _ in range(3 + 6):
+        seat = state.to_act()[0]
+        state.act(seat, state.legal(seat)[0])
+    view = state.view(None)
+    assert view["deal"] == 2 and view["dealer"] == 1 and view["cards"] == 1
+    assert view["turn_up"] == "5H" and view["trump"] == "H"
+    assert [state.view(s)["hand"] for s in range(3)] == [["AD"], ["KD"], ["QD"]]
+    assert state.to_act() == [2]  # the new dealer's left bids first
+
+
+def test_with_three_players_and_seventeen_cards_the_last_card_is_turned_up() -> None:
+    # "start_cards ... Allowed: 1 to floor(52 / players)"; "The next card of the pack is turned face up"
+    top = [C.NAMES[c] for c in DECK]  # the pack in suit order, AD last
+    state = oh_hell(3, {"start_cards": 17}, seed=1, decks=[top], first_dealer=0)
+    assert state.view(None)["turn_up"] == top[51] == "AD" and state.view(None)["trump"] == "D"
+    assert sum(len(state.view(s)["hand"]) for s in range(3)) == 51
+    assert "bid 17" in state.legal(1)
+
+
+def test_going_up_with_four_players_the_thirteen_card_deal_is_at_no_trumps() -> None:
+    # "If no card is left (four players with 13 cards each), the deal is played at no trumps."
+    state = oh_hell(4, {"start_cards": 13, "sequence": "up"}, seed=6)
+    play_out(state, random_player(6))
+    assert [sheet["trump"] is None for sheet in state.sheets] == [False] * 12 + [True]
+    assert [sheet["cards"] for sheet in state.sheets] == list(range(1, 14))
+
+
+@pytest.mark.parametrize("value", [True, "5", 5.0, None, [5]])
+def test_a_start_cards_of_the_wrong_kind_is_refused(value: object) -> None:
+    # "`start_cards` ... Allowed: 1 to floor(52 / players)": a whole number, nothing else
+    with pytest.raises(InvalidGame, match="start_cards"):
+        oh_hell(4, {"start_cards": value})
