@@ -977,3 +977,15 @@ def test_determinize_respects_voids_and_hides_the_stacked_decks() -> None:
     assert world.decks == []
     play_deal(world)
     assert world.hands[0] != C.mask_of(C.CODES[card] for card in H0.split())  # the next deal is not the stacked one
+
+
+def test_the_dummys_hand_number_is_no_seat_to_view_from() -> None:
+    """Two players: the dummy's bid cards stay hidden until the deal is scored, and its hand until play; hand 2
+    is nobody's seat, so ``view(2)`` is the spectator's view (it showed the dummy's hand and bid cards). The
+    match's review still rebuilds the dummy's cards as dealt (``hand_view``)."""
+    state = two_player_deal()
+    assert state.view(2) == state.view(None)
+    assert state.view(2)["hands"][2]["cards"] is None and state.view(2)["hands"][2]["bid_cards"] is None
+    assert "hand" not in state.view(2)
+    assert state.hand_view(2)["hands"][2]["cards"] and state.hand_view(2)["hands"][2]["bid_cards"]
+    assert state.record(2)["hands"][2]["bid_cards"] is None

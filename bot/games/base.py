@@ -344,10 +344,12 @@ class GameState(ABC):
 
     def _viewer(self, seat: object) -> int | None:
         """``seat`` as ``view`` and ``record`` take it: None (a spectator) or a whole number (one that is no
-        seat sees what a spectator sees); anything else (text, a float, a bool) is refused with
-        IllegalAction, never a crash."""
-        if seat is None or type(seat) is int:
-            return seat
+        player's seat, the two-player Ninety-Nine dummy's hand 2 among them, is a spectator: None); anything
+        else (text, a float, a bool) is refused with IllegalAction, never a crash."""
+        if seat is None:
+            return None
+        if type(seat) is int:
+            return seat if 0 <= seat < self.players else None
         raise IllegalAction("bad_seat", seat=seat, last=self.players - 1)
 
     def _seat_on_turn(self, seat: object) -> int:

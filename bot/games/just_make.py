@@ -175,8 +175,8 @@ class JustMake(GameState):
     def to_act(self) -> list[int]:
         return [] if self.phase == OVER else [self._on_turn()]
 
-    def legal(self, seat: int) -> list[str]:
-        if self.phase == OVER or seat != self._on_turn():
+    def legal(self, seat: object) -> list[str]:  # anything a caller sends is checked: a non-seat has none
+        if self.phase == OVER or type(seat) is not int or seat != self._on_turn():
             return []
         held = C.cards_in(self.hands[seat])
         if self.phase == PLAY:
@@ -231,7 +231,7 @@ class JustMake(GameState):
 
     # What a computer player may know ----------------------------------------
 
-    def record(self, seat: int) -> JustMakeRecord:
+    def record(self, seat: object) -> JustMakeRecord:
         """The seat's view and every card played this deal. ``voids`` stays empty:
         any card may be played to any trick, so nobody ever shows a void."""
         return {**self.view(seat), "plays": played_cards(self.plays), "voids": [[] for _ in range(self.players)]}
@@ -375,7 +375,11 @@ class JustMake(GameState):
 
     # Views ----------------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> JustMakeView:
+    def view(self, seat: object = None) -> JustMakeView:
+        """What ``seat`` may know (None: a spectator); a seat that is not a number is refused."""
+        return self._view(self._viewer(seat))
+
+    def _view(self, seat: int | None) -> JustMakeView:
         n = self.players
         order = [(self.leader + i) % n for i in range(n)]
         bids: list[JustMakeBid] = [

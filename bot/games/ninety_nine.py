@@ -733,8 +733,16 @@ class NinetyNine(GameState):
         return self.players == 2 and h == 2 and self.phase == PLAY
 
     def view(self, seat: object = None) -> NinetyNineView:
-        """What ``seat`` may know (None: a spectator); a seat that is not a number is refused."""
+        """What ``seat`` may know (None: a spectator); a seat that is not a number is refused, and a number that
+        is no player's seat (the two-player dummy's hand 2 among them: nobody sits there) sees what a spectator
+        sees."""
         return self._view(self._viewer(seat))
+
+    def hand_view(self, hand: int) -> NinetyNineView:
+        """The view from a hand nobody sits at (the two-player dummy, hand 2), its bid cards and hand as dealt
+        included: for the match's review, which shows every hand as it was dealt once the deal is over; never
+        a seat's view."""
+        return self._view(hand)
 
     def _view(self, seat: int | None) -> NinetyNineView:
         names = self._names

@@ -207,8 +207,8 @@ class OhHell(GameState):
                 rest -= bid
         return rest if rest >= 0 else -1
 
-    def legal(self, seat: int) -> list[str]:
-        if self.phase == OVER or seat != self._on_turn():
+    def legal(self, seat: object) -> list[str]:  # anything a caller sends is checked: a non-seat has none
+        if self.phase == OVER or type(seat) is not int or seat != self._on_turn():
             return []
         if self.phase == BID:
             hooked = self.hooked()
@@ -390,7 +390,7 @@ class OhHell(GameState):
 
     # What a computer player may know ----------------------------------------
 
-    def record(self, seat: int) -> OhHellRecord:
+    def record(self, seat: object) -> OhHellRecord:
         """The seat's view, every card played this deal in order and the suits seats showed void in."""
         return {**self.view(seat), "plays": played_cards(self.plays), "voids": shown_voids(self.voids)}
 
@@ -422,7 +422,11 @@ class OhHell(GameState):
 
     # Views ----------------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> OhHellView:
+    def view(self, seat: object = None) -> OhHellView:
+        """What ``seat`` may know (None: a spectator); a seat that is not a number is refused."""
+        return self._view(self._viewer(seat))
+
+    def _view(self, seat: int | None) -> OhHellView:
         n = self.players
         last: LastTrick | None = None
         if self.last_trick is not None:

@@ -71,7 +71,8 @@ def _as_dealt(state: GameState, players: int) -> tuple[tuple[str, ...], ...]:
 def _unseated(state: GameState, hand: int) -> tuple[str, ...]:
     """A hand nobody sits at as its own entry in its own view's hands shows it: the cards laid aside as
     its bid when it was dealt (hidden from every seat), then the cards it plays."""
-    view: Mapping[str, Any] = state.view(hand)
+    of_hand = getattr(state, "hand_view", None)  # only a game with such hands has it (Ninety-Nine's dummy)
+    view: Mapping[str, Any] = of_hand(hand) if of_hand is not None else state.view(hand)
     own: Mapping[str, Any] = view["hands"][hand]
     return (*(own.get("bid_cards") or ()), *(own.get("cards") or ()))
 
