@@ -21,8 +21,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from activity.local import ActivityRunning, PortTaken, run_local, start_activity
 from bot.config import Settings
-from bot.gateway import OneLineOutages, quiet_discord_logs, use_backoff
+from bot.gateway import OneLineOutages, out_of_reach, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
+from bot.shards import shard_of
 from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
 from bot.storage.database import Database
 from bot.tables import GuildSettings, TableService
@@ -304,16 +305,17 @@ class TrickBot(TableBot):
         self._away.setdefault(shard_id, time.monotonic())
         self.service.gateway.lost(shard_id, self.shard_count)  # its players' clicks cannot arrive: clocks stop
 
-    async def on_shard_connect(self, shard_id: int) -> None:
-        self._back(shard_id, "a new session")
+    async def on_shard_connect(self, shard_id: int) -> None:  # discord.py: its READY read, its servers listed
+        self._back(shard_id, "a new session", fresh=True)
 
     async def on_shard_resumed(self, shard_id: int) -> None:
-        self._back(shard_id, "its session resumed")
+        self._back(shard_id, "its session resumed", fresh=False)
 
-    def _back(self, shard_id: int, how: str) -> None:
+    def _back(self, shard_id: int, how: str, *, fresh: bool) -> None:
         """One line when a shard reaches the gateway: the first time, or back after an outage (how long); its
-        servers' turn clocks get back the time it was away, in the background (a table at a time)."""
-        returning = asyncio.create_task(self.service.gateway.back(shard_id, self.shard_count), name="clocks-back")
+        servers' turn clocks get back the time it was away, in the background (a table at a time), after a new
+        session's servers are checked against those with open tables (:meth:`_servers_left`)."""
+        returning = asyncio.create_task(self._return(shard_id, fresh), name="clocks-back")
         self._returning.add(returning)
         returning.add_done_callback(self._returning.discard)
         since = self._away.pop(shard_id, None)
@@ -322,6 +324,32 @@ class TrickBot(TableBot):
         else:
             away = time.monotonic() - since
             log.info("Discord's gateway is back for shard %s after %.1f s away (%s)", shard_id, away, how)
+
+    async def _return(self, shard_id: int, fresh: bool) -> None:
+        try:
+            if fresh:
+                await self._servers_left(shard_id)
+        finally:  # whatever the check met, the shard's clocks run again
+            await self.service.gateway.back(shard_id, self.shard_count)
+
+    async def _servers_left(self, shard_id: int) -> None:
+        """A new session's READY lists every server the bot is in on the shard (available or not): a server of the
+        shard with open tables, tournaments or nights that it does not list was left while nobody listened (the
+        bot down, or the gateway lost as Discord said so). Nothing more is sent there, and it closes as a
+        GUILD_DELETE closes it (``on_guild_remove``), before the shard's clocks run again. A database out of reach
+        leaves it to the next READY."""
+        count = self.shard_count or 1
+        present = {guild.id for guild in self.guilds if shard_of(guild.id, count) == shard_id}
+        try:
+            for guild_id in await self.service.servers_missing(
+                present, lambda guild: shard_of(guild, count) == shard_id
+            ):
+                self.unreachable.server_left(guild_id)  # first: nothing of its closing is said there
+                await self.service.server_left(guild_id)
+        except Exception as error:
+            if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
+                raise
+            log.warning("shard %s: the servers it no longer lists could not be checked (%s)", shard_id, error)
 
     async def serve(self, token: str, stop: asyncio.Event) -> None:
         """Run until ``stop`` is set (a signal), then close; or until discord.py gives up (its error is raised).

@@ -325,6 +325,12 @@ async def open_table_ids_at(
     return [int(row.id) for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
+async def open_table_guilds(connection: AsyncConnection) -> set[int]:
+    """The servers with an open table (a lobby or a match in play)."""
+    statement = select(TABLES.c.guild_id).where(TABLES.c.status.in_(OPEN_STATUSES)).distinct()
+    return {int(row.guild_id) for row in await connection.execute(statement)}
+
+
 async def claim_channel(connection: AsyncConnection, table_id: int, channel_id: int) -> None:
     """Make the channel the table's own (its one open table): IntegrityError if it has one already."""
     await connection.execute(update(TABLES).where(TABLES.c.id == table_id).values(channel_slot=channel_id))

@@ -289,6 +289,12 @@ async def release_announcement(connection: AsyncConnection, season_id: int) -> N
     )
 
 
+async def guilds_with_nights(connection: AsyncConnection) -> set[int]:
+    """The servers with a night still waiting for its start."""
+    statement = select(NIGHTS.c.guild_id).where(NIGHTS.c.status == "scheduled").distinct()
+    return {int(row.guild_id) for row in await connection.execute(statement)}
+
+
 async def cancel_nights_in(
     connection: AsyncConnection, *, guild_id: int | None = None, channel_id: int | None = None
 ) -> list[int]:

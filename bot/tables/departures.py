@@ -14,10 +14,12 @@ that stops writing there.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
 
 from bot.storage import repository as repo
+from bot.storage import seasons as srepo
 from bot.storage import tournaments as trepo
 
 from .errors import TableError
@@ -33,6 +35,9 @@ log = logging.getLogger(__name__)
 SERVER_LEFT = "the bot was removed from the server"
 CHANNEL_DELETED = "the table's channel was deleted"
 NOBODY = 0  # who abandons or cancels: nobody of the server (Discord did), with a manager's right
+# No Discord server has an id below this (a snowflake's time part alone is far larger): the local tables' own
+# server (``activity.sessions.LOCAL_GUILD``) and any other made-up one is never a server the bot left.
+SNOWFLAKE_FLOOR = 1 << 32
 
 
 class Cancels(Protocol):
@@ -79,6 +84,21 @@ class Departures:
             len(left.nights),
         )
         return left
+
+    async def servers_missing(self, present: Collection[int], mine: Callable[[int], bool]) -> list[int]:
+        """A shard connected (READY) and listed ``present``, every server the bot is in on it, whether available or
+        not: the servers of the shard (``mine``) with open tables, tournaments or nights to come that it does not
+        list, oldest id first. The bot was removed from each while it was not listening (no process ran, or the
+        gateway was lost when Discord said so): the caller stops writing there, then closes each with
+        :meth:`server_left`."""
+        async with self.store.db.engine.connect() as connection:
+            held = await repo.open_table_guilds(connection)
+            held |= await trepo.open_guilds(connection)
+            held |= await srepo.guilds_with_nights(connection)
+        missing = sorted(g for g in held if g >= SNOWFLAKE_FLOOR and g not in present and mine(g))
+        if missing:
+            log.info("servers not listed by Discord at READY (the bot was removed meanwhile): %s", missing)
+        return missing
 
     async def channel_deleted(self, channel_id: int) -> list[int]:
         """The channel ``channel_id`` was deleted in Discord: its game nights still to come and its tournaments are

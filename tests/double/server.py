@@ -506,13 +506,15 @@ class DiscordDouble:
         """The server's channels and threads (deleted ones too)."""
         return {channel_id for channel_id, channel in self.channels.items() if channel["guild_id"] == str(guild_id)}
 
-    async def remove_from_server(self, guild_id: int) -> None:
+    async def remove_from_server(self, guild_id: int, *, heard: bool = True) -> None:
         """The bot kicked from a server (GUILD_DELETE without ``unavailable``): every later call to its channels is
-        refused with 403 Missing Access, as Discord refuses them."""
+        refused with 403 Missing Access, as Discord refuses them. ``heard`` False: while no bot was connected (no
+        event; its next READY no longer lists the server)."""
         self.channels_refused |= self.channels_of(guild_id)
         if guild_id in self.guild_ids:
             self.guild_ids.remove(guild_id)
-        await self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, shard=self.shard_of(guild_id))
+        if heard:
+            await self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, shard=self.shard_of(guild_id))
 
     async def server_unavailable(self, guild_id: int) -> None:
         """A server's outage (GUILD_DELETE with ``unavailable``): the bot is still in it."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from pathlib import Path
 
 from bot.storage import repository as repo
 from bot.storage.database import Database
@@ -92,6 +93,30 @@ async def test_the_bot_removed_from_the_server_ends_its_table_and_sends_nothing_
     await asyncio.sleep(TURN + 3)  # past Alice's reminder, which would have pinged her in the table's thread
     assert double.calls_to(double.channels_of(guild), since=before) == []
     assert double.limits.invalid_peak == 0, double.limits.limited[:5]
+
+
+async def test_a_server_left_while_the_bot_was_down_is_closed_when_it_comes_back(
+    double: DiscordDouble, bot: BotProcess, database_url: str, tmp_path: Path
+) -> None:
+    """Discord says nothing at the next start of a server the bot was removed from meanwhile: its READY no longer
+    lists it. The table there ends as abandoned at once (it would have waited out its timers, each edit refused),
+    and nothing is sent to the server."""
+    table = await alices_turn(double)
+    guild = double.guild_id
+    await bot.stop()
+    await double.remove_from_server(guild, heard=False)
+    before = len(double.calls)
+    again = BotProcess(double, database_url, tmp_path / "bot-again.log", COMPUTER_BUDGET_MS="100")
+    await again.start()
+    try:
+        [line] = await logged(again, re.compile(rf"INFO bot\.tables\.departures: removed from server {guild}: 1 open"))
+        assert f"({table.table_id})" in line and "not listed by Discord at READY" in again.log()
+        assert await status(database_url, table.table_id) == "abandoned"
+        await asyncio.sleep(TURN + 3)  # past Alice's reminder
+        assert double.calls_to(double.channels_of(guild), since=before) == []
+    finally:
+        await again.stop()
+    assert "Traceback" not in again.log(), again.log()[-4000:]
 
 
 async def test_a_deleted_channel_abandons_its_table_and_nothing_more_is_sent_there(

@@ -156,3 +156,31 @@ async def test_a_deleted_thread_leaves_the_table_in_its_channel(service: TableSe
     # its clock goes on as it was (moving it to the channel is no move): reminded 30 s after the turn began
     clock.advance(26)
     assert [o.table.id for o in await service.run_timers()] == [table.id]
+
+
+async def test_a_server_left_while_nobody_listened_is_closed_at_its_shards_ready(service: TableService) -> None:
+    """A shard's READY lists every server the bot is in on it: one of its servers with a table, a tournament or a
+    night to come that it does not list was left meanwhile, and closes as if Discord had said so; a server it lists,
+    another shard's server, and the local tables' own server (no Discord server at all) are left alone."""
+    listed, left, nights_only, tournament_only, other_shard = (10**18 + n * (1 << 22) for n in range(5))
+    plan = service.game_nights.check("oh-hell", "", None, "2026-11-21 21:00")
+    tables = {}
+    for guild in (listed, left, other_shard, GUILD):
+        tables[guild] = (await started(service, "oh-hell", players=3, guild=guild, channel=CHANNEL + guild % 97)).table
+    night = await service.game_nights.schedule(
+        plan, guild_id=nights_only, channel_id=CHANNEL, event_id=79, host_id=HOST, host_name="Host"
+    )
+    tournament = await service.tournaments.create(
+        tournament_only, CHANNEL, HOST, "Host", "oh-hell", {"start_cards": 1}, table_size=4
+    )
+
+    missing = await service.servers_missing({listed}, lambda guild: guild != other_shard)
+
+    assert missing == sorted([left, nights_only, tournament_only])
+    gone = {guild: await service.server_left(guild) for guild in missing}
+    assert gone[left].tables == (tables[left].id,) and gone[nights_only].nights == (night.id,)
+    assert gone[tournament_only].tournaments == (tournament.id,)
+    assert (await service.table(tables[left].id)).status == "abandoned"
+    for guild in (listed, other_shard, GUILD):
+        assert (await service.table(tables[guild].id)).status == "playing", guild
+    assert await service.servers_missing({listed}, lambda guild: guild != other_shard) == []  # nothing more to close
