@@ -498,16 +498,3 @@ def test_the_final_bid_tie_break_counts_the_joker_as_four_and_shares_equal_bids(
     bids, tricks = ["2H", "3H", "2D", "2S", "3S"], [2, 2, 0, 0, 1]
     state = score(5, bids, tricks, totals=[6, 6, 6, 0, 0], tie_break="final-bid")
     assert state.result()["winners"] == [0, 1]
-
-
-def test_a_seat_that_is_not_a_number_is_refused_by_view_and_record_and_has_no_legal_action() -> None:
-    """A bool is no seat (as ``act`` says): ``view(True)`` showed seat 1's hand and ``legal(True)`` its bids;
-    text and floats are refused too, never a crash."""
-    state = new_game("just-make", 4, {}, seed=5, first_dealer=1)
-    assert state.to_act() == [1] and state.legal(1)
-    for seat in ("1", 1.0, True, [1]):
-        for read in (state.view, state.record):
-            with pytest.raises(IllegalAction, match="no seat"):
-                read(seat)
-        assert state.legal(seat) == []
-    assert "hand" not in state.view(9) and state.view(9) == state.view(None)

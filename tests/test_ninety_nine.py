@@ -743,20 +743,6 @@ def test_every_kind_of_bad_input_is_refused_and_changes_nothing() -> None:
     unchanged_after(state, 2, "play 9D", "not in the hand")
 
 
-def test_a_seat_that_is_not_a_number_is_refused_by_view_and_record_and_has_no_legal_action() -> None:
-    """Malformed input is refused with a clear error, never a crash: ``view("0")`` raised a TypeError,
-    ``legal(None)`` and ``legal("0")`` too while bidding, and ``view(True)`` showed seat 1's hand (a bool
-    is no seat, as ``act`` already says)."""
-    state = dominant()
-    for seat in ("0", 1.0, True, [0]):
-        for read in (state.view, state.record):
-            with pytest.raises(IllegalAction, match="no seat"):
-                read(seat)
-        assert state.legal(seat) == []
-    assert state.legal(None) == []
-    assert state.view(None)["hands"][0]["cards"] is None and "hand" not in state.view(7)
-
-
 def test_a_must_follow_refusal_names_the_suit() -> None:
     state = two_player_deal()
     state.act(0, "bid 8C 9C 10C")

@@ -350,16 +350,3 @@ def test_a_start_cards_of_the_wrong_kind_is_refused(value: object) -> None:
     # "`start_cards` ... Allowed: 1 to floor(52 / players)": a whole number, nothing else
     with pytest.raises(InvalidGame, match="start_cards"):
         oh_hell(4, {"start_cards": value})
-
-
-def test_a_seat_that_is_not_a_number_is_refused_by_view_and_record_and_has_no_legal_action() -> None:
-    """A bool is no seat (as ``act`` says): ``view(True)`` showed seat 1's hand and ``legal(True)`` its bids;
-    text and floats are refused too, never a crash."""
-    state = OhHell.new(4, {"start_cards": 3}, seed=5, first_dealer=0)
-    assert state.to_act() == [1] and state.legal(1)
-    for seat in ("1", 1.0, True, [1]):
-        for read in (state.view, state.record):
-            with pytest.raises(IllegalAction, match="no seat"):
-                read(seat)
-        assert state.legal(seat) == []
-    assert "hand" not in state.view(7) and state.view(7) == state.view(None)
