@@ -181,11 +181,17 @@ def _try_deal(
 ) -> list[float] | None:
     """Every candidate's value on one deal (None if the time ran out before the deal was done)."""
     if endgame.small_enough(knowledge.cards_left(world)):
+        # The exact search of a deal's end can take longer than a small budget (nine seats of two cards):
+        # it is stopped at the deadline, and the deal counts for nothing, like a rollout cut short.
+        out_of_time = None if deadline is None else (lambda: time.perf_counter() > deadline)
         results = []
         for action in candidates:
             child = world.clone()
             child.act(seat, action)
-            results.append(endgame.best_line(child, values, deal)[1])
+            try:
+                results.append(endgame.best_line(child, values, deal, out_of_time)[1])
+            except endgame.OutOfTime:
+                return None
     else:
         luck = rng.getrandbits(32)
         results = []

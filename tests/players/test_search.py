@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from bot.games import new_game
-from bot.players import ComputerPlayer, knowledge_of, search
+from bot.games import GameState, new_game
+from bot.players import ComputerPlayer, endgame, knowledge_of, search
 from bot.players.just_make import KNOWLEDGE as JUST_MAKE
 
 
@@ -110,3 +111,39 @@ def test_a_weighty_game_searches_on_past_a_lead_of_one_standard_error(monkeypatc
         assert whole.samples >= hasty.samples  # the same deals, in the same order, and never fewer of them
         longer += whole.samples > hasty.samples
     assert longer  # the soft stop ended some of those decisions early, and the weighty search went on
+
+
+def _nine_seats_of_two_cards() -> tuple[GameState, int]:
+    """Nine-player Just Make at the lead with two cards in every hand: an end of deal small enough for the
+    exact search (2^9 orders of play), whose every position the search plays through."""
+    state = new_game("just-make", players=9, seed=3)
+    knowledge = knowledge_of("just-make")
+    while True:
+        seat = state.to_act()[0]
+        cards_left = knowledge.cards_left(state)
+        legal = state.legal(seat)
+        if cards_left == [2] * 9 and len(knowledge.shortlist(state, seat, legal, random.Random(1))) > 1:
+            return state, seat
+        state.act(seat, ComputerPlayer("easy", seed=1).choose(state, seat))
+
+
+def test_the_exact_search_of_a_deals_end_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every position the exact search plays costs time (a tenth of a millisecond, about what it costs a
+    # machine): nine seats of two cards took 75 to 125 ms a deal, so a 25 ms decision came back four times late.
+    state, seat = _nine_seats_of_two_cards()
+    clock = _Clock(0.0)  # moved on only by the work below
+    searched = endgame.best_line
+
+    def costly(*args: Any) -> Any:
+        clock.now += 0.0001
+        return searched(*args)
+
+    monkeypatch.setattr(endgame, "best_line", costly)
+    monkeypatch.setattr(search, "time", SimpleNamespace(perf_counter=clock))
+    knowledge = knowledge_of("just-make")
+    decision = search.decide(state, seat, knowledge, random.Random(1), budget_s=0.02, samples=None)
+    assert clock.now < 0.02 + 0.005  # at the deadline, give or take a position or two
+    assert decision.action in state.legal(seat)
+    # With a fixed number of deals (no deadline) the same position is searched exactly, to the end.
+    fixed = search.decide(state, seat, knowledge, random.Random(1), budget_s=None, samples=1)
+    assert fixed.samples == 1 and fixed.action in state.legal(seat)
