@@ -147,3 +147,43 @@ def test_the_exact_search_of_a_deals_end_stops_at_the_deadline(monkeypatch: pyte
     # With a fixed number of deals (no deadline) the same position is searched exactly, to the end.
     fixed = search.decide(state, seat, knowledge, random.Random(1), budget_s=None, samples=1)
     assert fixed.samples == 1 and fixed.action in state.legal(seat)
+
+
+class _AimsSeen:
+    """A game's knowledge that keeps every aim the search asks it for, in the order asked."""
+
+    def __init__(self, knowledge: object) -> None:
+        self.knowledge = knowledge
+        self.seen: list[tuple[str, bool] | None] = []
+
+    def aim(self, world: GameState, seat: int) -> tuple[str, bool] | None:
+        got: tuple[str, bool] | None = self.knowledge.aim(world, seat)  # type: ignore[attr-defined]
+        self.seen.append(got)
+        return got
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.knowledge, name)
+
+
+def test_a_candidates_aim_and_rate_are_those_of_every_deal_it_was_tried_on() -> None:
+    # Five Hundred's auction, searched with three players: a bid's deals may end with the side contracting,
+    # defending, or the hand thrown in. The hint said "Pass: your side makes the contract in 79% of the 30
+    # deals I tried" of 9 contracts and 5 defences (11 aims reached of 14) among 30 deals, 16 thrown in.
+    mixed = 0
+    for seed in range(8):
+        state = new_game("five-hundred", players=3, seed=seed)
+        seat = state.to_act()[0]
+        knowledge = _AimsSeen(knowledge_of("five-hundred"))
+        decision = search.decide(state, seat, knowledge, random.Random(seed), budget_s=None, samples=20)  # type: ignore[arg-type]
+        count = len(decision.candidates)
+        for index, candidate in enumerate(decision.candidates):
+            aims = knowledge.seen[index::count]  # fixed samples: every candidate on every deal, in order
+            assert len(aims) == decision.samples == 20
+            kinds = {aim[0] if aim is not None else None for aim in aims}
+            if len(kinds) == 1 and None not in kinds:
+                assert candidate.aim == kinds.pop()
+                assert candidate.aim_rate == sum(aim[1] for aim in aims if aim is not None) / 20
+            else:
+                mixed += 1
+                assert candidate.aim is None and candidate.aim_rate is None
+    assert mixed  # the auction's deals did mix them
