@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import exp
+from math import exp, inf, isnan
 
 from bot.games import GameState
 
@@ -82,9 +82,7 @@ class Sampler:
             count: Callable[[GameState, int], int] | None = getattr(self.knowledge, "proposals", None)
             self.proposals = PROPOSALS if count is None else count(first, self.seat)
         worlds = [first, *(self._one() for _ in range(self.proposals - 1))]
-        logs = [self.likelihood(world, self.seat) for world in worlds]
-        top = max(logs)
-        weights = [exp(value - top) for value in logs]
+        weights = _weights([self.likelihood(world, self.seat) for world in worlds])
         chosen = self.rng.choices(worlds, weights)[0]
         if len(self.worlds) < KEPT:
             total = sum(weights)
@@ -100,3 +98,17 @@ class Sampler:
         if read is None or len(self.worlds) < 16 * PROPOSALS:
             return None
         return read(self.worlds, self.weights, self.seat)
+
+
+def _weights(logs: list[float]) -> list[float]:
+    """Each proposal's chance to be kept, from the logs of its likelihood: in proportion to the likelihood,
+    the likeliest scaled to 1 so none underflows beside it. A log that is not a number counts as impossible;
+    when every proposal is impossible (a table no model explains: every log -inf) they are kept alike, as
+    the voids alone would have them, and when some are certain (+inf) only those."""
+    logs = [-inf if isnan(value) else value for value in logs]
+    top = max(logs)
+    if top == -inf:
+        return [1.0] * len(logs)
+    if top == inf:
+        return [1.0 if value == inf else 0.0 for value in logs]
+    return [exp(value - top) for value in logs]

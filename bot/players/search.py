@@ -44,8 +44,10 @@ class Candidate:
 
     action: str
     value: float  # average value for the seat (its side's points less the others', match win counted)
-    aim: str | None  # what the seat aims at ("bid", "contract", "defence"), if anything
-    aim_rate: float | None  # share of the deals tried in which the aim was reached
+    # What the seat aims at ("bid", "contract", "defence"): None if some deal tried had no aim, or another one
+    # (Five Hundred's auction: a hand thrown in, the side contracting in one deal and defending in the next).
+    aim: str | None
+    aim_rate: float | None  # share of the deals tried in which the aim was reached (None with no aim)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,9 @@ class _Tally:
     aims: int = 0
     reached: int = 0
     kind: str | None = None
+    # Some deal tried had no aim (Five Hundred's hand thrown in) or another kind of it (the side contracting in
+    # one deal, defending in the next): no one aim and rate then say what the deals did.
+    mixed: bool = False
 
 
 def values_of(knowledge: Knowledge, before: list[int]) -> endgame.Values:
@@ -160,8 +165,8 @@ def decide(
         Candidate(
             action,
             means[i],
-            tallies[i].kind,
-            tallies[i].reached / tallies[i].aims if tallies[i].aims else None,
+            None if tallies[i].mixed else tallies[i].kind,
+            tallies[i].reached / tallies[i].aims if tallies[i].aims and not tallies[i].mixed else None,
         )
         for i, action in enumerate(candidates)
     )
@@ -181,11 +186,17 @@ def _try_deal(
 ) -> list[float] | None:
     """Every candidate's value on one deal (None if the time ran out before the deal was done)."""
     if endgame.small_enough(knowledge.cards_left(world)):
+        # The exact search of a deal's end can take longer than a small budget (nine seats of two cards):
+        # it is stopped at the deadline, and the deal counts for nothing, like a rollout cut short.
+        out_of_time = None if deadline is None else (lambda: time.perf_counter() > deadline)
         results = []
         for action in candidates:
             child = world.clone()
             child.act(seat, action)
-            results.append(endgame.best_line(child, values, deal)[1])
+            try:
+                results.append(endgame.best_line(child, values, deal, out_of_time)[1])
+            except endgame.OutOfTime:
+                return None
     else:
         luck = rng.getrandbits(32)
         results = []
@@ -200,6 +211,8 @@ def _try_deal(
     for child, tally in zip(results, tallies, strict=True):
         row.append(values(child)[seat])
         aim = knowledge.aim(child, seat) if len(child.sheets) > deal else None
+        if aim is None or (tally.kind is not None and aim[0] != tally.kind):
+            tally.mixed = True
         if aim is not None:
             tally.kind, tally.aims, tally.reached = aim[0], tally.aims + 1, tally.reached + aim[1]
     for value, tally in zip(row, tallies, strict=True):

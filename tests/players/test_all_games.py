@@ -144,6 +144,21 @@ def test_a_computer_refuses_an_unknown_level_and_a_seat_with_nothing_to_do() -> 
                 ComputerPlayer(level).choose(state, idle[0])
 
 
+def test_a_computer_refuses_a_bool_for_a_seat() -> None:
+    """True is no seat (the engines refuse it), though ``legal(True)`` lists seat 1's actions: a computer asked
+    to play for True answered for seat 1."""
+    for game, info in GAMES.items():
+        state = new_game(game, info.default_players, {}, seed=1)
+        rng = Random(1)
+        while 1 not in state.to_act():
+            seat = state.to_act()[0]
+            state.act(seat, rng.choice(state.legal(seat)))
+        assert state.legal(True)  # the engine's list, read as seat 1's
+        for level in LEVELS:
+            with pytest.raises(ValueError, match="no seat"):
+                ComputerPlayer(level).choose(state, True)
+
+
 @pytest.mark.parametrize(("game", "players"), SETUPS)
 def test_refine_moves_only_what_the_seat_has_not_seen(game: str, players: int) -> None:
     refine = getattr(knowledge_of(game), "refine", None)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.games import GAMES, GameState
 from bot.games import cards as C
-from bot.players import ComputerPlayer, knowledge_of
+from bot.players import ComputerPlayer, knowledge_of, search
 from bot.players.inference import PROPOSALS, Sampler
 from bot.players.oh_hell import BID_PROPOSALS, KNOWLEDGE, deal_likelihood, read_table
 
@@ -116,3 +116,36 @@ def test_a_hint_says_what_the_bids_read() -> None:
     decision = ComputerPlayer("strong", seed=2, samples=120).decide(state, 3)
     assert decision.reading is not None and decision.reading.seat in (0, 1, 2)
     assert decision.drawn >= decision.samples
+
+
+class _Explains:
+    """Oh Hell's knowledge with a likelihood that gives every proposal the same log (``value``)."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def likelihood(self, world: GameState, seat: int) -> float:
+        return self.value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(KNOWLEDGE, name)
+
+
+@pytest.mark.parametrize("value", [float("-inf"), float("nan"), float("inf"), -1e308])
+def test_a_table_no_model_explains_still_draws_deals_with_finite_weights(value: float) -> None:
+    """Every proposal impossible (a log of -inf), not a number, certain or far below 0: the sampler still
+    keeps one of them, and the weights the reading sees are finite and add up to one a draw (they were
+    ``nan``, and ``random.choices`` refused them: the decision, or the hint, failed)."""
+    state = random_state("oh-hell", 4, {}, seed=5)
+    seat = state.to_act()[0]
+    sampler = Sampler(state, seat, _Explains(value), Random(3))
+    for _ in range(20):
+        assert sampler.draw().players == 4
+    assert all(weight == weight and 0.0 <= weight <= 1.0 for weight in sampler.weights)
+    per_draw = sampler.proposals or PROPOSALS
+    for start in range(0, len(sampler.weights), per_draw):
+        assert sum(sampler.weights[start : start + per_draw]) == pytest.approx(1.0)
+    sampler.reading()  # reads the weighted worlds without failing
+    stub = _Explains(value)
+    decision = search.decide(state, seat, stub, Random(2), budget_s=None, samples=3)
+    assert decision.action in state.legal(seat) and decision.samples == 3
