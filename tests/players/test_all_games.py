@@ -145,15 +145,15 @@ def test_a_computer_refuses_an_unknown_level_and_a_seat_with_nothing_to_do() -> 
 
 
 def test_a_computer_refuses_a_bool_for_a_seat() -> None:
-    """True is no seat (the engines refuse it), though ``legal(True)`` lists seat 1's actions: a computer asked
-    to play for True answered for seat 1."""
+    """True is no seat (the engines refuse it): a computer asked to play for True answered for seat 1, while the
+    engines' ``legal(True)`` listed seat 1's actions."""
     for game, info in GAMES.items():
         state = new_game(game, info.default_players, {}, seed=1)
         rng = Random(1)
         while 1 not in state.to_act():
             seat = state.to_act()[0]
             state.act(seat, rng.choice(state.legal(seat)))
-        assert state.legal(True)  # the engine's list, read as seat 1's
+        assert state.legal(1) and state.legal(True) == []
         for level in LEVELS:
             with pytest.raises(ValueError, match="no seat"):
                 ComputerPlayer(level).choose(state, True)
