@@ -61,6 +61,11 @@ class Unreachable:
         """Whether the table's server or channel is gone for good: nothing is to be sent for it at all."""
         return table.guild_id in self.servers or table.channel_id in self.channels
 
+    def closed(self, guild_id: int, channel_id: int) -> bool:
+        """Whether nothing is to be sent to ``channel_id`` of server ``guild_id``: the bot left the server, or the
+        channel was deleted."""
+        return guild_id in self.servers or channel_id in self.channels
+
     def where(self, table: Placed) -> int | None:
         """Where a table's pings and notices go: its thread, or its channel if the thread was deleted; None if its
         server or channel is gone."""

@@ -295,6 +295,14 @@ async def guilds_with_nights(connection: AsyncConnection) -> set[int]:
     return {int(row.guild_id) for row in await connection.execute(statement)}
 
 
+async def guilds_with_seasons(connection: AsyncConnection) -> set[int]:
+    """The servers with seasons turned on, or a season whose standings are still to be posted."""
+    plans = select(PLANS.c.guild_id).where(PLANS.c.active.is_(True)).distinct()
+    unposted = select(SEASONS.c.guild_id).where(SEASONS.c.announced_message_id.is_(None)).distinct()
+    rows = [*await connection.execute(plans), *await connection.execute(unposted)]
+    return {int(row.guild_id) for row in rows}
+
+
 async def cancel_nights_in(
     connection: AsyncConnection, *, guild_id: int | None = None, channel_id: int | None = None
 ) -> list[int]:

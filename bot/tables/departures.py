@@ -87,7 +87,8 @@ class Departures:
 
     async def servers_missing(self, present: Collection[int], mine: Callable[[int], bool]) -> list[int]:
         """A shard connected (READY) and listed ``present``, every server the bot is in on it, whether available or
-        not: the servers of the shard (``mine``) with open tables, tournaments or nights to come that it does not
+        not: the servers of the shard (``mine``) with open tables, tournaments, nights to come or seasons (whose
+        standings would be posted there) that it does not
         list, oldest id first. The bot was removed from each while it was not listening (no process ran, or the
         gateway was lost when Discord said so): the caller stops writing there, then closes each with
         :meth:`server_left`."""
@@ -95,6 +96,7 @@ class Departures:
             held = await repo.open_table_guilds(connection)
             held |= await trepo.open_guilds(connection)
             held |= await srepo.guilds_with_nights(connection)
+            held |= await srepo.guilds_with_seasons(connection)  # nothing to close, but nothing to post there either
         missing = sorted(g for g in held if g >= SNOWFLAKE_FLOOR and g not in present and mine(g))
         if missing:
             log.info("servers not listed by Discord at READY (the bot was removed meanwhile): %s", missing)

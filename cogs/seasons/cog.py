@@ -202,6 +202,15 @@ class Seasons(commands.Cog, name=HANDLER):
             log.info("season %s of server %s: claimed by another process meanwhile", season.name, season.guild_id)
             return
         locale = self.bot.languages.of(season.guild_id)
+        left = season.guild_id in self.bot.unreachable.servers
+        if self.bot.unreachable.closed(season.guild_id, ended.channel_id):  # Discord said so: not asked again
+            log.warning(
+                "season %s of server %s: its channel %s is out of reach", season.name, season.guild_id, ended.channel_id
+            )
+            await self.service.seasons.announced(season.id, 0)
+            if ended.top_role_id is not None and not left:  # in a server still ours, the role still moves
+                await self.move_role(ended, None, locale)
+            return
         try:
             channel = self.bot.get_channel(ended.channel_id) or await self.bot.fetch_channel(ended.channel_id)
             if not isinstance(channel, discord.abc.Messageable):

@@ -315,6 +315,26 @@ async def test_a_season_whose_channel_is_gone_still_gives_its_role(
     assert "Traceback" not in bot.log(), bot.log()[-4000:]
 
 
+async def test_a_season_of_a_server_left_while_the_bot_was_down_is_posted_nowhere(
+    double: DiscordDouble, database_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """The bot was removed from the server while it was down: the next READY no longer lists it, and its ended
+    season's standings and role are not tried there (Discord would only refuse them: 403s count towards its ban)."""
+    await ended_season(database_url, double.guild_id)
+    await double.remove_from_server(double.guild_id, heard=False)
+    bot = BotProcess(double, database_url, tmp_path / "bot.log")
+    await bot.start()
+    try:
+        await double.wait_for(lambda: "is out of reach" in bot.log(), WAIT, "the season's end passed over")
+        assert "servers not listed by Discord at READY" in bot.log()
+        assert double.calls_to(double.channels_of(double.guild_id)) == []
+        assert not [call for call in double.calls if "/roles/" in call[1]]
+        assert not any(CHAMPION in roles for roles in double.member_roles.values())
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log(), bot.log()[-4000:]
+
+
 QUIET = 900_000_000_000_000_077  # a channel where the bot may read but not write
 SEND_MESSAGES = 1 << 11
 

@@ -162,7 +162,7 @@ async def test_a_server_left_while_nobody_listened_is_closed_at_its_shards_ready
     """A shard's READY lists every server the bot is in on it: one of its servers with a table, a tournament or a
     night to come that it does not list was left meanwhile, and closes as if Discord had said so; a server it lists,
     another shard's server, and the local tables' own server (no Discord server at all) are left alone."""
-    listed, left, nights_only, tournament_only, other_shard = (10**18 + n * (1 << 22) for n in range(5))
+    listed, left, nights_only, tournament_only, other_shard, seasons_only = (10**18 + n * (1 << 22) for n in range(6))
     plan = service.game_nights.check("oh-hell", "", None, "2026-11-21 21:00")
     tables = {}
     for guild in (listed, left, other_shard, GUILD):
@@ -174,13 +174,17 @@ async def test_a_server_left_while_nobody_listened_is_closed_at_its_shards_ready
         tournament_only, CHANNEL, HOST, "Host", "oh-hell", {"start_cards": 1}, table_size=4
     )
 
+    await service.seasons.turn_on(  # nothing of it to close, but its standings would be posted there
+        seasons_only, "oh-hell", by_user=HOST, can_manage=True, length="month", channel_id=CHANNEL
+    )
     missing = await service.servers_missing({listed}, lambda guild: guild != other_shard)
 
-    assert missing == sorted([left, nights_only, tournament_only])
+    assert missing == sorted([left, nights_only, tournament_only, seasons_only])
     gone = {guild: await service.server_left(guild) for guild in missing}
     assert gone[left].tables == (tables[left].id,) and gone[nights_only].nights == (night.id,)
     assert gone[tournament_only].tournaments == (tournament.id,)
     assert (await service.table(tables[left].id)).status == "abandoned"
     for guild in (listed, other_shard, GUILD):
         assert (await service.table(tables[guild].id)).status == "playing", guild
-    assert await service.servers_missing({listed}, lambda guild: guild != other_shard) == []  # nothing more to close
+    left_alone = await service.servers_missing({listed}, lambda guild: guild != other_shard)
+    assert left_alone == [seasons_only]  # its seasons are kept for the day the bot is added back
