@@ -334,10 +334,10 @@ class TrickBot(TableBot):
 
     async def _servers_left(self, shard_id: int) -> None:
         """A new session's READY lists every server the bot is in on the shard (available or not): a server of the
-        shard with open tables, tournaments or nights that it does not list was left while nobody listened (the
-        bot down, or the gateway lost as Discord said so). Nothing more is sent there, and it closes as a
-        GUILD_DELETE closes it (``on_guild_remove``), before the shard's clocks run again. A database out of reach
-        leaves it to the next READY."""
+        shard with open tables, tournaments, nights or seasons that it does not list was left while nobody
+        listened (the bot down, or the gateway lost as Discord said so). Nothing more is sent there, and it closes
+        as a GUILD_DELETE closes it (``on_guild_remove``), before the shard's clocks run again. A database out of
+        reach leaves it to the next READY."""
         count = self.shard_count or 1
         present = {guild.id for guild in self.guilds if shard_of(guild.id, count) == shard_id}
         try:

@@ -75,7 +75,7 @@ class ComputerPlayer:
 
     def decide(self, state: GameState, seat: int) -> Decision:
         """The choice, and for ``strong`` what the search found of each candidate (for hints)."""
-        if type(seat) is not int:  # a bool is no seat (``legal(True)`` would be seat 1's), as the engines say
+        if type(seat) is not int:  # a bool is no seat, as the engines say: named so, not "nothing to do now"
             raise ValueError(f"{seat!r} is no seat")
         legal = state.legal(seat)
         if not legal:

@@ -88,10 +88,9 @@ class Departures:
     async def servers_missing(self, present: Collection[int], mine: Callable[[int], bool]) -> list[int]:
         """A shard connected (READY) and listed ``present``, every server the bot is in on it, whether available or
         not: the servers of the shard (``mine``) with open tables, tournaments, nights to come or seasons (whose
-        standings would be posted there) that it does not
-        list, oldest id first. The bot was removed from each while it was not listening (no process ran, or the
-        gateway was lost when Discord said so): the caller stops writing there, then closes each with
-        :meth:`server_left`."""
+        standings would be posted there) that it does not list, oldest id first. The bot was removed from each
+        while it was not listening (no process ran, or the gateway was lost when Discord said so): the caller
+        stops writing there, then closes each with :meth:`server_left`."""
         async with self.store.db.engine.connect() as connection:
             held = await repo.open_table_guilds(connection)
             held |= await trepo.open_guilds(connection)
