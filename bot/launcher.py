@@ -48,6 +48,9 @@ EXTENSIONS = (
 # A stop (SIGTERM, SIGINT) closes everything within this many seconds, whatever the bot was doing; each
 # part is given what is left of it, and one that takes longer is left behind (see TrickBot.close).
 STOP_WITHIN = 8.0
+# A new session's servers come in (GUILD_CREATE) within this many seconds, or their channels are checked without
+# those still out (each is checked when it comes in): the shard's turn clocks wait for it.
+SERVERS_WITHIN = 60.0
 
 NO_TOKEN = """\
 The bot needs a token to connect to Discord, and {problem}. Create an application at \
@@ -221,6 +224,8 @@ class TrickBot(TableBot):
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
         self._returning: set[asyncio.Task[None]] = set()  # shards' clocks being given back their time away
+        self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
+        self._unchecked: set[int] = set()  # servers still out when their shard's session checked their channels
         self._activity: ActivityRunning | None = None
 
     async def setup_hook(self) -> None:
@@ -306,7 +311,22 @@ class TrickBot(TableBot):
         self.service.gateway.lost(shard_id, self.shard_count)  # its players' clicks cannot arrive: clocks stop
 
     async def on_shard_connect(self, shard_id: int) -> None:  # discord.py: its READY read, its servers listed
+        self._came_in(shard_id).clear()  # its servers come in (GUILD_CREATE) from now on
         self._back(shard_id, "a new session", fresh=True)
+
+    async def on_shard_ready(self, shard_id: int) -> None:  # discord.py: the new session's servers all came in
+        self._came_in(shard_id).set()
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server still out when its shard's new session checked its channels came in (its channels as they are
+        now: discord.py made it anew at READY). A server back from an outage within a session is not checked: its
+        channels in discord.py's cache are those from before, deleted ones too."""
+        if guild.id in self._unchecked:
+            self._unchecked.discard(guild.id)
+            await self._channels_deleted(guild.shard_id, [guild])
+
+    def _came_in(self, shard_id: int) -> asyncio.Event:
+        return self._whole.setdefault(shard_id, asyncio.Event())
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         self._back(shard_id, "its session resumed", fresh=False)
@@ -314,7 +334,8 @@ class TrickBot(TableBot):
     def _back(self, shard_id: int, how: str, *, fresh: bool) -> None:
         """One line when a shard reaches the gateway: the first time, or back after an outage (how long); its
         servers' turn clocks get back the time it was away, in the background (a table at a time), after a new
-        session's servers are checked against those with open tables (:meth:`_servers_left`)."""
+        session's servers and their channels are checked against those with open tables (:meth:`_servers_left`,
+        :meth:`_channels_deleted`)."""
         returning = asyncio.create_task(self._return(shard_id, fresh), name="clocks-back")
         self._returning.add(returning)
         returning.add_done_callback(self._returning.discard)
@@ -329,6 +350,10 @@ class TrickBot(TableBot):
         try:
             if fresh:
                 await self._servers_left(shard_id)
+                with contextlib.suppress(TimeoutError):  # a server still out is checked when it comes in
+                    await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
+                count = self.shard_count or 1
+                await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
         finally:  # whatever the check met, the shard's clocks run again
             await self.service.gateway.back(shard_id, self.shard_count)
 
@@ -350,6 +375,26 @@ class TrickBot(TableBot):
             if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
                 raise
             log.warning("shard %s: the servers it no longer lists could not be checked (%s)", shard_id, error)
+
+    async def _channels_deleted(self, shard_id: int, guilds: list[discord.Guild]) -> None:
+        """Servers that came in whole (GUILD_CREATE) list every channel they have, the bot's to see or not: a
+        channel of theirs with an open table, a tournament, a night to come or a season that they do not list was
+        deleted while nobody listened. Nothing more is sent there, and it closes as CHANNEL_DELETE closes it
+        (``on_guild_channel_delete``), before the shard's clocks run again. Threads are not checked: an archived
+        one is not listed, and a table whose thread is gone goes on in its channel anyway. A database out of reach
+        leaves it to the next time its server comes in."""
+        listed = {guild.id: {channel.id for channel in guild.channels} for guild in guilds if not guild.unavailable}
+        self._unchecked |= {guild.id for guild in guilds if guild.unavailable}  # checked when they come in
+        if not listed:
+            return
+        try:
+            for channel_id in await self.service.channels_missing(listed):
+                self.unreachable.channel_deleted(channel_id)  # first: nothing of its closing is said there
+                await self.service.channel_deleted(channel_id)
+        except Exception as error:
+            if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
+                raise
+            log.warning("shard %s: the channels its servers no longer list could not be checked (%s)", shard_id, error)
 
     async def serve(self, token: str, stop: asyncio.Event) -> None:
         """Run until ``stop`` is set (a signal), then close; or until discord.py gives up (its error is raised).

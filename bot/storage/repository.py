@@ -325,10 +325,10 @@ async def open_table_ids_at(
     return [int(row.id) for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
-async def open_table_guilds(connection: AsyncConnection) -> set[int]:
-    """The servers with an open table (a lobby or a match in play)."""
-    statement = select(TABLES.c.guild_id).where(TABLES.c.status.in_(OPEN_STATUSES)).distinct()
-    return {int(row.guild_id) for row in await connection.execute(statement)}
+async def open_table_places(connection: AsyncConnection) -> set[tuple[int, int]]:
+    """Where the open tables (lobbies and matches in play) are: each (server, channel) with one."""
+    statement = select(TABLES.c.guild_id, TABLES.c.channel_id).where(TABLES.c.status.in_(OPEN_STATUSES)).distinct()
+    return {(int(row.guild_id), int(row.channel_id)) for row in await connection.execute(statement)}
 
 
 async def claim_channel(connection: AsyncConnection, table_id: int, channel_id: int) -> None:

@@ -289,10 +289,16 @@ async def release_announcement(connection: AsyncConnection, season_id: int) -> N
     )
 
 
-async def guilds_with_nights(connection: AsyncConnection) -> set[int]:
-    """The servers with a night still waiting for its start."""
-    statement = select(NIGHTS.c.guild_id).where(NIGHTS.c.status == "scheduled").distinct()
-    return {int(row.guild_id) for row in await connection.execute(statement)}
+async def night_places(connection: AsyncConnection) -> set[tuple[int, int]]:
+    """Where the nights still waiting for their start open their lobbies: each (server, channel) with one."""
+    statement = select(NIGHTS.c.guild_id, NIGHTS.c.channel_id).where(NIGHTS.c.status == "scheduled").distinct()
+    return {(int(row.guild_id), int(row.channel_id)) for row in await connection.execute(statement)}
+
+
+async def season_places(connection: AsyncConnection) -> set[tuple[int, int]]:
+    """Where the seasons turned on post their final standings: each (server, channel) with one."""
+    statement = select(PLANS.c.guild_id, PLANS.c.channel_id).where(PLANS.c.active.is_(True)).distinct()
+    return {(int(row.guild_id), int(row.channel_id)) for row in await connection.execute(statement)}
 
 
 async def guilds_with_seasons(connection: AsyncConnection) -> set[int]:

@@ -58,10 +58,10 @@ async def open_ids_in_guild(connection: AsyncConnection, guild_id: int) -> list[
     return [(int(row.id), int(row.round)) for row in await connection.execute(statement.order_by(TOURNAMENTS.c.id))]
 
 
-async def open_guilds(connection: AsyncConnection) -> set[int]:
-    """The servers with a tournament in sign-up or under way."""
-    statement = select(TOURNAMENTS.c.guild_id).where(TOURNAMENTS.c.status.in_(OPEN)).distinct()
-    return {int(row.guild_id) for row in await connection.execute(statement)}
+async def open_places(connection: AsyncConnection) -> set[tuple[int, int]]:
+    """Where the tournaments in sign-up or under way are shown: each (server, channel) with one."""
+    statement = select(TOURNAMENTS.c.guild_id, TOURNAMENTS.c.channel_id).where(TOURNAMENTS.c.status.in_(OPEN))
+    return {(int(row.guild_id), int(row.channel_id)) for row in await connection.execute(statement.distinct())}
 
 
 async def open_ids_in_channel(connection: AsyncConnection, channel_id: int) -> list[int]:

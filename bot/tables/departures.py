@@ -14,9 +14,11 @@ that stops writing there.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import repository as repo
 from bot.storage import seasons as srepo
@@ -92,14 +94,36 @@ class Departures:
         while it was not listening (no process ran, or the gateway was lost when Discord said so): the caller
         stops writing there, then closes each with :meth:`server_left`."""
         async with self.store.db.engine.connect() as connection:
-            held = await repo.open_table_guilds(connection)
-            held |= await trepo.open_guilds(connection)
-            held |= await srepo.guilds_with_nights(connection)
-            held |= await srepo.guilds_with_seasons(connection)  # nothing to close, but nothing to post there either
+            held = {guild for guild, _ in await self._places(connection)}
+            held |= await srepo.guilds_with_seasons(connection)  # a season's standings still to post, too
         missing = sorted(g for g in held if g >= SNOWFLAKE_FLOOR and g not in present and mine(g))
         if missing:
             log.info("servers not listed by Discord at READY (the bot was removed meanwhile): %s", missing)
         return missing
+
+    async def channels_missing(self, listed: Mapping[int, Collection[int]]) -> list[int]:
+        """Servers came in whole (GUILD_CREATE, at a shard's new session or at the end of a server's outage), each
+        listing its channels in ``listed``: every channel of the server, the bot's to see or not, threads aside.
+        The channels of those servers where a table is open, a tournament is shown, a night will open its lobby or
+        a season will post its standings that are not listed, lowest id first: each was deleted while nobody
+        listened (no process ran, the gateway was lost, or the server was out), and the caller stops writing there
+        and closes each with :meth:`channel_deleted`."""
+        async with self.store.db.engine.connect() as connection:
+            places = await self._places(connection)
+        missing = sorted({channel for guild, channel in places if guild in listed and channel not in listed[guild]})
+        if missing:
+            log.info("channels not listed by Discord with their servers (deleted meanwhile): %s", missing)
+        return missing
+
+    @staticmethod
+    async def _places(connection: AsyncConnection) -> set[tuple[int, int]]:
+        """Every (server, channel) where something is still to be shown: open tables, tournaments, nights to come,
+        seasons turned on."""
+        places = await repo.open_table_places(connection)
+        places |= await trepo.open_places(connection)
+        places |= await srepo.night_places(connection)
+        places |= await srepo.season_places(connection)
+        return places
 
     async def channel_deleted(self, channel_id: int) -> list[int]:
         """The channel ``channel_id`` was deleted in Discord: its game nights still to come and its tournaments are

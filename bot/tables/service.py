@@ -149,6 +149,7 @@ class TableService:
         # what goes when Discord takes a server, a channel or a thread away
         self.server_left = departures.server_left
         self.servers_missing = departures.servers_missing
+        self.channels_missing = departures.channels_missing
         self.channel_deleted = departures.channel_deleted
         self.thread_deleted = departures.thread_deleted
 

@@ -311,6 +311,7 @@ class DiscordDouble:
         # answers once the bot is removed from the server or its view of the channel is taken away.
         self.channels_refused: set[int] = set()
         self.channels_deleted: set[int] = set()  # every call to one answered 404 Unknown Channel
+        self.servers_out: set[int] = set()  # servers in an outage: READY lists them, no GUILD_CREATE follows
         self.spec_seconds = 0.0  # time spent checking them against the spec
         # One thread checks calls against the spec, one at a time (its caches are built as it goes).
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="double-spec")
@@ -516,17 +517,29 @@ class DiscordDouble:
         if heard:
             await self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, shard=self.shard_of(guild_id))
 
-    async def server_unavailable(self, guild_id: int) -> None:
-        """A server's outage (GUILD_DELETE with ``unavailable``): the bot is still in it."""
-        await self._dispatch("GUILD_DELETE", {"id": str(guild_id), "unavailable": True}, shard=self.shard_of(guild_id))
+    async def server_unavailable(self, guild_id: int, *, heard: bool = True) -> None:
+        """A server's outage (GUILD_DELETE with ``unavailable``): the bot is still in it, and a new session's READY
+        lists it without its GUILD_CREATE, until :meth:`server_available`. ``heard`` False: while no bot was
+        connected (no event)."""
+        self.servers_out.add(guild_id)
+        if heard:
+            payload = {"id": str(guild_id), "unavailable": True}
+            await self._dispatch("GUILD_DELETE", payload, shard=self.shard_of(guild_id))
 
-    async def delete_channel(self, channel_id: int) -> None:
-        """A text channel deleted (CHANNEL_DELETE), with its threads: later calls to them get 404 Unknown Channel."""
+    async def server_available(self, guild_id: int) -> None:
+        """A server's outage over: it comes in whole again (GUILD_CREATE), its channels as they are now."""
+        self.servers_out.discard(guild_id)
+        await self._dispatch("GUILD_CREATE", self._guild_payload(guild_id), shard=self.shard_of(guild_id))
+
+    async def delete_channel(self, channel_id: int, *, heard: bool = True) -> None:
+        """A text channel deleted (CHANNEL_DELETE), with its threads: later calls to them get 404 Unknown Channel,
+        and its server's GUILD_CREATE no longer lists it. ``heard`` False: while no bot was connected, or while its
+        server was out (no event)."""
         channel = self.channels[channel_id]
         threads = {i for i, c in self.channels.items() if c.get("parent_id") == str(channel_id) and c["type"] == 11}
         self.channels_deleted |= {channel_id, *threads}
-        shard = self.shard_of(int(channel["guild_id"]))
-        await self._dispatch("CHANNEL_DELETE", dict(channel), shard=shard)
+        if heard:
+            await self._dispatch("CHANNEL_DELETE", dict(channel), shard=self.shard_of(int(channel["guild_id"])))
 
     async def delete_thread(self, thread_id: int) -> None:
         """A thread deleted (THREAD_DELETE): later calls to it get 404 Unknown Channel."""
@@ -650,7 +663,7 @@ class DiscordDouble:
                     },
                     shard=shard,
                 )
-                for guild in guilds:
+                for guild in (g for g in guilds if g not in self.servers_out):
                     payload = self._guild_payload(guild)
                     if self.intents.get(shard, 0) & (1 << 16):  # GUILD_SCHEDULED_EVENTS
                         payload["guild_scheduled_events"] = self.scheduled_events.of_guild(guild)
@@ -679,7 +692,11 @@ class DiscordDouble:
             "icon": None,
             "owner_id": "1",
             "roles": [everyone, self.role_payload(ORGANISERS), self.role_payload(BOT_ROLE)],
-            "channels": [dict(c) for c in self.channels.values() if c["type"] == 0 and c["guild_id"] == str(guild_id)],
+            "channels": [
+                dict(c)
+                for i, c in self.channels.items()
+                if c["type"] == 0 and c["guild_id"] == str(guild_id) and i not in self.channels_deleted
+            ],
             "threads": [],
             "members": [self._bot_member()],
             "member_count": 10,

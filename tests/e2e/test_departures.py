@@ -3,7 +3,8 @@
 - The bot removed from the server (GUILD_DELETE): the table ends at once as abandoned, and nothing more is sent to
   the server (no edit, no ping, no reminder), however its turn timer and computers would have gone on; a server's
   outage (GUILD_DELETE with ``unavailable``) changes nothing.
-- The table's channel deleted (CHANNEL_DELETE): the table is abandoned, and nothing more is sent there.
+- The table's channel deleted (CHANNEL_DELETE): the table is abandoned, and nothing more is sent there; deleted
+  while the bot was down, it is missed from the server's GUILD_CREATE at the next start: the same.
 - The table's thread deleted (THREAD_DELETE): the table goes on, its reminder said in its channel.
 - The table's channel closed to the bot (every call 403 Missing Access): one refused edit, not one a move.
 
@@ -129,6 +130,54 @@ async def test_a_deleted_channel_abandons_its_table_and_nothing_more_is_sent_the
     assert await status(database_url, table.table_id) == "abandoned"
     await asyncio.sleep(TURN + 3)
     assert double.calls_to(double.channels_deleted, since=before) == []
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_it_comes_back(
+    double: DiscordDouble, bot: BotProcess, database_url: str, tmp_path: Path
+) -> None:
+    """Discord says nothing at the next start of a channel deleted meanwhile: its server's GUILD_CREATE no longer
+    lists it. The table there ends as abandoned before its clock runs again (its edits and Alice's reminder would
+    each have been refused), and nothing is sent to the channel or its thread."""
+    table = await alices_turn(double)
+    await bot.stop()
+    await double.delete_channel(double.channel_id, heard=False)
+    before = len(double.calls)
+    again = BotProcess(double, database_url, tmp_path / "bot-again.log", COMPUTER_BUDGET_MS="100")
+    await again.start()
+    try:
+        await logged(again, re.compile(rf"channel {double.channel_id} was deleted: open tables {table.table_id} "))
+        assert "not listed by Discord with their servers" in again.log()
+        assert await status(database_url, table.table_id) == "abandoned"
+        await asyncio.sleep(TURN + 3)  # past Alice's reminder
+        assert double.calls_to(double.channels_deleted, since=before) == []
+    finally:
+        await again.stop()
+    assert "Traceback" not in again.log(), again.log()[-4000:]
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_its_server_comes_in_late(
+    double: DiscordDouble, bot: BotProcess, database_url: str, tmp_path: Path
+) -> None:
+    """The table's server is out when the bot starts again (READY lists it, no GUILD_CREATE follows): its channels
+    cannot be checked with the rest; they are when it comes in."""
+    table = await alices_turn(double)
+    await bot.stop()
+    await double.delete_channel(double.channel_id, heard=False)
+    await double.server_unavailable(double.guild_id, heard=False)
+    again = BotProcess(double, database_url, tmp_path / "bot-again.log", COMPUTER_BUDGET_MS="100")
+    await again.start()
+    try:
+        await asyncio.sleep(3.0)  # the shard's session has checked the servers that came in: none
+        assert await status(database_url, table.table_id) == "playing"
+        before = len(double.calls)
+        await double.server_available(double.guild_id)
+        await logged(again, re.compile(rf"channel {double.channel_id} was deleted: open tables {table.table_id} "))
+        assert await status(database_url, table.table_id) == "abandoned"
+        await asyncio.sleep(TURN + 3)  # past Alice's reminder
+        assert double.calls_to(double.channels_deleted, since=before) == []
+    finally:
+        await again.stop()
+    assert "Traceback" not in again.log(), again.log()[-4000:]
 
 
 async def test_a_deleted_thread_leaves_the_table_playing_in_its_channel(

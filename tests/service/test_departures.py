@@ -188,3 +188,40 @@ async def test_a_server_left_while_nobody_listened_is_closed_at_its_shards_ready
         assert (await service.table(tables[guild].id)).status == "playing", guild
     left_alone = await service.servers_missing({listed}, lambda guild: guild != other_shard)
     assert left_alone == [seasons_only]  # its seasons are kept for the day the bot is added back
+
+
+async def test_channels_deleted_while_nobody_listened_are_found_when_their_servers_come_in(
+    service: TableService,
+) -> None:
+    """A server that comes in whole (GUILD_CREATE) lists every channel it has: a channel of it with an open table, a
+    tournament, a night to come or a season that it does not list was deleted meanwhile; channels it lists, and the
+    channels of servers that did not come in (still out, or another shard's), are left alone."""
+    guild, out = 10**18, 10**18 + (1 << 22)
+    kept, table_gone, tournament_gone, night_gone, season_gone = (CHANNEL + n for n in range(5))
+    tables = {}
+    for channel in (kept, table_gone):
+        tables[channel] = (await started(service, "oh-hell", players=3, guild=guild, channel=channel)).table
+    elsewhere = (await started(service, "oh-hell", players=3, guild=out, channel=CHANNEL + 9)).table
+    tournament = await service.tournaments.create(
+        guild, tournament_gone, HOST, "Host", "oh-hell", {"start_cards": 1}, table_size=4
+    )
+    plan = service.game_nights.check("oh-hell", "", None, "2026-11-21 21:00")
+    night = await service.game_nights.schedule(
+        plan, guild_id=guild, channel_id=night_gone, event_id=80, host_id=HOST, host_name="Host"
+    )
+    await service.seasons.turn_on(
+        guild, "oh-hell", by_user=HOST, can_manage=True, length="month", channel_id=season_gone
+    )
+
+    missing = await service.channels_missing({guild: {kept, 1, 2}})
+
+    assert missing == [table_gone, tournament_gone, night_gone, season_gone]
+    for channel in missing:
+        await service.channel_deleted(channel)
+    assert (await service.table(tables[table_gone].id)).status == "abandoned"
+    assert (await service.table(tables[kept].id)).status == "playing"
+    assert (await service.table(elsewhere.id)).status == "playing"  # its server did not come in
+    assert (await service.tournaments.tournament(tournament.id)).status == TournamentStatus.CANCELLED
+    assert night.id not in [n.id for n in await service.game_nights.upcoming(guild)]
+    assert await service.channels_missing({guild: {kept}}) == [season_gone]  # the season is kept, as at CHANNEL_DELETE
+    assert await service.channels_missing({}) == []
