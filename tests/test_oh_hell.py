@@ -166,7 +166,9 @@ def test_without_the_hook_the_dealer_may_make_the_total() -> None:
     state.act(2, "bid 0")
 
 
-@pytest.mark.parametrize("action", ["bid 3", "bid -1", "bid one", "bid ²", "bid", "bid 1 2", "play AS"])
+@pytest.mark.parametrize(
+    "action", ["bid 3", "bid -1", "bid one", "bid ²", "bid", "bid 1 2", "play AS", "bid 01", "bid 00"]
+)
 def test_bids_out_of_range_or_malformed_are_refused(action: str) -> None:
     state = game({0: "AS 2S", 1: "KH 3H", 2: "QC 4C"}, dealer=0)
     before = state.to_json()

@@ -233,7 +233,8 @@ class OhHell(GameState):
             raise IllegalAction("wrong_phase", action=action, phase=PHASE_NAMES[self.phase])
         if self.phase == BID:
             text = words[1]
-            if not (text.isascii() and text.isdigit() and int(text) <= self.cards):
+            # written as the bid's own number: "bid 01" is not a name of bid 1 (as "play 010H" is no card)
+            if not (text.isascii() and text.isdigit() and str(int(text)) == text and int(text) <= self.cards):
                 raise IllegalAction("bad_bid", bid=text, cards=self.cards)
             bid = int(text)
             if bid == self.hooked():

@@ -22,6 +22,7 @@ the 9").
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import exp, inf, isnan
@@ -53,8 +54,18 @@ Likelihood = Callable[[GameState, int], float]
 class Sampler:
     """Determinizations for one decision of ``seat``, weighted by the game's ``likelihood`` when it has one."""
 
-    def __init__(self, state: GameState, seat: int, knowledge: Knowledge, rng: random.Random) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        knowledge: Knowledge,
+        rng: random.Random,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.state, self.seat, self.knowledge, self.rng = state, seat, knowledge, rng
+        # A timed decision's end (on ``clock``): the proposals past it are not drawn, the first always is.
+        self.deadline, self.clock = deadline, clock
         self.likelihood: Likelihood | None = getattr(knowledge, "likelihood", None)
         self.refine: Callable[[GameState, int, random.Random], GameState | None] | None = getattr(
             knowledge, "refine", None
@@ -81,8 +92,11 @@ class Sampler:
             # the likelihood is cheap (Oh Hell's bids) more proposals follow what was seen more closely.
             count: Callable[[GameState, int], int] | None = getattr(self.knowledge, "proposals", None)
             self.proposals = PROPOSALS if count is None else count(first, self.seat)
-        worlds = [first, *(self._one() for _ in range(self.proposals - 1))]
-        weights = _weights([self.likelihood(world, self.seat) for world in worlds])
+        worlds, logs = [first], [self.likelihood(first, self.seat)]
+        while len(worlds) < self.proposals and (self.deadline is None or self.clock() < self.deadline):
+            worlds.append(self._one())
+            logs.append(self.likelihood(worlds[-1], self.seat))
+        weights = _weights(logs)
         chosen = self.rng.choices(worlds, weights)[0]
         if len(self.worlds) < KEPT:
             total = sum(weights)

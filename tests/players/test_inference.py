@@ -95,6 +95,31 @@ def test_a_bid_draws_more_deals_for_each_one_kept_than_a_play_and_reads_only_det
     assert playing.proposals == PROPOSALS and playing.drawn == PROPOSALS
 
 
+def test_a_timed_draw_stops_proposing_at_the_deadline_and_a_fixed_one_is_unchanged_by_it() -> None:
+    """A bid's draw weighs BID_PROPOSALS deals for the one it keeps, each with its likelihood: in a timed decision
+    none past the deadline (the first always), so a decision's start cannot run far over its budget; without a
+    deadline (a fixed number of deals) the deals are the same, whatever the clock says."""
+    state = game(
+        {0: "2S 3S 4C 5D 6D", 1: "AH KH 7C 8S 9D", 2: "7S 8C 9C 10D JD", 3: "QS KS 2C 3C 4H"}, dealer=3, turn_up="9H"
+    )
+    for seat, bid in ((0, 1), (1, 0), (2, 1)):
+        state.act(seat, f"bid {bid}")
+    now = [0.0]
+
+    def clock() -> float:  # each reading is a millisecond later
+        now[0] += 0.001
+        return now[0]
+
+    timed = Sampler(state, 3, KNOWLEDGE, Random(4), deadline=0.0035, clock=clock)
+    timed.draw()
+    assert timed.drawn == 4 < BID_PROPOSALS  # three clock readings before the deadline: three more proposals
+    timed.draw()
+    assert timed.drawn == 5  # past it: the first alone
+    plain, clocked = Sampler(state, 3, KNOWLEDGE, Random(4)), Sampler(state, 3, KNOWLEDGE, Random(4), clock=clock)
+    assert [plain.draw().to_json() for _ in range(3)] == [clocked.draw().to_json() for _ in range(3)]
+    assert plain.drawn == 3 * BID_PROPOSALS
+
+
 def test_a_play_away_from_the_easy_card_is_less_likely_than_the_easy_card() -> None:
     """Seat 1 bid 0 and holds KS 5S under the led ace: the easy player throws the king (the highest card that
     loses), so a deal in which it did is likelier than one in which it kept the king."""
