@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from activity.local import ActivityRunning, PortTaken, run_local, start_activity
 from bot.config import Settings
-from bot.gateway import OneLineOutages, out_of_reach, quiet_discord_logs, use_backoff
+from bot.gateway import SILENCES, OneLineOutages, out_of_reach, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
 from bot.shards import shard_of
 from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
@@ -307,8 +307,13 @@ class TrickBot(TableBot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
-        self._away.setdefault(shard_id, time.monotonic())
-        self.service.gateway.lost(shard_id, self.shard_count)  # its players' clicks cannot arrive: clocks stop
+        """Its players' clicks cannot arrive: its clocks stop, from when it last heard from Discord if discord.py
+        gave up on a connection gone quiet (a minute or more before this event), or from now."""
+        now = time.monotonic()
+        heard = SILENCES.take(shard_id)
+        since = now if heard is None else min(heard, now)
+        self._away.setdefault(shard_id, since)
+        self.service.gateway.lost(shard_id, self.shard_count, silent=timedelta(seconds=now - since))
 
     async def on_shard_connect(self, shard_id: int) -> None:  # discord.py: its READY read, its servers listed
         self._came_in(shard_id).clear()  # its servers come in (GUILD_CREATE) from now on

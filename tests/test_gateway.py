@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from pathlib import Path
 from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]
@@ -13,7 +16,19 @@ import sqlalchemy.exc
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.gateway import RECONNECT, Backoff, OneLineOutages, QuietOutages, quiet_discord_logs, use_backoff
+from bot.gateway import (
+    HEARTBEAT_TIMEOUT,
+    NOTICED_WITHIN,
+    RECONNECT,
+    SILENCES,
+    SILENT,
+    Backoff,
+    OneLineOutages,
+    QuietOutages,
+    Silences,
+    quiet_discord_logs,
+    use_backoff,
+)
 from bot.launcher import closed_by_discord
 
 
@@ -181,3 +196,60 @@ def test_the_invite_asks_for_create_events_which_discord_requires_of_a_bot_creat
     asked = permissions()
     assert asked.create_events and not asked.manage_events and not asked.administrator
     assert f"permissions={asked.value}" in invite_link(1234)
+
+
+class _KeepAlive(threading.Thread):
+    """A thread as discord.py's keep-alive handler is one: it knows when its shard last heard from Discord."""
+
+    def __init__(self, silent_for: float, line: logging.LogRecord) -> None:
+        super().__init__()
+        self._last_recv = time.perf_counter() - silent_for
+        self.line = line
+        self.kept = False
+
+    def run(self) -> None:
+        self.kept = QuietOutages().filter(self.line)
+
+
+def test_a_connection_gone_quiet_is_lost_from_when_its_shard_last_heard_from_discord() -> None:
+    """discord.py gives up on a shard that heard nothing (not even its heartbeats' acknowledgements) for a minute,
+    then says it disconnected: the shard's clocks stop from its last message, not from then. The line says how long
+    it was silent; a record of it is taken once, and only just after it was logged."""
+    line = record("discord.gateway", logging.WARNING, SILENT, (3,), None)
+    keep_alive = _KeepAlive(75.0, line)
+    keep_alive.start()
+    keep_alive.join()
+    assert keep_alive.kept and line.levelno == logging.WARNING
+    assert line.getMessage() == (
+        "Discord's gateway said nothing to shard 3 for 75 s: reconnecting (its clocks get it back)"
+    )
+    heard = SILENCES.take(3)
+    assert heard is not None and abs(time.monotonic() - 75.0 - heard) < 2.0
+    assert SILENCES.take(3) is None  # taken
+    elsewhere = record("discord.gateway", logging.WARNING, SILENT, (4,), None)
+    assert QuietOutages().filter(elsewhere)  # not in a keep-alive thread: silent for the timeout at least
+    heard = SILENCES.take(4)
+    assert heard is not None and abs(time.monotonic() - HEARTBEAT_TIMEOUT - heard) < 2.0
+    clock = Clock()
+    silences = Silences(clock)
+    silences.given_up(5, 70.0)
+    clock.now += NOTICED_WITHIN + 1
+    assert silences.take(5) is None  # too long ago to be this disconnect's
+    assert silences.take(6) is None  # a connection that closed of itself: lost when noticed
+
+
+async def test_the_launcher_stops_a_silent_shards_clocks_from_its_last_message(tmp_path: Path) -> None:
+    from bot.launcher import TrickBot
+
+    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
+    try:
+        SILENCES.given_up(0, 80.0)
+        before = bot.service.store.clock()
+        await bot.on_shard_disconnect(0)
+        since = bot.service.gateway._away[0]
+        assert abs((before - since).total_seconds() - 80.0) < 2.0
+        await bot.on_shard_disconnect(1)  # closed of itself: from now
+        assert abs((bot.service.store.clock() - bot.service.gateway._away[1]).total_seconds()) < 2.0
+    finally:
+        await bot.database.close()
+        await bot.budget.close()

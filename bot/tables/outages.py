@@ -109,16 +109,18 @@ class GatewayClocks:
             return None
         return Shards.of(self._count, stopped)
 
-    def lost(self, shard_id: int, count: int | None) -> None:
-        """``shard_id`` lost the gateway: its servers' clocks stop."""
+    def lost(self, shard_id: int, count: int | None, silent: timedelta = timedelta(0)) -> None:
+        """``shard_id`` lost the gateway: its servers' clocks stop. ``silent``: how long it had heard nothing
+        before that was noticed (a connection gone quiet, not closed): the outage began then."""
         self._know(count)
         if self._everything is not None:
             return
+        since = self.store.clock() - max(silent, timedelta(0))
         lock = self._returning.get(shard_id)
         if lock is not None and lock.locked():  # its last outage's time is being given back: a new one after
-            self._lost_again.setdefault(shard_id, self.store.clock())
+            self._lost_again.setdefault(shard_id, since)
         else:
-            self._away.setdefault(shard_id, self.store.clock())
+            self._away.setdefault(shard_id, since)
 
     async def back(self, shard_id: int, count: int | None) -> None:
         """``shard_id`` reached the gateway again: its servers' clocks get back the time it was away, then run.

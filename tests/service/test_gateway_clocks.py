@@ -231,3 +231,21 @@ async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until
     await service.settle()
     assert heard(service).take() == []
     assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_connection_noticed_quiet_late_stops_the_clocks_from_when_it_went_quiet(
+    service: TableService, clock: Clock
+) -> None:
+    """The shard heard nothing from 10 s into the seat's 60 s: noticed 70 s later (discord.py gives up on a quiet
+    connection after a minute), the seat still gets back the 50 s it had when the connection went quiet."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(40)  # (nothing fires: the reminder is due at 60 s)
+    await _nothing_fires(service)
+    clock.advance(40)  # 80 s in: the reminder's moment passed while nobody could know the connection was gone
+    service.gateway.lost(0, 1, silent=timedelta(seconds=70))
+    await _nothing_fires(service)
+    clock.advance(200)
+    await service.gateway.back(0, 1)
+    info = await service.table(table.id)
+    assert info.turn_ends == clock.now + timedelta(seconds=50)
