@@ -11,10 +11,9 @@ An outage is ordinary: discord.py logs each attempt as an ERROR with a full
 traceback; :class:`QuietOutages` turns that into one WARNING line with the
 reason and the next delay, and the launcher logs one INFO line when the
 gateway is back (with how long it was away). A connection gone quiet (no
-message from Discord, not even its heartbeats' acknowledgements, for a minute)
-is given up on by discord.py only then: :class:`Silences` keeps when the shard
-last heard from Discord, so its turn clocks stop from that moment, not from
-the minute or more later when discord.py said so.
+message from Discord, not even its heartbeats' acknowledgements) is given up
+on by discord.py only after a minute: :class:`Hearing` keeps when each shard
+last heard from Discord, so its turn clocks stop from that moment.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from __future__ import annotations
 import logging
 import random
 import socket
-import threading
 import time
 from collections.abc import Callable
 
@@ -37,44 +35,43 @@ FIRST_CONNECT = "Failed to connect for shard_id: %s. Retrying..."
 FIRST_CONNECT_RETRY = 5.0  # seconds discord.py waits before trying a first connection again
 CONNECTED = "Shard ID %s has connected to Gateway (Session ID: %s)."
 RESUMED = "Shard ID %s has successfully RESUMED session %s."
-SILENT = "Shard ID %s has stopped responding to the gateway. Closing and restarting."
-HEARTBEAT_TIMEOUT = 60.0  # discord.py's: a shard that heard nothing from Discord this long is closed, then restarted
-NOTICED_WITHIN = 30.0  # seconds between discord.py giving up on a silent shard and its disconnect event, at most
+HEARTBEAT_TIMEOUT = 60.0  # discord.py's: a shard that heard nothing from Discord this long reconnects
 
 
-class Silences:
-    """When each shard last heard from Discord's gateway, where discord.py gave up on a connection gone quiet (no
-    message, not even its heartbeats' acknowledgements, for :data:`HEARTBEAT_TIMEOUT`): that connection was lost
-    from then, though discord.py says so only now. Written by :class:`QuietOutages` from discord.py's warning (in its
-    keep-alive thread), taken by the launcher at the shard's disconnect event."""
+def last_heard(shard: discord.ShardInfo) -> float | None:
+    """How many seconds ago the shard's connection last heard from Discord (any message: an event, or its
+    heartbeat's acknowledgement, which comes every 41 s or so); None where discord.py does not say (no connection
+    open now). discord.py keeps it in its keep-alive handler (``_last_recv``, on ``perf_counter``), which it drops
+    before it says the shard disconnected: read it while the connection is open (:class:`Hearing`)."""
+    keep_alive = getattr(getattr(getattr(shard, "_parent", None), "ws", None), "_keep_alive", None)
+    heard = getattr(keep_alive, "_last_recv", None)
+    return time.perf_counter() - heard if isinstance(heard, float) else None
+
+
+class Hearing:
+    """When each shard last heard from Discord's gateway, as read every second or so while its connection is open.
+
+    A connection that goes quiet without closing (a network that drops its packets: no event, no heartbeat
+    acknowledged) is given up on by discord.py only once it has heard nothing for :data:`HEARTBEAT_TIMEOUT`:
+    the shard was lost from its last message, a minute or more before discord.py says it disconnected."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self._heard: dict[int, tuple[float, float]] = {}  # shard: (when it was given up on, when it last heard)
+        self._heard: dict[int, float] = {}  # shard: when it last heard from Discord (on ``clock``)
 
-    def given_up(self, shard_id: int, silent_for: float) -> None:
+    def note(self, shard_id: int, ago: float | None) -> None:
+        if ago is not None:
+            self._heard[shard_id] = self.clock() - ago
+
+    def lost_since(self, shard_id: int) -> float:
+        """The shard disconnected now: since when (on ``clock``) its players' clicks could not arrive. From its last
+        message if it had heard nothing for about the heartbeat timeout (discord.py gave up on a quiet
+        connection); otherwise from now (a connection closed or broken is noticed at once)."""
         now = self.clock()
-        self._heard[shard_id] = (now, now - silent_for)
-
-    def take(self, shard_id: int) -> float | None:
-        """When the shard last heard from Discord, if discord.py has just given up on its silent connection (on
-        ``clock``); None for a connection that closed or failed of itself (lost when it was noticed)."""
-        given_up = self._heard.pop(shard_id, None)
-        if given_up is None or self.clock() - given_up[0] > NOTICED_WITHIN:
-            return None
-        return given_up[1]
-
-
-SILENCES = Silences()  # discord.py's loggers are the process's: one record of silences, as one filter on them
-
-
-def _silent_for() -> float:
-    """How long the shard whose keep-alive thread logs this has heard nothing: its own record of its last message
-    (discord.py's ``KeepAliveHandler._last_recv``, on ``perf_counter``), or at least the heartbeat timeout."""
-    heard = getattr(threading.current_thread(), "_last_recv", None)
-    if isinstance(heard, float):
-        return max(HEARTBEAT_TIMEOUT, time.perf_counter() - heard)
-    return HEARTBEAT_TIMEOUT
+        heard = self._heard.pop(shard_id, None)
+        if heard is not None and now - heard >= HEARTBEAT_TIMEOUT - 2.0:
+            return heard
+        return now
 
 
 class Backoff:
@@ -133,13 +130,6 @@ class QuietOutages(logging.Filter):
             error = record.exc_info[1] if record.exc_info else None
             self._warn(record, "Could not connect shard %s to Discord's gateway (%s); trying again in %.1f s")
             record.args = (record.args[0], _reason(error), FIRST_CONNECT_RETRY)
-        elif record.msg == SILENT and isinstance(record.args, tuple) and len(record.args) == 1:
-            shard = record.args[0]
-            silent_for = _silent_for()
-            if isinstance(shard, int):
-                SILENCES.given_up(shard, silent_for)
-            record.msg = "Discord's gateway said nothing to shard %s for %.0f s: reconnecting (its clocks get it back)"
-            record.args = (shard, silent_for)
         elif record.msg in (CONNECTED, RESUMED):
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
             return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)

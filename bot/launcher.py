@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from activity.local import ActivityRunning, PortTaken, run_local, start_activity
 from bot.config import Settings
-from bot.gateway import SILENCES, OneLineOutages, out_of_reach, quiet_discord_logs, use_backoff
+from bot.gateway import Hearing, OneLineOutages, last_heard, out_of_reach, quiet_discord_logs, use_backoff
 from bot.rest_budget import RestBudget, bucket_key
 from bot.shards import shard_of
 from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
@@ -51,6 +51,7 @@ STOP_WITHIN = 8.0
 # A new session's servers come in (GUILD_CREATE) within this many seconds, or their channels are checked without
 # those still out (each is checked when it comes in): the shard's turn clocks wait for it.
 SERVERS_WITHIN = 60.0
+HEARING_EVERY = 1.0  # seconds between two readings of when each shard last heard from Discord
 
 NO_TOKEN = """\
 The bot needs a token to connect to Discord, and {problem}. Create an application at \
@@ -220,6 +221,8 @@ class TrickBot(TableBot):
         self.languages = ServerLanguages()
         self.activity_served = bool(settings.activity_port)  # the Activity is served beside the chat table
         self._timers: asyncio.Task[None] | None = None
+        self.hearing = Hearing()  # when each shard last heard from Discord (a connection gone quiet: since then)
+        self._listening: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
@@ -247,6 +250,7 @@ class TrickBot(TableBot):
         # Until a shard reaches Discord its servers' players cannot act: their turn clocks wait for it.
         self.service.gateway.starting()
         self._timers = self.service.run_timers_forever()  # the cogs hear its moves as events
+        self._listening = asyncio.create_task(self._listen(), name="gateway-hearing")
         if self.settings.activity_port:  # the Activity's web server, in this process, over the same service
             self._activity = await start_activity(self.service, self.settings)
         # Open tables are read back in the background: the bot answers at once, a click or a timer
@@ -310,10 +314,22 @@ class TrickBot(TableBot):
         """Its players' clicks cannot arrive: its clocks stop, from when it last heard from Discord if discord.py
         gave up on a connection gone quiet (a minute or more before this event), or from now."""
         now = time.monotonic()
-        heard = SILENCES.take(shard_id)
-        since = now if heard is None else min(heard, now)
+        since = self.hearing.lost_since(shard_id)
+        if now - since > 1.0:
+            log.warning(
+                "shard %s heard nothing from Discord's gateway for %.0f s: its turn clocks stop from then",
+                shard_id,
+                now - since,
+            )
         self._away.setdefault(shard_id, since)
         self.service.gateway.lost(shard_id, self.shard_count, silent=timedelta(seconds=now - since))
+
+    async def _listen(self) -> None:
+        """Note, every second, when each shard's open connection last heard from Discord (:class:`Hearing`)."""
+        while True:
+            for shard_id, shard in self.shards.items():
+                self.hearing.note(shard_id, last_heard(shard))
+            await asyncio.sleep(HEARING_EVERY)
 
     async def on_shard_connect(self, shard_id: int) -> None:  # discord.py: its READY read, its servers listed
         self._came_in(shard_id).clear()  # its servers come in (GUILD_CREATE) from now on
@@ -437,6 +453,8 @@ class TrickBot(TableBot):
         deadline = started + STOP_WITHIN
         if self._timers is not None:
             self._timers.cancel()
+        if self._listening is not None:
+            self._listening.cancel()
         if self._resume is not None:
             self._resume.cancel()
         for returning in self._returning:  # a clock not given its time back yet: the next start gives it time again

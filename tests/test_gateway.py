@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
-import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]
@@ -18,14 +19,12 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.gateway import (
     HEARTBEAT_TIMEOUT,
-    NOTICED_WITHIN,
     RECONNECT,
-    SILENCES,
-    SILENT,
     Backoff,
+    Hearing,
     OneLineOutages,
     QuietOutages,
-    Silences,
+    last_heard,
     quiet_discord_logs,
     use_backoff,
 )
@@ -198,58 +197,49 @@ def test_the_invite_asks_for_create_events_which_discord_requires_of_a_bot_creat
     assert f"permissions={asked.value}" in invite_link(1234)
 
 
-class _KeepAlive(threading.Thread):
-    """A thread as discord.py's keep-alive handler is one: it knows when its shard last heard from Discord."""
+def test_when_a_shard_last_heard_from_discord_is_read_from_discord_py_while_its_connection_is_open() -> None:
+    """discord.py keeps the moment in its keep-alive handler (``_last_recv``, on ``perf_counter``, set at every
+    message): read through the shard's connection while it is open; nothing while it is not."""
+    source = inspect.getsource(discord.gateway.KeepAliveHandler.tick)
+    assert "self._last_recv = time.perf_counter()" in source  # the names read here are discord.py's own
+    assert "self._keep_alive" in inspect.getsource(discord.gateway.DiscordWebSocket.received_message)
+    assert "self._parent" in inspect.getsource(discord.shard.ShardInfo.__init__)
+    keep_alive = SimpleNamespace(_last_recv=time.perf_counter() - 5.0)
+    open_shard = SimpleNamespace(_parent=SimpleNamespace(ws=SimpleNamespace(_keep_alive=keep_alive)))
+    heard = last_heard(cast(discord.ShardInfo, open_shard))
+    assert heard is not None and 5.0 <= heard < 7.0
+    closed = SimpleNamespace(_parent=SimpleNamespace(ws=SimpleNamespace(_keep_alive=None)))
+    assert last_heard(cast(discord.ShardInfo, closed)) is None
 
-    def __init__(self, silent_for: float, line: logging.LogRecord) -> None:
-        super().__init__()
-        self._last_recv = time.perf_counter() - silent_for
-        self.line = line
-        self.kept = False
 
-    def run(self) -> None:
-        self.kept = QuietOutages().filter(self.line)
-
-
-def test_a_connection_gone_quiet_is_lost_from_when_its_shard_last_heard_from_discord() -> None:
-    """discord.py gives up on a shard that heard nothing (not even its heartbeats' acknowledgements) for a minute,
-    then says it disconnected: the shard's clocks stop from its last message, not from then. The line says how long
-    it was silent; a record of it is taken once, and only just after it was logged."""
-    line = record("discord.gateway", logging.WARNING, SILENT, (3,), None)
-    keep_alive = _KeepAlive(75.0, line)
-    keep_alive.start()
-    keep_alive.join()
-    assert keep_alive.kept and line.levelno == logging.WARNING
-    assert line.getMessage() == (
-        "Discord's gateway said nothing to shard 3 for 75 s: reconnecting (its clocks get it back)"
-    )
-    heard = SILENCES.take(3)
-    assert heard is not None and abs(time.monotonic() - 75.0 - heard) < 2.0
-    assert SILENCES.take(3) is None  # taken
-    elsewhere = record("discord.gateway", logging.WARNING, SILENT, (4,), None)
-    assert QuietOutages().filter(elsewhere)  # not in a keep-alive thread: silent for the timeout at least
-    heard = SILENCES.take(4)
-    assert heard is not None and abs(time.monotonic() - HEARTBEAT_TIMEOUT - heard) < 2.0
+def test_a_shard_that_went_quiet_is_lost_from_its_last_word_and_one_that_closed_from_now() -> None:
     clock = Clock()
-    silences = Silences(clock)
-    silences.given_up(5, 70.0)
-    clock.now += NOTICED_WITHIN + 1
-    assert silences.take(5) is None  # too long ago to be this disconnect's
-    assert silences.take(6) is None  # a connection that closed of itself: lost when noticed
+    hearing = Hearing(clock)
+    hearing.note(0, 0.0)  # heard just now, at 1000
+    hearing.note(1, 3.0)
+    hearing.note(2, None)  # no connection open: nothing noted
+    clock.now += HEARTBEAT_TIMEOUT + 10  # discord.py gives up on shard 0 after its silent minute (and closes it)
+    assert hearing.lost_since(0) == 1000.0
+    assert hearing.lost_since(0) == clock.now  # taken: a second disconnect is from its own moment
+    hearing.note(1, 20.0)  # an ordinary connection between two acknowledgements, then closed by Discord
+    assert hearing.lost_since(1) == clock.now
+    assert hearing.lost_since(2) == clock.now
 
 
-async def test_the_launcher_stops_a_silent_shards_clocks_from_its_last_message(tmp_path: Path) -> None:
+async def test_the_launcher_stops_a_quiet_shards_clocks_from_its_last_word(tmp_path: Path) -> None:
     from bot.launcher import TrickBot
 
     bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
     try:
-        SILENCES.given_up(0, 80.0)
+        bot.hearing.note(0, 80.0)
         before = bot.service.store.clock()
         await bot.on_shard_disconnect(0)
         since = bot.service.gateway._away[0]
         assert abs((before - since).total_seconds() - 80.0) < 2.0
-        await bot.on_shard_disconnect(1)  # closed of itself: from now
+        bot.hearing.note(1, 10.0)
+        await bot.on_shard_disconnect(1)  # closed by itself between two acknowledgements: from now
         assert abs((bot.service.store.clock() - bot.service.gateway._away[1]).total_seconds()) < 2.0
     finally:
         await bot.database.close()
+        assert bot.budget is not None
         await bot.budget.close()

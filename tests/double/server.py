@@ -312,6 +312,8 @@ class DiscordDouble:
         self.channels_refused: set[int] = set()
         self.channels_deleted: set[int] = set()  # every call to one answered 404 Unknown Channel
         self.servers_out: set[int] = set()  # servers in an outage: READY lists them, no GUILD_CREATE follows
+        self.heartbeat_interval_ms = 41250  # as Discord's HELLO says (a test of a quiet connection shortens it)
+        self._quiet: set[web.WebSocketResponse] = set()  # gateway connections gone quiet (:meth:`go_quiet`)
         self.spec_seconds = 0.0  # time spent checking them against the spec
         # One thread checks calls against the spec, one at a time (its caches are built as it goes).
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="double-spec")
@@ -548,6 +550,12 @@ class DiscordDouble:
         payload = {k: thread[k] for k in ("id", "guild_id", "parent_id", "type")}
         await self._dispatch("THREAD_DELETE", payload, shard=self.shard_of(int(thread["guild_id"])))
 
+    def go_quiet(self) -> None:
+        """Every open gateway connection goes quiet without closing, as over a network that drops its packets:
+        no event, no heartbeat acknowledged, until the bot gives up on it and connects again (its new connection
+        is answered as usual)."""
+        self._quiet |= set(self._sockets.values())
+
     async def take_away(self) -> None:
         """Discord out of reach, as in a network outage: every open connection (the gateway's websockets, the
         bot's pooled REST connections) cut without a word, and new ones refused, until :meth:`bring_back`."""
@@ -618,9 +626,9 @@ class DiscordDouble:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         shard: int | None = None
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}))
         async for message in ws:
-            if message.type != WSMsgType.TEXT:
+            if message.type != WSMsgType.TEXT or ws in self._quiet:
                 continue
             data = json.loads(message.data)
             op = data.get("op")
@@ -738,6 +746,8 @@ class DiscordDouble:
         ws = self._sockets.get(self.shard_of(self.guild_id) if shard is None else shard)
         if ws is None:
             raise RuntimeError(f"the bot is not connected (shard {shard})")
+        if ws in self._quiet:  # lost on the way, as on a connection gone quiet
+            return
         self._seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
         try:

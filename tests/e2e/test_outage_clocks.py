@@ -75,3 +75,44 @@ async def test_a_turn_clock_waits_while_discord_is_away(double: DiscordDouble, t
         await process.stop()
     log = process.log()
     assert "Traceback" not in log, log[-5000:]
+
+
+QUIET_TURN = 150  # seconds: longer than discord.py's minute before it gives up on a quiet connection, and its return
+QUIET_LINE = re.compile(r"WARNING bot: shard 0 heard nothing from Discord's gateway for (\d+) s")
+
+
+async def test_a_connection_gone_quiet_gives_the_clock_back_the_time_from_discords_last_word(
+    double: DiscordDouble, tmp_path: Path
+) -> None:
+    """Discord's gateway goes quiet without closing (a network dropping packets): discord.py notices only when a
+    minute has passed without a word, not even its heartbeats' acknowledgements. Alice's clock gets back the time
+    from the last word, not only from then (without that, about a second: the outage as discord.py saw it)."""
+    double.heartbeat_interval_ms = 2000  # an acknowledgement every 2 s, then none
+    url = f"sqlite+aiosqlite:///{tmp_path}/bot.db"
+    env = {"RECONNECT_FIRST_SECONDS": "0.1", "RECONNECT_LONGEST_SECONDS": "0.5", "COMPUTER_BUDGET_MS": "100"}
+    process = BotProcess(double, url, tmp_path / "bot.log", **env)
+    await process.start()
+    try:
+        alice = people(1)[0]
+        table = TableDriver(double, [alice], seed=2)
+        await table.open("just-make", players=4, target=15, turn_seconds=QUIET_TURN)
+        await table.seat_everyone(["easy", "easy", "easy"])
+        await table.start()
+        await table.show_hand(table.players[0])
+        await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
+        deadline, moves = await _stored(url, table.table_id)
+        assert deadline is not None, "Alice's turn has a clock"
+        double.go_quiet()
+        [line] = await logged(process, QUIET_LINE, timeout=120)
+        found = QUIET_LINE.search(line)
+        assert found is not None and int(found[1]) >= 60
+        await logged(process, BACK_LINE)
+        [given] = await logged(process, GIVEN_BACK)
+        back = GIVEN_BACK.search(given)
+        assert back is not None and int(back[1]) == 1 and int(back[2]) >= 60, given
+        moved, moves_now = await _stored(url, table.table_id)
+        assert moves_now == moves and (moved.act_at - deadline.act_at).total_seconds() >= 60
+    finally:
+        await process.stop()
+    log = process.log()
+    assert "Traceback" not in log, log[-5000:]
