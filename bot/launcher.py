@@ -33,6 +33,7 @@ from cogs.command_errors import PoliteTree
 from cogs.i18n import ServerLanguages, Translator
 from cogs.rest import limit_requests
 from cogs.tables import Tables
+from cogs.tables.publisher import UNKNOWN_CHANNEL
 
 log = logging.getLogger("bot")
 
@@ -400,22 +401,40 @@ class TrickBot(TableBot):
     async def _channels_deleted(self, shard_id: int, guilds: list[discord.Guild]) -> None:
         """Servers that came in whole (GUILD_CREATE) list every channel they have, the bot's to see or not: a
         channel of theirs with an open table, a tournament, a night to come or a season that they do not list was
-        deleted while nobody listened. Nothing more is sent there, and it closes as CHANNEL_DELETE closes it
-        (``on_guild_channel_delete``), before the shard's clocks run again. Threads are not checked: an archived
-        one is not listed, and a table whose thread is gone goes on in its channel anyway. A database out of reach
-        leaves it to the next time its server comes in."""
+        deleted while nobody listened, if Discord says so when asked (:meth:`_deleted`). Nothing more is sent
+        there, and it closes as CHANNEL_DELETE closes it (``on_guild_channel_delete``), before the shard's clocks
+        run again. Threads are not checked: an archived one is not listed, and a table whose thread is gone goes
+        on in its channel anyway. A database out of reach leaves it to the next time its server comes in."""
         listed = {guild.id: {channel.id for channel in guild.channels} for guild in guilds if not guild.unavailable}
         self._unchecked |= {guild.id for guild in guilds if guild.unavailable}  # checked when they come in
         if not listed:
             return
         try:
             for channel_id in await self.service.channels_missing(listed):
-                self.unreachable.channel_deleted(channel_id)  # first: nothing of its closing is said there
-                await self.service.channel_deleted(channel_id)
+                if await self._deleted(channel_id):
+                    self.unreachable.channel_deleted(channel_id)  # first: nothing of its closing is said there
+                    await self.service.channel_deleted(channel_id)
         except Exception as error:
             if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
                 raise
             log.warning("shard %s: the channels its servers no longer list could not be checked (%s)", shard_id, error)
+
+    async def _deleted(self, channel_id: int) -> bool:
+        """Whether Discord says the channel is no more (404 Unknown Channel), asked once before anything of it is
+        closed: discord.py leaves out of a server's channels those of a kind it does not know, so a channel not
+        listed may still be there. A channel Discord shows, or hides from the bot (403), or cannot say of now (an
+        error), is left as it is."""
+        try:
+            await self.http.get_channel(channel_id)  # its JSON alone: discord.py would refuse a kind it does not know
+        except discord.NotFound as error:
+            return error.code == UNKNOWN_CHANNEL
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.info(
+                "channel %s is not listed with its server, and Discord did not say it is gone (%s)", channel_id, error
+            )
+            return False
+        log.info("channel %s is not listed with its server but Discord still has it: left open", channel_id)
+        return False
 
     async def serve(self, token: str, stop: asyncio.Event) -> None:
         """Run until ``stop`` is set (a signal), then close; or until discord.py gives up (its error is raised).

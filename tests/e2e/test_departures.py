@@ -137,7 +137,7 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_it_comes_
 ) -> None:
     """Discord says nothing at the next start of a channel deleted meanwhile: its server's GUILD_CREATE no longer
     lists it. The table there ends as abandoned before its clock runs again (its edits and Alice's reminder would
-    each have been refused), and nothing is sent to the channel or its thread."""
+    each have been refused): Discord is asked once whether the channel is gone, and nothing is sent there."""
     table = await alices_turn(double)
     await bot.stop()
     await double.delete_channel(double.channel_id, heard=False)
@@ -149,7 +149,9 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_it_comes_
         assert "not listed by Discord with their servers" in again.log()
         assert await status(database_url, table.table_id) == "abandoned"
         await asyncio.sleep(TURN + 3)  # past Alice's reminder
-        assert double.calls_to(double.channels_deleted, since=before) == []
+        assert double.calls_to(double.channels_deleted, since=before) == [
+            ("GET", f"/channels/{double.channel_id}")
+        ]  # asked once
     finally:
         await again.stop()
     assert "Traceback" not in again.log(), again.log()[-4000:]
@@ -174,7 +176,9 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_its_serve
         await logged(again, re.compile(rf"channel {double.channel_id} was deleted: open tables {table.table_id} "))
         assert await status(database_url, table.table_id) == "abandoned"
         await asyncio.sleep(TURN + 3)  # past Alice's reminder
-        assert double.calls_to(double.channels_deleted, since=before) == []
+        assert double.calls_to(double.channels_deleted, since=before) == [
+            ("GET", f"/channels/{double.channel_id}")
+        ]  # asked once
     finally:
         await again.stop()
     assert "Traceback" not in again.log(), again.log()[-4000:]
