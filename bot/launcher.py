@@ -340,12 +340,20 @@ class TrickBot(TableBot):
         self._came_in(shard_id).set()
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        """A server still out when its shard's new session checked its channels came in (its channels as they are
-        now: discord.py made it anew at READY). A server back from an outage within a session is not checked: its
-        channels in discord.py's cache are those from before, deleted ones too."""
+        """A server came in (GUILD_CREATE). At a shard's new session, the last of its servers to come in lets its
+        channels be checked at once (:meth:`_return`), rather than when discord.py has heard no more for two
+        seconds (``on_shard_ready``). A server still out when its shard's session checked its channels is checked
+        now (its channels as they are: discord.py made it anew at READY); a server back from an outage within a
+        session is not: its channels in discord.py's cache are those from before, deleted ones too."""
         if guild.id in self._unchecked:
             self._unchecked.discard(guild.id)
             await self._channels_deleted(guild.shard_id, [guild])
+        elif self._all_in(guild.shard_id):
+            self._came_in(guild.shard_id).set()
+
+    def _all_in(self, shard_id: int) -> bool:
+        count = self.shard_count or 1
+        return all(not g.unavailable for g in self.guilds if shard_of(g.id, count) == shard_id)
 
     def _came_in(self, shard_id: int) -> asyncio.Event:
         return self._whole.setdefault(shard_id, asyncio.Event())
@@ -372,8 +380,9 @@ class TrickBot(TableBot):
         try:
             if fresh:
                 await self._servers_left(shard_id)
-                with contextlib.suppress(TimeoutError):  # a server still out is checked when it comes in
-                    await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
+                if not self._all_in(shard_id):  # its servers come in (a server still out is checked when it does)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
                 count = self.shard_count or 1
                 await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
         finally:  # whatever the check met, the shard's clocks run again
