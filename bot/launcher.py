@@ -8,7 +8,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -396,16 +396,12 @@ class TrickBot(TableBot):
         reach leaves it to the next READY."""
         count = self.shard_count or 1
         present = {guild.id for guild in self.guilds if shard_of(guild.id, count) == shard_id}
-        try:
+        with _unless_out_of_reach(shard_id, "the servers it no longer lists"):
             for guild_id in await self.service.servers_missing(
                 present, lambda guild: shard_of(guild, count) == shard_id
             ):
                 self.unreachable.server_left(guild_id)  # first: nothing of its closing is said there
                 await self.service.server_left(guild_id)
-        except Exception as error:
-            if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
-                raise
-            log.warning("shard %s: the servers it no longer lists could not be checked (%s)", shard_id, error)
 
     async def _channels_deleted(self, shard_id: int, guilds: list[discord.Guild]) -> None:
         """Servers that came in whole (GUILD_CREATE) list every channel they have, the bot's to see or not: a
@@ -418,15 +414,11 @@ class TrickBot(TableBot):
         self._unchecked |= {guild.id for guild in guilds if guild.unavailable}  # checked when they come in
         if not listed:
             return
-        try:
+        with _unless_out_of_reach(shard_id, "the channels its servers no longer list"):
             for channel_id in await self.service.channels_missing(listed):
                 if await self._deleted(channel_id):
                     self.unreachable.channel_deleted(channel_id)  # first: nothing of its closing is said there
                     await self.service.channel_deleted(channel_id)
-        except Exception as error:
-            if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
-                raise
-            log.warning("shard %s: the channels its servers no longer list could not be checked (%s)", shard_id, error)
 
     async def _deleted(self, channel_id: int) -> bool:
         """Whether Discord says the channel is no more (404 Unknown Channel), asked once before anything of it is
@@ -587,6 +579,18 @@ async def run(settings: Settings) -> int:
 # discord.py runs each slash command and each click in a task of its own, named so (discord/app_commands/tree.py,
 # discord/ui/view.py).
 ANSWER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-")
+
+
+@contextlib.contextmanager
+def _unless_out_of_reach(shard_id: int, what: str) -> Iterator[None]:
+    """A check of a shard's servers at its return: the database (or Discord) out of reach is one WARNING line, and
+    the check is left to the next time; any other error is raised."""
+    try:
+        yield
+    except Exception as error:
+        if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
+            raise
+        log.warning("shard %s: %s could not be checked (%s)", shard_id, what, error)
 
 
 def _answering() -> list[asyncio.Task[Any]]:

@@ -14,8 +14,10 @@ Each ends with no traceback in the bot's log (the ``bot`` fixture) and the bot f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.storage import repository as repo
@@ -96,6 +98,18 @@ async def test_the_bot_removed_from_the_server_ends_its_table_and_sends_nothing_
     assert double.limits.invalid_peak == 0, double.limits.limited[:5]
 
 
+@contextlib.asynccontextmanager
+async def started_again(double: DiscordDouble, database_url: str, log: Path) -> AsyncIterator[BotProcess]:
+    """The bot started again (after a stop), stopped at the end; its log without a traceback."""
+    again = BotProcess(double, database_url, log, COMPUTER_BUDGET_MS="100")
+    await again.start()
+    try:
+        yield again
+    finally:
+        await again.stop()
+    assert "Traceback" not in again.log(), again.log()[-4000:]
+
+
 async def test_a_server_left_while_the_bot_was_down_is_closed_when_it_comes_back(
     double: DiscordDouble, bot: BotProcess, database_url: str, tmp_path: Path
 ) -> None:
@@ -107,17 +121,12 @@ async def test_a_server_left_while_the_bot_was_down_is_closed_when_it_comes_back
     await bot.stop()
     await double.remove_from_server(guild, heard=False)
     before = len(double.calls)
-    again = BotProcess(double, database_url, tmp_path / "bot-again.log", COMPUTER_BUDGET_MS="100")
-    await again.start()
-    try:
+    async with started_again(double, database_url, tmp_path / "bot-again.log") as again:
         [line] = await logged(again, re.compile(rf"INFO bot\.tables\.departures: removed from server {guild}: 1 open"))
         assert f"({table.table_id})" in line and "not listed by Discord at READY" in again.log()
         assert await status(database_url, table.table_id) == "abandoned"
         await asyncio.sleep(TURN + 3)  # past Alice's reminder
         assert double.calls_to(double.channels_of(guild), since=before) == []
-    finally:
-        await again.stop()
-    assert "Traceback" not in again.log(), again.log()[-4000:]
 
 
 async def test_a_deleted_channel_abandons_its_table_and_nothing_more_is_sent_there(
@@ -142,19 +151,10 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_it_comes_
     await bot.stop()
     await double.delete_channel(double.channel_id, heard=False)
     before = len(double.calls)
-    again = BotProcess(double, database_url, tmp_path / "bot-again.log", COMPUTER_BUDGET_MS="100")
-    await again.start()
-    try:
+    async with started_again(double, database_url, tmp_path / "bot-again.log") as again:
         await logged(again, re.compile(rf"channel {double.channel_id} was deleted: open tables {table.table_id} "))
         assert "not listed by Discord with their servers" in again.log()
-        assert await status(database_url, table.table_id) == "abandoned"
-        await asyncio.sleep(TURN + 3)  # past Alice's reminder
-        assert double.calls_to(double.channels_deleted, since=before) == [
-            ("GET", f"/channels/{double.channel_id}")
-        ]  # asked once
-    finally:
-        await again.stop()
-    assert "Traceback" not in again.log(), again.log()[-4000:]
+        await _closed_after_one_question(double, database_url, table.table_id, before)
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_its_server_comes_in_late(
@@ -166,22 +166,21 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_closed_when_its_serve
     await bot.stop()
     await double.delete_channel(double.channel_id, heard=False)
     await double.server_unavailable(double.guild_id, heard=False)
-    again = BotProcess(double, database_url, tmp_path / "bot-again.log", COMPUTER_BUDGET_MS="100")
-    await again.start()
-    try:
+    async with started_again(double, database_url, tmp_path / "bot-again.log") as again:
         await asyncio.sleep(3.0)  # the shard's session has checked the servers that came in: none
         assert await status(database_url, table.table_id) == "playing"
         before = len(double.calls)
         await double.server_available(double.guild_id)
         await logged(again, re.compile(rf"channel {double.channel_id} was deleted: open tables {table.table_id} "))
-        assert await status(database_url, table.table_id) == "abandoned"
-        await asyncio.sleep(TURN + 3)  # past Alice's reminder
-        assert double.calls_to(double.channels_deleted, since=before) == [
-            ("GET", f"/channels/{double.channel_id}")
-        ]  # asked once
-    finally:
-        await again.stop()
-    assert "Traceback" not in again.log(), again.log()[-4000:]
+        await _closed_after_one_question(double, database_url, table.table_id, before)
+
+
+async def _closed_after_one_question(double: DiscordDouble, database_url: str, table_id: int, before: int) -> None:
+    """The table is abandoned, and after the one question whether its channel is gone nothing is sent there, past
+    the moment Alice's reminder would have come."""
+    assert await status(database_url, table_id) == "abandoned"
+    await asyncio.sleep(TURN + 3)
+    assert double.calls_to(double.channels_deleted, since=before) == [("GET", f"/channels/{double.channel_id}")]
 
 
 async def test_a_deleted_thread_leaves_the_table_playing_in_its_channel(
