@@ -228,6 +228,7 @@ class TrickBot(TableBot):
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
         self._returning: set[asyncio.Task[None]] = set()  # shards' clocks being given back their time away
+        self._losses: dict[int, int] = {}  # shard id: how many times it lost the gateway (see :meth:`_return`)
         self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
         self._unchecked: set[int] = set()  # servers still out when their shard's session checked their channels
         self._activity: ActivityRunning | None = None
@@ -322,6 +323,7 @@ class TrickBot(TableBot):
                 shard_id,
                 now - since,
             )
+        self._losses[shard_id] = self._losses.get(shard_id, 0) + 1
         self._away.setdefault(shard_id, since)
         self.service.gateway.lost(shard_id, self.shard_count, silent=timedelta(seconds=now - since))
 
@@ -366,7 +368,8 @@ class TrickBot(TableBot):
         servers' turn clocks get back the time it was away, in the background (a table at a time), after a new
         session's servers and their channels are checked against those with open tables (:meth:`_servers_left`,
         :meth:`_channels_deleted`)."""
-        returning = asyncio.create_task(self._return(shard_id, fresh), name="clocks-back")
+        losses = self._losses.get(shard_id, 0)
+        returning = asyncio.create_task(self._return(shard_id, fresh, losses), name="clocks-back")
         self._returning.add(returning)
         returning.add_done_callback(self._returning.discard)
         since = self._away.pop(shard_id, None)
@@ -376,7 +379,11 @@ class TrickBot(TableBot):
             away = time.monotonic() - since
             log.info("Discord's gateway is back for shard %s after %.1f s away (%s)", shard_id, away, how)
 
-    async def _return(self, shard_id: int, fresh: bool) -> None:
+    async def _return(self, shard_id: int, fresh: bool, losses: int) -> None:
+        """The shard's clocks given back their time away, once a new session's checks are done. Lost again
+        meanwhile (``losses``: how many times it had lost the gateway when it connected), it is still away:
+        its clocks stay stopped, and its next connection gives them the time (a new session's checks take
+        seconds, up to :data:`SERVERS_WITHIN` and a question to Discord per channel not listed)."""
         try:
             if fresh:
                 await self._servers_left(shard_id)
@@ -385,8 +392,9 @@ class TrickBot(TableBot):
                         await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
                 count = self.shard_count or 1
                 await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
-        finally:  # whatever the check met, the shard's clocks run again
-            await self.service.gateway.back(shard_id, self.shard_count)
+        finally:  # whatever the check met, the shard's clocks run again (if it is still connected)
+            if self._losses.get(shard_id, 0) == losses:
+                await self.service.gateway.back(shard_id, self.shard_count)
 
     async def _servers_left(self, shard_id: int) -> None:
         """A new session's READY lists every server the bot is in on the shard (available or not): a server of the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import time
@@ -239,6 +240,37 @@ async def test_the_launcher_stops_a_quiet_shards_clocks_from_its_last_word(tmp_p
         bot.hearing.note(1, 10.0)
         await bot.on_shard_disconnect(1)  # closed by itself between two acknowledgements: from now
         assert abs((bot.service.store.clock() - bot.service.gateway._away[1]).total_seconds()) < 2.0
+    finally:
+        await bot.database.close()
+        assert bot.budget is not None
+        await bot.budget.close()
+
+
+async def test_a_new_sessions_check_finished_after_the_shard_was_lost_again_leaves_its_clocks_stopped(
+    tmp_path: Path,
+) -> None:
+    """A new session's clocks wait for its servers to come in (``shard_ready``) and their channels to be checked;
+    lost again meanwhile (the session dropped during its servers' GUILD_CREATEs, the reconnection in back-off),
+    the shard is still away when that check ends: its clocks stay stopped until its next connection gives them
+    their time, rather than run on while nobody can click."""
+    from bot.launcher import TrickBot
+
+    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
+    try:
+        await bot.database.upgrade()
+        bot.shard_count = 1  # (as Discord says at the first connection)
+        gateway = bot.service.gateway
+        await bot.on_shard_disconnect(0)  # an outage: the clocks stop
+        await bot.on_shard_connect(0)  # a new session: its servers come in, the clocks wait for them
+        await asyncio.sleep(0.05)
+        assert 0 in gateway._away and gateway.paused() is not None
+        await bot.on_shard_disconnect(0)  # lost again before its servers all came in
+        await bot.on_shard_ready(0)  # discord.py's wait for the GUILD_CREATEs ends anyway
+        await asyncio.gather(*bot._returning)
+        assert 0 in gateway._away and gateway.paused() is not None, "the shard is away: its clocks stay stopped"
+        await bot.on_shard_resumed(0)  # back: now they get their time and run
+        await asyncio.gather(*bot._returning)
+        assert 0 not in gateway._away and gateway.paused() is None
     finally:
         await bot.database.close()
         assert bot.budget is not None
