@@ -102,7 +102,7 @@ class Departures:
         return missing
 
     async def channels_missing(self, listed: Mapping[int, Collection[int]]) -> list[int]:
-        """Servers came in whole (GUILD_CREATE, at a shard's new session or at the end of a server's outage), each
+        """Servers came in whole (GUILD_CREATE at a shard's new session, or later for one still out then), each
         listing its channels in ``listed``: every channel of the server, the bot's to see or not, threads aside.
         The channels of those servers where a table is open, a tournament is shown, a night will open its lobby or
         a season will post its standings that are not listed, lowest id first: each was deleted while nobody
