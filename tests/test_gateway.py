@@ -260,11 +260,21 @@ async def test_a_new_sessions_check_finished_after_the_shard_was_lost_again_leav
         await bot.database.upgrade()
         bot.shard_count = 1  # (as Discord says at the first connection)
         gateway = bot.service.gateway
+        checking, checked = asyncio.Event(), asyncio.Event()
+        servers_left = bot._servers_left
+
+        async def slow_check(shard_id: int) -> None:  # the new session's check, held until the test lets it end
+            checking.set()
+            await checked.wait()
+            await servers_left(shard_id)
+
+        bot._servers_left = slow_check  # type: ignore[method-assign]
         await bot.on_shard_disconnect(0)  # an outage: the clocks stop
         await bot.on_shard_connect(0)  # a new session: its servers come in, the clocks wait for them
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(checking.wait(), 5)
         assert 0 in gateway._away and gateway.paused() is not None
         await bot.on_shard_disconnect(0)  # lost again before its servers all came in
+        checked.set()
         await bot.on_shard_ready(0)  # discord.py's wait for the GUILD_CREATEs ends anyway
         await asyncio.gather(*bot._returning)
         assert 0 in gateway._away and gateway.paused() is not None, "the shard is away: its clocks stay stopped"
