@@ -231,6 +231,8 @@ class TrickBot(TableBot):
         self._losses: dict[int, int] = {}  # shard id: how many times it lost the gateway (see :meth:`_return`)
         self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
         self._unchecked: set[int] = set()  # servers still out when their shard's session checked their channels
+        self._arrived: list[discord.Guild] = []  # of those, the ones come in since, to check (:meth:`_check_late`)
+        self._checking: asyncio.Task[None] | None = None
         self._activity: ActivityRunning | None = None
 
     async def setup_hook(self) -> None:
@@ -349,9 +351,29 @@ class TrickBot(TableBot):
         session is not: its channels in discord.py's cache are those from before, deleted ones too."""
         if guild.id in self._unchecked:
             self._unchecked.discard(guild.id)
-            await self._channels_deleted(guild.shard_id, [guild])
+            self._arrived.append(guild)
+            if self._checking is None or self._checking.done():
+                self._checking = asyncio.create_task(self._check_late(), name="late-servers")
         elif self._all_in(guild.shard_id):
             self._came_in(guild.shard_id).set()
+
+    async def _check_late(self) -> None:
+        """The channels of servers that came in after their session's check, those come in meanwhile together (a
+        shard's worth of servers back from a Discord outage at once is one query, then a question per channel
+        not listed, one at a time); servers whose check could not be made are checked when they next come in."""
+        while self._arrived:
+            arrived, self._arrived = self._arrived, []
+            by_shard: dict[int, list[discord.Guild]] = {}
+            for guild in arrived:
+                by_shard.setdefault(guild.shard_id, []).append(guild)
+            for shard_id, guilds in by_shard.items():
+                try:
+                    checked = await self._channels_deleted(shard_id, guilds)
+                except Exception:
+                    log.exception("shard %s: the channels of servers that came in late could not be checked", shard_id)
+                    checked = False
+                if not checked:
+                    self._unchecked |= {guild.id for guild in guilds}
 
     def _all_in(self, shard_id: int) -> bool:
         count = self.shard_count or 1
@@ -411,22 +433,28 @@ class TrickBot(TableBot):
                 self.unreachable.server_left(guild_id)  # first: nothing of its closing is said there
                 await self.service.server_left(guild_id)
 
-    async def _channels_deleted(self, shard_id: int, guilds: list[discord.Guild]) -> None:
+    async def _channels_deleted(self, shard_id: int, guilds: list[discord.Guild]) -> bool:
         """Servers that came in whole (GUILD_CREATE) list every channel they have, the bot's to see or not: a
         channel of theirs with an open table, a tournament, a night to come or a season that they do not list was
         deleted while nobody listened, if Discord says so when asked (:meth:`_deleted`). Nothing more is sent
         there, and it closes as CHANNEL_DELETE closes it (``on_guild_channel_delete``), before the shard's clocks
         run again. Threads are not checked: an archived one is not listed, and a table whose thread is gone goes
-        on in its channel anyway. A database out of reach leaves it to the next time its server comes in."""
+        on in its channel anyway. False: the database was out of reach, the check left to another time."""
         listed = {guild.id: {channel.id for channel in guild.channels} for guild in guilds if not guild.unavailable}
-        self._unchecked |= {guild.id for guild in guilds if guild.unavailable}  # checked when they come in
+        out = {guild.id for guild in guilds if guild.unavailable}
+        if out - self._unchecked:
+            log.info("shard %s: %d servers still out; their channels are checked when they come in", shard_id, len(out))
+        self._unchecked |= out
         if not listed:
-            return
+            return True
+        checked = False
         with _unless_out_of_reach(shard_id, "the channels its servers no longer list"):
             for channel_id in await self.service.channels_missing(listed):
                 if await self._deleted(channel_id):
                     self.unreachable.channel_deleted(channel_id)  # first: nothing of its closing is said there
                     await self.service.channel_deleted(channel_id)
+            checked = True
+        return checked
 
     async def _deleted(self, channel_id: int) -> bool:
         """Whether Discord says the channel is no more (404 Unknown Channel), asked once before anything of it is
@@ -485,6 +513,8 @@ class TrickBot(TableBot):
             self._listening.cancel()
         if self._resume is not None:
             self._resume.cancel()
+        if self._checking is not None:
+            self._checking.cancel()
         for returning in self._returning:  # a clock not given its time back yet: the next start gives it time again
             returning.cancel()
         answering = _answering()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -46,6 +47,62 @@ async def test_only_unknown_channel_says_a_channel_is_gone(tmp_path: Path, answe
     try:
         assert await bot._deleted(5) is gone
         assert asked == [5]
+    finally:
+        await bot.database.close()
+        assert bot.budget is not None
+        await bot.budget.close()
+
+
+def _server(guild_id: int, channels: list[int], *, unavailable: bool = False) -> Any:
+    """What the check reads of a discord.py server: its id, shard, channels, and whether it is out."""
+    listed = [SimpleNamespace(id=channel) for channel in channels]
+    return SimpleNamespace(id=guild_id, shard_id=0, channels=listed, unavailable=unavailable)
+
+
+async def test_servers_that_come_in_late_are_checked_together_and_again_if_the_database_was_away(
+    tmp_path: Path,
+) -> None:
+    """Servers still out at their session's check are checked as they come in: those come in meanwhile in one
+    query, one check at a time; a check the database could not answer is made when the server next comes in."""
+    from sqlalchemy.exc import OperationalError
+
+    from bot.launcher import TrickBot
+
+    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
+    queries: list[dict[int, set[int]]] = []
+    asked: list[int] = []
+    answering = asyncio.Event()
+    away = [True]
+
+    async def channels_missing(listed: dict[int, set[int]]) -> list[int]:
+        queries.append({guild: set(channels) for guild, channels in listed.items()})
+        await answering.wait()
+        if away[0]:
+            raise OperationalError("SELECT", {}, ConnectionRefusedError("refused"))
+        return [9]
+
+    async def get_channel(channel_id: int) -> Any:
+        asked.append(channel_id)
+        return {"id": str(channel_id), "type": 0, "guild_id": "1"}  # still there: nothing closes
+
+    bot.service.channels_missing = channels_missing  # type: ignore[method-assign,assignment]
+    bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
+    try:
+        await bot._channels_deleted(0, [_server(1, [], unavailable=True), _server(2, [], unavailable=True)])
+        assert bot._unchecked == {1, 2} and queries == []
+        first, second = _server(1, [10]), _server(2, [20])
+        await bot.on_guild_available(first)
+        await bot.on_guild_available(second)
+        await bot.on_guild_available(_server(3, [30]))  # never out: not checked here
+        assert bot._checking is not None
+        answering.set()
+        await bot._checking
+        assert queries == [{1: {10}, 2: {20}}], "the two servers come in together are checked in one query"
+        assert bot._unchecked == {1, 2}, "the database was away: checked the next time they come in"
+        away[0] = False
+        await bot.on_guild_available(first)
+        await bot._checking
+        assert queries[1:] == [{1: {10}}] and asked == [9] and bot._unchecked == {2}
     finally:
         await bot.database.close()
         assert bot.budget is not None
