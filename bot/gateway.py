@@ -23,11 +23,14 @@ import random
 import socket
 import time
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import asyncpg  # type: ignore[import-untyped]
 import discord
 import discord.shard
+
+from bot.shards import shard_of
 
 # discord.py's own messages, as it logs them (discord/shard.py, discord/gateway.py)
 RECONNECT = "Attempting a reconnect for shard ID %s in %.2fs"
@@ -46,6 +49,26 @@ def last_heard(shard: discord.ShardInfo) -> float | None:
     keep_alive = getattr(getattr(getattr(shard, "_parent", None), "ws", None), "_keep_alive", None)
     heard = getattr(keep_alive, "_last_recv", None)
     return time.perf_counter() - heard if isinstance(heard, float) else None
+
+
+def forget_servers_not_listed(state: Any) -> None:
+    """A shard's new session (READY) lists every server the bot is in on it; discord.py's sharded state adds them
+    but keeps those its last session had (the single connection's state clears them all): a server the bot was
+    removed from while the shard was away would stay among ``client.guilds``, whole, and never be found gone.
+    ``state`` (the client's ``_connection``) now drops, at each shard's READY, that shard's servers it does not
+    list, before discord.py reads it."""
+    parse_ready: Callable[[Any], None] = state.parsers["READY"]
+
+    def ready(data: Any) -> None:
+        if data.get("shard"):
+            shard_id, count = data["shard"]
+            listed = {int(guild["id"]) for guild in data.get("guilds", [])}
+            for guild in list(state._guilds.values()):
+                if guild.id not in listed and shard_of(guild.id, count) == shard_id:
+                    state._remove_guild(guild)
+        parse_ready(data)
+
+    state.parsers["READY"] = ready
 
 
 class Hearing:

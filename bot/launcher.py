@@ -21,7 +21,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from activity.local import ActivityRunning, PortTaken, run_local, start_activity
 from bot.config import Settings
-from bot.gateway import Hearing, OneLineOutages, last_heard, out_of_reach, quiet_discord_logs, use_backoff
+from bot.gateway import (
+    Hearing,
+    OneLineOutages,
+    forget_servers_not_listed,
+    last_heard,
+    out_of_reach,
+    quiet_discord_logs,
+    use_backoff,
+)
 from bot.rest_budget import RestBudget, bucket_key
 from bot.shards import shard_of
 from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
@@ -202,6 +210,7 @@ class TrickBot(TableBot):
             # Every shard of the bot, or this process's range of them (several processes, one database).
             **sharding,
         )
+        forget_servers_not_listed(self._connection)  # a server left while a shard was away: gone at its READY
         self.settings = settings
         self.own_shards = shards  # (AutoShardedBot.shards is discord.py's own: the live connections)
         # One budget of REST calls for the whole bot (every process, through Redis when REDIS_URL is set).

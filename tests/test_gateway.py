@@ -25,6 +25,7 @@ from bot.gateway import (
     Hearing,
     OneLineOutages,
     QuietOutages,
+    forget_servers_not_listed,
     last_heard,
     quiet_discord_logs,
     use_backoff,
@@ -285,3 +286,24 @@ async def test_a_new_sessions_check_finished_after_the_shard_was_lost_again_leav
         await bot.database.close()
         assert bot.budget is not None
         await bot.budget.close()
+
+
+def test_a_shards_new_session_forgets_its_servers_that_ready_does_not_list() -> None:
+    """discord.py's sharded state keeps a shard's servers across sessions: those its READY no longer lists (the bot
+    removed meanwhile) are dropped, those of other shards are not touched, and discord.py then reads the READY."""
+    from bot.shards import shard_of
+
+    count = 2
+    ids = [guild_id << 22 for guild_id in range(1, 9)]
+    mine = [guild_id for guild_id in ids if shard_of(guild_id, count) == 1]
+    theirs = [guild_id for guild_id in ids if shard_of(guild_id, count) == 0]
+    read: list[Any] = []
+    state = SimpleNamespace(parsers={"READY": read.append}, _guilds={g: SimpleNamespace(id=g) for g in ids})
+    state._remove_guild = lambda guild: state._guilds.pop(guild.id)
+    forget_servers_not_listed(state)
+    ready = {"shard": [1, count], "guilds": [{"id": str(g), "unavailable": True} for g in mine[1:]]}
+    state.parsers["READY"](ready)
+    assert read == [ready]
+    assert set(state._guilds) == set(ids) - {mine[0]}, "only the shard's server it does not list is forgotten"
+    state.parsers["READY"]({"guilds": []})  # one connection, no shard: discord.py clears everything itself
+    assert set(state._guilds) == set(ids) - {mine[0]} and len(theirs) == 4

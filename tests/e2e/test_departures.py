@@ -129,6 +129,32 @@ async def test_a_server_left_while_the_bot_was_down_is_closed_when_it_comes_back
         assert double.calls_to(double.channels_of(guild), since=before) == []
 
 
+async def test_a_server_left_while_the_gateway_was_away_is_closed_at_the_new_session(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """The bot running, its shard cut off from Discord (a network outage), removed from the server meanwhile: the
+    new session's READY no longer lists it (discord.py's sharded client would keep the server it knew, whole).
+    The table there ends as abandoned before its clock runs again, and nothing more is sent to the server."""
+    env = {"RECONNECT_FIRST_SECONDS": "0.1", "RECONNECT_LONGEST_SECONDS": "0.5", "COMPUTER_BUDGET_MS": "100"}
+    running = BotProcess(double, database_url, tmp_path / "bot.log", **env)
+    await running.start()
+    try:
+        table = await alices_turn(double)
+        guild = double.guild_id
+        before = await quiet(double)
+        await double.take_away()
+        await double.remove_from_server(guild, heard=False)
+        await double.bring_back()
+        [line] = await logged(running, re.compile(rf"INFO bot\.tables\.departures: removed from server {guild}: 1"))
+        assert f"({table.table_id})" in line and "not listed by Discord at READY" in running.log()
+        assert await status(database_url, table.table_id) == "abandoned"
+        await asyncio.sleep(TURN + 3)  # past Alice's reminder
+        assert double.calls_to(double.channels_of(guild), since=before) == []
+    finally:
+        await running.stop()
+    assert "Traceback" not in running.log(), running.log()[-4000:]
+
+
 async def test_a_deleted_channel_abandons_its_table_and_nothing_more_is_sent_there(
     double: DiscordDouble, bot: BotProcess, database_url: str
 ) -> None:
