@@ -242,6 +242,7 @@ class TrickBot(TableBot):
         self._unchecked: set[int] = set()  # servers still out when their shard's session checked their channels
         self._arrived: list[discord.Guild] = []  # of those, the ones come in since, to check (:meth:`_check_late`)
         self._checking: asyncio.Task[None] | None = None
+        self._session_checks: dict[int, asyncio.Task[None]] = {}  # shard id: its last new session's checks
         self._activity: ActivityRunning | None = None
 
     async def setup_hook(self) -> None:
@@ -414,18 +415,27 @@ class TrickBot(TableBot):
         """The shard's clocks given back their time away, once a new session's checks are done. Lost again
         meanwhile (``losses``: how many times it had lost the gateway when it connected), it is still away:
         its clocks stay stopped, and its next connection gives them the time (a new session's checks take
-        seconds, up to :data:`SERVERS_WITHIN` and a question to Discord per channel not listed)."""
+        seconds, up to :data:`SERVERS_WITHIN` and a question to Discord per channel not listed). A session resumed
+        meanwhile waits for that session's checks too: its servers' clocks run after them, as they would have."""
         try:
             if fresh:
-                await self._servers_left(shard_id)
-                if not self._all_in(shard_id):  # its servers come in (a server still out is checked when it does)
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
-                count = self.shard_count or 1
-                await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
+                self._session_checks[shard_id] = asyncio.create_task(self._new_session(shard_id), name="new-session")
+            check = self._session_checks.get(shard_id)
+            if check is not None and not check.done():
+                await check
         finally:  # whatever the check met, the shard's clocks run again (if it is still connected)
             if self._losses.get(shard_id, 0) == losses:
                 await self.service.gateway.back(shard_id, self.shard_count)
+
+    async def _new_session(self, shard_id: int) -> None:
+        """A new session's checks: the servers its READY does not list, then, once its servers came in, their
+        channels not listed."""
+        await self._servers_left(shard_id)
+        if not self._all_in(shard_id):  # its servers come in (a server still out is checked when it does)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
+        count = self.shard_count or 1
+        await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
 
     async def _servers_left(self, shard_id: int) -> None:
         """A new session's READY lists every server the bot is in on the shard (available or not): a server of the
@@ -526,6 +536,8 @@ class TrickBot(TableBot):
             self._checking.cancel()
         for returning in self._returning:  # a clock not given its time back yet: the next start gives it time again
             returning.cancel()
+        for check in self._session_checks.values():
+            check.cancel()
         answering = _answering()
         if answering:  # a command or click under way: its answer and its write are let through
             await self._within("the answers under way", _all_of(answering), deadline, 3.0)

@@ -307,3 +307,41 @@ def test_a_shards_new_session_forgets_its_servers_that_ready_does_not_list() -> 
     assert set(state._guilds) == set(ids) - {mine[0]}, "only the shard's server it does not list is forgotten"
     state.parsers["READY"]({"guilds": []})  # one connection, no shard: discord.py clears everything itself
     assert set(state._guilds) == set(ids) - {mine[0]} and len(theirs) == 4
+
+
+async def test_a_session_resumed_during_a_new_sessions_check_runs_its_clocks_after_that_check(
+    tmp_path: Path,
+) -> None:
+    """A new session's clocks wait for its checks (the servers and channels gone meanwhile); lost and resumed
+    before those end, the shard is connected again, but its clocks still wait for them: a table in a channel
+    deleted while the bot was away must not have its clock run (its reminder refused) before it is closed."""
+    from bot.launcher import TrickBot
+
+    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
+    try:
+        await bot.database.upgrade()
+        bot.shard_count = 1
+        gateway = bot.service.gateway
+        checking, checked = asyncio.Event(), asyncio.Event()
+        servers_left = bot._servers_left
+
+        async def slow_check(shard_id: int) -> None:
+            checking.set()
+            await checked.wait()
+            await servers_left(shard_id)
+
+        bot._servers_left = slow_check  # type: ignore[method-assign]
+        await bot.on_shard_disconnect(0)
+        await bot.on_shard_connect(0)  # a new session: its checks begin
+        await asyncio.wait_for(checking.wait(), 5)
+        await bot.on_shard_disconnect(0)  # lost during them
+        await bot.on_shard_resumed(0)  # and resumed at once
+        await asyncio.sleep(0.1)
+        assert 0 in gateway._away and gateway.paused() is not None, "its clocks wait for the new session's checks"
+        checked.set()
+        await asyncio.gather(*bot._returning)
+        assert 0 not in gateway._away and gateway.paused() is None
+    finally:
+        await bot.database.close()
+        assert bot.budget is not None
+        await bot.budget.close()
