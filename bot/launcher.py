@@ -457,9 +457,16 @@ class TrickBot(TableBot):
         channel of theirs with an open table, a tournament, a night to come or a season that they do not list was
         deleted while nobody listened, if Discord says so when asked (:meth:`_deleted`). Nothing more is sent
         there, and it closes as CHANNEL_DELETE closes it (``on_guild_channel_delete``), before the shard's clocks
-        run again. Threads are not checked: an archived one is not listed, and a table whose thread is gone goes
-        on in its channel anyway. False: the database was out of reach, the check left to another time."""
-        listed = {guild.id: {channel.id for channel in guild.channels} for guild in guilds if not guild.unavailable}
+        run again. A table's own thread is not checked (one gone, the table goes on in its channel); a tournament
+        shown in a thread is, its thread listed while active (an archived one is asked about). A channel Discord
+        already said is gone (closed then) is not asked about again. False: the database was out of reach, the
+        check left to another time."""
+        gone = self.unreachable.channels
+        listed = {
+            guild.id: {channel.id for channel in guild.channels} | {thread.id for thread in guild.threads} | gone
+            for guild in guilds
+            if not guild.unavailable
+        }
         out = {guild.id for guild in guilds if guild.unavailable}
         if out - self._unchecked:
             log.info("shard %s: %d servers still out; their channels are checked when they come in", shard_id, len(out))

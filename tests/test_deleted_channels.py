@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -53,10 +54,45 @@ async def test_only_unknown_channel_says_a_channel_is_gone(tmp_path: Path, answe
         await bot.budget.close()
 
 
-def _server(guild_id: int, channels: list[int], *, unavailable: bool = False) -> Any:
-    """What the check reads of a discord.py server: its id, shard, channels, and whether it is out."""
+def _server(guild_id: int, channels: list[int], *, threads: Sequence[int] = (), unavailable: bool = False) -> Any:
+    """What the check reads of a discord.py server: its id, shard, channels, active threads, whether it is out."""
     listed = [SimpleNamespace(id=channel) for channel in channels]
-    return SimpleNamespace(id=guild_id, shard_id=0, channels=listed, unavailable=unavailable)
+    active = [SimpleNamespace(id=thread) for thread in threads]
+    return SimpleNamespace(id=guild_id, shard_id=0, channels=listed, threads=active, unavailable=unavailable)
+
+
+async def test_a_channel_is_asked_about_once_and_an_active_thread_never(tmp_path: Path) -> None:
+    """A season's channel deleted stays its channel (its standings are kept, posted nowhere): Discord is asked
+    about it at one new session, not at every one after; a tournament shown in an active thread is listed."""
+    from bot.launcher import TrickBot
+
+    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
+    places = {(1, 9), (1, 11), (1, 10)}  # a season's channel (deleted), a tournament's thread, a table's channel
+    asked: list[int] = []
+    closed: list[int] = []
+
+    async def channels_missing(listed: dict[int, set[int]]) -> list[int]:
+        return sorted(channel for guild, channel in places if guild in listed and channel not in listed[guild])
+
+    async def get_channel(channel_id: int) -> Any:
+        asked.append(channel_id)
+        raise _refusal(discord.NotFound, 404, 10003)
+
+    async def channel_deleted(channel_id: int) -> list[int]:
+        closed.append(channel_id)
+        return []
+
+    bot.service.channels_missing = channels_missing  # type: ignore[assignment]
+    bot.service.channel_deleted = channel_deleted
+    bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
+    try:
+        for _session in range(3):
+            assert await bot._channels_deleted(0, [_server(1, [10], threads=[11])])
+        assert asked == [9] and closed == [9]
+    finally:
+        await bot.database.close()
+        assert bot.budget is not None
+        await bot.budget.close()
 
 
 async def test_servers_that_come_in_late_are_checked_together_and_again_if_the_database_was_away(
@@ -85,7 +121,7 @@ async def test_servers_that_come_in_late_are_checked_together_and_again_if_the_d
         asked.append(channel_id)
         return {"id": str(channel_id), "type": 0, "guild_id": "1"}  # still there: nothing closes
 
-    bot.service.channels_missing = channels_missing  # type: ignore[method-assign,assignment]
+    bot.service.channels_missing = channels_missing  # type: ignore[assignment]
     bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
     try:
         await bot._channels_deleted(0, [_server(1, [], unavailable=True), _server(2, [], unavailable=True)])
