@@ -239,7 +239,9 @@ class TrickBot(TableBot):
         self._returning: set[asyncio.Task[None]] = set()  # shards' clocks being given back their time away
         self._losses: dict[int, int] = {}  # shard id: how many times it lost the gateway (see :meth:`_return`)
         self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
-        self._unchecked: set[int] = set()  # servers still out when their shard's session checked their channels
+        # servers still out when their shard's session checked their channels, or whose check then could not be made
+        self._unchecked: set[int] = set()
+        self._closed: set[int] = set()  # channels this process found deleted and closed at a check
         self._arrived: list[discord.Guild] = []  # of those, the ones come in since, to check (:meth:`_check_late`)
         self._checking: asyncio.Task[None] | None = None
         self._session_checks: dict[int, asyncio.Task[None]] = {}  # shard id: its last new session's checks
@@ -348,6 +350,8 @@ class TrickBot(TableBot):
 
     async def on_shard_connect(self, shard_id: int) -> None:  # discord.py: its READY read, its servers listed
         self._came_in(shard_id).clear()  # its servers come in (GUILD_CREATE) from now on
+        count = self.shard_count or 1
+        self._unchecked = {guild for guild in self._unchecked if shard_of(guild, count) != shard_id}  # all checked
         self._back(shard_id, "a new session", fresh=True)
 
     async def on_shard_ready(self, shard_id: int) -> None:  # discord.py: the new session's servers all came in
@@ -418,24 +422,30 @@ class TrickBot(TableBot):
         seconds, up to :data:`SERVERS_WITHIN` and a question to Discord per channel not listed). A session resumed
         meanwhile waits for that session's checks too: its servers' clocks run after them, as they would have."""
         try:
-            if fresh:
+            if fresh:  # a new session's READY supersedes the last one's: its checks, if still going, are moot
+                before = self._session_checks.get(shard_id)
+                if before is not None:
+                    before.cancel()
                 self._session_checks[shard_id] = asyncio.create_task(self._new_session(shard_id), name="new-session")
             check = self._session_checks.get(shard_id)
             if check is not None and not check.done():
-                await check
+                await asyncio.wait({check})  # (its own errors are its to report)
         finally:  # whatever the check met, the shard's clocks run again (if it is still connected)
             if self._losses.get(shard_id, 0) == losses:
                 await self.service.gateway.back(shard_id, self.shard_count)
 
     async def _new_session(self, shard_id: int) -> None:
         """A new session's checks: the servers its READY does not list, then, once its servers came in, their
-        channels not listed."""
-        await self._servers_left(shard_id)
-        if not self._all_in(shard_id):  # its servers come in (a server still out is checked when it does)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
-        count = self.shard_count or 1
-        await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
+        channels not listed. A database out of reach leaves them to the next new session."""
+        try:
+            await self._servers_left(shard_id)
+            if not self._all_in(shard_id):  # its servers come in (a server still out is checked when it does)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._came_in(shard_id).wait(), SERVERS_WITHIN)
+            count = self.shard_count or 1
+            await self._channels_deleted(shard_id, [g for g in self.guilds if shard_of(g.id, count) == shard_id])
+        except Exception:
+            log.exception("shard %s: the new session's servers and channels could not be checked", shard_id)
 
     async def _servers_left(self, shard_id: int) -> None:
         """A new session's READY lists every server the bot is in on the shard (available or not): a server of the
@@ -458,17 +468,16 @@ class TrickBot(TableBot):
         deleted while nobody listened, if Discord says so when asked (:meth:`_deleted`). Nothing more is sent
         there, and it closes as CHANNEL_DELETE closes it (``on_guild_channel_delete``), before the shard's clocks
         run again. A table's own thread is not checked (one gone, the table goes on in its channel); a tournament
-        shown in a thread is, its thread listed while active (an archived one is asked about). A channel Discord
-        already said is gone (closed then) is not asked about again. False: the database was out of reach, the
+        shown in a thread is, its thread listed while active (an archived one is asked about). A channel closed
+        here once is not asked about again (a season keeps its channel). False: the database was out of reach, the
         check left to another time."""
-        gone = self.unreachable.channels
         listed = {
-            guild.id: {channel.id for channel in guild.channels} | {thread.id for thread in guild.threads} | gone
+            guild.id: {channel.id for channel in guild.channels} | {thread.id for thread in guild.threads}
             for guild in guilds
             if not guild.unavailable
         }
-        out = {guild.id for guild in guilds if guild.unavailable}
-        if out - self._unchecked:
+        out = {guild.id for guild in guilds if guild.unavailable} - self._unchecked
+        if out:
             log.info("shard %s: %d servers still out; their channels are checked when they come in", shard_id, len(out))
         self._unchecked |= out
         if not listed:
@@ -476,9 +485,10 @@ class TrickBot(TableBot):
         checked = False
         with _unless_out_of_reach(shard_id, "the channels its servers no longer list"):
             for channel_id in await self.service.channels_missing(listed):
-                if await self._deleted(channel_id):
+                if channel_id not in self._closed and await self._deleted(channel_id):
                     self.unreachable.channel_deleted(channel_id)  # first: nothing of its closing is said there
                     await self.service.channel_deleted(channel_id)
+                    self._closed.add(channel_id)
             checked = True
         return checked
 

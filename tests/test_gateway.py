@@ -345,3 +345,41 @@ async def test_a_session_resumed_during_a_new_sessions_check_runs_its_clocks_aft
         await bot.database.close()
         assert bot.budget is not None
         await bot.budget.close()
+
+
+async def test_a_second_new_session_ends_the_first_ones_checks(tmp_path: Path) -> None:
+    """Two new sessions in a row (the first dropped during its servers' GUILD_CREATEs): the second READY says
+    what the shard has now, so the first session's checks, still waiting for its servers, are dropped rather
+    than run beside the second's (the same questions to Discord twice, servers half come in taken for out)."""
+    from bot.launcher import TrickBot
+
+    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
+    try:
+        await bot.database.upgrade()
+        bot.shard_count = 1
+        gateway = bot.service.gateway
+        held = asyncio.Event()
+        checks: list[int] = []
+        servers_left = bot._servers_left
+
+        async def slow_check(shard_id: int) -> None:
+            checks.append(shard_id)
+            if len(checks) == 1:
+                await held.wait()  # the first session's check never ends by itself
+            await servers_left(shard_id)
+
+        bot._servers_left = slow_check  # type: ignore[method-assign]
+        await bot.on_shard_disconnect(0)
+        await bot.on_shard_connect(0)
+        while not checks:  # the first session's check under way
+            await asyncio.sleep(0.01)
+        first = bot._session_checks[0]
+        await bot.on_shard_disconnect(0)
+        await bot.on_shard_connect(0)  # a second new session
+        await asyncio.gather(*bot._returning)
+        assert first.cancelled() and checks == [0, 0]
+        assert 0 not in gateway._away and gateway.paused() is None, "the second session's clocks run"
+    finally:
+        await bot.database.close()
+        assert bot.budget is not None
+        await bot.budget.close()
