@@ -12,7 +12,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.config import Settings
+from tests.launched import trick_bot
 
 
 def _refusal(kind: type[discord.HTTPException], status: int, code: int) -> discord.HTTPException:
@@ -33,25 +33,18 @@ ANSWERS: list[tuple[Any, bool]] = [
 
 @pytest.mark.parametrize(("answer", "gone"), ANSWERS)
 async def test_only_unknown_channel_says_a_channel_is_gone(tmp_path: Path, answer: Any, gone: bool) -> None:
-    from bot.launcher import TrickBot
+    async with trick_bot(tmp_path) as bot:
+        asked: list[int] = []
 
-    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
-    asked: list[int] = []
+        async def get_channel(channel_id: int) -> Any:
+            asked.append(channel_id)
+            if isinstance(answer, BaseException):
+                raise answer
+            return answer
 
-    async def get_channel(channel_id: int) -> Any:
-        asked.append(channel_id)
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-
-    bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
-    try:
+        bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
         assert await bot._deleted(5) is gone
         assert asked == [5]
-    finally:
-        await bot.database.close()
-        assert bot.budget is not None
-        await bot.budget.close()
 
 
 def _server(guild_id: int, channels: list[int], *, threads: Sequence[int] = (), unavailable: bool = False) -> Any:
@@ -64,35 +57,28 @@ def _server(guild_id: int, channels: list[int], *, threads: Sequence[int] = (), 
 async def test_a_channel_is_asked_about_once_and_an_active_thread_never(tmp_path: Path) -> None:
     """A season's channel deleted stays its channel (its standings are kept, posted nowhere): Discord is asked
     about it at one new session, not at every one after; a tournament shown in an active thread is listed."""
-    from bot.launcher import TrickBot
+    async with trick_bot(tmp_path) as bot:
+        places = {(1, 9), (1, 11), (1, 10)}  # a season's channel (deleted), a tournament's thread, a table's channel
+        asked: list[int] = []
+        closed: list[int] = []
 
-    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
-    places = {(1, 9), (1, 11), (1, 10)}  # a season's channel (deleted), a tournament's thread, a table's channel
-    asked: list[int] = []
-    closed: list[int] = []
+        async def channels_missing(listed: dict[int, set[int]]) -> list[int]:
+            return sorted(channel for guild, channel in places if guild in listed and channel not in listed[guild])
 
-    async def channels_missing(listed: dict[int, set[int]]) -> list[int]:
-        return sorted(channel for guild, channel in places if guild in listed and channel not in listed[guild])
+        async def get_channel(channel_id: int) -> Any:
+            asked.append(channel_id)
+            raise _refusal(discord.NotFound, 404, 10003)
 
-    async def get_channel(channel_id: int) -> Any:
-        asked.append(channel_id)
-        raise _refusal(discord.NotFound, 404, 10003)
+        async def channel_deleted(channel_id: int) -> list[int]:
+            closed.append(channel_id)
+            return []
 
-    async def channel_deleted(channel_id: int) -> list[int]:
-        closed.append(channel_id)
-        return []
-
-    bot.service.channels_missing = channels_missing  # type: ignore[assignment]
-    bot.service.channel_deleted = channel_deleted
-    bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
-    try:
+        bot.service.channels_missing = channels_missing  # type: ignore[assignment]
+        bot.service.channel_deleted = channel_deleted
+        bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
         for _session in range(3):
             assert await bot._channels_deleted(0, [_server(1, [10], threads=[11])])
         assert asked == [9] and closed == [9]
-    finally:
-        await bot.database.close()
-        assert bot.budget is not None
-        await bot.budget.close()
 
 
 async def test_servers_that_come_in_late_are_checked_together_and_again_if_the_database_was_away(
@@ -102,28 +88,25 @@ async def test_servers_that_come_in_late_are_checked_together_and_again_if_the_d
     query, one check at a time; a check the database could not answer is made when the server next comes in."""
     from sqlalchemy.exc import OperationalError
 
-    from bot.launcher import TrickBot
+    async with trick_bot(tmp_path) as bot:
+        queries: list[dict[int, set[int]]] = []
+        asked: list[int] = []
+        answering = asyncio.Event()
+        away = [True]
 
-    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
-    queries: list[dict[int, set[int]]] = []
-    asked: list[int] = []
-    answering = asyncio.Event()
-    away = [True]
+        async def channels_missing(listed: dict[int, set[int]]) -> list[int]:
+            queries.append({guild: set(channels) for guild, channels in listed.items()})
+            await answering.wait()
+            if away[0]:
+                raise OperationalError("SELECT", {}, ConnectionRefusedError("refused"))
+            return [9]
 
-    async def channels_missing(listed: dict[int, set[int]]) -> list[int]:
-        queries.append({guild: set(channels) for guild, channels in listed.items()})
-        await answering.wait()
-        if away[0]:
-            raise OperationalError("SELECT", {}, ConnectionRefusedError("refused"))
-        return [9]
+        async def get_channel(channel_id: int) -> Any:
+            asked.append(channel_id)
+            return {"id": str(channel_id), "type": 0, "guild_id": "1"}  # still there: nothing closes
 
-    async def get_channel(channel_id: int) -> Any:
-        asked.append(channel_id)
-        return {"id": str(channel_id), "type": 0, "guild_id": "1"}  # still there: nothing closes
-
-    bot.service.channels_missing = channels_missing  # type: ignore[assignment]
-    bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
-    try:
+        bot.service.channels_missing = channels_missing  # type: ignore[assignment]
+        bot.http.get_channel = get_channel  # type: ignore[method-assign,assignment]
         await bot._channels_deleted(0, [_server(1, [], unavailable=True), _server(2, [], unavailable=True)])
         assert bot._unchecked == {1, 2} and queries == []
         first, second = _server(1, [10]), _server(2, [20])
@@ -139,7 +122,3 @@ async def test_servers_that_come_in_late_are_checked_together_and_again_if_the_d
         await bot.on_guild_available(first)
         await bot._checking
         assert queries[1:] == [{1: {10}}] and asked == [9] and bot._unchecked == {2}
-    finally:
-        await bot.database.close()
-        assert bot.budget is not None
-        await bot.budget.close()

@@ -31,6 +31,7 @@ from bot.gateway import (
     use_backoff,
 )
 from bot.launcher import closed_by_discord
+from tests.launched import begun, hold_new_sessions, trick_bot
 
 
 class Clock:
@@ -254,38 +255,21 @@ async def test_a_new_sessions_check_finished_after_the_shard_was_lost_again_leav
     lost again meanwhile (the session dropped during its servers' GUILD_CREATEs, the reconnection in back-off),
     the shard is still away when that check ends: its clocks stay stopped until its next connection gives them
     their time, rather than run on while nobody can click."""
-    from bot.launcher import TrickBot
-
-    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
-    try:
-        await bot.database.upgrade()
-        bot.shard_count = 1  # (as Discord says at the first connection)
+    async with trick_bot(tmp_path, upgraded=True) as bot:
         gateway = bot.service.gateway
-        checking, checked = asyncio.Event(), asyncio.Event()
-        servers_left = bot._servers_left
-
-        async def slow_check(shard_id: int) -> None:  # the new session's check, held until the test lets it end
-            checking.set()
-            await checked.wait()
-            await servers_left(shard_id)
-
-        bot._servers_left = slow_check  # type: ignore[method-assign]
+        checks, go_on = hold_new_sessions(bot)
         await bot.on_shard_disconnect(0)  # an outage: the clocks stop
         await bot.on_shard_connect(0)  # a new session: its servers come in, the clocks wait for them
-        await asyncio.wait_for(checking.wait(), 5)
+        await begun(checks)
         assert 0 in gateway._away and gateway.paused() is not None
         await bot.on_shard_disconnect(0)  # lost again before its servers all came in
-        checked.set()
+        go_on.set()
         await bot.on_shard_ready(0)  # discord.py's wait for the GUILD_CREATEs ends anyway
         await asyncio.gather(*bot._returning)
         assert 0 in gateway._away and gateway.paused() is not None, "the shard is away: its clocks stay stopped"
         await bot.on_shard_resumed(0)  # back: now they get their time and run
         await asyncio.gather(*bot._returning)
         assert 0 not in gateway._away and gateway.paused() is None
-    finally:
-        await bot.database.close()
-        assert bot.budget is not None
-        await bot.budget.close()
 
 
 def test_a_shards_new_session_forgets_its_servers_that_ready_does_not_list() -> None:
@@ -315,71 +299,34 @@ async def test_a_session_resumed_during_a_new_sessions_check_runs_its_clocks_aft
     """A new session's clocks wait for its checks (the servers and channels gone meanwhile); lost and resumed
     before those end, the shard is connected again, but its clocks still wait for them: a table in a channel
     deleted while the bot was away must not have its clock run (its reminder refused) before it is closed."""
-    from bot.launcher import TrickBot
-
-    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
-    try:
-        await bot.database.upgrade()
-        bot.shard_count = 1
+    async with trick_bot(tmp_path, upgraded=True) as bot:
         gateway = bot.service.gateway
-        checking, checked = asyncio.Event(), asyncio.Event()
-        servers_left = bot._servers_left
-
-        async def slow_check(shard_id: int) -> None:
-            checking.set()
-            await checked.wait()
-            await servers_left(shard_id)
-
-        bot._servers_left = slow_check  # type: ignore[method-assign]
+        checks, go_on = hold_new_sessions(bot)
         await bot.on_shard_disconnect(0)
         await bot.on_shard_connect(0)  # a new session: its checks begin
-        await asyncio.wait_for(checking.wait(), 5)
+        await begun(checks)
         await bot.on_shard_disconnect(0)  # lost during them
         await bot.on_shard_resumed(0)  # and resumed at once
         await asyncio.sleep(0.1)
         assert 0 in gateway._away and gateway.paused() is not None, "its clocks wait for the new session's checks"
-        checked.set()
+        go_on.set()
         await asyncio.gather(*bot._returning)
         assert 0 not in gateway._away and gateway.paused() is None
-    finally:
-        await bot.database.close()
-        assert bot.budget is not None
-        await bot.budget.close()
 
 
 async def test_a_second_new_session_ends_the_first_ones_checks(tmp_path: Path) -> None:
     """Two new sessions in a row (the first dropped during its servers' GUILD_CREATEs): the second READY says
     what the shard has now, so the first session's checks, still waiting for its servers, are dropped rather
     than run beside the second's (the same questions to Discord twice, servers half come in taken for out)."""
-    from bot.launcher import TrickBot
-
-    bot = TrickBot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"))
-    try:
-        await bot.database.upgrade()
-        bot.shard_count = 1
+    async with trick_bot(tmp_path, upgraded=True) as bot:
         gateway = bot.service.gateway
-        held = asyncio.Event()
-        checks: list[int] = []
-        servers_left = bot._servers_left
-
-        async def slow_check(shard_id: int) -> None:
-            checks.append(shard_id)
-            if len(checks) == 1:
-                await held.wait()  # the first session's check never ends by itself
-            await servers_left(shard_id)
-
-        bot._servers_left = slow_check  # type: ignore[method-assign]
+        checks, _ = hold_new_sessions(bot)  # the first session's check never ends by itself
         await bot.on_shard_disconnect(0)
         await bot.on_shard_connect(0)
-        while not checks:  # the first session's check under way
-            await asyncio.sleep(0.01)
+        await begun(checks)
         first = bot._session_checks[0]
         await bot.on_shard_disconnect(0)
         await bot.on_shard_connect(0)  # a second new session
         await asyncio.gather(*bot._returning)
         assert first.cancelled() and checks == [0, 0]
         assert 0 not in gateway._away and gateway.paused() is None, "the second session's clocks run"
-    finally:
-        await bot.database.close()
-        assert bot.budget is not None
-        await bot.budget.close()
