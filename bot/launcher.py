@@ -241,9 +241,9 @@ class TrickBot(TableBot):
         self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
         # servers still out when their shard's session checked their channels, or whose check then could not be made
         self._unchecked: set[int] = set()
-        self._closed: set[int] = set()  # channels this process found deleted and closed at a check
         self._arrived: list[discord.Guild] = []  # of those, the ones come in since, to check (:meth:`_check_late`)
         self._checking: asyncio.Task[None] | None = None
+        self._closed: set[int] = set()  # channels this process found deleted and closed at a check
         self._session_checks: dict[int, asyncio.Task[None]] = {}  # shard id: its last new session's checks
         self._activity: ActivityRunning | None = None
 
