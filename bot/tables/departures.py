@@ -104,10 +104,10 @@ class Departures:
     async def channels_missing(self, listed: Mapping[int, Collection[int]]) -> list[int]:
         """Servers came in whole (GUILD_CREATE at a shard's new session, or later for one still out then), each
         listing its channels in ``listed``: every channel of the server, the bot's to see or not, and its active
-        threads. The channels of those servers where a table is open, a tournament is shown, a night will open its lobby or
-        a season will post its standings that are not listed, lowest id first: each was deleted while nobody
-        listened (no process ran, the gateway was lost, or the server was out), and the caller stops writing there
-        and closes each with :meth:`channel_deleted`."""
+        threads. The channels of those servers where a table is open, a tournament is shown, a night will open
+        its lobby or a season will post its standings that are not listed, lowest id first: each was deleted while
+        nobody listened (no process ran, the gateway was lost, or the server was out), and the caller stops writing
+        there and closes each with :meth:`channel_deleted`."""
         async with self.store.db.engine.connect() as connection:
             places = await self._places(connection)
         missing = sorted({channel for guild, channel in places if guild in listed and channel not in listed[guild]})
