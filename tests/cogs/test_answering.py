@@ -82,7 +82,9 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_a_deferral_and_the_answer_racing_make_one_acknowledgement(answer: Any) -> None:
     interaction: Any = FakeInteraction(delay=0.05)
     async with answering(interaction, update=answer is update):
-        await asyncio.sleep(0.02)  # the deferral has started its call, not finished it
+        async with asyncio.timeout(5):  # the deferral has started its call, not finished it
+            while not interaction.calls:
+                await asyncio.sleep(0.001)
         await (send(interaction, "done") if answer is send else update(interaction, content="done"))
     assert not any("refused" in call for call in interaction.calls), interaction.calls
     assert interaction.calls[0].startswith("defer")
