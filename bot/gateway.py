@@ -12,8 +12,9 @@ traceback; :class:`QuietOutages` turns that into one WARNING line with the
 reason and the next delay, and the launcher logs one INFO line when the
 gateway is back (with how long it was away). A connection gone quiet (no
 message from Discord, not even its heartbeats' acknowledgements) is given up
-on by discord.py only after a minute: :class:`Hearing` keeps when each shard
-last heard from Discord, so its turn clocks stop from that moment.
+on by discord.py only after a minute or more: :class:`Hearing` keeps when each
+shard last heard from Discord, and once a heartbeat has gone unanswered
+(:func:`quiet_after`) the shard's turn clocks stop from that moment.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ FIRST_CONNECT_RETRY = 5.0  # seconds discord.py waits before trying a first conn
 CONNECTED = "Shard ID %s has connected to Gateway (Session ID: %s)."
 RESUMED = "Shard ID %s has successfully RESUMED session %s."
 HEARTBEAT_TIMEOUT = 60.0  # discord.py's: a shard that heard nothing from Discord this long reconnects
+HEARTBEAT_INTERVAL = 41.25  # seconds between heartbeats, as Discord's HELLO usually says
+UNANSWERED = 5.0  # seconds past a heartbeat's interval without a word: its acknowledgement did not come
 
 
 def last_heard(shard: discord.ShardInfo) -> float | None:
@@ -49,6 +52,22 @@ def last_heard(shard: discord.ShardInfo) -> float | None:
     keep_alive = getattr(getattr(getattr(shard, "_parent", None), "ws", None), "_keep_alive", None)
     heard = getattr(keep_alive, "_last_recv", None)
     return time.perf_counter() - heard if isinstance(heard, float) else None
+
+
+def heartbeat_interval(shard: discord.ShardInfo) -> float | None:
+    """The seconds between the heartbeats of the shard's open connection, as Discord's HELLO said (discord.py's
+    keep-alive handler's ``interval``); None where no connection is open."""
+    keep_alive = getattr(getattr(getattr(shard, "_parent", None), "ws", None), "_keep_alive", None)
+    interval = getattr(keep_alive, "interval", None)
+    return float(interval) if isinstance(interval, (int, float)) and interval > 0 else None
+
+
+def quiet_after(interval: float | None) -> float:
+    """How long an open connection may hear nothing before it is taken for quiet: a heartbeat goes every
+    ``interval`` and Discord acknowledges it at once, so a connection that heard nothing for an interval and
+    :data:`UNANSWERED` more missed an acknowledgement. discord.py gives up on it only later (it checks at its next
+    heartbeat for :data:`HEARTBEAT_TIMEOUT` without a word: 60 to 100 s after the last)."""
+    return (interval if interval is not None else HEARTBEAT_INTERVAL) + UNANSWERED
 
 
 def forget_servers_not_listed(state: Any) -> None:

@@ -25,8 +25,10 @@ from bot.gateway import (
     Hearing,
     OneLineOutages,
     forget_servers_not_listed,
+    heartbeat_interval,
     last_heard,
     out_of_reach,
+    quiet_after,
     quiet_discord_logs,
     use_backoff,
 )
@@ -345,8 +347,31 @@ class TrickBot(TableBot):
         """Note, every second, when each shard's open connection last heard from Discord (:class:`Hearing`)."""
         while True:
             for shard_id, shard in self.shards.items():
-                self.hearing.note(shard_id, last_heard(shard))
+                self._heard(shard_id, last_heard(shard), heartbeat_interval(shard))
             await asyncio.sleep(HEARING_EVERY)
+
+    def _heard(self, shard_id: int, ago: float | None, interval: float | None) -> None:
+        """One reading of when the shard's open connection last heard from Discord (``ago`` seconds; None: no
+        connection open). Quiet past a heartbeat's acknowledgement (:func:`quiet_after`), its clocks stop from its last
+        word (discord.py would give up on it only at its next heartbeat or the one after); once it speaks again, they
+        get that time back."""
+        self.hearing.note(shard_id, ago)
+        if ago is None:
+            return
+        gateway = self.service.gateway
+        if ago >= quiet_after(interval):
+            if gateway.hushed(shard_id, self.shard_count, timedelta(seconds=ago)):
+                log.warning(
+                    "shard %s: no word from Discord's gateway for %.0f s, not even a heartbeat's acknowledgement: "
+                    "its turn clocks wait from its last word",
+                    shard_id,
+                    ago,
+                )
+        elif gateway.spoke(shard_id):
+            log.info("shard %s: Discord's gateway spoke again; its turn clocks get that time back", shard_id)
+            returning = asyncio.create_task(gateway.back(shard_id, self.shard_count), name="clocks-back")
+            self._returning.add(returning)
+            returning.add_done_callback(self._returning.discard)
 
     async def on_shard_connect(self, shard_id: int) -> None:  # discord.py: its READY read, its servers listed
         self._came_in(shard_id).clear()  # its servers come in (GUILD_CREATE) from now on

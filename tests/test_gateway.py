@@ -26,7 +26,9 @@ from bot.gateway import (
     OneLineOutages,
     QuietOutages,
     forget_servers_not_listed,
+    heartbeat_interval,
     last_heard,
+    quiet_after,
     quiet_discord_logs,
     use_backoff,
 )
@@ -213,6 +215,47 @@ def test_when_a_shard_last_heard_from_discord_is_read_from_discord_py_while_its_
     assert heard is not None and 5.0 <= heard < 7.0
     closed = SimpleNamespace(_parent=SimpleNamespace(ws=SimpleNamespace(_keep_alive=None)))
     assert last_heard(cast(discord.ShardInfo, closed)) is None
+
+
+def test_a_connection_is_taken_for_quiet_once_a_heartbeats_acknowledgement_is_late() -> None:
+    """discord.py keeps the interval Discord's HELLO gave (``interval``): quiet after it and five seconds more
+    without a word, long before discord.py gives up (a minute without one, checked at each heartbeat)."""
+    assert "self.interval" in inspect.getsource(discord.gateway.KeepAliveHandler.__init__)
+    keep_alive = SimpleNamespace(interval=41.25, _last_recv=time.perf_counter())
+    shard = SimpleNamespace(_parent=SimpleNamespace(ws=SimpleNamespace(_keep_alive=keep_alive)))
+    assert heartbeat_interval(cast(discord.ShardInfo, shard)) == 41.25
+    closed = SimpleNamespace(_parent=SimpleNamespace(ws=SimpleNamespace(_keep_alive=None)))
+    assert heartbeat_interval(cast(discord.ShardInfo, closed)) is None
+    assert quiet_after(41.25) == 46.25
+    assert quiet_after(2.0) == 7.0
+    assert quiet_after(None) == 46.25  # (as Discord's HELLO usually says)
+    assert quiet_after(None) < HEARTBEAT_TIMEOUT
+
+
+async def test_the_launcher_stops_a_quiet_shards_clocks_at_a_missed_acknowledgement_and_gives_them_the_time_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with trick_bot(tmp_path, upgraded=True) as bot:
+        gateway = bot.service.gateway
+        bot._heard(0, 30.0, 41.25)  # between two acknowledgements
+        assert gateway.paused() is None
+        with caplog.at_level(logging.INFO, logger="bot"):
+            bot._heard(0, 47.0, 41.25)
+            bot._heard(0, 48.0, 41.25)  # a second later: the same silence, said once
+            assert gateway.paused() is not None  # its clocks stopped
+            since = gateway._away[0]
+            assert abs((bot.service.store.clock() - since).total_seconds() - 47.0) < 2.0  # from the last word
+            bot._heard(0, 0.5, 41.25)  # it speaks again: the time is given back
+            await asyncio.gather(*bot._returning)
+        assert gateway.paused() is None
+        lines = [r.getMessage() for r in caplog.records if "shard 0" in r.getMessage()]
+        assert lines == [
+            "shard 0: no word from Discord's gateway for 47 s, not even a heartbeat's acknowledgement: its turn "
+            "clocks wait from its last word",
+            "shard 0: Discord's gateway spoke again; its turn clocks get that time back",
+        ], lines
+        bot._heard(0, None, None)  # no connection open: nothing read, nothing changed
+        assert gateway.paused() is None
 
 
 def test_a_shard_that_went_quiet_is_lost_from_its_last_word_and_one_that_closed_from_now() -> None:

@@ -10,6 +10,12 @@ outage's length, or for a clock started meanwhile after a computer's move, the t
 time it had left. A blip shorter than :data:`SHORT_OUTAGE` (a resumed session) moves nothing. The shard stays
 paused until every clock has its time, the database tried again if it does not answer.
 
+A connection can also go quiet without closing (a network that drops its packets): discord.py gives up on it only
+after a minute or more without a word. The presentation says so sooner, once a heartbeat went unanswered
+(:meth:`GatewayClocks.hushed`): the shard's clocks stop from Discord's last word, and get that time back if it
+speaks again (:meth:`GatewayClocks.spoke`) or when it is back after discord.py gave up on it, so a turn timer does
+not run out for people whose clicks could not arrive.
+
 A process that starts has every shard away until it first connects (:meth:`GatewayClocks.starting`). Its
 clocks that ran out while no process served them (the bot was down) cannot know how long they had left: a
 seat whose reminder was due is reminded once the shard is back and has its grace from then; a seat already
@@ -94,6 +100,7 @@ class GatewayClocks:
         self._returning: dict[int, asyncio.Lock] = {}
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # between attempts to give the time back
         self._lost_again: dict[int, datetime] = {}  # shard: lost again while its clocks were being given time
+        self._hushed: set[int] = set()  # shards stopped for a quiet connection, still open (see :meth:`hushed`)
 
     def starting(self) -> None:
         """The process starts: no shard has reached the gateway yet."""
@@ -113,6 +120,7 @@ class GatewayClocks:
         """``shard_id`` lost the gateway: its servers' clocks stop. ``silent``: how long it had heard nothing
         before that was noticed (a connection gone quiet, not closed): the outage began then."""
         self._know(count)
+        self._hushed.discard(shard_id)  # closed now: its return is a new connection's
         if self._everything is not None:
             return
         since = self.store.clock() - max(silent, timedelta(0))
@@ -121,6 +129,29 @@ class GatewayClocks:
             self._lost_again.setdefault(shard_id, since)
         else:
             self._away.setdefault(shard_id, since)
+
+    def hushed(self, shard_id: int, count: int | None, silent: timedelta) -> bool:
+        """``shard_id``'s connection is open but has heard nothing from Discord for ``silent``, longer than its
+        heartbeats' interval (an acknowledgement missed): its clocks stop from its last word, as :meth:`lost` would
+        stop them, until it speaks again (:meth:`spoke`) or, given up on and closed, comes back (:meth:`back`).
+        False (nothing done) where its clocks are stopped already: the process starting, or the shard away or
+        being given its time back."""
+        self._know(count)
+        lock = self._returning.get(shard_id)
+        if self._everything is not None or shard_id in self._away or (lock is not None and lock.locked()):
+            return False
+        self._away[shard_id] = self.store.clock() - max(silent, timedelta(0))
+        self._hushed.add(shard_id)
+        return True
+
+    def spoke(self, shard_id: int) -> bool:
+        """A connection that went quiet (:meth:`hushed`) heard from Discord again: True if its clocks were stopped
+        for that; they stay stopped until :meth:`back` gives them the time from its last word. False where it was
+        not stopped for being quiet (or was closed since)."""
+        if shard_id not in self._hushed:
+            return False
+        self._hushed.discard(shard_id)
+        return True
 
     async def back(self, shard_id: int, count: int | None) -> None:
         """``shard_id`` reached the gateway again: its servers' clocks get back the time it was away, then run.

@@ -77,23 +77,29 @@ async def test_a_turn_clock_waits_while_discord_is_away(double: DiscordDouble, t
     assert "Traceback" not in log, log[-5000:]
 
 
-QUIET_TURN = 150  # seconds: longer than discord.py's minute before it gives up on a quiet connection, and its return
+QUIET_TURN = 24  # seconds: Alice's clock runs out in the silence, before discord.py gives up on it (a minute)
 BEATS = 2.0  # seconds between the double's heartbeat acknowledgements in the quiet test
 QUIET_LINE = re.compile(r"WARNING bot: shard 0 heard nothing from Discord's gateway for (\d+) s")
+HUSHED_LINE = re.compile(r"WARNING bot: shard 0: no word from Discord's gateway for (\d+) s, not even a heartbeat")
 
 
-async def test_a_connection_gone_quiet_gives_the_clock_back_the_time_from_discords_last_word(
+async def test_a_connection_gone_quiet_stops_the_clock_at_a_missed_acknowledgement_and_gives_the_time_back(
     double: DiscordDouble, tmp_path: Path
 ) -> None:
     """Discord's gateway goes quiet without closing (a network dropping packets): discord.py notices only when a
-    minute has passed without a word, not even its heartbeats' acknowledgements. Alice's clock gets back the time
-    from the last word, not only from then (without that, about a second: the outage as discord.py saw it)."""
+    minute has passed without a word, not even its heartbeats' acknowledgements. Alice's clock, due to run out in
+    that minute, stops once an acknowledgement is late (an interval, 2 s here, and 5 s more), from Discord's last
+    word: nobody plays for her, and she gets that time back when the gateway is back (without that, the computer
+    played for her; and without the last word, the clock would get back about a second: the outage as discord.py
+    saw it)."""
     double.heartbeat_interval_ms = int(BEATS * 1000)  # an acknowledgement every 2 s, then none
     url = f"sqlite+aiosqlite:///{tmp_path}/bot.db"
     env = {"RECONNECT_FIRST_SECONDS": "0.1", "RECONNECT_LONGEST_SECONDS": "0.5", "COMPUTER_BUDGET_MS": "100"}
     process = BotProcess(double, url, tmp_path / "bot.log", **env)
     await process.start()
     try:
+        panel = await set_computer_pace(double, 0)
+        await double.choose(MANAGER, panel, "st:grace", ["0"])  # no reminder first: the computer plays at once
         alice = people(1)[0]
         table = TableDriver(double, [alice], seed=2)
         await table.open("just-make", players=4, target=15, turn_seconds=QUIET_TURN)
@@ -102,12 +108,17 @@ async def test_a_connection_gone_quiet_gives_the_clock_back_the_time_from_discor
         await table.show_hand(table.players[0])
         await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
         deadline, moves = await _stored(url, table.table_id)
-        assert deadline is not None and deadline.remind_at is not None, "Alice's turn has a clock"
+        assert deadline is not None, "Alice's turn has a clock"
         # Her clock gives back only the time it ran: from its start if that came after the last word (the
         # computers' moves after the last click). Discord's last word comes after it here: its acknowledgements.
-        started = deadline.remind_at - timedelta(seconds=QUIET_TURN)
+        started = deadline.act_at - timedelta(seconds=QUIET_TURN)
         await asyncio.sleep(max(0.0, (started - datetime.now(UTC)).total_seconds()) + 2 * BEATS)
         double.go_quiet()
+        left = (deadline.act_at - datetime.now(UTC)).total_seconds()
+        assert left > 12, f"only {left:.1f} s left when the gateway went quiet: the test proves nothing"
+        [hushed] = await logged(process, HUSHED_LINE, timeout=30)
+        found = HUSHED_LINE.search(hushed)
+        assert found is not None and 7 <= int(found[1]) < 12, hushed
         [line] = await logged(process, QUIET_LINE, timeout=120)
         found = QUIET_LINE.search(line)
         assert found is not None and int(found[1]) >= 60
@@ -116,8 +127,9 @@ async def test_a_connection_gone_quiet_gives_the_clock_back_the_time_from_discor
         back = GIVEN_BACK.search(given)
         assert back is not None and int(back[1]) == 1 and int(back[2]) >= 60, given
         moved, moves_now = await _stored(url, table.table_id)
+        assert moves_now == moves, "nobody played for her while her clicks could not arrive"
         shift = (moved.act_at - deadline.act_at).total_seconds()
-        assert moves_now == moves and shift >= 60 and shift >= int(back[2]) - 1, (shift, given)
+        assert shift >= 60 and shift >= int(back[2]) - 1, (shift, given)
     finally:
         await process.stop()
     log = process.log()

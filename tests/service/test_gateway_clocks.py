@@ -249,3 +249,52 @@ async def test_a_connection_noticed_quiet_late_stops_the_clocks_from_when_it_wen
     await service.gateway.back(0, 1)
     info = await service.table(table.id)
     assert info.turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_quiet_connection_stops_the_clocks_before_discord_py_gives_up_and_gives_the_time_back_if_it_speaks(
+    service: TableService, clock: Clock
+) -> None:
+    """A heartbeat unanswered (the connection still open, 46 s without a word, 10 s into the seat's 60 s): its
+    clocks stop from the last word, so the reminder due meanwhile does not come; the connection speaks again 30 s
+    later, and the seat has the 50 s it had when it went quiet."""
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(56)
+    assert service.gateway.hushed(0, 1, timedelta(seconds=46))
+    assert not service.gateway.hushed(0, 1, timedelta(seconds=47))  # read again a second later: stopped already
+    clock.advance(30)  # the reminder's moment (60 s) passes while nothing arrives
+    await _nothing_fires(service)
+    assert service.gateway.spoke(0)
+    assert not service.gateway.spoke(0)  # once
+    await _nothing_fires(service)  # still stopped until the time is given back
+    await service.gateway.back(0, 1)
+    info = await service.table(table.id)
+    assert info.turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_quiet_connection_given_up_on_is_away_from_its_last_word_and_its_return_gives_the_time(
+    service: TableService, clock: Clock
+) -> None:
+    await service.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    table = (await started(service, "oh-hell", players=4)).table
+    clock.advance(56)
+    assert service.gateway.hushed(0, 1, timedelta(seconds=46))  # quiet from 10 s in
+    clock.advance(40)
+    service.gateway.lost(0, 1, silent=timedelta(seconds=86))  # discord.py gives up and closes it
+    assert not service.gateway.spoke(0)  # its next word is a new connection's: given its time at its return
+    clock.advance(100)
+    await _nothing_fires(service)
+    await service.gateway.back(0, 1)
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_quiet_connection_changes_nothing_where_the_clocks_are_stopped_already(
+    service: TableService, clock: Clock
+) -> None:
+    service.gateway.starting()  # no shard has connected yet: every clock waits
+    assert not service.gateway.hushed(0, 1, timedelta(seconds=50))
+    assert not service.gateway.spoke(0)
+    await service.gateway.back(0, 1)
+    service.gateway.lost(0, 1)
+    assert not service.gateway.hushed(0, 1, timedelta(seconds=50))  # away since it closed: nothing more
+    assert not service.gateway.spoke(0)
