@@ -22,7 +22,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 # Every module of the engines but three that stay pure (bot.games.loading.PURE lists them too): views.py
-# holds only types, and a TypedDict compiled by mypyc forgets which keys are NotRequired; the
+# holds the views' types (and their copy), and a TypedDict compiled by mypyc forgets which keys are NotRequired; the
 # package's __init__ and loading.py, which stay pure: loading is what honours TRICK_TABLE_PURE,
 # before any compiled module is imported. A new game's engine is compiled by being there
 # (bot/games/shown, a folder below, is never compiled).

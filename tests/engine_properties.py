@@ -65,6 +65,30 @@ def check_core_sheet(sheet: DealSheet) -> None:
         assert isinstance(row["change"], int) and isinstance(row["total"], int)
 
 
+def _scrawl(value: Any) -> None:
+    """Change every dict and list inside ``value`` in place, as a careless caller of a view might."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _scrawl(item)
+        value["scrawled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scrawl(item)
+        value.append("scrawled")
+
+
+def check_handed_out_copies(state: GameState) -> None:
+    """A view, a record and a result are the caller's own: changing them in place changes nothing of the game."""
+    text = state.to_json()
+    for viewer in [None, *range(state.players)]:
+        _scrawl(state.view(viewer))
+        if viewer is not None:
+            _scrawl(state.record(viewer))
+    if state.is_over():
+        _scrawl(state.result())
+    assert state.to_json() == text, "changing what the state handed out changed the state"
+
+
 def check_round_trip(state: GameState) -> None:
     text = state.to_json()
     copy = from_json(text)
@@ -165,6 +189,7 @@ def check_random_match(
             check_core_view(state)
             check_no_leak(state, hidden)
             check_round_trip(state)
+            check_handed_out_copies(state)
             check_refusals(state, rng)
             check_legal_accepted(state, seat, rng)
         state.act(seat, choose(actions, rng) if choose else rng.choice(actions))
@@ -176,6 +201,7 @@ def check_random_match(
     check_core_view(state)
     check_no_leak(state, hidden)
     check_round_trip(state)
+    check_handed_out_copies(state)
     totals = [0] * len(state.view()["tricks"])
     for sheet in state.sheets:  # each row's change is what moved its total
         for row in sheet["rows"]:

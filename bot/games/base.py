@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Self
 from . import cards as C
 from .errors import GameError, IllegalAction, InvalidGame
 from .options import Option, resolve
-from .views import Played, Record, Scores, View
+from .views import Played, Record, Scores, View, copied
 
 
 class GameState(ABC):
@@ -173,7 +173,7 @@ class GameState(ABC):
             "winners": list(self.winners or []),
             "scores": self.scores(),
             "deals": self._deals_dealt(),
-            "sheets": self.sheets,  # every deal's score sheet: the match's chart and its history
+            "sheets": copied(self.sheets),  # every deal's score sheet: the match's chart and its history
         }
 
     def _deals_dealt(self) -> int:

@@ -20,7 +20,7 @@ from .errors import IllegalAction
 from .hidden import Slot, deal_unseen
 from .lengths import Length
 from .options import Option, OptionValue
-from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View
+from .views import DealSheet, LastTrick, Played, Record, Scores, SheetRow, View, copied
 
 OPTIONS: tuple[Option, ...] = (
     Option("six_sides", "three-twos", choices=("three-twos", "two-threes"), players=(6,)),
@@ -434,7 +434,7 @@ class FiveHundred(GameState):
         return {"total": list(self.totals), "sides": [self.totals[side[0]] for side in self.sides]}
 
     def _result(self) -> dict[str, Any]:
-        return {**super()._result(), "hands": self.hands_played, "sides": self.sides}
+        return {**super()._result(), "hands": self.hands_played, "sides": copied(self.sides)}
 
     def _expected(self) -> str:
         return {
@@ -822,7 +822,7 @@ class FiveHundred(GameState):
             "cards_left": [hand.bit_count() for hand in self.hands],
             "deal": self.hand_no + 1,
             "dealer": self.dealer,
-            "sides": self.sides,
+            "sides": [list(side) for side in self.sides],
             "hands": hands,
             "auction": auction,
             "standing_bid": bid_view(self.high) if self.high >= 0 else None,
@@ -841,7 +841,7 @@ class FiveHundred(GameState):
             "tricks_played": self.tricks_played,
             "side_tricks": [sum(self.tricks[s] for s in side) for side in self.sides],
             "scores": self.scores(),
-            "last_deal": self.sheets[-1] if self.sheets else None,
+            "last_deal": copied(self.sheets[-1]) if self.sheets else None,
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None and 0 <= seat < n:

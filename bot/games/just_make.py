@@ -19,7 +19,7 @@ from .errors import IllegalAction
 from .hidden import Slot, deal_unseen
 from .lengths import Length
 from .options import Option, OptionValue
-from .views import BidRow, DealSheet, LastTrick, Record, View, seats_alone
+from .views import BidRow, DealSheet, LastTrick, Record, View, copied, seats_alone
 
 OPTIONS: tuple[Option, ...] = (
     Option("target", 7, low=3, high=15),
@@ -402,13 +402,13 @@ class JustMake(GameState):
             "bids": bids,
             "leader": self.leader,
             "trick": [{"seat": s, "card": C.NAMES[c]} for s, c in zip(order, self.trick, strict=False)],
-            "last_trick": self.last_trick,
+            "last_trick": copied(self.last_trick),
             "tricks_played": self.tricks_played,
             "tricks": list(self.tricks),
             "cards_left": [h.bit_count() for h in self.hands],
             "scores": self.scores(),
             "target": self.options["target"],
-            "last_deal": self.sheets[-1] if self.sheets else None,
+            "last_deal": copied(self.sheets[-1]) if self.sheets else None,
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None and 0 <= seat < n:

@@ -19,7 +19,7 @@ from .errors import IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .lengths import Length
 from .options import Option, OptionValue, resolve
-from .views import BidRow, DealSheet, LastTrick, Record, Scores, View, seats_alone
+from .views import BidRow, DealSheet, LastTrick, Record, Scores, View, copied, seats_alone
 
 
 class NinetyNineRow(BidRow):
@@ -803,7 +803,7 @@ class NinetyNine(GameState):
             "last_trick": last,
             "tricks_played": self.tricks_played,
             "scores": self.scores(),
-            "last_deal": self.sheets[-1] if self.sheets else None,
+            "last_deal": copied(self.sheets[-1]) if self.sheets else None,
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None and 0 <= seat < self.players:

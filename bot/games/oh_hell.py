@@ -19,7 +19,7 @@ from .errors import ENGLISH, IllegalAction, InvalidGame
 from .hidden import Slot, deal_unseen
 from .lengths import Length
 from .options import Option, OptionValue, resolve
-from .views import BidRow, DealSheet, LastTrick, Record, View, seats_alone
+from .views import BidRow, DealSheet, LastTrick, Record, View, copied, seats_alone
 
 PLAYERS: tuple[int, ...] = tuple(range(3, 8))
 DEFAULT_PLAYERS = 4
@@ -461,7 +461,7 @@ class OhHell(GameState):
             "tricks": list(self.tricks),
             "cards_left": [h.bit_count() for h in self.hands],
             "scores": self.scores(),
-            "last_deal": self.sheets[-1] if self.sheets else None,
+            "last_deal": copied(self.sheets[-1]) if self.sheets else None,
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None and 0 <= seat < n:

@@ -11,7 +11,7 @@ presentation (``bot.games.shown.<game>``) reads its own extension.
 # No ``from __future__ import annotations`` here: a TypedDict reads ``NotRequired`` from its
 # annotations when the class is made, so tests can check views against ``__required_keys__``.
 from collections.abc import Sequence
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, TypeVar, cast
 
 from .options import OptionValue
 
@@ -92,3 +92,21 @@ class Record(View):
 def seats_alone(players: int) -> list[list[int]]:
     """``sides`` for a game where every seat plays for itself."""
     return [[seat] for seat in range(players)]
+
+
+Plain = TypeVar("Plain")
+
+
+def copied(value: Plain) -> Plain:
+    """A copy of plain JSON data (its dicts and lists anew, the rest as it is): what a view or a result hands out
+    of the state's own (a score sheet, the last trick) is a copy, so a caller that changes it changes nothing of
+    the game."""
+    return cast(Plain, _copy(value))
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    return value
