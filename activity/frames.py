@@ -91,7 +91,10 @@ class TokenRequest(Frame):
     # Only what could be Discord's (its codes are some thirty letters and digits): anything else is refused here,
     # never costing a call to Discord from the bot's own address.
     code: Annotated[StrictStr, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
-    instance_id: Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    # (one segment of Discord's URL, and never "." or "..", which a URL reads as this folder or the one above)
+    instance_id: Annotated[
+        StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]*[A-Za-z0-9_:-][A-Za-z0-9_.:-]*$")
+    ]
     language: Annotated[StrictStr, Field(max_length=16)] = "en"
 
 

@@ -58,7 +58,7 @@ from .frames import (
     Watch,
     parse,
 )
-from .identity import DISCORD, TOO_MANY, DiscordSignIn, SignInRefused
+from .identity import DISCORD, INSTANCE_SECONDS, TOO_MANY, DiscordSignIn, SignInRefused
 from .limits import Buckets, Clock, Network, client_address, whole_seconds
 from .origins import WRONG_HOST, WRONG_ORIGIN, LocalHosts, same_origin
 from .places import Places, in_place
@@ -79,6 +79,9 @@ SCREENS_PER_SESSION = 4  # open screens of one session: one more closes the olde
 SIGN_INS_PER_MINUTE = 10.0  # Discord sign-ins of one address (inside Discord, its proxy's: many users)...
 SIGN_IN_BURST = 10.0  # ...and at once
 MAX_ROOM = 1_000_000
+# Every open screen's session is checked this often, frames or not (a watcher sends none): its hours, and Discord's
+# list of its instance (an answer this old is asked again), as each frame checks them.
+SWEEP_SECONDS = INSTANCE_SECONDS
 MAX_MESSAGE = 256 * 1024  # bytes: the longest WebSocket message read (a frame itself is at most MAX_FRAME)
 ENDED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)  # the socket is going
 
@@ -186,6 +189,7 @@ class Screen:
         self._table_id: int | None = None
         self._pusher: asyncio.Task[None] | None = None
         self._hinting: asyncio.Task[None] | None = None
+        self._ended = False  # told why it may show no more (:meth:`ended`)
         self._send_lock = asyncio.Lock()
         self._result: tuple[int, MatchSheet] | None = None
 
@@ -407,7 +411,10 @@ class Screen:
 
     async def ended(self, key: str) -> None:
         """The screen may show no more (replaced by a newer one; its session over: its hours up, or Discord no
-        longer lists its user in the instance): the page is told why, and the socket closed."""
+        longer lists its user in the instance): the page is told why, once, and the socket closed."""
+        if self._ended:
+            return
+        self._ended = True
         await self.refuse(key)
         with contextlib.suppress(ConnectionResetError):
             await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=key.encode())
@@ -454,6 +461,7 @@ class ActivityServer:
         self.of_session: dict[str, list[Screen]] = {}  # session -> its open screens, oldest first
         self.greeting: Counter[str] = Counter()  # address -> its sockets yet to say hello
         self._chores: set[asyncio.Task[None]] = set()
+        self._sweeping: asyncio.Task[None] | None = None
 
     def showing(self, screen_: Screen, was: int | None, now: int | None) -> None:
         """``screen_`` shows ``now`` instead of ``was``; a table no screen shows any more has its frames dropped."""
@@ -480,9 +488,30 @@ class ActivityServer:
         if (self.page_dir / "assets").is_dir():
             app.router.add_static("/assets", self.page_dir / "assets")
         app.on_response_prepare.append(self._security_headers)
+        app.on_startup.append(self._start_sweeping)
         app.on_shutdown.append(self._close_screens)
         app.on_cleanup.append(self._close_discord)
         return app
+
+    async def _start_sweeping(self, app: web.Application) -> None:
+        self._sweeping = asyncio.create_task(self._sweep_forever(), name="activity-sweep")
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception:  # a sweep that failed is tried again at the next
+                log.exception("the open screens' sessions could not be checked")
+
+    async def sweep(self) -> None:
+        """Every open screen's session checked as a frame of it would check it (:meth:`_over`): a screen that sends
+        nothing, a watcher's, does not outlive its session's hours nor its user's leaving the instance (a no from
+        Discord's answer kept is confirmed with Discord first; a stale answer is asked again meanwhile, for the
+        next sweep). Each ended screen is told why, and closed."""
+        for screens in list(self.of_session.values()):
+            if screens:
+                await self._over(screens[0].session, asking=False)
 
     @web.middleware
     async def _other_sites(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -665,15 +694,16 @@ class ActivityServer:
         instance's screens: waited for at a screen's hello (``asking``), else the one known, a stale one asked
         again meanwhile); then it is dropped, and every other screen of it ends too."""
         if self.sessions.get(session.key) is None:
-            return "activity.signed_out"
-        if session.instance_id is None or self.discord is None:
+            why: str | None = "activity.signed_out"
+        elif session.instance_id is None or self.discord is None:
             return None
-        where = (session.instance_id, session.user_id, session.channel_id)
-        if asking:
-            why = await self.discord.recheck(*where)
-        else:  # an open screen's frame: a no from the answer kept is confirmed with Discord before it ends
-            why = self.discord.still_listed(*where)
-            why = await self.discord.confirmed(*where) if why is not None else None
+        else:
+            where = (session.instance_id, session.user_id, session.channel_id)
+            if asking:
+                why = await self.discord.recheck(*where)
+            else:  # an open screen's frame: a no from the answer kept is confirmed with Discord before it ends
+                why = self.discord.still_listed(*where)
+                why = await self.discord.confirmed(*where) if why is not None else None
         if why is not None:
             self.sessions.drop(session.key)
             for other in list(self.of_session.get(session.key, [])):
@@ -736,6 +766,9 @@ class ActivityServer:
         if session is None:
             await refuse("activity.signed_out")
             return None
+        if not self.rates.of(session.user_id).take():  # a hello is a frame: sockets opened in a loop are one flood
+            await refuse("activity.too_fast")
+            return None
         # Still in the instance? A user who left it (or was moved out of the channel) signs in no more.
         why = await self._over(session)
         if why is not None:
@@ -748,6 +781,8 @@ class ActivityServer:
             await self.discord.close()
 
     async def _close_screens(self, app: web.Application) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         for screen_ in list(self.screens):
             await screen_.close()
             await screen_.socket.close()

@@ -13,14 +13,16 @@ NAME_LENGTH = 100  # the longest name kept (Discord's own are at most 32)
 
 def readable_name(name: str) -> str:
     """``name`` with every control character made a space, every invisible format character (bidirectional
-    overrides, embeddings and isolates, zero-width spaces, the byte-order mark) left out but the joiners,
-    spaces run together and trimmed, cut to :data:`NAME_LENGTH`; "" if nothing is left (shown as the
-    person's id then)."""
+    overrides, embeddings and isolates, zero-width spaces, the byte-order mark) but the joiners and every lone
+    surrogate left out, spaces run together and trimmed, cut to :data:`NAME_LENGTH`; "" if nothing is left
+    (shown as the person's id then)."""
     kept = []
     for character in name:
         category = unicodedata.category(character)
         if category == "Cc" or category in ("Zl", "Zp"):
             kept.append(" ")
+        elif category == "Cs":  # half of a surrogate pair, alone: no character at all (it cannot be written out)
+            continue
         elif category != "Cf" or character in _KEPT_FORMAT:
             kept.append(character)
     return " ".join("".join(kept).split())[:NAME_LENGTH]

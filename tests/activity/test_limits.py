@@ -171,18 +171,22 @@ async def test_one_address_signs_in_a_few_times_a_minute_and_junk_never_reaches_
     for junk in ("x", "made-up", "<script>alert(1)</script>", "a" * 129, "spaces are not in codes"):
         status, answer, _ = await here.token(junk, instance)
         assert status == 400 and answer["key"] == "activity.bad_frame"
+    # An instance that a URL would read as this folder or the one above (Discord asked of another route)
+    for dots in (".", ".."):
+        status, answer, _ = await here.token(MADE_UP.format(0), dots)
+        assert status == 400 and answer["key"] == "activity.bad_frame"
     assert activity.exchanges == 0  # refused here: Discord never heard of them
     answers = [await here.token(MADE_UP.format(n), instance, language="ja") for n in range(25)]
-    # The five junk requests counted too: the address had SIGN_IN_BURST in all.
-    assert [status for status, _, _ in answers].count(403) == PER_ADDRESS_BURST - 5
+    # The seven junk requests counted too: the address had SIGN_IN_BURST in all.
+    assert [status for status, _, _ in answers].count(403) == PER_ADDRESS_BURST - 7
     refused = [(answer, headers) for status, answer, headers in answers if status == 429]
-    assert len(refused) == 25 - (PER_ADDRESS_BURST - 5)
+    assert len(refused) == 25 - (PER_ADDRESS_BURST - 7)
     answer, headers = refused[0]
     wait = round(60 / SIGN_INS_PER_MINUTE)
     assert answer["key"] == "activity.too_many_sign_ins" and answer["retry_after"] == wait
     assert headers["Retry-After"] == str(wait)
     assert answer["error"] == f"サインインが集中しています。{wait}秒後にもう一度お試しください。"
-    assert activity.exchanges == PER_ADDRESS_BURST - 5
+    assert activity.exchanges == PER_ADDRESS_BURST - 7
     here.advance(wait)  # one sign-in's worth later
     status, answer, _ = await here.token(activity.authorize(ALICE), instance)
     assert status == 200
@@ -380,6 +384,40 @@ async def test_a_screen_whose_session_hours_are_up_moves_nothing(make: Make) -> 
     assert (await here.service.table(table.id)).seat_of(MALLORY.id) is None
 
 
+async def test_a_screen_that_sends_nothing_ends_when_its_user_left_the_instance(make: Make) -> None:
+    """A watcher's screen sends no frame: the server's sweep of the open screens checks its session all the same
+    (Discord's stale answer asked again at one sweep, its no confirmed at the next), and it ends, told why."""
+    here, double, instance, table, session = await mallory_signed_in_at_alices_lobby(make)
+    screen = await here.screen(session, table=table.id)
+    await screen.state_where(lambda shown: shown["id"] == table.id)
+    await here.server.sweep()
+    assert here.server.sessions.get(session) is not None  # still listed: nothing ends
+    double.activity.instances[instance].users.remove(MALLORY.id)
+    here.advance(31.0)
+    reads = double.activity.instance_reads
+    await here.server.sweep()  # the answer kept is stale: asked again meanwhile
+    for _ in range(100):
+        if double.activity.instance_reads > reads:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)  # its answer heard
+    await here.server.sweep()
+    ended = await frames_until(screen, "activity.not_in_instance")
+    assert [frame.get("key") for frame in ended].count("activity.not_in_instance") == 1 and ended[-1]["message"]
+    assert (await screen.socket.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert here.server.sessions.get(session) is None
+
+
+async def test_a_screen_that_sends_nothing_ends_when_its_sessions_hours_are_up(make: Make) -> None:
+    here, _, _, table, session = await mallory_signed_in_at_alices_lobby(make)
+    screen = await here.screen(session, table=table.id)
+    await screen.state_where(lambda shown: shown["id"] == table.id)
+    here.advance(DISCORD_SECONDS + 60)
+    await here.server.sweep()
+    assert (await frames_until(screen, "activity.signed_out"))[-1]["message"]
+    assert (await screen.socket.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
 async def test_an_ended_instance_ends_its_sessions(make: Make) -> None:
     here = await make()
     double = here.double
@@ -416,13 +454,33 @@ async def test_a_users_screens_share_one_rate(make: Make) -> None:
         for _ in range(6):
             await screen.send(op="review", table=999)
         answered.append(await frames_until_count(screen, 6))
-    assert [len([f for f in got if f.get("key") == "activity.not_here"]) for got in answered] == [6, 6, 4]
+    # the rate's 16 at once: the three hellos, then 13 frames answered
+    assert [len([f for f in got if f.get("key") == "activity.not_here"]) for got in answered] == [6, 6, 1]
     assert [f.get("key") for f in answered[2]].count("activity.too_fast") == 1  # told once, not per frame
     for screen in screens:
         await screen.close()
     async with asyncio.timeout(10):
         while here.server.screens:
             await asyncio.sleep(0.01)
+
+
+async def test_a_hello_draws_on_its_users_rate_as_a_frame_does(make: Make) -> None:
+    """Sockets opened and greeted in a loop are a flood like any other: each hello costs the server a session, a
+    table read and two frames out, so it takes a frame of its user's rate (all their screens together); past it
+    the hello is refused, in the screen's language, and the socket closed."""
+    here = await make(local=True)
+    session = await here.local_session("Mallory")
+    for _ in range(int(RATE_BURST)):
+        socket = await here.socket(session)
+        assert json.loads((await socket.receive(timeout=10)).data)["type"] == "hello"
+        await socket.close()
+    socket = await here.client.ws_connect(here.url("/ws"))
+    await socket.send_str(json.dumps({"op": "hello", "session": session, "language": "ja"}))
+    refused = json.loads((await socket.receive(timeout=10)).data)
+    assert refused["key"] == "activity.too_fast" and "短時間" in refused["message"], refused
+    assert (await socket.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    here.advance(1.0)  # a second later the rate has room again
+    assert json.loads((await (await here.socket(session)).receive(timeout=10)).data)["type"] == "hello"
 
 
 async def frames_until_count(screen: ScreenClient, count: int) -> list[dict[str, Any]]:
@@ -444,7 +502,7 @@ async def test_frames_of_any_kind_draw_on_the_rate_and_a_flood_is_told_once_then
     for _ in range(int(RATE_BURST) + 1):
         await screen.socket.send_bytes(b"x" * 100)
     got = await frames_until(screen, "activity.too_fast")  # not answered as bad: refused before it is read
-    assert [f.get("key") for f in got].count("activity.bad_frame") == RATE_BURST
+    assert [f.get("key") for f in got].count("activity.bad_frame") == RATE_BURST - 1  # (the hello took one)
     here.clock.advance(1.0)  # room for eight more
     await screen.send(op="review", table=999)
     assert (await screen.next("error"))["key"] == "activity.not_here"

@@ -184,6 +184,11 @@ async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
     assert reply["key"] == "activity.signed_out" and "サインイン" in reply["message"]
     async with served.client.post(served.url("/api/local/signin"), json={"name": "\u200b\n", "room": 1}) as answer:
         assert answer.status == 400
+    lone = '{"name": "Al\\ud800ice", "room": 1}'  # half of a surrogate pair, alone: left out of the name
+    async with served.client.post(served.url("/api/local/signin"), data=lone) as answer:
+        assert answer.status == 200 and (await answer.json())["user"]["name"] == "Alice"
+    async with served.client.post(served.url("/api/local/signin"), data='{"name": "\\udfff", "room": 1}') as answer:
+        assert answer.status == 400 and (await answer.json())["key"] == "activity.bad_name"
     for raw, key in (("[" * 5000 + "]" * 5000, "activity.bad_frame"), ("x" * 20_000, "activity.too_long")):
         async with served.client.post(served.url("/api/local/signin"), data=raw) as answer:
             assert answer.status == 400 and (await answer.json())["key"] == key

@@ -222,11 +222,12 @@ async def test_a_name_is_kept_without_what_would_change_how_the_text_around_it_r
     joined by a zero-width joiner too; a name of nothing but such characters is shown by the person's id."""
     info = await service.open_table(GUILD, CHANNEL, HOST, "Ann\u202e 7 :stnioP", "oh-hell", players=4)
     info = await service.join(info.id, HOST + 1, "Bo\u200bb\n\tthe\u2066 Builder\u2069 👨\u200d👩\u200d👧")
-    info = await service.join(info.id, HOST + 2, "\u202e\u200b\ufeff")
-    info = await service.join(info.id, HOST + 3, "  山田\u3000太郎  ")
+    info = await service.join(info.id, HOST + 2, "\u202e\u200b\ufeff\ud800")  # (a lone surrogate cannot be written)
+    info = await service.join(info.id, HOST + 3, "  山田\u3000太\udc00郎  ")
     assert [seat.name for seat in info.seats] == [
         "Ann 7 :stnioP",
         "Bob the Builder 👨\u200d👩\u200d👧",
         "",
         "山田 太郎",
     ]
+    assert all(seat.name.encode() is not None for seat in info.seats)
