@@ -22,6 +22,7 @@ from bot.tables import TableService
 
 from .identity import DiscordSignIn
 from .limits import networks
+from .proxy import ProxySignatures
 from .server import ActivityServer
 from .sessions import LOCAL_GUILD
 from .source import ServiceSource
@@ -79,7 +80,9 @@ async def start_activity(service: TableService, settings: Settings) -> ActivityR
         raise ValueError("ACTIVITY_PORT needs ACTIVITY_CLIENT_ID and ACTIVITY_CLIENT_SECRET (see .env.example)")
     discord = DiscordSignIn(settings.activity_client_id, secret, token, settings.discord_api_base)
     trusted = networks(settings.activity_trusted_proxies)
-    server = ActivityServer(source, local=False, discord=discord, trusted_proxies=trusted)
+    key = settings.activity_public_key
+    signatures = ProxySignatures(key) if key else None
+    server = ActivityServer(source, local=False, discord=discord, trusted_proxies=trusted, signatures=signatures)
     runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
     log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
     return ActivityRunning(source, runner, server)

@@ -62,6 +62,7 @@ from .identity import DISCORD, INSTANCE_SECONDS, TOO_MANY, DiscordSignIn, SignIn
 from .limits import Buckets, Clock, Network, client_address, whole_seconds
 from .origins import WRONG_HOST, WRONG_ORIGIN, LocalHosts, same_origin
 from .places import Places, in_place
+from .proxy import NOT_THROUGH_DISCORD, ProxySignatures
 from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
@@ -82,6 +83,7 @@ MAX_ROOM = 1_000_000
 # Every open screen's session is checked this often, frames or not (a watcher sends none): its hours, and Discord's
 # list of its instance (an answer this old is asked again), as each frame checks them.
 SWEEP_SECONDS = INSTANCE_SECONDS
+SIGNED_PATHS = frozenset({"/api/token", "/ws"})  # what asks Discord's proxy signature, where it is asked
 MAX_MESSAGE = 256 * 1024  # bytes: the longest WebSocket message read (a frame itself is at most MAX_FRAME)
 ENDED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)  # the socket is going
 
@@ -443,9 +445,11 @@ class ActivityServer:
         trusted_proxies: Sequence[Network] = (),
         clock: Clock = time.monotonic,
         hosts: Sequence[str] = (),
+        signatures: ProxySignatures | None = None,
     ) -> None:
         self.source = source
         self.local = local
+        self.signatures = None if local else signatures  # Discord's proxy signature asked of sign-ins and sockets
         self.hosts = LocalHosts(hosts)  # local mode: the hosts a request may name (``hosts``: ACTIVITY_HOST's name)
         self.discord = discord  # Discord's sign-in (None in local mode)
         self.client_id = discord.client_id if discord else None  # the application's id: the page's SDK needs it
@@ -479,7 +483,8 @@ class ActivityServer:
         return any(s.session.user_id == user_id and not s.socket.closed for s in self.shown.get(table_id, ()))
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024, middlewares=[self._other_sites] if self.local else [])
+        guards = [self._other_sites] if self.local else [self._through_discord] if self.signatures else []
+        app = web.Application(client_max_size=16 * 1024, middlewares=guards)
         app.router.add_get("/", self.index)
         app.router.add_get("/ws", self.websocket)
         app.router.add_post("/api/local/signin", self.local_sign_in)
@@ -512,6 +517,23 @@ class ActivityServer:
         for screens in list(self.of_session.values()):
             if screens:
                 await self._over(screens[0].session, asking=False)
+
+    @web.middleware
+    async def _through_discord(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """With ``ACTIVITY_PUBLIC_KEY`` set: a sign-in or a socket that did not come through Discord's proxy,
+        signed by Discord (:mod:`activity.proxy`), is refused before anything is read, asked of Discord or counted
+        against the limits the players behind that proxy share."""
+        assert self.signatures is not None
+        if request.path not in SIGNED_PATHS:
+            return await handler(request)
+        why = self.signatures.refused(request.headers)
+        if why is None:
+            return await handler(request)
+        log.info("refused %s: %s", request.path, why)
+        language = _language_in(None, request)
+        return web.json_response(
+            {"error": translate(language, NOT_THROUGH_DISCORD), "key": NOT_THROUGH_DISCORD}, status=401
+        )
 
     @web.middleware
     async def _other_sites(self, request: web.Request, handler: Handler) -> web.StreamResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import string
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -86,6 +87,11 @@ class Settings(BaseSettings):
         description="the reverse proxies in front of the Activity (addresses or networks, such as 127.0.0.1): "
         "a request from one of them is counted as from the address its X-Forwarded-For names",
     )
+    activity_public_key: str | None = Field(
+        default=None,
+        description="the application's public key (Developer Portal, General Information): with it, the Activity's "
+        "sign-in and sockets answer only requests Discord's proxy signed (turn its proxy authentication on)",
+    )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")
 
@@ -115,6 +121,17 @@ class Settings(BaseSettings):
                 raise ValueError(
                     f"{part!r} is not an address or network; list the proxies' addresses, such as 127.0.0.1, 10.0.0.0/8"
                 ) from None
+        return value
+
+    @field_validator("activity_public_key")
+    @classmethod
+    def _public_key(cls, value: str | None) -> str | None:
+        value = (value or "").strip() or None
+        if value is not None and (len(value) != 64 or any(c not in string.hexdigits for c in value)):
+            raise ValueError(
+                "it is not an application's public key: 64 hexadecimal characters "
+                "(the Developer Portal, General Information)"
+            )
         return value
 
     @field_validator("shard_ids")

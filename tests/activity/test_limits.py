@@ -21,6 +21,7 @@ from aiohttp.test_utils import TestServer, make_mocked_request
 import activity.server as server_module
 from activity.identity import SIGN_IN_BURST, DiscordSignIn
 from activity.limits import client_address, networks
+from activity.proxy import ProxySignatures
 from activity.server import FLOOD_CLOSE, RATE_BURST, SCREENS_PER_SESSION, SIGN_INS_PER_MINUTE, ActivityServer
 from activity.server import SIGN_IN_BURST as PER_ADDRESS_BURST
 from activity.sessions import DISCORD_SECONDS, LOCAL_GUILD
@@ -33,6 +34,7 @@ from tests.service.conftest import fresh_database
 from tests.service.helpers import make_service
 
 from .conftest import ScreenClient
+from .test_proxy import SOMEONE, signatures, signed
 
 ALICE, BOB, MALLORY = User(1000, "Alice", "en-US"), User(1001, "Bob", "en-US"), User(1002, "Mallory", "ja")
 MADE_UP = "made-up-code-of-the-right-shape-{:04d}"
@@ -70,10 +72,16 @@ class Guarded:
             self.double.clock.advance(seconds)
 
     async def token(
-        self, code: str, instance: str, language: str = "en", forwarded: str | None = None
+        self,
+        code: str,
+        instance: str,
+        language: str = "en",
+        forwarded: str | None = None,
+        signed: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, Any], dict[str, str]]:
         body = {"code": code, "instance_id": instance, "language": language}
         headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+        headers.update(signed or {})
         async with self.client.post(self.url("/api/token"), json=body, headers=headers) as reply:
             return reply.status, await reply.json(), dict(reply.headers)
 
@@ -114,7 +122,12 @@ async def make(tmp_path: Path, double: DiscordDouble) -> AsyncIterator[Make]:
     database, _ = await fresh_database("sqlite", tmp_path)
     service = make_service(database)
 
-    async def build(local: bool = False, trusted: str | None = None, page_dir: Path | None = None) -> Guarded:
+    async def build(
+        local: bool = False,
+        trusted: str | None = None,
+        page_dir: Path | None = None,
+        signatures: ProxySignatures | None = None,
+    ) -> Guarded:
         clock = Ticks()
         source = ServiceSource(service, local=local, poll=0.05)
         discord = None if local else DiscordSignIn(double.app_id, SECRET, "double-token", double.base, clock=clock)
@@ -125,6 +138,7 @@ async def make(tmp_path: Path, double: DiscordDouble) -> AsyncIterator[Make]:
             discord=discord,
             trusted_proxies=networks(trusted),
             clock=clock,
+            signatures=signatures,
         )
         http = TestServer(server.app())
         await http.start_server()
@@ -440,6 +454,38 @@ async def test_a_discord_session_lasts_hours_not_half_a_day(make: Make) -> None:
     here.advance(DISCORD_SECONDS + 1)
     socket = await here.socket(session)
     assert json.loads((await socket.receive(timeout=10)).data)["key"] == "activity.signed_out"
+
+
+# ---------------------------------------------------------------------- Discord's proxy signature
+
+
+async def test_with_the_public_key_set_only_requests_discords_proxy_signed_sign_in_or_open_sockets(
+    make: Make,
+) -> None:
+    """The page's address is public: with ACTIVITY_PUBLIC_KEY set, a sign-in or a socket that Discord's proxy did
+    not sign is refused before anything is read, in the reader's language, and spends nothing: not a call to
+    Discord, not the sign-ins of the address the players behind Discord's proxy share."""
+    here = await make(signatures=signatures())
+    assert here.double is not None
+    instance = launched(here.double, ALICE)
+    for _ in range(int(PER_ADDRESS_BURST) + 5):
+        status, answer, _ = await here.token(here.double.activity.authorize(ALICE), instance, signed={})
+        assert status == 401 and answer["key"] == "activity.not_through_discord"
+    headers = {**signed(SOMEONE), "Accept-Language": "ja-JP,ja;q=0.9"}
+    async with here.client.post(here.url("/api/token"), json={"code": "x"}, headers=headers) as reply:
+        said = await reply.json()
+        assert reply.status == 401 and "Discord の中" in said["error"]
+    assert here.double.activity.exchanges == 0
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await here.client.ws_connect(here.url("/ws"))
+    assert refused.value.status == 401
+    status, answer, _ = await here.token(here.double.activity.authorize(ALICE), instance, signed=signed())
+    assert status == 200, answer  # the address's sign-ins all there: the refused ones cost nothing
+    socket = await here.client.ws_connect(here.url("/ws"), headers=signed())
+    await socket.send_str(json.dumps({"op": "hello", "session": answer["session"]}))
+    assert json.loads((await socket.receive(timeout=10)).data)["type"] == "hello"
+    async with here.client.get(here.url("/api/mode")) as reply:  # what asks nothing of Discord is served
+        assert reply.status == 200
 
 
 # ---------------------------------------------------------------------- frames and screens
