@@ -143,6 +143,26 @@ def _language_in(body: Any, request: web.Request | None = None) -> str:
     return language_of(first) if first else DEFAULT
 
 
+# aiohttp's own refusals (a path that is not served, a socket's request without its upgrade, a body too large,
+# too many sockets yet to say hello), said as every other refusal is: the key and a word in the reader's language
+POLITE = {404: "activity.not_found", 405: "activity.bad_frame", 413: "activity.too_long", 429: "activity.too_fast"}
+
+
+@web.middleware
+async def _polite(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except web.HTTPException as refused:
+        if refused.status < 400:
+            raise
+        key = POLITE.get(refused.status, "activity.bad_frame")
+        headers = {name: value for name, value in refused.headers.items() if name.lower() == "retry-after"}
+        language = _language_in(None, request)
+        return web.json_response(
+            {"error": translate(language, key), "key": key}, status=refused.status, headers=headers
+        )
+
+
 def games_catalogue(language: str) -> list[dict[str, Any]]:
     """What the lobby form offers: every game, its player counts, its options and their allowed values."""
     out = []
@@ -484,7 +504,7 @@ class ActivityServer:
 
     def app(self) -> web.Application:
         guards = [self._other_sites] if self.local else [self._through_discord] if self.signatures else []
-        app = web.Application(client_max_size=16 * 1024, middlewares=guards)
+        app = web.Application(client_max_size=16 * 1024, middlewares=[_polite, *guards])
         app.router.add_get("/", self.index)
         app.router.add_get("/ws", self.websocket)
         app.router.add_post("/api/local/signin", self.local_sign_in)

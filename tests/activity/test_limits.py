@@ -685,3 +685,23 @@ async def test_every_answer_says_where_the_page_may_run_and_load_from(make: Make
             assert "'self'" in policy["connect-src"]
     async with here.client.post(here.url("/api/token"), json={"code": "x"}) as reply:
         assert reply.status == 400 and reply.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_what_aiohttp_refuses_itself_is_said_in_the_readers_language(make: Make) -> None:
+    """A path not served, a socket's request without its upgrade, a local sign-in inside Discord, too many sockets
+    yet to say hello: each refusal a key and a word in the reader's language, as every other refusal."""
+    here = await make()
+    japanese = {"Accept-Language": "ja"}
+    async with here.client.get(here.url("/nothing-here"), headers=japanese) as reply:
+        said = await reply.json()
+        assert reply.status == 404 and said["key"] == "activity.not_found" and "アドレス" in said["error"]
+    async with here.client.post(here.url("/api/local/signin"), json={"name": "Ann"}) as reply:
+        assert reply.status == 404 and (await reply.json())["key"] == "activity.not_found"
+    async with here.client.get(here.url("/ws")) as reply:  # no WebSocket upgrade
+        assert reply.status == 400 and (await reply.json())["key"] == "activity.bad_frame"
+    async with here.client.delete(here.url("/api/token")) as reply:
+        assert reply.status == 405 and (await reply.json())["key"] == "activity.bad_frame"
+    here.server.greeting["127.0.0.1"] = server_module.GREETING_PER_CLIENT
+    async with here.client.get(here.url("/ws"), headers=japanese) as reply:
+        said = await reply.json()
+        assert reply.status == 429 and said["key"] == "activity.too_fast" and reply.headers["Retry-After"] == "10"
