@@ -238,7 +238,7 @@ class TrickBot(TableBot):
         self._resume: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
-        self._returning: set[asyncio.Task[None]] = set()  # shards' clocks being given back their time away
+        self._returning: set[asyncio.Task[Any]] = set()  # shards' clocks being given back their time away
         self._losses: dict[int, int] = {}  # shard id: how many times it lost the gateway (see :meth:`_return`)
         self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
         # servers still out when their shard's session checked their channels, or whose check then could not be made
@@ -382,12 +382,27 @@ class TrickBot(TableBot):
     async def on_shard_ready(self, shard_id: int) -> None:  # discord.py: the new session's servers all came in
         self._came_in(shard_id).set()
 
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        """A server's outage on Discord's side (GUILD_DELETE with ``unavailable``; not a removal): its players'
+        clicks cannot arrive, so its tables' turn clocks stop until it is in again."""
+        self.service.gateway.server_out(guild.id)
+        log.info("server %s is out (an outage on Discord's side): its turn clocks stop until it is back", guild.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.service.gateway.server_gone(guild.id)  # (its tables close: the tables cog's listener)
+
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server came in (GUILD_CREATE). At a shard's new session, the last of its servers to come in lets its
         channels be checked at once (:meth:`_return`), rather than when discord.py has heard no more for two
         seconds (``on_shard_ready``). A server still out when its shard's session checked its channels is checked
         now (its channels as they are: discord.py made it anew at READY); a server back from an outage within a
-        session is not: its channels in discord.py's cache are those from before, deleted ones too."""
+        session is not: its channels in discord.py's cache are those from before, deleted ones too. A server back
+        from an outage of its own has its clocks given back the time it was out."""
+        if guild.id in self.service.gateway.servers_out():
+            returning = asyncio.create_task(self.service.gateway.server_in(guild.id), name="server-clocks-back")
+            self._returning.add(returning)
+            returning.add_done_callback(self._returning.discard)
+            log.info("server %s is in again after an outage on Discord's side", guild.id)
         if guild.id in self._unchecked:
             self._unchecked.discard(guild.id)
             self._arrived.append(guild)

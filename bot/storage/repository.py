@@ -7,7 +7,7 @@ statements, and the service keeps the live state in memory anyway.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -226,34 +226,52 @@ async def due_deadlines(
     shards: Shards | None = None,
     after: tuple[datetime, int] | None = None,
     paused: Shards | None = None,
+    servers_out: Collection[int] = (),
 ) -> list[Row[Any]]:
-    """The turn deadlines due by ``now`` of the tables of servers on ``shards`` and not on ``paused`` (whose
-    clocks are stopped), earliest first (then by table), a page of ``limit`` at most; ``after`` is the (due_at,
-    table_id) of the previous page's last."""
+    """The turn deadlines due by ``now`` of the tables of servers on ``shards``, not on ``paused`` and not among
+    ``servers_out`` (whose clocks are stopped), earliest first (then by table), a page of ``limit`` at most;
+    ``after`` is the (due_at, table_id) of the previous page's last."""
     if paused is not None and paused.all:
         return []  # every clock stopped
     statement = select(DEADLINES).where(DEADLINES.c.due_at <= now)
     mine = owned(TABLES.c.guild_id, shards)
     stopped = owned(TABLES.c.guild_id, paused) if paused is not None else None
-    if mine is not None or stopped is not None:
+    if mine is not None or stopped is not None or servers_out:
         statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id)
     if mine is not None:
         statement = statement.where(mine)
     if stopped is not None:
         statement = statement.where(~stopped)
+    if servers_out:
+        statement = statement.where(TABLES.c.guild_id.not_in(sorted(servers_out)))
     if after is not None:
         statement = statement.where(tuple_(DEADLINES.c.due_at, DEADLINES.c.table_id) > tuple_(*after))
     statement = statement.order_by(DEADLINES.c.due_at, DEADLINES.c.table_id).limit(limit)
     return list((await connection.execute(statement)).all())
 
 
-async def deadlines_on(connection: AsyncConnection, shards: Shards) -> list[Row[Any]]:
-    """Every turn deadline row of the tables of servers on ``shards``."""
+async def deadlines_on(connection: AsyncConnection, shards: Shards, without: Collection[int] = ()) -> list[Row[Any]]:
+    """Every turn deadline row of the tables of servers on ``shards``, but those of the servers ``without``."""
     statement = select(DEADLINES)
     on = owned(TABLES.c.guild_id, shards)
+    if on is not None or without:
+        statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id)
     if on is not None:
-        statement = statement.join(TABLES, TABLES.c.id == DEADLINES.c.table_id).where(on)
+        statement = statement.where(on)
+    if without:
+        statement = statement.where(TABLES.c.guild_id.not_in(sorted(without)))
     return list((await connection.execute(statement.order_by(DEADLINES.c.table_id))).all())
+
+
+async def deadlines_of_server(connection: AsyncConnection, guild_id: int) -> list[Row[Any]]:
+    """Every turn deadline row of the server's tables."""
+    statement = (
+        select(DEADLINES)
+        .join(TABLES, TABLES.c.id == DEADLINES.c.table_id)
+        .where(TABLES.c.guild_id == guild_id)
+        .order_by(DEADLINES.c.table_id)
+    )
+    return list((await connection.execute(statement)).all())
 
 
 async def deadline_of(connection: AsyncConnection, table_id: int) -> Row[Any] | None:

@@ -101,6 +101,8 @@ class GatewayClocks:
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # between attempts to give the time back
         self._lost_again: dict[int, datetime] = {}  # shard: lost again while its clocks were being given time
         self._hushed: set[int] = set()  # shards stopped for a quiet connection, still open (see :meth:`hushed`)
+        self._servers_out: dict[int, datetime] = {}  # server: out since (Discord's outage of that server alone)
+        self._server_returning: dict[int, asyncio.Lock] = {}
 
     def starting(self) -> None:
         """The process starts: no shard has reached the gateway yet."""
@@ -205,6 +207,67 @@ class GatewayClocks:
                     else "",
                 )
 
+    def servers_out(self) -> frozenset[int]:
+        """The servers whose clocks are stopped for an outage of their own (:meth:`server_out`)."""
+        return frozenset(self._servers_out)
+
+    def server_out(self, guild_id: int) -> None:
+        """Discord says a server is out (an outage of its own; GUILD_DELETE with ``unavailable``): its players'
+        clicks cannot arrive, so its tables' clocks stop until it is in again (:meth:`server_in`), whatever its
+        shard does meanwhile (its shard's return gives them nothing: they have their whole time from here)."""
+        if self._everything is None:  # (a process starting has every clock stopped already)
+            self._servers_out.setdefault(guild_id, self.store.clock())
+
+    def server_gone(self, guild_id: int) -> None:
+        """The bot left the server (its tables end): nothing to give back."""
+        self._servers_out.pop(guild_id, None)
+
+    async def server_in(self, guild_id: int) -> int:
+        """A server out (:meth:`server_out`) came in again (GUILD_CREATE): its tables' clocks get back the time it
+        was out, then run (they stay stopped until they have it, the database tried again if it does not answer).
+        How many clocks moved; 0 for a server that was not out."""
+        lock = self._server_returning.setdefault(guild_id, asyncio.Lock())
+        async with lock:
+            since = self._servers_out.get(guild_id)
+            if since is None:
+                return 0
+            given = 0
+            for attempt in range(1, GIVE_BACK_TRIES + 1):
+                outage = Outage(since, self.store.clock())
+                try:
+                    given = await self._give_server(guild_id, outage)
+                    break
+                except Exception as error:
+                    if attempt == GIVE_BACK_TRIES:
+                        log.exception("server %s: the turn clocks could not be given the time it was out", guild_id)
+                        break
+                    wait = min(30.0, 2.0**attempt)
+                    log.warning(
+                        "server %s: the turn clocks wait for the time it was out (%s); tried again in %.0f s",
+                        guild_id,
+                        _reason(error),
+                        wait,
+                    )
+                    await self.sleep(wait)
+            if self._servers_out.get(guild_id) == since:
+                del self._servers_out[guild_id]
+            self._server_returning.pop(guild_id, None)
+            if given:
+                log.info(
+                    "server %s: %d turn clocks given back the %.0f s it was out",
+                    guild_id,
+                    given,
+                    outage.length.total_seconds(),
+                )
+            return given
+
+    async def _give_server(self, guild_id: int, outage: Outage) -> int:
+        if outage.length < SHORT_OUTAGE:
+            return 0
+        async with self.store.db.engine.connect() as connection:
+            rows = await repo.deadlines_of_server(connection, guild_id)
+        return await self._give_rows(rows, outage)
+
     def _know(self, count: int | None) -> None:
         if count:
             self._count = count
@@ -212,8 +275,11 @@ class GatewayClocks:
     async def _give_back(self, shard: Shards, outage: Outage) -> int:
         if not outage.from_start and outage.length < SHORT_OUTAGE:
             return 0
-        async with self.store.db.engine.connect() as connection:
-            rows = await repo.deadlines_on(connection, shard)
+        async with self.store.db.engine.connect() as connection:  # (a server out has its whole time when it is in)
+            rows = await repo.deadlines_on(connection, shard, without=self.servers_out())
+        return await self._give_rows(rows, outage)
+
+    async def _give_rows(self, rows: list[Any], outage: Outage) -> int:
         at_once = asyncio.Semaphore(GIVE_BACK_AT_ONCE)
         given = 0
 

@@ -276,7 +276,13 @@ class Play:
         while True:  # page by page: a timeout's row stays due until its move, so pages move on by key
             async with self.store.db.engine.connect() as connection:
                 due = await repo.due_deadlines(
-                    connection, now, DUE_PAGE, shards=self.store.shards, after=after, paused=self.gateway.paused()
+                    connection,
+                    now,
+                    DUE_PAGE,
+                    shards=self.store.shards,
+                    after=after,
+                    paused=self.gateway.paused(),
+                    servers_out=self.gateway.servers_out(),
                 )
             # The tables to remind stay locked from the check to the reminder: a bid that keeps the clock
             # (Ninety-Nine's, made at once) cannot come between the claim and the reminder and carry the claimed

@@ -134,3 +134,53 @@ async def test_a_connection_gone_quiet_stops_the_clock_at_a_missed_acknowledgeme
         await process.stop()
     log = process.log()
     assert "Traceback" not in log, log[-5000:]
+
+
+SERVER_BACK = re.compile(
+    r"INFO bot\.tables\.outages: server (\d+): (\d+) turn clocks given back the (\d+) s it was out"
+)
+
+
+async def test_a_turn_clock_waits_while_its_server_is_out_on_discords_side(
+    double: DiscordDouble, tmp_path: Path
+) -> None:
+    """Discord's outage of Alice's server alone (GUILD_DELETE with ``unavailable``), the gateway itself up: her
+    clicks cannot arrive, so nobody plays for her while it is out; in again, her clock gets the time back."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/bot.db"
+    process = BotProcess(double, url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="100")
+    await process.start()
+    try:
+        panel = await set_computer_pace(double, 0)
+        await double.choose(MANAGER, panel, "st:grace", ["0"])  # no reminder first: the computer plays at once
+        alice = people(1)[0]
+        table = TableDriver(double, [alice], seed=2)
+        await table.open("just-make", players=4, target=15, turn_seconds=TURN)
+        await table.seat_everyone(["easy", "easy", "easy"])
+        await table.start()
+        await table.show_hand(table.players[0])
+        await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
+        await double.server_unavailable(double.guild_id)
+        await logged(process, re.compile(f"INFO bot: server {double.guild_id} is out"))
+        deadline, moves = await _stored(url, table.table_id)
+        assert deadline is not None, "Alice's turn has a clock"
+        left = (deadline.act_at - datetime.now(UTC)).total_seconds()
+        assert left > 0, f"the clock ran out before the server went out ({left:.1f} s): the test proves nothing"
+        await asyncio.sleep(left + 3)  # her time is up while her server is out
+        same, moves_now = await _stored(url, table.table_id)
+        assert moves_now == moves and same.act_at == deadline.act_at, "nobody played for her while she could not"
+        await double.server_available(double.guild_id)
+        [line] = await logged(process, SERVER_BACK)
+        found = SERVER_BACK.search(line)
+        assert found is not None and int(found[1]) == double.guild_id and int(found[2]) == 1
+        assert int(found[3]) >= left + 3
+        moved, _ = await _stored(url, table.table_id)
+        assert moved.act_at > datetime.now(UTC)  # the time she had left, from the server's return
+
+        def played_for_her() -> bool:
+            return any("time ran out" in m.text() for m in double.public_messages())
+
+        await double.wait_for(played_for_her, timeout=TURN + WAIT, what="the timer plays on once the server is in")
+    finally:
+        await process.stop()
+    log = process.log()
+    assert "Traceback" not in log, log[-5000:]

@@ -181,8 +181,8 @@ async def test_a_write_that_keeps_the_clock_while_the_time_is_given_back_keeps_t
     table = await _away_500_s_after_10(service, clock)
     read = repo.deadlines_on
 
-    async def then_a_write(connection: Any, shards: Shards) -> list[Any]:
-        rows = await read(connection, shards)
+    async def then_a_write(connection: Any, shards: Shards, without: Any = ()) -> list[Any]:
+        rows = await read(connection, shards, without)
         # Discord is back: a write that keeps the clock (the table's message placed again) comes between the
         # read of the deadlines and the table's lock, and moves the clock to a new version, its moments the same
         await service.set_location(table.id, message_id=123456)
@@ -215,10 +215,10 @@ async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until
     failures = [ConnectionError("the database went away with the network")] * 2
     timers_while_waiting: list[list[Any]] = []
 
-    async def failing(connection: Any, shards: Shards) -> list[Any]:
+    async def failing(connection: Any, shards: Shards, without: Any = ()) -> list[Any]:
         if failures:
             raise failures.pop()
-        return await read(connection, shards)
+        return await read(connection, shards, without)
 
     async def wait(seconds: float) -> None:  # between attempts: the timers pass over the shard still
         clock.advance(seconds)
@@ -298,3 +298,45 @@ async def test_a_quiet_connection_changes_nothing_where_the_clocks_are_stopped_a
     service.gateway.lost(0, 1)
     assert not service.gateway.hushed(0, 1, timedelta(seconds=50))  # away since it closed: nothing more
     assert not service.gateway.spoke(0)
+
+
+async def test_a_server_out_stops_only_its_own_clocks_and_gets_its_whole_time_back_when_in(
+    service: TableService, clock: Clock
+) -> None:
+    """Discord's outage of one server (GUILD_DELETE with ``unavailable``): its players' clicks cannot arrive, so
+    its tables' clocks stop and the other servers' of the same shard run on. The shard lost and back meanwhile
+    gives the server's tables nothing (they would have that time twice): when the server is in again, they get
+    the whole time it was out."""
+    tables = {}
+    for guild, channel, first in ((EVEN_GUILD, 10, HOST), (ODD_GUILD, 11, 200)):
+        await service.update_guild_settings(guild, turn_seconds=60, grace_seconds=30)
+        tables[guild] = (await started(service, "oh-hell", 4, guild=guild, channel=channel, first_user=first)).table
+    clock.advance(10)
+    service.gateway.server_out(ODD_GUILD)
+    assert service.gateway.servers_out() == {ODD_GUILD}
+    clock.advance(50)
+    reminded = await service.run_timers()
+    assert [outcome.table.id for outcome in reminded] == [tables[EVEN_GUILD].id]  # the odd server's waits
+    service.gateway.lost(0, 1)
+    clock.advance(100)
+    await _nothing_fires(service)
+    await service.gateway.back(0, 1)  # 100 s: the even table's clock moves on by them, the odd one's not yet
+    assert (await service.table(tables[EVEN_GUILD].id)).turn_ends == clock.now + timedelta(seconds=30)
+    odd = tables[ODD_GUILD]
+    assert (await service.table(odd.id)).turn_ends == odd.turn_ends
+    clock.advance(40)
+    await service.run_timers()  # (the even table's grace runs out: a computer plays for it)
+    await service.settle()
+    assert await service.gateway.server_in(ODD_GUILD) == 1  # out 190 s, 10 s into its 60: 50 s left from now
+    assert (await service.table(odd.id)).turn_ends == clock.now + timedelta(seconds=50)
+    assert service.gateway.servers_out() == frozenset()
+    assert await service.gateway.server_in(ODD_GUILD) == 0  # (once)
+
+
+async def test_a_server_the_bot_left_while_it_was_out_has_nothing_to_give_back(
+    service: TableService, clock: Clock
+) -> None:
+    service.gateway.server_out(EVEN_GUILD)
+    service.gateway.server_gone(EVEN_GUILD)
+    assert service.gateway.servers_out() == frozenset()
+    assert await service.gateway.server_in(EVEN_GUILD) == 0
