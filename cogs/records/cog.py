@@ -253,7 +253,9 @@ class Records(commands.Cog, name=HANDLER):
         lines = running_totals(sheet["sheets"], len(sheet["seats"]))
         names = [person(seat, locale, marked=False) for seat in sorted(sheet["seats"], key=lambda seat: seat["seat"])]
         titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
-        chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
+        chart = None
+        if interaction.app_permissions.attach_files:  # (an answer's files need Attach Files too: else the sheet alone)
+            chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
         view = discord.ui.View(timeout=None)
         deals = [deal["deal"] for deal in sheet["sheets"]]
         parts = [deals[i : i + REPLAY_OPTIONS] for i in range(0, len(deals), REPLAY_OPTIONS)][:REPLAY_PARTS]

@@ -303,8 +303,9 @@ def sheet_table(sheet: MatchSheet, locale: Any) -> str:
     return "```\n" + "\n".join([head, *rows]) + "\n```"
 
 
-def match_message(sheet: MatchSheet, chart: bytes, locale: Any) -> dict[str, Any]:
-    """A stored match in full: deal-by-deal totals, final places with rating changes, and its chart (a PNG)."""
+def match_message(sheet: MatchSheet, chart: bytes | None, locale: Any) -> dict[str, Any]:
+    """A stored match in full: deal-by-deal totals, final places with rating changes, and its chart (a PNG; None
+    where the bot may not attach files)."""
     seats = sorted(sheet["seats"], key=lambda s: s["seat"])
     embed = discord.Embed(
         title=t(locale, "sheet.match_title", game=game_name(sheet["game"], locale), match=sheet["match_id"]),
@@ -321,6 +322,8 @@ def match_message(sheet: MatchSheet, chart: bytes, locale: Any) -> dict[str, Any
     embed.description = summary + "\n" + sheet_table(sheet, locale)
     embed.add_field(name=t(locale, "sheet.players"), value=legend([person(s, locale) for s in seats]), inline=False)
     embed.add_field(name=t(locale, "table.final"), value=standings(seats, locale), inline=False)
+    if chart is None:
+        return {"embed": embed}
     embed.set_image(url=f"attachment://{FILENAME}")
     return {"embed": embed, "files": [discord.File(io.BytesIO(chart), filename=FILENAME)]}
 

@@ -147,9 +147,11 @@ class Publisher:
         if not view.children:
             view = None
         picture = await self._picture_wanted(table, can_attach, locale)
+        # a match over: the chart of its running totals, deal by deal (a file too, where the bot may attach them)
+        chart = bool(result is not None and result.get("sheets") and can_attach and table.id not in self.text_only)
         kwargs: dict[str, Any] = {
             "content": turn_line(table, public, locale),
-            "embed": table_embed(table, public, locale, result, picture=picture),
+            "embed": table_embed(table, public, locale, result, picture=picture, chart=chart),
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),
             "attachments": [],  # none but what is added below: an old picture goes
@@ -158,12 +160,12 @@ class Publisher:
             drawn = table_picture(table, public, locale)
             png = await asyncio.to_thread(draw_table, drawn)  # drawing takes milliseconds: off the event loop
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename=PICTURE, description=drawn.alt or None)]
-        elif result is not None and result.get("sheets"):  # the match's running totals, deal by deal
+        elif chart and result is not None:
             lines = running_totals(result["sheets"], len(result["seats"]))
             names = [seat_name(table, seat, locale, marked=False) for seat in range(len(result["seats"]))]
             titles = (t(locale, "chart.deals"), t(locale, "chart.points"))
-            chart = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
-            kwargs["attachments"] = [discord.File(io.BytesIO(chart), filename=FILENAME)]
+            png = await asyncio.to_thread(totals_chart, lines, names, *titles, t(locale, "picture.undrawn"))
+            kwargs["attachments"] = [discord.File(io.BytesIO(png), filename=FILENAME)]
         return kwargs
 
     async def place(
@@ -287,12 +289,11 @@ class Publisher:
             except discord.Forbidden as refused:
                 if refused.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
                     raise
-                if refused.code == MISSING_ACCESS or not any(
-                    file.filename == PICTURE for file in kwargs["attachments"]
-                ):
+                if refused.code == MISSING_ACCESS or not kwargs["attachments"]:
                     self._refused(table, refused)
                     return
-                # No Attach Files here: the table goes on as text, and its host is told once why.
+                # No Attach Files here (the table's picture, or the chart of a match over): the table goes on as
+                # text, and its host is told once why.
                 self.text_only.add(table_id)
                 kwargs = await self.message(table_id)
                 try:
@@ -347,10 +348,8 @@ class Publisher:
         posted again in its channel, as it is now, so its players keep their Show my hand button; if it
         cannot be (the channel is gone, or the bot may no longer write there), one line says so."""
         log.warning("the message of table %s was deleted in Discord: posting the table again", table.id)
-        kwargs = await self.message(table.id)
-        kwargs["files"] = kwargs.pop("attachments", [])
         try:
-            message = await channel.send(**kwargs)
+            message = await self.send_new(channel, table.id)
         except (discord.HTTPException, aiohttp.ClientError) as error:
             if isinstance(error, discord.HTTPException) and error.status in (403, 404):
                 self._refused(table, error)  # the channel is gone, or closed to the bot: not again each move
@@ -359,6 +358,23 @@ class Publisher:
             return
         await self.service.set_location(table.id, message_id=message.id)
         self.mark_shown(table.id)
+
+    async def send_new(self, channel: discord.abc.Messageable, table_id: int) -> discord.Message:
+        """Post the table's message anew in ``channel`` (a new message takes files, an edit attachments). Where the
+        bot may not attach files there (Missing Permissions, the message carrying a file), the table is posted as
+        text, as an edit would go on; refused again without a file, the refusal is the caller's."""
+        kwargs = _new_message(await self.message(table_id))
+        try:
+            return await channel.send(**kwargs)
+        except discord.Forbidden as refused:
+            if refused.code != MISSING_PERMISSIONS or not kwargs["files"]:
+                raise
+        self.text_only.add(table_id)
+        try:
+            return await channel.send(**_new_message(await self.message(table_id)))
+        except discord.Forbidden:  # files were not why
+            self.text_only.discard(table_id)
+            raise
 
     async def post(self, table_id: int) -> None:
         """Post in its channel a lobby opened on an Activity's screen, as ``/play`` posts one (the same message and
@@ -410,3 +426,11 @@ class Publisher:
         if late:
             log.warning("stopped with %d table edits not sent (the budget had them waiting)", len(late))
             await asyncio.gather(*late, return_exceptions=True)
+
+
+def _new_message(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """:meth:`Publisher.message`'s edit made a new message's: its attachments as files, no empty content."""
+    kwargs["files"] = kwargs.pop("attachments", [])
+    if kwargs.get("content") is None:
+        kwargs.pop("content", None)
+    return kwargs

@@ -259,9 +259,16 @@ def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
 
 
 def table_embed(
-    table: TableInfo, public: View, locale: Any, result: MatchSheet | None = None, *, picture: bool = False
+    table: TableInfo,
+    public: View,
+    locale: Any,
+    result: MatchSheet | None = None,
+    *,
+    picture: bool = False,
+    chart: bool = True,
 ) -> discord.Embed:
-    """The public table: everything ``view(None)`` shows, as one embed. With ``picture`` the table's
+    """The public table: everything ``view(None)`` shows, as one embed (a match over with its chart below, but
+    without ``chart``: the bot may not attach it). With ``picture`` the table's
     picture is its image, and what the picture alone shows well (the last trick, hands face up) is
     left out of the text, which keeps the rest for screen readers and notifications."""
     status = table.status
@@ -307,7 +314,7 @@ def table_embed(
             value=clip(standings_text(table, public, result, locale), FIELD_VALUE_MAX),
             inline=False,
         )
-        if result is not None and result.get("sheets"):  # the chart of running totals is attached below it
+        if chart and result is not None and result.get("sheets"):  # the chart of running totals is attached below
             names = [seat_name(table, seat, locale) for seat in range(len(result["seats"]))]
             embed.add_field(name=t(locale, "table.chart"), value=clip(legend(names), FIELD_VALUE_MAX), inline=False)
             embed.set_image(url=f"attachment://{FILENAME}")

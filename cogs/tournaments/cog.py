@@ -406,11 +406,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                     continue
                 self._posting.add(table.table_id)
                 try:
-                    kwargs = await tables_cog.publisher.message(table.table_id)
-                    kwargs["files"] = kwargs.pop("attachments", [])  # a new message takes files, an edit attachments
-                    if kwargs.get("content") is None:
-                        kwargs.pop("content", None)
-                    message = await channel.send(**kwargs)
+                    message = await tables_cog.publisher.send_new(channel, table.table_id)  # (as text without files)
                     tables_cog.publisher.mark_shown(table.table_id)
                 except BaseException:
                     self._posting.discard(table.table_id)

@@ -3,12 +3,16 @@ only, text alone where the bot may not attach files (its host told once) or wher
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cogs.picture import FILENAME, picture_inputs
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
-from .driver import WAIT, TableDriver, shown_move
+from .driver import WAIT, TableDriver, control, shown_move
 from .leaks import check_public_messages, logged_actions
+from .test_flows import seed_matches
+from .tournament import entrants, pings, sign_up
 
 
 def pictures(message: Message) -> list[dict[str, object]]:
@@ -126,3 +130,65 @@ async def test_play_names_the_permissions_a_table_needs_and_opens_nothing_withou
     double.permissions_withheld = 0
     assert not [m for m in double.public_messages() if "Attach Files" in m.text()], "the host was told already"
     assert double.problems == []
+
+
+async def test_a_match_over_in_a_channel_without_attach_files_shows_its_end_as_text(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    """The chart of a match over is a file too: where the bot may not attach files it is left out, and the table
+    shows its final standings and its Rematch button (without that, every edit of the end was refused, and the
+    table stayed at a move before it for good)."""
+    double.attachments_forbidden = True  # the channel never allowed Attach Files: /play says "shown as text"
+    table = TableDriver(double, people(3), seed=8)
+    await table.open("oh-hell", players=3, start_cards=2, sequence="down")
+    await table.seat_everyone()
+    await table.start()
+    await table.play()
+    assert table.table is not None
+    await double.wait_for(lambda: control(table.table, "tt:rematch:") is not None, WAIT, "the end with Rematch")  # type: ignore[arg-type]
+    assert not table.table.attachments
+    assert double.problems == []
+
+
+async def test_a_tournaments_round_is_posted_as_text_where_the_bot_may_not_attach_files(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """A round's tables are posted already in play, their picture with them: refused for want of Attach Files,
+    each is posted again as text (it was lost, with its Show my hand button)."""
+    users = entrants(4)
+    double.attachments_forbidden = True  # the channel gives the bot no Attach Files (/tournament create asks not)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        signup = await sign_up(double, users, rounds=2, options="start_cards=1 sequence=down")
+        start = control(signup, ":start:")
+        assert start is not None
+        await double.click(users[0], signup, start["custom_id"])
+        await double.wait_for(lambda: len(pings(double, 1)) == 1, WAIT, "round 1's table, posted and pinged")
+        [posted] = [m for m in double.public_messages() if "Show my hand" in str(m.components)]
+        assert not posted.attachments
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "could not show round_opened" not in process.log()
+
+
+async def test_a_stored_match_opens_without_its_chart_where_the_bot_may_not_attach_files(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    await seed_matches(database_url, double.guild_id)
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        regular = User(5800, "Reg")
+        double.attachments_forbidden = True  # an answer's files need Attach Files too
+        history = (await double.command(regular, "history", user=regular)).original
+        assert history is not None
+        picker = control(history, "rk:open:")
+        assert picker is not None
+        opened = (await double.choose(regular, history, picker["custom_id"], [picker["options"][0]["value"]])).original
+        assert opened is not None and "match #" in opened.text() and "Final standings" in opened.text()
+        assert not opened.attachments and "attachment://" not in str(opened.versions[-1].get("embeds"))
+        assert double.problems == []
+    finally:
+        await process.stop()
