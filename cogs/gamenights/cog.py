@@ -61,7 +61,12 @@ def mention_messages(first: str, user_ids: list[int]) -> list[str]:
 class GameNights(commands.Cog, name=HANDLER):
     """Scheduled game nights: the command, the pings, the lobby at the start, Discord's edits followed."""
 
-    gamenight = app_commands.Group(name="gamenight", description=text("command.gamenight"), guild_only=True)
+    gamenight = app_commands.Group(
+        name="gamenight",
+        description=text("command.gamenight"),
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot

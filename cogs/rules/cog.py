@@ -19,6 +19,7 @@ from ..records.cog import game_choices
 from ..replies import send
 from ..tables.cog import table_here
 from ..tables.render import COLOUR, all_options, clip, game_name
+from ..tables.working import answering
 
 
 class Rules(commands.Cog):
@@ -33,6 +34,10 @@ class Rules(commands.Cog):
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None) -> None:
+        async with answering(interaction, update=False):  # finding the table may wait (tables read back)
+            await self._rules(interaction, game)
+
+    async def _rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None) -> None:
         locale = reader(interaction)
         table = await table_here(self.service, interaction)
         chosen = game.value if game else table.game if table else None

@@ -79,6 +79,7 @@ class Seasons(commands.Cog, name=HANDLER):
         name="season",
         description=text("command.season"),
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
         default_permissions=discord.Permissions(manage_guild=True),
     )
 

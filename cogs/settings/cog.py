@@ -30,7 +30,7 @@ from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
 from ..replies import click_values, safely, send, update
 from ..tables.render import COLOUR, clip, game_name
-from ..tables.working import SHUTDOWN_GRACE, Work
+from ..tables.working import SHUTDOWN_GRACE, Work, answering
 
 TURN_TIMES = (0, 30, 60, 120, 300, 600, 1800, 3600, 86_400)
 GRACE_TIMES = (0, 15, 30, 60, 120, 300)
@@ -359,8 +359,9 @@ class Settings(commands.Cog):
     async def settings(self, interaction: discord.Interaction[Any]) -> None:
         if not await self._allowed(interaction):
             return
-        settings = await self.service.guild_settings(interaction.guild_id or 0)
-        await send(interaction, **home_message(settings, server_reader(interaction)))
+        async with answering(interaction, update=False):  # (the server's settings read: the database may be slow)
+            settings = await self.service.guild_settings(interaction.guild_id or 0)
+            await send(interaction, **home_message(settings, server_reader(interaction)))
 
     @staticmethod
     async def _allowed(interaction: discord.Interaction[Any]) -> bool:

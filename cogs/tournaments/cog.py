@@ -83,7 +83,12 @@ def parse_options(game: str, written: str | None) -> dict[str, Any] | str:
 class Tournaments(commands.Cog, name=HANDLER):
     """Tournaments and duplicate nights in chat."""
 
-    tournament = app_commands.Group(name="tournament", description=text("command.tournament"), guild_only=True)
+    tournament = app_commands.Group(
+        name="tournament",
+        description=text("command.tournament"),
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -143,6 +148,9 @@ class Tournaments(commands.Cog, name=HANDLER):
         chosen = parse_options(game.value, options)
         if isinstance(chosen, str):
             await send(interaction, t(locale, chosen))
+            return
+        if isinstance(interaction.channel, discord.Thread):  # its tables open threads of their own from the channel
+            await send(interaction, t(locale, "tournament.not_in_thread"))
             return
         missing = missing_permissions(interaction)
         if missing:  # its rounds' tables could not be posted here: the sign-up would lead nowhere

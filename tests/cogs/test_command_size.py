@@ -77,6 +77,13 @@ async def test_every_command_fits_discords_limits() -> None:
     assert command_errors(payloads) == []
 
 
+async def test_every_command_is_for_servers_only_by_its_contexts() -> None:
+    """``contexts`` says where a command may be used (``dm_permission`` is deprecated): a server's channels only,
+    for every command and command group alike."""
+    payloads = await synced_commands()
+    assert {p["name"]: p.get("contexts") for p in payloads} == {p["name"]: [0] for p in payloads}
+
+
 async def test_twice_the_games_and_options_still_fit() -> None:
     payloads = await synced_commands()
     bigger = doubled(payloads)

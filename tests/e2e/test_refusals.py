@@ -41,6 +41,9 @@ async def test_refusals_change_nothing(double: DiscordDouble, bot: BotProcess, d
     inside = await double.command(carol, "play-ninety-nine", channel_id=thread_id)
     assert inside.original is not None and inside.original.ephemeral_for == carol.id
     assert "not from inside a thread" in inside.original.text()
+    inside = await double.command(carol, "tournament", "create", game="oh-hell", channel_id=thread_id)
+    assert inside.original is not None and inside.original.ephemeral_for == carol.id
+    assert "not from inside a thread" in inside.original.text()  # its tables open threads from the channel
 
     await table.start()
     table_id = table.table_id
