@@ -79,9 +79,13 @@ class ScreenClient:
 
     async def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
         """The next frame of ``kind`` (frames of other kinds before it are skipped)."""
+        return await self.next_of((kind,), timeout)
+
+    async def next_of(self, kinds: tuple[str, ...], timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame of one of ``kinds`` (an answer or its refusal, say; other frames before it skipped)."""
         while True:
             frame = self._unread.pop(0) if self._unread else await self._receive(timeout)
-            if frame["type"] == kind:
+            if frame["type"] in kinds:
                 return frame
 
     async def state_where(self, test: Any, timeout: float = 20.0) -> dict[str, Any]:
