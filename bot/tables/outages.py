@@ -169,29 +169,14 @@ class GatewayClocks:
             since = self._away.get(shard_id)
             if since is None:
                 return
-            for attempt in range(1, GIVE_BACK_TRIES + 1):
-                # Still paused (its ``since`` kept, the lock held) until its clocks have the time back: a timer
-                # must not fire on a moment about to move, nor the outage be forgotten if the database fails now.
-                outage = Outage(since, self.store.clock(), from_start=since == self._started)
-                try:
-                    given = await self._give_back(Shards.of(total, [shard_id]), outage)
-                    break
-                except Exception as error:  # the database away a moment (the network cut both): tried again
-                    if attempt == GIVE_BACK_TRIES:
-                        log.exception(
-                            "shard %s: the turn clocks could not be given the time Discord was away; they run on",
-                            shard_id,
-                        )
-                        given = 0
-                        break
-                    wait = min(30.0, 2.0**attempt)
-                    log.warning(
-                        "shard %s: the turn clocks wait for the time Discord was away (%s); tried again in %.0f s",
-                        shard_id,
-                        _reason(error),
-                        wait,
-                    )
-                    await self.sleep(wait)
+            # Still paused (its ``since`` kept, the lock held) until its clocks have the time back: a timer must
+            # not fire on a moment about to move, nor the outage be forgotten if the database fails now.
+            given, outage = await self._retried(
+                f"shard {shard_id}",
+                "Discord was away",
+                lambda: Outage(since, self.store.clock(), from_start=since == self._started),
+                lambda outage: self._give_back(Shards.of(total, [shard_id]), outage),
+            )
             if self._away.get(shard_id) == since:
                 del self._away[shard_id]
             if shard_id in self._lost_again:  # lost again while its clocks were given their time: away from then
@@ -231,24 +216,12 @@ class GatewayClocks:
             since = self._servers_out.get(guild_id)
             if since is None:
                 return 0
-            given = 0
-            for attempt in range(1, GIVE_BACK_TRIES + 1):
-                outage = Outage(since, self.store.clock())
-                try:
-                    given = await self._give_server(guild_id, outage)
-                    break
-                except Exception as error:
-                    if attempt == GIVE_BACK_TRIES:
-                        log.exception("server %s: the turn clocks could not be given the time it was out", guild_id)
-                        break
-                    wait = min(30.0, 2.0**attempt)
-                    log.warning(
-                        "server %s: the turn clocks wait for the time it was out (%s); tried again in %.0f s",
-                        guild_id,
-                        _reason(error),
-                        wait,
-                    )
-                    await self.sleep(wait)
+            given, outage = await self._retried(
+                f"server {guild_id}",
+                "it was out",
+                lambda: Outage(since, self.store.clock()),
+                lambda outage: self._give_server(guild_id, outage),
+            )
             if self._servers_out.get(guild_id) == since:
                 del self._servers_out[guild_id]
             self._server_returning.pop(guild_id, None)
@@ -267,6 +240,31 @@ class GatewayClocks:
         async with self.store.db.engine.connect() as connection:
             rows = await repo.deadlines_of_server(connection, guild_id)
         return await self._give_rows(rows, outage)
+
+    async def _retried(
+        self, who: str, away: str, outage_now: Callable[[], Outage], give: Callable[[Outage], Awaitable[int]]
+    ) -> tuple[int, Outage]:
+        """``give`` the clocks their time back (how many moved), the outage as it is at each attempt; a database
+        away a moment (the network cut both) is tried again, 2 s apart doubling to 30 s, :data:`GIVE_BACK_TRIES`
+        times, then the clocks run on without it."""
+        for attempt in range(1, GIVE_BACK_TRIES + 1):
+            outage = outage_now()
+            try:
+                return await give(outage), outage
+            except Exception as error:
+                if attempt == GIVE_BACK_TRIES:
+                    log.exception("%s: the turn clocks could not be given the time %s; they run on", who, away)
+                    break
+                wait = min(30.0, 2.0**attempt)
+                log.warning(
+                    "%s: the turn clocks wait for the time %s (%s); tried again in %.0f s",
+                    who,
+                    away,
+                    _reason(error),
+                    wait,
+                )
+                await self.sleep(wait)
+        return 0, outage
 
     def _know(self, count: int | None) -> None:
         if count:

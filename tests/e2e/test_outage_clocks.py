@@ -31,22 +31,27 @@ async def _stored(database_url: str, table_id: int) -> tuple[Any, int]:
     return stored.deadline, len(stored.actions)
 
 
+async def _alices_turn(double: DiscordDouble, turn_seconds: int) -> TableDriver:
+    """Alice and three easy computers at a Just Make table, its server's grace 0 (no reminder first: the computer
+    plays for her at once when her time is up), at her turn with her hand shown: her clock runs."""
+    panel = await set_computer_pace(double, 0)
+    await double.choose(MANAGER, panel, "st:grace", ["0"])
+    table = TableDriver(double, [people(1)[0]], seed=2)
+    await table.open("just-make", players=4, target=15, turn_seconds=turn_seconds)
+    await table.seat_everyone(["easy", "easy", "easy"])
+    await table.start()
+    await table.show_hand(table.players[0])
+    await double.wait_for(table.someone_can_act, timeout=WAIT)
+    return table
+
+
 async def test_a_turn_clock_waits_while_discord_is_away(double: DiscordDouble, tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/bot.db"
     env = {"RECONNECT_FIRST_SECONDS": "0.1", "RECONNECT_LONGEST_SECONDS": "0.5", "COMPUTER_BUDGET_MS": "100"}
     process = BotProcess(double, url, tmp_path / "bot.log", **env)
     await process.start()
     try:
-        panel = await set_computer_pace(double, 0)
-        await double.choose(MANAGER, panel, "st:grace", ["0"])  # no reminder first: the computer plays at once
-        alice = people(1)[0]
-        table = TableDriver(double, [alice], seed=2)
-        await table.open("just-make", players=4, target=15, turn_seconds=TURN)
-        await table.seat_everyone(["easy", "easy", "easy"])
-        await table.start()
-        player = table.players[0]
-        await table.show_hand(player)
-        await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
+        table = await _alices_turn(double, TURN)
         await double.take_away()
         deadline, moves = await _stored(url, table.table_id)
         assert deadline is not None, "Alice's turn has a clock"
@@ -98,15 +103,7 @@ async def test_a_connection_gone_quiet_stops_the_clock_at_a_missed_acknowledgeme
     process = BotProcess(double, url, tmp_path / "bot.log", **env)
     await process.start()
     try:
-        panel = await set_computer_pace(double, 0)
-        await double.choose(MANAGER, panel, "st:grace", ["0"])  # no reminder first: the computer plays at once
-        alice = people(1)[0]
-        table = TableDriver(double, [alice], seed=2)
-        await table.open("just-make", players=4, target=15, turn_seconds=QUIET_TURN)
-        await table.seat_everyone(["easy", "easy", "easy"])
-        await table.start()
-        await table.show_hand(table.players[0])
-        await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
+        table = await _alices_turn(double, QUIET_TURN)
         deadline, moves = await _stored(url, table.table_id)
         assert deadline is not None, "Alice's turn has a clock"
         # Her clock gives back only the time it ran: from its start if that came after the last word (the
@@ -150,15 +147,7 @@ async def test_a_turn_clock_waits_while_its_server_is_out_on_discords_side(
     process = BotProcess(double, url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="100")
     await process.start()
     try:
-        panel = await set_computer_pace(double, 0)
-        await double.choose(MANAGER, panel, "st:grace", ["0"])  # no reminder first: the computer plays at once
-        alice = people(1)[0]
-        table = TableDriver(double, [alice], seed=2)
-        await table.open("just-make", players=4, target=15, turn_seconds=TURN)
-        await table.seat_everyone(["easy", "easy", "easy"])
-        await table.start()
-        await table.show_hand(table.players[0])
-        await double.wait_for(table.someone_can_act, timeout=WAIT)  # Alice's turn: her clock runs
+        table = await _alices_turn(double, TURN)
         await double.server_unavailable(double.guild_id)
         await logged(process, re.compile(f"INFO bot: server {double.guild_id} is out"))
         deadline, moves = await _stored(url, table.table_id)
