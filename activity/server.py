@@ -156,7 +156,7 @@ async def _polite(request: web.Request, handler: Handler) -> web.StreamResponse:
         if refused.status < 400:
             raise
         key = POLITE.get(refused.status, "activity.bad_frame")
-        headers = {name: value for name, value in refused.headers.items() if name.lower() == "retry-after"}
+        headers = {name: value for name, value in refused.headers.items() if name.lower() in ("retry-after", "allow")}
         language = _language_in(None, request)
         return web.json_response(
             {"error": translate(language, key), "key": key}, status=refused.status, headers=headers

@@ -12,7 +12,7 @@ traceback; :class:`QuietOutages` turns that into one WARNING line with the
 reason and the next delay, and the launcher logs one INFO line when the
 gateway is back (with how long it was away). A connection gone quiet (no
 message from Discord, not even its heartbeats' acknowledgements) is given up
-on by discord.py only after a minute or more: :class:`Hearing` keeps when each
+on by discord.py only after a minute: :class:`Hearing` keeps when each
 shard last heard from Discord, and once a heartbeat has gone unanswered
 (:func:`quiet_after`) the shard's turn clocks stop from that moment.
 """
@@ -65,8 +65,8 @@ def heartbeat_interval(shard: discord.ShardInfo) -> float | None:
 def quiet_after(interval: float | None) -> float:
     """How long an open connection may hear nothing before it is taken for quiet: a heartbeat goes every
     ``interval`` and Discord acknowledges it at once, so a connection that heard nothing for an interval and
-    :data:`UNANSWERED` more missed an acknowledgement. discord.py gives up on it only later (it checks at its next
-    heartbeat for :data:`HEARTBEAT_TIMEOUT` without a word: 60 to 100 s after the last)."""
+    :data:`UNANSWERED` more missed an acknowledgement. discord.py gives up on it only later, after
+    :data:`HEARTBEAT_TIMEOUT` without a word."""
     return (interval if interval is not None else HEARTBEAT_INTERVAL) + UNANSWERED
 
 

@@ -353,8 +353,8 @@ class TrickBot(TableBot):
     def _heard(self, shard_id: int, ago: float | None, interval: float | None) -> None:
         """One reading of when the shard's open connection last heard from Discord (``ago`` seconds; None: no
         connection open). Quiet past a heartbeat's acknowledgement (:func:`quiet_after`), its clocks stop from its last
-        word (discord.py would give up on it only at its next heartbeat or the one after); once it speaks again, they
-        get that time back."""
+        word (discord.py gives up on it only after a minute without one); once it speaks again, they get that time
+        back."""
         self.hearing.note(shard_id, ago)
         if ago is None:
             return
@@ -390,6 +390,9 @@ class TrickBot(TableBot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         self.service.gateway.server_gone(guild.id)  # (its tables close: the tables cog's listener)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.service.gateway.server_gone(guild.id)  # added anew: whatever was stopped of it before is over
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server came in (GUILD_CREATE). At a shard's new session, the last of its servers to come in lets its
@@ -500,6 +503,7 @@ class TrickBot(TableBot):
                 present, lambda guild: shard_of(guild, count) == shard_id
             ):
                 self.unreachable.server_left(guild_id)  # first: nothing of its closing is said there
+                self.service.gateway.server_gone(guild_id)
                 await self.service.server_left(guild_id)
 
     async def _channels_deleted(self, shard_id: int, guilds: list[discord.Guild]) -> bool:

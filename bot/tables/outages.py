@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.shards import Shards
+from bot.shards import Shards, shard_of
 from bot.storage import repository as repo
 from bot.storage.models import PLAYING
 
@@ -103,6 +103,9 @@ class GatewayClocks:
         self._hushed: set[int] = set()  # shards stopped for a quiet connection, still open (see :meth:`hushed`)
         self._servers_out: dict[int, datetime] = {}  # server: out since (Discord's outage of that server alone)
         self._server_returning: dict[int, asyncio.Lock] = {}
+        self._out_again: dict[int, datetime] = {}  # server: out again while its clocks were being given time
+        self._in_while_away: dict[int, datetime] = {}  # server: in again (out since) while its shard was still away
+        self._given_in: set[int] = set()  # of those, the ones given their time at an attempt of the shard's return
 
     def starting(self) -> None:
         """The process starts: no shard has reached the gateway yet."""
@@ -197,15 +200,31 @@ class GatewayClocks:
         return frozenset(self._servers_out)
 
     def server_out(self, guild_id: int) -> None:
-        """Discord says a server is out (an outage of its own; GUILD_DELETE with ``unavailable``): its players'
-        clicks cannot arrive, so its tables' clocks stop until it is in again (:meth:`server_in`), whatever its
-        shard does meanwhile (its shard's return gives them nothing: they have their whole time from here)."""
-        if self._everything is None:  # (a process starting has every clock stopped already)
-            self._servers_out.setdefault(guild_id, self.store.clock())
+        """Discord says a server is out (an outage of its own; GUILD_DELETE with ``unavailable``, also for a server
+        still out when a session begins or resumes): its players' clicks cannot arrive, so its tables' clocks stop
+        until it is in again (:meth:`server_in`), which gives them their whole time: from now, or from when its
+        shard went away if it is away still (its shard's return then gives them nothing, so nothing twice)."""
+        now = self.store.clock()
+        lock = self._server_returning.get(guild_id)
+        if lock is not None and lock.locked():  # its last outage's time is being given back: a new one after
+            self._out_again.setdefault(guild_id, now)
+            return
+        since = self._in_while_away.pop(guild_id, None) or self._shard_away_since(guild_id)
+        self._servers_out.setdefault(guild_id, since if since is not None else now)
 
     def server_gone(self, guild_id: int) -> None:
-        """The bot left the server (its tables end): nothing to give back."""
-        self._servers_out.pop(guild_id, None)
+        """The bot left the server (its tables end), or joined it anew: nothing to give back, nothing stopped."""
+        for kept in (self._servers_out, self._out_again, self._in_while_away):
+            kept.pop(guild_id, None)
+        self._given_in.discard(guild_id)
+
+    def _shard_away_since(self, guild_id: int) -> datetime | None:
+        """Since when the server's shard has had its clocks stopped (None: it has not): away, quiet, being given its
+        time back, or the process starting."""
+        if self._everything is not None:
+            return self._everything
+        count = self._count or self.store.shards.count or 1
+        return self._away.get(shard_of(guild_id, count))
 
     async def server_in(self, guild_id: int) -> int:
         """A server out (:meth:`server_out`) came in again (GUILD_CREATE): its tables' clocks get back the time it
@@ -216,15 +235,22 @@ class GatewayClocks:
             since = self._servers_out.get(guild_id)
             if since is None:
                 return 0
+            if self._shard_away_since(guild_id) is not None:
+                # Its shard's clocks are still stopped (a new session's checks, a session resumed or quiet): the
+                # shard's return gives these tables their time, from when the server went out, and only it.
+                del self._servers_out[guild_id]
+                self._in_while_away[guild_id] = since
+                return 0
             given, outage = await self._retried(
                 f"server {guild_id}",
                 "it was out",
-                lambda: Outage(since, self.store.clock()),
+                lambda: Outage(since, self.store.clock(), from_start=since == self._started),
                 lambda outage: self._give_server(guild_id, outage),
             )
             if self._servers_out.get(guild_id) == since:
                 del self._servers_out[guild_id]
-            self._server_returning.pop(guild_id, None)
+            if guild_id in self._out_again:  # out again while its clocks were given their time: out from then
+                self._servers_out[guild_id] = self._out_again.pop(guild_id)
             if given:
                 log.info(
                     "server %s: %d turn clocks given back the %.0f s it was out",
@@ -235,7 +261,7 @@ class GatewayClocks:
             return given
 
     async def _give_server(self, guild_id: int, outage: Outage) -> int:
-        if outage.length < SHORT_OUTAGE:
+        if not outage.from_start and outage.length < SHORT_OUTAGE:
             return 0
         async with self.store.db.engine.connect() as connection:
             rows = await repo.deadlines_of_server(connection, guild_id)
@@ -271,11 +297,24 @@ class GatewayClocks:
             self._count = count
 
     async def _give_back(self, shard: Shards, outage: Outage) -> int:
-        if not outage.from_start and outage.length < SHORT_OUTAGE:
-            return 0
-        async with self.store.db.engine.connect() as connection:  # (a server out has its whole time when it is in)
-            rows = await repo.deadlines_on(connection, shard, without=self.servers_out())
-        return await self._give_rows(rows, outage)
+        """The shard's clocks given their time: those of a server that came in while the shard was away from when
+        that server went out (each given once: done first, and then forgotten), the rest from the shard's outage,
+        but those of a server still out (its whole time is given when it is in)."""
+        given = 0
+        came_in = {g: s for g, s in self._in_while_away.items() if shard.owns(g)}
+        for guild_id, since in came_in.items():
+            if guild_id not in self._given_in:  # (given already at an attempt that the database failed after)
+                server = Outage(since, outage.back, from_start=since == self._started)
+                given += await self._give_server(guild_id, server)
+                self._given_in.add(guild_id)
+        if outage.from_start or outage.length >= SHORT_OUTAGE:
+            async with self.store.db.engine.connect() as connection:
+                rows = await repo.deadlines_on(connection, shard, without=self.servers_out() | came_in.keys())
+            given += await self._give_rows(rows, outage)
+        for guild_id in came_in:
+            self._in_while_away.pop(guild_id, None)
+            self._given_in.discard(guild_id)
+        return given
 
     async def _give_rows(self, rows: list[Any], outage: Outage) -> int:
         at_once = asyncio.Semaphore(GIVE_BACK_AT_ONCE)

@@ -700,7 +700,11 @@ async def test_what_aiohttp_refuses_itself_is_said_in_the_readers_language(make:
     async with here.client.get(here.url("/ws")) as reply:  # no WebSocket upgrade
         assert reply.status == 400 and (await reply.json())["key"] == "activity.bad_frame"
     async with here.client.delete(here.url("/api/token")) as reply:
-        assert reply.status == 405 and (await reply.json())["key"] == "activity.bad_frame"
+        assert (
+            reply.status == 405
+            and (await reply.json())["key"] == "activity.bad_frame"
+            and "POST" in reply.headers["Allow"]
+        )
     here.server.greeting["127.0.0.1"] = server_module.GREETING_PER_CLIENT
     async with here.client.get(here.url("/ws"), headers=japanese) as reply:
         said = await reply.json()

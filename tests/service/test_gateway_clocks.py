@@ -340,3 +340,69 @@ async def test_a_server_the_bot_left_while_it_was_out_has_nothing_to_give_back(
     service.gateway.server_gone(EVEN_GUILD)
     assert service.gateway.servers_out() == frozenset()
     assert await service.gateway.server_in(EVEN_GUILD) == 0
+
+
+async def _odd_table(service: TableService) -> TableInfo:
+    """A table whose first seat has a 60 s clock, in a server of shard 0 of 1."""
+    await service.update_guild_settings(ODD_GUILD, turn_seconds=60, grace_seconds=30)
+    return (await started(service, "oh-hell", 4, guild=ODD_GUILD, channel=11, first_user=200)).table
+
+
+async def test_a_server_said_out_when_its_shard_returns_is_out_since_its_shard_went(
+    service: TableService, clock: Clock
+) -> None:
+    """Discord says a server still out when a session begins or resumes (GUILD_DELETE again): out since its shard
+    went away, not since then, so it loses none of the shard's outage when it is in."""
+    table = await _odd_table(service)
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(100)
+    service.gateway.server_out(ODD_GUILD)  # told at the new session, before the shard's checks are done
+    await service.gateway.back(0, 1)  # the shard's return gives it nothing
+    assert (await service.table(table.id)).turn_ends == table.turn_ends
+    clock.advance(80)
+    await _nothing_fires(service)
+    assert await service.gateway.server_in(ODD_GUILD) == 1
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_server_in_again_before_its_shards_return_is_given_its_time_once(
+    service: TableService, clock: Clock
+) -> None:
+    """Out from 10 s into the seat's 60 s, its shard lost 10 s later, the server in again (its GUILD_CREATE) before
+    the shard's return: the shard's return gives it its time, from when the server went out, and once."""
+    table = await _odd_table(service)
+    clock.advance(10)
+    service.gateway.server_out(ODD_GUILD)
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(100)
+    assert await service.gateway.server_in(ODD_GUILD) == 0  # its shard is still away: left to its return
+    await _nothing_fires(service)
+    clock.advance(30)  # the new session's checks
+    await service.gateway.back(0, 1)
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+    assert service.gateway.servers_out() == frozenset() and service.gateway.paused() is None
+
+
+async def test_a_server_out_again_while_its_time_is_given_back_stays_out(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _odd_table(service)
+    clock.advance(10)
+    service.gateway.server_out(ODD_GUILD)
+    clock.advance(30)
+    read = repo.deadlines_of_server
+
+    async def out_again_meanwhile(connection: Any, guild_id: int) -> list[Any]:
+        service.gateway.server_out(guild_id)  # it flaps: out again while its clocks are given their time
+        return await read(connection, guild_id)
+
+    monkeypatch.setattr(outages.repo, "deadlines_of_server", out_again_meanwhile)
+    assert await service.gateway.server_in(ODD_GUILD) == 1
+    assert service.gateway.servers_out() == {ODD_GUILD}  # out again: its clocks stay stopped
+    monkeypatch.setattr(outages.repo, "deadlines_of_server", read)
+    clock.advance(200)
+    await _nothing_fires(service)
+    assert await service.gateway.server_in(ODD_GUILD) == 1
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
