@@ -5,11 +5,11 @@ inside Discord. Discord can sign every request its proxy passes on (optional, tu
 the Developer Portal): three headers, ``X-Discord-Proxy-Payload`` (base64 of a JSON payload with the user's
 context and its ``created_at`` and ``expires_at``, Unix seconds), ``X-Signature-Timestamp`` (its
 ``created_at``) and ``X-Signature-Ed25519`` (the payload's Ed25519 signature by Discord, checked with the
-application's public key). With ``ACTIVITY_PUBLIC_KEY`` set, the sign-in and the screens' sockets answer only
-requests that carry a valid, unexpired signature; any other gets ``401`` and a polite word in the reader's
-language, before anything costs a call to Discord or counts against the limits that the players behind Discord's
-proxy share. Nothing here trusts the payload's content beyond its times: who the user is still comes from
-Discord's OAuth2 sign-in (:mod:`activity.identity`).
+application's public key). With ``ACTIVITY_PUBLIC_KEY`` set, the sign-in answers only requests that carry a
+valid, unexpired signature (a screen's socket needs the session it gives); any other gets ``401`` and a polite
+word in the reader's language, before anything costs a call to Discord or counts against the limits that the
+players behind Discord's proxy share. Nothing here trusts the payload's content beyond its times: who the user
+is still comes from Discord's OAuth2 sign-in (:mod:`activity.identity`).
 """
 
 from __future__ import annotations

@@ -83,7 +83,9 @@ MAX_ROOM = 1_000_000
 # Every open screen's session is checked this often, frames or not (a watcher sends none): its hours, and Discord's
 # list of its instance (an answer this old is asked again), as each frame checks them.
 SWEEP_SECONDS = INSTANCE_SECONDS
-SIGNED_PATHS = frozenset({"/api/token", "/ws"})  # what asks Discord's proxy signature, where it is asked
+# What asks Discord's proxy signature, where it is asked: the sign-in, which costs calls to Discord and the limits
+# the players behind its proxy share (a socket needs a session from it, and its hello costs little)
+SIGNED_PATHS = frozenset({"/api/token"})
 MAX_MESSAGE = 256 * 1024  # bytes: the longest WebSocket message read (a frame itself is at most MAX_FRAME)
 ENDED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)  # the socket is going
 
@@ -540,9 +542,9 @@ class ActivityServer:
 
     @web.middleware
     async def _through_discord(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """With ``ACTIVITY_PUBLIC_KEY`` set: a sign-in or a socket that did not come through Discord's proxy,
-        signed by Discord (:mod:`activity.proxy`), is refused before anything is read, asked of Discord or counted
-        against the limits the players behind that proxy share."""
+        """With ``ACTIVITY_PUBLIC_KEY`` set: a sign-in that did not come through Discord's proxy, signed by Discord
+        (:mod:`activity.proxy`), is refused before anything is read, asked of Discord or counted against the limits
+        the players behind that proxy share."""
         assert self.signatures is not None
         if request.path not in SIGNED_PATHS:
             return await handler(request)

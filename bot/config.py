@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     activity_public_key: str | None = Field(
         default=None,
         description="the application's public key (Developer Portal, General Information): with it, the Activity's "
-        "sign-in and sockets answer only requests Discord's proxy signed (turn its proxy authentication on)",
+        "sign-in answers only requests Discord's proxy signed (turn its proxy authentication on)",
     )
     # Only the tests set this: the address of the local Discord double that stands in for Discord.
     discord_api_base: str | None = Field(default=None, description="test only: a stand-in for https://discord.com")

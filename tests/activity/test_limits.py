@@ -459,12 +459,12 @@ async def test_a_discord_session_lasts_hours_not_half_a_day(make: Make) -> None:
 # ---------------------------------------------------------------------- Discord's proxy signature
 
 
-async def test_with_the_public_key_set_only_requests_discords_proxy_signed_sign_in_or_open_sockets(
+async def test_with_the_public_key_set_only_requests_discords_proxy_signed_sign_in(
     make: Make,
 ) -> None:
-    """The page's address is public: with ACTIVITY_PUBLIC_KEY set, a sign-in or a socket that Discord's proxy did
-    not sign is refused before anything is read, in the reader's language, and spends nothing: not a call to
-    Discord, not the sign-ins of the address the players behind Discord's proxy share."""
+    """The page's address is public: with ACTIVITY_PUBLIC_KEY set, a sign-in that Discord's proxy did not sign is
+    refused before anything is read, in the reader's language, and spends nothing: not a call to Discord, not the
+    sign-ins of the address the players behind Discord's proxy share. The socket needs the session it gives."""
     here = await make(signatures=signatures())
     assert here.double is not None
     instance = launched(here.double, ALICE)
@@ -476,12 +476,9 @@ async def test_with_the_public_key_set_only_requests_discords_proxy_signed_sign_
         said = await reply.json()
         assert reply.status == 401 and "Discord の中" in said["error"]
     assert here.double.activity.exchanges == 0
-    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-        await here.client.ws_connect(here.url("/ws"))
-    assert refused.value.status == 401
     status, answer, _ = await here.token(here.double.activity.authorize(ALICE), instance, signed=signed())
     assert status == 200, answer  # the address's sign-ins all there: the refused ones cost nothing
-    socket = await here.client.ws_connect(here.url("/ws"), headers=signed())
+    socket = await here.client.ws_connect(here.url("/ws"))
     await socket.send_str(json.dumps({"op": "hello", "session": answer["session"]}))
     assert json.loads((await socket.receive(timeout=10)).data)["type"] == "hello"
     async with here.client.get(here.url("/api/mode")) as reply:  # what asks nothing of Discord is served
