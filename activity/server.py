@@ -471,7 +471,7 @@ class ActivityServer:
     ) -> None:
         self.source = source
         self.local = local
-        self.signatures = None if local else signatures  # Discord's proxy signature asked of sign-ins and sockets
+        self.signatures = None if local else signatures  # Discord's proxy signature asked of the sign-in
         self.hosts = LocalHosts(hosts)  # local mode: the hosts a request may name (``hosts``: ACTIVITY_HOST's name)
         self.discord = discord  # Discord's sign-in (None in local mode)
         self.client_id = discord.client_id if discord else None  # the application's id: the page's SDK needs it

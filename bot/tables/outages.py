@@ -11,7 +11,7 @@ time it had left. A blip shorter than :data:`SHORT_OUTAGE` (a resumed session) m
 paused until every clock has its time, the database tried again if it does not answer.
 
 A connection can also go quiet without closing (a network that drops its packets): discord.py gives up on it only
-after a minute or more without a word. The presentation says so sooner, once a heartbeat went unanswered
+after a minute without a word. The presentation says so sooner, once a heartbeat went unanswered
 (:meth:`GatewayClocks.hushed`): the shard's clocks stop from Discord's last word, and get that time back if it
 speaks again (:meth:`GatewayClocks.spoke`) or when it is back after discord.py gave up on it, so a turn timer does
 not run out for people whose clicks could not arrive.
@@ -223,8 +223,10 @@ class GatewayClocks:
         time back, or the process starting."""
         if self._everything is not None:
             return self._everything
-        count = self._count or self.store.shards.count or 1
-        return self._away.get(shard_of(guild_id, count))
+        return self._away.get(self._shard(guild_id))
+
+    def _shard(self, guild_id: int) -> int:
+        return shard_of(guild_id, self._count or self.store.shards.count or 1)
 
     async def server_in(self, guild_id: int) -> int:
         """A server out (:meth:`server_out`) came in again (GUILD_CREATE): its tables' clocks get back the time it
@@ -232,6 +234,13 @@ class GatewayClocks:
         How many clocks moved; 0 for a server that was not out."""
         lock = self._server_returning.setdefault(guild_id, asyncio.Lock())
         async with lock:
+            # A return of its shard under way read, or is about to read, its tables as out: it is let finish first
+            # (the server is still out for it), so that no table is given the same time twice nor left out.
+            while (returning := self._returning.get(self._shard(guild_id))) is not None and returning.locked():
+                async with returning:
+                    pass
+            if self._out_again.pop(guild_id, None) is not None:  # out again meanwhile: still out, from before
+                return 0
             since = self._servers_out.get(guild_id)
             if since is None:
                 return 0

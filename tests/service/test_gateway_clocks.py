@@ -4,6 +4,7 @@ the bot was down gives the seat its reminder and grace from then."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from typing import Any
@@ -406,3 +407,30 @@ async def test_a_server_out_again_while_its_time_is_given_back_stays_out(
     await _nothing_fires(service)
     assert await service.gateway.server_in(ODD_GUILD) == 1
     assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_a_server_in_again_while_its_shards_return_is_under_way_waits_for_it(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's GUILD_CREATE comes while its shard's clocks are being given their time (the server's tables left
+    out as still out): the server's return waits for the shard's, then gives its tables their whole time, once."""
+    table = await _odd_table(service)
+    clock.advance(10)
+    service.gateway.server_out(ODD_GUILD)
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(100)
+    read = repo.deadlines_on
+    server_in: list[asyncio.Task[int]] = []
+
+    async def the_server_comes_in_meanwhile(connection: Any, shards: Shards, without: Any = ()) -> list[Any]:
+        server_in.append(asyncio.create_task(service.gateway.server_in(ODD_GUILD)))
+        await asyncio.sleep(0.05)  # (its return waits for this one)
+        assert not server_in[0].done()
+        return await read(connection, shards, without)
+
+    monkeypatch.setattr(outages.repo, "deadlines_on", the_server_comes_in_meanwhile)
+    await service.gateway.back(0, 1)
+    assert await server_in[0] == 1
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+    assert service.gateway.servers_out() == frozenset() and service.gateway.paused() is None
