@@ -194,7 +194,8 @@ async def press_through_a_move(players: list[Player]) -> bool:
     reviewer = reviewers[0]
     page = reviewer.page
     box = await page.locator("[data-key=review]").bounding_box()
-    assert box is not None
+    if box is None:  # gone since counted (the match's last deal ended, say): tried again later
+        return False
     seen = len(reviewer.states())
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     clock = asyncio.get_running_loop().time

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 from playwright.async_api import Browser, Page, expect
@@ -51,6 +52,60 @@ async def test_a_bid_tapped_twice_is_one_bid(local_bot: LocalBot, browser: Brows
     await bids.first.wait_for(state="detached", timeout=20_000)  # the bid made: the numbers go
     assert len(frames.ops("act")) == 1, frames.ops("act")
     assert "error.stale_hand" not in frames.errors()
+
+
+# A tap as the browser makes it, in one task: press (the page holds its drawing still), release, click.
+PRESS = "el => el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}))"
+RELEASE_AND_CLICK = "el => { el.dispatchEvent(new PointerEvent('pointerup', {bubbles: true})); el.click(); }"
+
+
+async def answered(frames: Frames, since: int, check: Callable[[dict[str, Any] | None], bool]) -> None:
+    """Wait until a state that passes ``check`` (its table, or None) came after the first ``since`` frames."""
+    for _ in range(400):
+        if any(frame.get("type") == "state" and check(frame.get("table")) for frame in frames.got[since:]):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no answer came: {frames.got[since:]}")
+
+
+async def test_a_second_tap_held_over_the_answer_to_the_first_is_no_second_bid(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """The first tap's bid answered while the second tap is pressed (a press holds the drawing still, so the
+    numbers are still there under the finger): its release sends nothing, and the table is drawn as it now is."""
+    await no_computer_pace(local_bot)
+    page, frames = await watched(local_bot, browser, "Ida", 54)
+    await open_oh_hell(page)
+    bid = page.locator(".controls .btn.number").first
+    await bid.wait_for(timeout=30_000)
+    before = len(frames.got)
+    # The first tap, then the second's press on the number drawn in its place, in one task: no answer can come
+    # between them. The pressed number is kept (window.held) to be released once the answer came.
+    await bid.evaluate(
+        f"""el => {{ ({PRESS})(el); ({RELEASE_AND_CLICK})(el);
+        window.held = document.querySelector(".controls .btn.number"); ({PRESS})(window.held); }}"""
+    )
+    await answered(frames, before, lambda table: table is not None and table["turn"] > 0)
+    assert await page.evaluate("window.held.isConnected"), "the press held the numbers on the screen"
+    await page.evaluate(f"({RELEASE_AND_CLICK})(window.held)")
+    await page.locator(".controls .btn.number").first.wait_for(state="detached", timeout=20_000)
+    assert len(frames.ops("act")) == 1, frames.ops("act")
+    assert frames.errors() == []
+
+
+async def test_a_second_open_held_over_the_table_opened_opens_none(local_bot: LocalBot, browser: Browser) -> None:
+    """The table opened while "Open the table" is pressed a second time: its release opens no second table."""
+    page, frames = await watched(local_bot, browser, "Ola", 55)
+    create = page.locator("[data-key=create]")
+    await create.wait_for(timeout=30_000)
+    before = len(frames.got)
+    await create.evaluate(f"el => {{ ({PRESS})(el); ({RELEASE_AND_CLICK})(el); ({PRESS})(el); }}")
+    await answered(frames, before, lambda table: table is not None)
+    assert await create.count(), "the press held the form on the screen"
+    await create.evaluate(RELEASE_AND_CLICK)
+    await page.locator("[data-key=start]").wait_for(timeout=20_000)
+    assert len(frames.ops("open")) == 1, frames.ops("open")
+    assert frames.errors() == []
 
 
 async def test_open_the_table_clicked_twice_opens_one_table(local_bot: LocalBot, browser: Browser) -> None:

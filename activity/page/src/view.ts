@@ -239,7 +239,11 @@ export class Page {
    *  as stale). The controls are held until it is answered: a second tap sends nothing. */
   private act(action: string): void {
     const shown = this.drawn;
+    const now = this.table;
     if (!shown || this.pending) return;
+    // A press held the drawing still (see hold) while this seat's turn moved on (the move before it answered, its
+    // time run out): the press was on a moment gone, and sends nothing (the drawing owed comes with its release).
+    if (now?.id !== shown.id || now.turn !== shown.turn) return;
     if (!this.send({ op: "act", table: shown.id, action, turn: shown.turn })) return; // the card chosen, the step, stay
     this.pending = { table: shown.id, turn: shown.turn };
     window.clearTimeout(this.pendingTimer);
@@ -453,7 +457,8 @@ export class Page {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const game = chosen();
-      if (!game || this.creating || !this.ready()) return;
+      // this.table: a table came while a press held the form still (a second tap on "Open"): the form is gone
+      if (!game || this.creating || this.table !== null || !this.ready()) return;
       const picked: Record<string, boolean | number | string> = {};
       for (const option of game.options) {
         const input = options.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${option.name}"]`);
