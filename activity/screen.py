@@ -16,7 +16,7 @@ from bot.games import GAMES, presentation_of
 from bot.games.shown import CARD, LIST, NUMBER, Choice
 from bot.games.views import DealSheet, View
 from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, final_standings, running_totals
-from bot.words import cell_text, option_text, rating_text
+from bot.words import cell_text, listed, option_text, rating_text
 
 from .words import said, seat_name
 
@@ -268,7 +268,7 @@ def table_screen(table: TableInfo, public: View, language: str, result: MatchShe
     last = view["last_trick"]
     to_act = list(table.to_act)
     phase = view["phase"]
-    who = translate(language, "list.separator").join(seat_name(table, s, language) for s in to_act)
+    who = listed((seat_name(table, s, language) for s in to_act), language)
     out: dict[str, Any] = {
         "id": table.id,
         "version": table.version,

@@ -42,7 +42,7 @@ from bot.tables import (
     TableStatus,
     WrongStatus,
 )
-from bot.words import error_text, hint_text
+from bot.words import error_text, hint_text, listed
 
 from .frames import (
     Act,
@@ -299,7 +299,7 @@ class Screen:
             {
                 "id": t.id,
                 "title": translate(language, "table.title", game=translate(language, f"game.{t.game}"), table=t.id),
-                "seated": ", ".join(seat_label(t, s.index, language) for s in t.seats),
+                "seated": listed((seat_label(t, s.index, language) for s in t.seats), language),
             }
             for t in tables
         ]

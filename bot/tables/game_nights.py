@@ -133,7 +133,10 @@ class GameNights:
             raise NightRefused("night_in_past", starts=starts_at.strftime(shown), now=now.strftime(shown))
         if starts_at > now + timedelta(days=MAX_AHEAD_DAYS):
             raise NightRefused("night_too_far", days=MAX_AHEAD_DAYS)
-        chosen = checked_options(game, parse_options(options or ""), players)
+        # A tournament night's tables are of its players, else of the game's largest (as its sign-up opens them):
+        # its options are checked for that size now, not refused at the start, hours after it was announced.
+        size = players if players is not None or tournament is None else max(GAMES[game].players)
+        chosen = checked_options(game, parse_options(options or ""), size)
         return NightPlan(game, chosen, players, starts_at, tournament)
 
     async def schedule(

@@ -349,8 +349,14 @@ class Lobby:
         info = GAMES[live.game]
         count = len(live.seats)
         if count not in info.players or (live.players is not None and count != live.players):
-            allowed = str(live.players) if live.players is not None else ", ".join(map(str, info.players))
-            raise BadOptions("bad_player_count", game=live.game, allowed=allowed, players=count)
+            counts = (live.players,) if live.players is not None else tuple(info.players)
+            raise BadOptions(
+                "bad_player_count",
+                game=live.game,
+                allowed=", ".join(map(str, counts)),
+                allowed_counts=counts,
+                players=count,
+            )
         try:
             new_game(live.game, players=count, options=live.options, seed=live.seed)
         except GameError as error:

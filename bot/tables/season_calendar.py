@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 LENGTHS = ("month", "quarter", "dates")
 MAX_SPAN_DAYS = 366 * 2
+MAX_AHEAD_DAYS = 366  # the latest first day a season may be given, from today
 
 
 def midnight(day: date) -> datetime:
@@ -69,6 +70,6 @@ def parse_instant(given: str) -> datetime | None:
         return None
     try:
         found = datetime.fromisoformat(given)
-    except ValueError:
+        return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+    except (ValueError, OverflowError):  # not a time, or one whose UTC falls outside the calendar (year 0 or 10000)
         return None
-    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)

@@ -26,9 +26,10 @@ async def add_season(
     start: datetime,
     length: str,
     span_days: int | None,
+    ends: datetime | None = None,
 ) -> None:
-    """Add season ``number`` of a game, from ``start`` for its ``length``, named by its dates (with its number
-    after a ``#`` where a season of that name exists already)."""
+    """Add season ``number`` of a game, from ``start`` for its ``length`` (or to ``ends``), named by its dates
+    (with its number after a ``#`` where a season of that name exists already)."""
     name = season_label(length, start)
     if await stored.name_taken(connection, guild_id, game, name):
         name = f"{name}#{number}"
@@ -39,7 +40,7 @@ async def add_season(
         number=number,
         name=name,
         starts_at=start,
-        ends_at=season_end(length, start, span_days),
+        ends_at=ends if ends is not None else season_end(length, start, span_days),
     )
 
 

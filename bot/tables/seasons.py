@@ -17,7 +17,7 @@ from bot.storage.models import MAX_ROW_ID
 from bot.storage.record_rows import BoardRow
 
 from .errors import BadOptions, NotAllowed, TableError
-from .season_calendar import LENGTHS, MAX_SPAN_DAYS, midnight, parse_day
+from .season_calendar import LENGTHS, MAX_AHEAD_DAYS, MAX_SPAN_DAYS, midnight, parse_day
 from .season_record import add_season, ensure_season
 from .store import Store
 
@@ -113,6 +113,8 @@ class Seasons:
             raise SeasonRefused("season_dates_unused")
         if first is not None and first < today:
             raise SeasonRefused("season_starts_in_past", starts=first.isoformat(), today=today.isoformat())
+        if first is not None and (first - today).days > MAX_AHEAD_DAYS:  # (and no season runs past the calendar)
+            raise SeasonRefused("season_too_far", days=MAX_AHEAD_DAYS)
         span_days = None
         if last is not None:
             assert first is not None
@@ -145,7 +147,10 @@ class Seasons:
                 updated_at=now,
             )
             number = (latest.number if latest is not None else 0) + 1
-            await add_season(connection, guild_id, game, number, start, length, span_days)
+            ends_at: datetime | None = None
+            if length == "dates" and last is not None:  # to the end of ``last`` (UTC), whenever this one begins
+                ends_at = max(midnight(last) + timedelta(days=1), start + timedelta(days=1))
+            await add_season(connection, guild_id, game, number, start, length, span_days, ends_at)
             created = await stored.latest_season(connection, guild_id, game)
             assert created is not None
             return SeasonInfo.of(created)
@@ -177,6 +182,11 @@ class Seasons:
             latest = await stored.latest_season(connection, guild_id, game)
             if latest is not None and latest.starts_at > now:
                 await stored.drop_season(connection, latest.id)
+            if current is not None and current.starts_at >= now:
+                # turned off at the very instant a season ended: the one made to follow it has not begun (it would
+                # be ended empty, its standings posted and its role taken back from the winners just given it)
+                await stored.drop_season(connection, current.id)
+                current = None
             if current is None:
                 return None
             await stored.end_season(connection, current.id, now)

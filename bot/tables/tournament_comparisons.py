@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import tournaments as trepo
 from bot.storage.database import BatchRollback
-from bot.storage.models import OPEN_STATUSES
+from bot.storage.models import ABANDONED, OPEN_STATUSES
 from bot.tournaments.duplicate import compare, deal_scores
 
 from .errors import TableError
@@ -93,10 +93,11 @@ class DealComparisons:
         self._again: set[tuple[int, int, int]] = set()  # claimed elsewhere, never posted, published here again
 
     async def _sheets(self, rows: Sequence[trepo.EventTableRow]) -> list[list[Any]]:
-        """Each table's score sheets so far: the live table's while it plays, the match's once it finished."""
+        """Each table's score sheets so far: the live table's while it plays (or once abandoned: no match was
+        recorded, and the deals it scored before are compared), the match's once it finished."""
         out = []
         for row in rows:
-            if row.status in OPEN_STATUSES:
+            if row.status in OPEN_STATUSES or row.status == ABANDONED:
                 try:
                     out.append(list((await self.store.get(row.table_id)).sheets))
                 except TableError:

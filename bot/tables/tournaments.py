@@ -18,7 +18,8 @@ import contextlib
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any, Protocol
@@ -31,6 +32,7 @@ from bot.storage import repository as repo
 from bot.storage import tournaments as trepo
 from bot.storage.database import BatchRollback
 from bot.storage.models import (
+    ABANDONED,
     LOBBY,
     MAX_ENTRANTS,
     MAX_OPEN_TOURNAMENTS,
@@ -147,6 +149,11 @@ def _places(row: trepo.EventTableRow) -> tuple[int, ...]:
     return (1,) * len(row.seats)
 
 
+def _with_sheets(rows: Sequence[trepo.EventTableRow], sheets: Mapping[int, list[Any]]) -> list[trepo.EventTableRow]:
+    """The rows, each abandoned table's with the deals it scored before it was abandoned (``sheets``)."""
+    return [replace(row, sheets=sheets[row.table_id]) if row.table_id in sheets else row for row in rows]
+
+
 def _round_table(row: trepo.EventTableRow) -> RoundTable:
     over = row.status not in OPEN_STATUSES
     return RoundTable(
@@ -214,6 +221,7 @@ class Tournaments:
             info = _info(row, await trepo.entrants(connection, tournament_id))
             tables = await trepo.event_tables(connection, tournament_id)
             rounds = await trepo.rounds(connection, tournament_id)
+        tables = _with_sheets(tables, await self._abandoned_sheets(info, tables))
         lines = self._standings(info, tables, rounds)
         names = {entrant.id: entrant for entrant in info.entrants}
         after = max(self._finished_rounds(tables), default=0)
@@ -250,8 +258,26 @@ class Tournaments:
             rows = await trepo.event_tables(connection, tournament_id, round_no)
         if not rows or any(row.status in OPEN_STATUSES for row in rows):
             return []
+        rows = _with_sheets(rows, await self._abandoned_sheets(info, rows))
         sheets = [row.sheets for row in rows]
         return side_by_side(info, rows, sheets, compare(sheets, info.table_size).deals)
+
+    async def _abandoned_sheets(
+        self, info: TournamentInfo, rows: Sequence[trepo.EventTableRow]
+    ) -> dict[int, list[Any]]:
+        """At a duplicate night, each abandoned table's deals scored before it was abandoned: no match was
+        recorded for it, so they are the table's own, replayed from its log. Those deals are compared with the
+        other tables' (a deal it never reached is not, as one a table ended sooner never reached)."""
+        if info.format != DUPLICATE:
+            return {}
+        out: dict[int, list[Any]] = {}
+        for row in rows:
+            if row.status == ABANDONED:
+                try:
+                    out[row.table_id] = list((await self.store.get(row.table_id)).sheets)
+                except TableError:  # its log no longer replays: nothing of it can be compared
+                    out[row.table_id] = []
+        return out
 
     @staticmethod
     def _finished_rounds(tables: Sequence[trepo.EventTableRow]) -> set[int]:
@@ -331,7 +357,13 @@ class Tournaments:
         allowed = GAMES[game].players
         size = table_size if table_size is not None else max(allowed)
         if size not in allowed:
-            raise BadOptions("bad_table_size", game=game, allowed=", ".join(map(str, allowed)), players=size)
+            raise BadOptions(
+                "bad_table_size",
+                game=game,
+                allowed=", ".join(map(str, allowed)),
+                allowed_counts=tuple(allowed),
+                players=size,
+            )
         options = checked_options(game, options, size)
         if not 1 <= rounds <= MAX_ROUNDS:
             raise BadOptions("bad_rounds", value=rounds, most=MAX_ROUNDS)
@@ -620,9 +652,11 @@ class Tournaments:
         tournament is over, which is then marked finished), then start its tables."""
         now = self.store.clock()
         seed = round_seed(info.seed, round_no)
+        async with self.store.db.engine.connect() as connection:  # read before the write: an abandoned table
+            abandoned = await self._abandoned_sheets(info, await trepo.event_tables(connection, info.id))  # stays so
 
         async def work(connection: AsyncConnection) -> list[int] | None:
-            tables = await trepo.event_tables(connection, info.id)
+            tables = _with_sheets(await trepo.event_tables(connection, info.id), abandoned)
             rounds = await trepo.rounds(connection, info.id)
             fresh = _info(await trepo.tournament(connection, info.id), await trepo.entrants(connection, info.id))
             plan = self._plan(fresh, round_no, tables, rounds)

@@ -19,7 +19,18 @@ from .cards import (
     suit_of,
 )
 from .hints import AIMS, advised, hint_text
-from .texts import SeatNamer, cell_text, computer_name, duration, error_text, option_text, rating_text, said, said_cards
+from .texts import (
+    SeatNamer,
+    cell_text,
+    computer_name,
+    duration,
+    error_text,
+    listed,
+    option_text,
+    rating_text,
+    said,
+    said_cards,
+)
 
 __all__ = [
     "AIMS",
@@ -38,6 +49,7 @@ __all__ = [
     "hand_lines",
     "hint_text",
     "is_joker",
+    "listed",
     "option_text",
     "rating_text",
     "said",

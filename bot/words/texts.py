@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.catalogues import translate
@@ -42,6 +42,12 @@ def _param(value: Param, locale: Any, seat_name: SeatNamer) -> str | int:
     if isinstance(value, Joined):
         return translate(locale, "list.separator").join(said(item, locale, seat_name) for item in value.items)
     return value
+
+
+def listed(items: Iterable[object], locale: Any) -> str:
+    """Names or numbers in a row as the reader's language lists them: ``Ann, Bob, 🤖 Strong 3``, ``たろう、はなこ``
+    (the same words in chat and on the Activity)."""
+    return translate(locale, "permission.separator").join(map(str, items))
 
 
 def said_cards(cards: Cards, locale: Any) -> str:
@@ -102,7 +108,9 @@ def error_text(error: TableError, locale: Any) -> str:
         separator = translate(locale, "permission.separator")
         params["allowed"] = separator.join(translate(locale, key) for key in params["allowed_keys"])
     if params.get("counts"):  # numbers of players, listed as the reader's language lists
-        params["players"] = translate(locale, "permission.separator").join(map(str, params["counts"]))
+        params["players"] = listed(params["counts"], locale)
+    if params.get("allowed_counts"):  # the numbers of players allowed, likewise
+        params["allowed"] = listed(params["allowed_counts"], locale)
     if error.key == "bad_setting" and {"low", "high", "unit"} <= params.keys():
         params["allowed"] = translate(locale, f"error.range_{params['unit']}", low=params["low"], high=params["high"])
     if error.key == "bad_option_value":

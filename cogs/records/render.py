@@ -17,7 +17,7 @@ import discord
 from bot.games import presentation_of
 from bot.tables import BoardRow, MatchSeat, MatchSheet, MatchSummary, PlayerProfile, RatingPoint, TableStatus
 from bot.tables.seasons import PlayerSeason
-from bot.words import computer_name
+from bot.words import computer_name, listed
 
 from ..charts import FILENAME, legend, running_totals
 from ..i18n import t
@@ -168,15 +168,18 @@ def game_stats_text(game: str, profile: PlayerProfile, start: float, locale: Any
             t(locale, "stats.best_deal", points=f"{best['points']:+d}", deal=best["deal"], match=best["match_id"])
         )
     if profile["partners"]:  # only where players sit in sides
-        partners = ", ".join(
-            t(
-                locale,
-                "stats.partner",
-                name=shown_name(p["name"], p["user_id"]),
-                matches=p["matches"],
-                wins=p["wins"],
-            )
-            for p in profile["partners"]
+        partners = listed(
+            (
+                t(
+                    locale,
+                    "stats.partner",
+                    name=shown_name(p["name"], p["user_id"]),
+                    matches=p["matches"],
+                    wins=p["wins"],
+                )
+                for p in profile["partners"]
+            ),
+            locale,
         )
         lines.append(t(locale, "stats.partners", partners=partners))
     return clip("\n".join(lines), FIELD_VALUE_MAX)
@@ -281,7 +284,7 @@ def history_embed(
 
 
 def match_option(match: MatchSummary, locale: Any) -> discord.SelectOption:
-    winners = ", ".join(person(s, locale, marked=False) for s in match["seats"] if s["won"]) or "—"
+    winners = listed((person(s, locale, marked=False) for s in match["seats"] if s["won"]), locale) or "—"
     return discord.SelectOption(
         label=clip(t(locale, "history.option", match=match["match_id"], game=game_name(match["game"], locale)), 100),
         description=clip(t(locale, "history.option_winners", names=winners), 100),

@@ -26,7 +26,8 @@ def where_shown(result: TournamentResult, locale: Any) -> str:
         return t(locale, "history.podium_link", url=url)
     if result.message_id is not None:
         return t(locale, "history.signup_link", url=message_link(result.guild_id, result.channel_id, result.message_id))
-    return f"`/tournament standings tournament:{result.id}`"
+    tournament, standings = t(locale, "name.tournament"), t(locale, "name.standings")  # as the reader's client names it
+    return f"`/{tournament} {standings} {tournament}:{result.id}`"
 
 
 def tournament_line(result: TournamentResult, locale: Any) -> str:

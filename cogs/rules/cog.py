@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.games.options import resolve
 from bot.tables import TableStatus
-from bot.words import option_text
+from bot.words import listed, option_text
 
 from ..client import TableBot
 from ..i18n import reader, t, text
@@ -44,7 +44,7 @@ class Rules(commands.Cog):
         if chosen is None:
             await send(interaction, t(locale, "rules.which"))
             return
-        players = ", ".join(str(n) for n in GAMES[chosen].players)
+        players = listed(GAMES[chosen].players, locale)
         embed = discord.Embed(
             title=t(locale, "rules.title", game=game_name(chosen, locale)),
             description=t(locale, f"rules.{chosen}", players=players),

@@ -149,13 +149,14 @@ class Seasons(commands.Cog, name=HANDLER):
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
+            public = self.bot.languages.of(interaction.guild_id)  # said to the channel: the server's language
             lines = [
-                t(locale, "season.started", game=game_name(game.value, locale), channel=channel.mention),
-                f"**{season_title(season, locale)}**: {season_span(season, locale)}",
+                t(public, "season.started", game=game_name(game.value, public), channel=channel.mention),
+                f"**{season_title(season, public)}**: {season_span(season, public)}",
             ]
             if role is not None:
                 count = top or DEFAULT_TOP
-                lines.append(t(locale, "season.role_on", role=role.mention, top=count))
+                lines.append(t(public, "season.role_on", role=role.mention, top=count))
             await post(interaction, content="\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
     @season.command(name="stop", description=text("command.season_stop"))
@@ -174,9 +175,10 @@ class Seasons(commands.Cog, name=HANDLER):
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
-            said = t(locale, "season.stopped", game=game_name(game.value, locale))
+            public = self.bot.languages.of(interaction.guild_id)  # said to the channel: the server's language
+            said = t(public, "season.stopped", game=game_name(game.value, public))
             if ended is not None:
-                said += "\n" + t(locale, "season.stopped_ends", name=ended.name)
+                said += "\n" + t(public, "season.stopped_ends", name=ended.name)
             await post(interaction, content=said)
 
     # ------------------------------------------------------------------ the ends

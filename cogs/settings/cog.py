@@ -24,7 +24,7 @@ from bot.tables import (
     TableError,
     TableStatus,
 )
-from bot.words import error_text, option_text
+from bot.words import error_text, listed, option_text
 
 from ..client import TableBot, table_bot
 from ..i18n import duration, languages, reader, server_reader, t, text
@@ -200,7 +200,7 @@ def home_message(settings: GuildSettings, locale: Any) -> dict[str, Any]:
     defaults = []
     for game, options in settings.default_options.items():
         if options and game in GAMES:
-            shown = ", ".join(option_text(game, name, value, locale) for name, value in options.items())
+            shown = listed((option_text(game, name, value, locale) for name, value in options.items()), locale)
             defaults.append(f"**{game_name(game, locale)}**: {shown}")
     embed.add_field(
         name=t(locale, "settings.defaults"),

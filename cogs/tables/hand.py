@@ -19,7 +19,7 @@ from bot.games import presentation_of
 from bot.games.shown import CARD, CARDS, NUMBER, WORD, Choice
 from bot.games.views import View
 from bot.tables import SeatInfo, TableInfo, TableStatus
-from bot.words import RED, card_label, hand_lines, is_joker, said_cards, sort_key
+from bot.words import RED, card_label, hand_lines, is_joker, listed, said_cards, sort_key
 
 from ..i18n import t
 from .hand_components import ActButton, ChooseButton, HandButton, HintButton, PickSelect
@@ -265,7 +265,7 @@ def hand_embed(
         if clock:
             lines.append(clock)
     elif table.status == TableStatus.PLAYING:
-        waiting = ", ".join(seat_name(table, s, locale) for s in table.to_act)
+        waiting = listed((seat_name(table, s, locale) for s in table.to_act), locale)
         lines.append(t(locale, "hand.waiting", who=waiting or "…"))
     else:
         lines.append(t(locale, "hand.over"))

@@ -16,7 +16,7 @@ from bot.games import GAMES, presentation_of
 from bot.games.shown import Text
 from bot.games.views import DealSheet, Played, View
 from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings, readable_name
-from bot.words import card_label, cell_text, computer_name, option_text, rating_text, said_cards
+from bot.words import card_label, cell_text, computer_name, listed, option_text, rating_text, said_cards
 from bot.words import said as said_words
 
 from ..charts import FILENAME, legend
@@ -150,15 +150,11 @@ def lobby_embed(table: TableInfo, locale: Any) -> discord.Embed:
 
 
 def length_line(table: TableInfo, locale: Any) -> str:
-    """``⏱ About 25 minutes (about 9 deals)``: how long the match is expected to take, said up front."""
+    """``⏱ About 25 min to play (about 9 deals)``: how long the match is expected to take, said up front."""
     info = GAMES[table.game]
     count = table.players or (len(table.seats) if len(table.seats) in info.players else info.default_players)
     length = info.expected_length(count, table.options)
-    minutes = length.minutes(count)
-    if minutes < 60:
-        time = t(locale, "lobby.minutes", minutes=minutes)
-    else:
-        time = t(locale, "lobby.hours", hours=minutes // 60, minutes=minutes % 60)
+    time = duration(length.minutes(count) * 60, locale)  # said as every length of time is: 25 min, 1 h, 1 h 10 min
     return t(locale, "lobby.length", time=time, deals=max(1, round(length.deals)))
 
 
@@ -200,7 +196,7 @@ def turn_line(table: TableInfo, public: View, locale: Any) -> str | None:
     for seat in table.to_act:
         names.append(mention(table, seat) or seat_name(table, seat, locale))
     phase = public["phase"]
-    return t(locale, f"turn.{phase}", who=", ".join(names)) if phase else None
+    return t(locale, f"turn.{phase}", who=listed(names, locale)) if phase else None
 
 
 def said(table: TableInfo | None, text: Text, locale: Any, *, marked: bool = True) -> str:

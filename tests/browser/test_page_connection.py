@@ -177,6 +177,23 @@ async def test_sit_down_clicked_twice_signs_in_once_on_one_socket(local_bot: Loc
     assert len(sockets) == 1, [socket.url for socket in sockets]
 
 
+async def test_a_sign_in_that_reaches_no_server_says_so_in_the_pages_language(
+    local_bot: LocalBot, browser: Browser
+) -> None:
+    """ "Sit down" while the server cannot be reached (no answer at all, so no words of the server's): the form
+    says so in the page's language (it said nothing), and once the server answers again the same form signs in."""
+    context = await browser.new_context(viewport=PHONE, locale="ja")
+    page = await context.new_page()
+    await page.route("**/api/local/signin", lambda route: route.abort("connectionrefused"))
+    await page.goto(f"{local_bot.base}/?room=44&lang=ja")
+    await page.fill("#name", "Rin")
+    await page.click("button[type=submit]")
+    await expect(page.locator("#note")).to_have_text(translate("ja", "screen.unreachable"), timeout=10_000)
+    await page.unroute("**/api/local/signin")
+    await page.click("button[type=submit]")
+    await page.wait_for_selector("#game", timeout=20_000)
+
+
 async def test_a_local_page_signed_out_with_a_move_unanswered_keeps_its_name_form_and_goes_back_to_its_table(
     local_bot: LocalBot, browser: Browser
 ) -> None:

@@ -172,3 +172,13 @@ def test_every_engine_refusal_has_its_text_in_every_catalogue(language: str) -> 
     for key, english in ENGLISH.items():
         assert f"error.{key}" in texts, key
         assert placeholders(texts[f"error.{key}"]) <= placeholders(english), key
+
+
+def test_a_japanese_text_names_commands_as_a_japanese_client_shows_them() -> None:
+    """A Japanese client lists /シーズン 終了, not /season stop: a text that tells the reader to run a command names
+    it in the reader's language (``/season stop`` and ``/rules`` were left in English in five texts)."""
+    english = catalogue(DEFAULT)
+    commands = {english[key] for key in english if key.startswith("name.")}
+    slash = re.compile(r"(?<![\w/:.])/([a-z][a-z_-]*)")
+    left = {key: text for key, text in catalogue("ja").items() if any(m in commands for m in slash.findall(text))}
+    assert left == {}

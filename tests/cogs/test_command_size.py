@@ -84,6 +84,30 @@ async def test_every_command_is_for_servers_only_by_its_contexts() -> None:
     assert {p["name"]: p.get("contexts") for p in payloads} == {p["name"]: [0] for p in payloads}
 
 
+async def test_every_name_description_and_choice_is_in_every_language() -> None:
+    """A Japanese client shows a command's, a subcommand's, an option's and a choice's own words: each has its
+    Japanese name and description (an option without one showed ``compare`` there, and its refusals named it in
+    English). Numbers as choices (500, 520) read the same in every language."""
+    missing: list[str] = []
+
+    def walk(item: dict[str, Any], path: str) -> None:
+        here = f"{path} {item['name']}".strip()
+        if "ja" not in (item.get("name_localizations") or {}):
+            missing.append(f"{here}: name")
+        described = item.get("type", 1) in (1, 2) or "description" in item
+        if described and "ja" not in (item.get("description_localizations") or {}):
+            missing.append(f"{here}: description")
+        for choice in item.get("choices") or []:
+            if not str(choice["name"]).isdigit() and "ja" not in (choice.get("name_localizations") or {}):
+                missing.append(f"{here}: choice {choice['name']}")
+        for option in item.get("options") or []:
+            walk(option, here)
+
+    for payload in await synced_commands():
+        walk(payload, "")
+    assert missing == []
+
+
 async def test_twice_the_games_and_options_still_fit() -> None:
     payloads = await synced_commands()
     bigger = doubled(payloads)

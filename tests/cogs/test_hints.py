@@ -58,7 +58,7 @@ def test_hints_in_japanese() -> None:
     )
     assert hint_text(Hint("play JK H", None, None, 0), FIVE_HUNDRED, "ja") == "💡 🃏 ジョーカーを♥ ハートとして出す。"
     assert hint_text(Hint("bid 7S", "contract", 0.71, 120), FIVE_HUNDRED, "ja") == (
-        "💡 7 ♠をビッド：試した120通りの配りのうち71%で、契約を果たせます。"
+        "💡 7 ♠をビッド：試した120通りの配りのうち71%で、コントラクトを果たせます。"
     )
 
 

@@ -283,7 +283,6 @@ def test_no_english_text_counts_without_plural_forms() -> None:
     never_one = {  # a list of player counts ("2, 3, 4" or a range), or a table's seats: never a single one
         "lobby.description",
         "error.table_full",
-        "error.bad_player_count",
         "error.bad_players",
         "error.option_needs_players",
     }
@@ -303,6 +302,29 @@ def test_counted_words_take_the_form_of_their_number(count: int, english: str, j
     assert t("en-US", "sheet.why_bids_99", bonus=30, count=2) == "+30 each: 2 exact bids"
     assert "1 match " in t("en-US", "history.footer", page=1, pages=1, matches=1)
     assert "(s)" not in "".join(catalogue(DEFAULT).values())
+
+
+async def test_a_host_alone_pressing_start_reads_1_player_and_the_counts_as_the_language_lists(
+    tmp_path: Path,
+) -> None:
+    """The host alone presses Start: "1 player is seated" (it read "1 are seated"), and the counts allowed are
+    listed as each language lists them (、 in Japanese)."""
+    from bot.storage.database import Database
+    from bot.tables import TableError, TableService
+    from bot.words import error_text
+
+    database = Database(f"sqlite+aiosqlite:///{tmp_path}/words.db")
+    await database.upgrade()
+    service = TableService(database)
+    try:
+        info = await service.open_table(1, 2, 3, "Ann", "oh-hell", {})
+        with pytest.raises(TableError) as refused:
+            await service.start(info.id, 3, message_id=4)
+    finally:
+        await service.close()
+        await database.close()
+    assert error_text(refused.value, "en-US") == "Oh Hell is played by 3, 4, 5, 6, 7 players; 1 player is seated."
+    assert "3、4、5、6、7人" in error_text(refused.value, "ja")
 
 
 def test_a_table_picture_says_1_pt() -> None:
@@ -325,6 +347,15 @@ def test_a_table_picture_says_1_pt() -> None:
 def test_lengths_of_time_read_the_same_everywhere(seconds: int, english: str, japanese: str) -> None:
     assert duration(seconds, "en-US") == english
     assert duration(seconds, "ja") == japanese
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"), [("en-US", "About 1 h to play (about 30 deals)"), ("ja", "対戦は約1時間(約30ディール)")]
+)
+def test_a_lobby_says_its_length_as_every_length_of_time_is_said(locale: str, said: str) -> None:
+    """Two-player Ninety-Nine takes an hour: "1 h", as a timer of an hour reads (it read "1 h 0 min")."""
+    table = replace(table_of("ninety-nine", ENGLISH[:1], status="lobby"), players=2)
+    assert said in str(lobby_embed(table, locale).description)
 
 
 @pytest.mark.parametrize(("game", "count"), COUNTS)

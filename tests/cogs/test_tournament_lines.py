@@ -43,7 +43,10 @@ def test_the_servers_history_shows_the_winners_and_a_sign_up_link_when_no_podium
     line = tournament_line(result(place=None, winners=(555, None), podium_message_id=None), "en-US")
     assert "won by <@555>, 🤖" in line and "[sign-up](https://discord.com/channels/10/20/40)" in line
     bare = tournament_line(result(place=None, podium_message_id=None, message_id=None), "ja")
-    assert "`/tournament standings tournament:3`" in bare and "優勝 <@555>" in bare
+    # the command as a Japanese client names it
+    assert "`/トーナメント 順位 トーナメント:3`" in bare and "優勝 <@555>" in bare
+    english = tournament_line(result(place=None, podium_message_id=None, message_id=None), "en-US")
+    assert "`/tournament standings tournament:3`" in english
 
 
 def test_stats_show_played_podiums_and_wins_only_for_someone_who_played() -> None:

@@ -7,6 +7,7 @@ the tournament; a server's new turn timer and new language reaching its open tab
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.catalogues import translate
@@ -101,7 +102,10 @@ async def test_season_stop_ends_the_season_and_posts_its_standings_and_only_a_ma
     assert board is not None and f"season {name}" in board.text(), "the ended season's board is kept"
     assert len(in_room(double, f"season {name} is over")) == 1, "posted once"
 
-    later = dict(game="oh-hell", length="dates", channel=ROOM, first="2099-01-01", last="2099-01-05")
+    ahead = datetime.now(UTC).date() + timedelta(days=60)  # a season planned to begin in two months
+    later = dict(
+        game="oh-hell", length="dates", channel=ROOM, first=ahead.isoformat(), last=(ahead + timedelta(4)).isoformat()
+    )
     planned = (await double.command(MANAGER, "season", "start", **later)).original
     assert planned is not None and planned.ephemeral_for is None, planned.text()
     dropped = (await double.command(MANAGER, "season", "stop", game="oh-hell")).original

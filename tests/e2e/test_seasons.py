@@ -121,12 +121,10 @@ async def test_a_season_ended_while_away_is_posted_once_and_kept(
             game="oh-hell",
             length="dates",
             channel=ROOM,
-            first="2099-01-05",
-            last="2099-01-01",
+            first=(datetime.now(UTC).date() + timedelta(days=34)).isoformat(),
+            last=(end := datetime.now(UTC).date() + timedelta(days=30)).isoformat(),
         )
-        assert (
-            backwards.original is not None and "cannot end (2099-01-01) before it starts" in backwards.original.text()
-        )
+        assert backwards.original is not None and f"cannot end ({end}) before it starts" in backwards.original.text()
         double.permissions_withheld = 1 << 28  # no Manage Roles: a season with a role is refused, nothing written
         no_roles = await double.command(
             MANAGER, "season", "start", game="oh-hell", length="month", channel=ROOM, role=CHAMPION + 1
@@ -370,3 +368,20 @@ async def test_a_night_or_a_season_in_a_channel_the_bot_cannot_post_in_is_refuse
     finally:
         await bot.stop()
     assert "Traceback" not in bot.log(), bot.log()[-4000:]
+
+
+async def test_a_season_is_announced_in_the_servers_language_whoever_turns_it_on_or_off(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    """/season start and /season stop answer the channel: in the language the server chose for its public
+    messages (Japanese here), not in that of the manager who ran them (English), as /abandon and /tournament do."""
+    panel = (await double.command(MANAGER, "settings")).original
+    assert panel is not None
+    await double.choose(MANAGER, panel, "st:lang", ["ja"])
+    started = await double.command(MANAGER, "season", "start", game="oh-hell", length="month", channel=ROOM)
+    assert started.original is not None and started.original.ephemeral_for is None
+    assert "オー・ヘル" in started.original.text() and "Seasons of" not in started.original.text()
+    stopped = await double.command(MANAGER, "season", "stop", game="oh-hell")
+    assert stopped.original is not None and stopped.original.ephemeral_for is None
+    assert "オー・ヘル" in stopped.original.text() and "are off" not in stopped.original.text()
+    assert double.problems == []

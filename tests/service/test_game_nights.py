@@ -37,6 +37,9 @@ async def schedule(service: TableService, starts: str = "2026-11-21 21:00", even
         ("oh-hell", "colour=blue", None, "2026-11-21 21:00", "unknown_option"),
         ("oh-hell", "", 17, "2026-11-21 21:00", "bad_players"),
         ("chess", "", None, "2026-11-21 21:00", "unknown_game"),
+        # a time whose UTC falls past the calendar's end, or before its start: not a time (it was an OverflowError)
+        ("oh-hell", "", None, "9999-12-31 23:59-05:00", "night_bad_time"),
+        ("oh-hell", "", None, "0001-01-01 00:00+05:00", "night_bad_time"),
     ],
 )
 async def test_bad_nights_are_refused_at_the_door(
@@ -53,6 +56,9 @@ async def test_bad_nights_are_refused_at_the_door(
         ("", "round-robin", "night_bad_tournament"),
         ("", "", "night_bad_tournament"),
         ("_tournament_format=swiss", "swiss", "unknown_option"),  # the reserved name is not an option to type
+        # its tables will be of seven (the game's largest): ten cards each is more than the deck (it passed the
+        # door, checked for no table size, and the tournament was refused at the night's start)
+        ("start_cards=10", "swiss", "bad_option_value"),
     ],
 )
 async def test_a_bad_tournament_night_is_refused_and_nothing_is_written(

@@ -80,6 +80,10 @@ def test_the_calendar_cuts_at_exact_instants() -> None:
         ({"length": "dates", "starts": "2026-12-01"}, "season_needs_dates"),
         ({"length": "month", "ends": "2026-12-20"}, "season_dates_unused"),
         ({"length": "dates", "starts": "2026-12-01", "ends": "2029-12-01"}, "season_too_long"),
+        # a first day 8,000 years ahead was taken (its end crashed past year 9999), as was 1,000 years ahead
+        ({"length": "month", "starts": "9999-12-15"}, "season_too_far"),
+        ({"length": "dates", "starts": "9999-12-01", "ends": "9999-12-31"}, "season_too_far"),
+        ({"length": "month", "starts": "2028-01-01"}, "season_too_far"),
     ],
 )
 async def test_bad_input_is_refused_and_nothing_is_written(
@@ -189,6 +193,32 @@ async def test_turned_off_the_season_ends_now_and_no_other_follows(service: Tabl
     record = await play_match(service, (1, 2, 3, 4), seed=2)
     assert record["season"] is None
     assert await turn_on(service, "month") == "2026-11"  # on again: a new season from now
+
+
+async def test_turned_off_at_the_instant_a_season_ends_no_empty_season_follows(
+    service: TableService, clock: Clock
+) -> None:
+    """/season stop at 00:00 on the 1st, the instant November's season ends: November ended at its own end, and
+    no December season is made and ended empty (its standings posted, its role taken back from November's best)."""
+    await turn_on(service)
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC)
+    assert await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True) is None
+    posts = await service.seasons.roll()
+    assert [(e.season.name, e.following) for e in posts] == [("2026-11", None)]
+
+
+async def test_chosen_dates_turned_off_and_on_again_still_end_at_midnight(service: TableService, clock: Clock) -> None:
+    """Seasons of chosen dates (the 21st to the 27th) turned off at 13:00 and on again with the same dates: the
+    new one runs from 13:00 (the one before it ended then) to the end of the 27th, not to 13:00 on the 28th, so
+    every later season is cut at midnight UTC as the dates say."""
+    clock.now = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    await turn_on(service, "dates", starts="2026-11-21", ends="2026-11-27")
+    clock.now = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+    await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True)
+    await turn_on(service, "dates", starts="2026-11-21", ends="2026-11-27")
+    season = await service.seasons.current(GUILD, GAME)
+    assert season is not None
+    assert (season.starts_at, season.ends_at) == (clock.now, datetime(2026, 11, 28, tzinfo=UTC))
 
 
 async def test_a_season_claimed_then_taken_over_after_its_lease_is_posted_once(

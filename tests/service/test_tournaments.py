@@ -442,6 +442,26 @@ async def test_at_the_end_of_the_round_no_deal_is_compared_alone(service: TableS
     assert [deal.deal for deal in await service.tournaments.comparison(info.id, 1)] == [1, 2]
 
 
+async def test_an_abandoned_duplicate_table_keeps_the_deals_it_played_compared(service: TableService) -> None:
+    """Table 3 of a duplicate round is abandoned after the first deal: that deal is still compared at every
+    table (the abandoned table's scored deals are its own, replayed: no match was recorded), the second, which it
+    never reached, is not. Its seats were once counted as having nothing to compare, which wiped every seat's
+    matchpoints and left the standings to the tie-breaks (the abandoned table's "shared first place" on top)."""
+    info = await duplicate_night(service, "round")
+    await service.tournaments.start(info.id, HOST)
+    await play_deals(service, info.id, 1)
+    tables = await service.tournaments.round_tables(info.id, 1)
+    await service.abandon(tables[2].table_id, 999, can_manage=True)
+    await play_deals(service, info.id, 2)
+    assert (await service.tournaments.tournament(info.id)).status == "finished"
+    compared = await service.tournaments.comparison(info.id, 1)
+    assert [deal.deal for deal in compared] == [1]
+    assert all({seat.table for seat in position} == {1, 2, 3} for position in compared[0].seats)
+    # each seat position: three pairs of tables, 2 matchpoints a pair; a round's points are the matchpoints halved
+    points = [float(line.points) for line in await service.tournaments.standings(info.id)]
+    assert sum(points) == 4 * 3 * 2 / 2
+
+
 async def test_a_finished_tournament_is_in_the_history_and_the_stats(database: Database, clock: Clock) -> None:
     service = make_service(database, clock)
     info = await signed_up(service, 4, rounds=1)

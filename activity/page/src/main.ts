@@ -175,7 +175,9 @@ function localSignIn(table: number | null = null): void {
         signing = false;
         go.removeAttribute("aria-disabled");
         const note = form.querySelector("#note");
-        if (note) note.textContent = error instanceof Error ? error.message : String(error);
+        // no answer at all (the network, or the server away) comes with no words of the server's: the page says it
+        const said = error instanceof Error ? error.message : String(error);
+        if (note) note.textContent = said || t("screen.unreachable");
       },
     );
   });
