@@ -159,6 +159,21 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
+    def _one_process_on_sqlite(self) -> Settings:
+        """Some of the shards in this process means the others in other processes, all on one database: SQLite
+        serves one process (the processes never hear of each other's moves, and a table stalls for good)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return self
+        some = set(parse_ids(self.shard_ids)) != set(range(self.shard_count))
+        if some and make_url(self.database_url).get_backend_name() == "sqlite":
+            raise ValueError(
+                f"SHARD_IDS={self.shard_ids} runs some of the {self.shard_count} shards here and the rest in other "
+                "processes, which share one database: SQLite serves one process; use PostgreSQL "
+                "(DATABASE_URL=postgresql://user:password@host:5432/database), or run every shard in this process"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _activity_complete(self) -> Settings:
         signed_in = self.activity_client_id and self.activity_client_secret
         if self.activity_port and not self.activity_local and not signed_in:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +24,25 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 log = logging.getLogger(__name__)
+
+# PostgreSQL's "do it again" (deadlock detected, serialization failure): the transaction was undone as a whole,
+# through no fault of a write in it (two processes took the same locks in opposite order), and the same
+# transaction a moment later succeeds. Tried again that many times, a few tens of milliseconds apart, doubling.
+RETRIED_STATES = frozenset({"40P01", "40001"})
+TRANSACTION_TRIES = 5
+
+
+def asked_again(error: BaseException | None) -> bool:
+    """Whether ``error`` (or the driver's error under SQLAlchemy's) is PostgreSQL asking for the transaction
+    again: deadlock detected (40P01) or a serialization failure (40001)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if {getattr(error, "sqlstate", None), getattr(error, "pgcode", None)} & RETRIED_STATES:
+            return True
+        error = getattr(error, "orig", None) or error.__cause__ or error.__context__
+    return False
+
 
 T = TypeVar("T")
 DEFAULT_URL = "sqlite+aiosqlite:///data/trick-table.db"
@@ -160,7 +180,10 @@ class Database:
         self._settle(batch, [results[id(item)] for item in batch])
 
     async def _commit_each(self, batch: list[_Write]) -> None:
-        """The batch in one transaction, one write after another; a failing write is dropped and the rest redone."""
+        """The batch in one transaction, one write after another; a failing write is dropped and the rest redone.
+        A transaction PostgreSQL undid to break a deadlock (or a serialization failure) is done again as it was:
+        no write in it failed (:func:`asked_again`)."""
+        tries = 0
         while batch:
             results: list[Any] = []
             failed: tuple[_Write, BaseException] | None = None
@@ -178,6 +201,15 @@ class Database:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                if (
+                    asked_again(error) or (failed is not None and asked_again(failed[1]))
+                ) and tries < TRANSACTION_TRIES:
+                    tries += 1
+                    log.info(
+                        "a transaction of %d writes was undone by the database (%s): done again", len(batch), error
+                    )
+                    await asyncio.sleep(random.uniform(0.01, 0.03) * 2**tries)
+                    continue
                 if failed is not None:
                     item, reason = failed
                     if not item.future.done():

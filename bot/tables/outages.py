@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -331,18 +331,36 @@ class GatewayClocks:
 
         async def one(row: Any) -> None:
             nonlocal given
-            try:
-                async with at_once:
-                    for _ in range(2):  # a copy behind the database (another process moved it) is read again
-                        try:
-                            given += await self._give_one(row, outage)
-                            return
-                        except StaleAction:
-                            await self.store.refreshed(int(row.table_id))
-            except TableError:
-                pass  # closed meanwhile
-            except Exception:
-                self.store.troubled(int(row.table_id), "to give its clock the time Discord was away")
+            # A database that fails for this table alone (a connection lost, a deadlock) is tried again, as the
+            # whole give-back is, the shard's (or server's) timers waiting meanwhile: skipped, its clock would run
+            # on without the time, and its seat be played for at once. Again is harmless: a clock already given
+            # its time is no longer the one read, and is left as it is.
+            for attempt in range(1, GIVE_BACK_TRIES + 1):
+                # (tried again: the clocks stayed stopped while it waited, so its outage lasts until now)
+                lasting = outage if attempt == 1 else replace(outage, back=self.store.clock())
+                try:
+                    async with at_once:
+                        for _ in range(2):  # a copy behind the database (another process moved it) is read again
+                            try:
+                                given += await self._give_one(row, lasting)
+                                return
+                            except StaleAction:
+                                await self.store.refreshed(int(row.table_id))
+                    return
+                except TableError:
+                    return  # closed meanwhile
+                except Exception as error:
+                    if attempt == GIVE_BACK_TRIES:
+                        self.store.troubled(int(row.table_id), "to give its clock the time Discord was away")
+                        return
+                    wait = min(30.0, 2.0**attempt)
+                    log.warning(
+                        "table %s: its turn clock waits for its time back (%s); tried again in %.0f s",
+                        row.table_id,
+                        _reason(error),
+                        wait,
+                    )
+                    await self.sleep(wait)
 
         await asyncio.gather(*(one(row) for row in rows))
         return given

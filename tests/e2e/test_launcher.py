@@ -171,6 +171,8 @@ async def test_shard_settings_that_do_not_fit(tmp_path: Path) -> None:
         ({"SHARD_IDS": "1"}, "SHARD_IDS needs SHARD_COUNT too"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0-5"}, "SHARD_COUNT=2 with SHARD_IDS=0-5: shard ids run from 0 to 1"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS: 'one' is not a shard id or a range such as 0-3"),
+        # the other shard in another process, on the same SQLite file: neither would hear of the other's moves
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "SQLite serves one process; use PostgreSQL"),
     ):
         code, output = await run_bot({"DISCORD_TOKEN": "x", **env}, tmp_path)
         assert code == 2 and said in output and "Traceback" not in output, output

@@ -234,6 +234,36 @@ async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until
     assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
 
 
+async def test_the_database_failing_for_one_table_at_the_return_gives_that_table_its_time_when_it_answers(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the shard's return the database fails twice for one table alone (its deadline's read: a connection
+    lost, a deadlock): that table is tried again, the shard's timers waiting meanwhile, and gets its time. It was
+    skipped, its clock run on without the 500 s: reminded at once and played for 30 s later, though its seat's
+    clicks could not arrive."""
+    table = await _away_500_s_after_10(service, clock)
+    read = repo.deadline_of
+    failures = [ConnectionResetError("connection reset by peer")] * 2
+    timers_while_waiting: list[list[Any]] = []
+
+    async def failing(connection: Any, table_id: int) -> Any:
+        if table_id == table.id and failures:
+            raise failures.pop()
+        return await read(connection, table_id)
+
+    async def wait(seconds: float) -> None:  # between attempts: the timers pass over the shard still
+        clock.advance(seconds)
+        timers_while_waiting.append(await service.run_timers())
+
+    monkeypatch.setattr(outages.repo, "deadline_of", failing)
+    service.gateway.sleep = wait
+    await service.gateway.back(0, 1)
+    assert timers_while_waiting == [[], []]
+    await service.settle()
+    assert heard(service).take() == []
+    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
 async def test_a_connection_noticed_quiet_late_stops_the_clocks_from_when_it_went_quiet(
     service: TableService, clock: Clock
 ) -> None:

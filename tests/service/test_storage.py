@@ -15,6 +15,7 @@ from bot.storage import repository as repo
 from bot.storage.database import BatchRollback, Database, normalise_url
 from bot.storage.migrate import alembic_config, pending_changes, upgrade
 from bot.storage.models import Guild
+from bot.tables import TableService
 
 from .conftest import BACKENDS, drop_schema, fresh_database
 
@@ -140,6 +141,28 @@ async def test_a_turn_timer_left_behind_by_a_placing_fires_after_0009(backend: s
         await drop_schema(schema)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_database_whose_0003_lacked_turn_pings_gets_it_from_0010(backend: str, tmp_path: Path) -> None:
+    """Migration 0003 gained ``guilds.turn_pings`` after it had landed: a database migrated by the commits in
+    between is marked 0003 (and later) without it, and every read of a server's settings failed. 0010 adds it
+    where it is missing, and the server's settings read again."""
+    database, schema = await fresh_database(backend, tmp_path, revision="0009")
+    try:
+        async with database.engine.begin() as connection:  # as 0003 was for its first twenty minutes
+            await connection.execute(text("ALTER TABLE guilds DROP COLUMN turn_pings"))
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        service = TableService(database)
+        try:
+            await service.update_guild_settings(1, turn_seconds=60)
+            assert (await service.guild_settings(1)).turn_pings is True
+        finally:
+            await service.close()
+    finally:
+        await database.close()
+        await drop_schema(schema)
+
+
 async def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path: Path) -> None:
     database = Database(f"sqlite:///{tmp_path / 'nested' / 'folder' / 'bot.db'}")
     try:
@@ -155,6 +178,37 @@ def test_urls_people_write_get_the_async_drivers() -> None:
     assert normalise_url("postgresql://u@h:5432/d") == "postgresql+asyncpg://u@h:5432/d"
     assert normalise_url("sqlite:///data/x.db") == "sqlite+aiosqlite:///data/x.db"
     assert normalise_url("sqlite+aiosqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+
+
+class _Deadlock(Exception):
+    """What PostgreSQL's driver raises when it broke a deadlock by undoing this transaction."""
+
+    sqlstate = "40P01"
+
+
+async def test_a_transaction_the_database_undid_to_break_a_deadlock_is_done_again(database: Database) -> None:
+    """Two processes taking the same locks in opposite order (the ratings' lock of two servers' matches ending at
+    once): PostgreSQL undoes one's transaction with "deadlock detected". No write in it was at fault, so it is done
+    again, and its caller gets its result; it got the error, and a player's last move of a match failed."""
+    from sqlalchemy.exc import DBAPIError
+
+    tries: list[int] = []
+
+    async def undone_once(connection: AsyncConnection) -> str:
+        tries.append(1)
+        await repo.ensure_guild(connection, 8)
+        if len(tries) == 1:
+            raise DBAPIError("SELECT pg_advisory_xact_lock(1)", {}, _Deadlock("deadlock detected"))
+        return "written"
+
+    async def beside(connection: AsyncConnection) -> str:  # a write of the same batch, not at fault either
+        await repo.ensure_guild(connection, 9)
+        return "also written"
+
+    assert await asyncio.gather(database.write(undone_once), database.write(beside)) == ["written", "also written"]
+    assert len(tries) == 2
+    async with database.engine.connect() as connection:
+        assert {row.id for row in await connection.execute(select(repo.GUILDS.c.id))} >= {8, 9}
 
 
 async def test_foreign_keys_are_enforced(database: Database) -> None:
