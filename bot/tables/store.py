@@ -151,22 +151,29 @@ class HasStore(Protocol):
 Part = TypeVar("Part", bound=HasStore)
 
 
+BEHIND_TRIES = 4  # a call read again this many times at most while another process keeps moving its table on
+
+
 def read_again_if_behind(
     call: Callable[Concatenate[Part, int, CallParams], Awaitable[Result]],
 ) -> Callable[Concatenate[Part, int, CallParams], Awaitable[Result]]:
     """A call on a table (its id first) that, refused, reads the table again if this process's copy is
-    behind the database (another process wrote) and tries once more: a click routed to any process is
-    answered from the table as it is. A refusal writes nothing, so trying again is safe."""
+    behind the database (another process wrote) and tries again: a click routed to any process is
+    answered from the table as it is. A refusal writes nothing, so trying again is safe. Up to
+    :data:`BEHIND_TRIES` times: the owner's computers moving with no pause between moves can move the table on
+    again between the read and the write (a resign or an abandon, which name no moment of the table, was then
+    refused as stale)."""
 
     @functools.wraps(call)
     async def again(self: Part, table_id: int, /, *args: CallParams.args, **kwargs: CallParams.kwargs) -> Result:
-        try:
-            return await call(self, table_id, *args, **kwargs)
-        except TableNotFound:
-            raise
-        except TableError:
-            if not await self.store.refreshed(table_id):
+        for _ in range(BEHIND_TRIES - 1):
+            try:
+                return await call(self, table_id, *args, **kwargs)
+            except TableNotFound:
                 raise
+            except TableError:
+                if not await self.store.refreshed(table_id):
+                    raise
         return await call(self, table_id, *args, **kwargs)
 
     return again

@@ -339,3 +339,36 @@ def _downgrade(connection: Connection, revision: str) -> None:
 
 def _row(table_id: int, now: datetime) -> dict[str, object]:
     return {"table_id": table_id, "seq": 0, "seat": 0, "action": "pass", "source": "player", "created_at": now}
+
+
+async def test_a_call_on_a_table_another_process_keeps_moving_is_read_again_until_it_lands() -> None:
+    """A resign sent to the process that does not hold the table, while its owner's computers move with no pause:
+    each read of the table can be behind again by the write (stale). It is read again and tried, a few times, not
+    refused after one try (8 resigns of 25 were)."""
+    from types import SimpleNamespace
+
+    from bot.tables.errors import StaleAction
+    from bot.tables.store import BEHIND_TRIES, read_again_if_behind
+
+    class Part:
+        def __init__(self, stale: int) -> None:
+            self.stale = stale
+            self.calls = 0
+            self.store = SimpleNamespace(refreshed=self.refreshed)
+
+        async def refreshed(self, table_id: int) -> bool:
+            return True  # the database had moved past this process's copy each time
+
+        @read_again_if_behind
+        async def resign(self, table_id: int) -> str:
+            self.calls += 1
+            if self.calls <= self.stale:
+                raise StaleAction("stale")
+            return "resigned"
+
+    part = Part(stale=BEHIND_TRIES - 1)
+    assert await part.resign(1) == "resigned" and part.calls == BEHIND_TRIES
+    never = Part(stale=BEHIND_TRIES)
+    with pytest.raises(StaleAction):
+        await never.resign(1)
+    assert never.calls == BEHIND_TRIES
