@@ -208,30 +208,37 @@ async def test_a_clock_started_during_the_outage_gets_back_only_the_time_it_ran(
     assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=60)  # not 600 s more
 
 
-async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until_it_answers(
-    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    table = await _away_500_s_after_10(service, clock)
-    read = repo.deadlines_on
-    failures = [ConnectionError("the database went away with the network")] * 2
+async def _returns_through_two_failures(service: TableService, clock: Clock, table: TableInfo) -> None:
+    """The shard returns while the database fails twice (as the caller arranged): the timers pass over the shard
+    between the attempts and find nothing due, and the table has the 50 s it had left when Discord went."""
     timers_while_waiting: list[list[Any]] = []
-
-    async def failing(connection: Any, shards: Shards, without: Any = ()) -> list[Any]:
-        if failures:
-            raise failures.pop()
-        return await read(connection, shards, without)
 
     async def wait(seconds: float) -> None:  # between attempts: the timers pass over the shard still
         clock.advance(seconds)
         timers_while_waiting.append(await service.run_timers())
 
-    monkeypatch.setattr(outages.repo, "deadlines_on", failing)
     service.gateway.sleep = wait
     await service.gateway.back(0, 1)
     assert timers_while_waiting == [[], []]
     await service.settle()
     assert heard(service).take() == []
     assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+
+
+async def test_the_database_failing_at_the_return_keeps_the_clocks_stopped_until_it_answers(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _away_500_s_after_10(service, clock)
+    read = repo.deadlines_on
+    failures = [ConnectionError("the database went away with the network")] * 2
+
+    async def failing(connection: Any, shards: Shards, without: Any = ()) -> list[Any]:
+        if failures:
+            raise failures.pop()
+        return await read(connection, shards, without)
+
+    monkeypatch.setattr(outages.repo, "deadlines_on", failing)
+    await _returns_through_two_failures(service, clock, table)
 
 
 async def test_the_database_failing_for_one_table_at_the_return_gives_that_table_its_time_when_it_answers(
@@ -244,24 +251,14 @@ async def test_the_database_failing_for_one_table_at_the_return_gives_that_table
     table = await _away_500_s_after_10(service, clock)
     read = repo.deadline_of
     failures = [ConnectionResetError("connection reset by peer")] * 2
-    timers_while_waiting: list[list[Any]] = []
 
     async def failing(connection: Any, table_id: int) -> Any:
         if table_id == table.id and failures:
             raise failures.pop()
         return await read(connection, table_id)
 
-    async def wait(seconds: float) -> None:  # between attempts: the timers pass over the shard still
-        clock.advance(seconds)
-        timers_while_waiting.append(await service.run_timers())
-
     monkeypatch.setattr(outages.repo, "deadline_of", failing)
-    service.gateway.sleep = wait
-    await service.gateway.back(0, 1)
-    assert timers_while_waiting == [[], []]
-    await service.settle()
-    assert heard(service).take() == []
-    assert (await service.table(table.id)).turn_ends == clock.now + timedelta(seconds=50)
+    await _returns_through_two_failures(service, clock, table)
 
 
 async def test_a_connection_noticed_quiet_late_stops_the_clocks_from_when_it_went_quiet(
