@@ -181,7 +181,8 @@ def closed(code: int, shard_id: int | None = 0) -> discord.ConnectionClosed:
 def test_a_gateway_closed_not_to_reconnect_says_what_to_do() -> None:
     """Each close code Discord says not to reconnect after has its own paragraph, with this process's settings
     where they are the cause; a code the bot does not know still gets one, not a traceback."""
-    settings = Settings(shard_count=4, shard_ids="2-3")
+    # (two of four shards here: the others in other processes, on PostgreSQL)
+    settings = Settings(shard_count=4, shard_ids="2-3", database_url="postgresql://bot@db/bot")
     assert "Discord rejected the one that is set" in closed_by_discord(closed(4004), settings)
     shard = closed_by_discord(closed(4010, shard_id=3), settings)
     assert "shard 3 with code 4010 (invalid shard)" in shard and "SHARD_COUNT=4, SHARD_IDS=2-3" in shard

@@ -34,6 +34,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from bot.shards import Shards, shard_of
 from bot.storage import repository as repo
 from bot.storage.models import PLAYING
@@ -350,7 +352,10 @@ class GatewayClocks:
                 except TableError:
                     return  # closed meanwhile
                 except Exception as error:
-                    if attempt == GIVE_BACK_TRIES:
+                    # only the database's passing faults are worth waiting for: a table whose log no longer
+                    # replays (or any other fault of its own) would hold the shard's timers for two minutes in vain
+                    passing = isinstance(error, (SQLAlchemyError, OSError, TimeoutError))
+                    if not passing or attempt == GIVE_BACK_TRIES:
                         self.store.troubled(int(row.table_id), "to give its clock the time Discord was away")
                         return
                     wait = min(30.0, 2.0**attempt)

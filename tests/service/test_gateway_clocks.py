@@ -261,6 +261,30 @@ async def test_the_database_failing_for_one_table_at_the_return_gives_that_table
     await _returns_through_two_failures(service, clock, table)
 
 
+async def test_a_table_whose_log_no_longer_replays_holds_no_shard_back_at_the_return(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault of the table's own at the shard's return (its log no longer replays) is not the database's passing
+    fault: no waiting for it (eight tries would hold the shard's timers two minutes in vain); it is set aside as
+    troubled at once, as at any other time."""
+    from bot.tables.errors import LogDoesNotReplay
+
+    table = await _away_500_s_after_10(service, clock)
+    waits: list[float] = []
+
+    async def broken(connection: Any, table_id: int) -> Any:
+        raise LogDoesNotReplay(table_id)
+
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(outages.repo, "deadline_of", broken)
+    service.gateway.sleep = wait
+    await service.gateway.back(0, 1)
+    assert waits == [] and not service.gateway.paused()
+    assert table.id in service.store._troubled
+
+
 async def test_a_connection_noticed_quiet_late_stops_the_clocks_from_when_it_went_quiet(
     service: TableService, clock: Clock
 ) -> None:
