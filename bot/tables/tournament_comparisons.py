@@ -26,7 +26,7 @@ from bot.storage.database import BatchRollback
 from bot.storage.models import ABANDONED, OPEN_STATUSES
 from bot.tournaments.duplicate import compare, deal_scores
 
-from .errors import TableError
+from .errors import LogDoesNotReplay, TableError
 from .store import Store
 from .tournament_records import (
     AFTER_DEAL,
@@ -83,6 +83,17 @@ def side_by_side(
     return out
 
 
+async def sheets_so_far(store: Store, table_id: int) -> list[Any]:
+    """The deals a table has scored so far, read from the table itself (its log replayed): those of one still
+    playing, or of one abandoned, for which no match was recorded. Empty if the table is gone or its log no
+    longer replays: nothing of it can be compared."""
+    try:
+        return list((await store.get(table_id)).sheets)
+    except (TableError, LogDoesNotReplay):
+        log.warning("the scored deals of table %s cannot be read: it is compared with nothing", table_id)
+        return []
+
+
 class DealComparisons:
     """The comparison after each deal of a duplicate round, claimed once in the database."""
 
@@ -98,10 +109,7 @@ class DealComparisons:
         out = []
         for row in rows:
             if row.status in OPEN_STATUSES or row.status == ABANDONED:
-                try:
-                    out.append(list((await self.store.get(row.table_id)).sheets))
-                except TableError:
-                    out.append([])
+                out.append(await sheets_so_far(self.store, row.table_id))
             else:
                 out.append(list(row.sheets))
         return out

@@ -52,7 +52,7 @@ from .names import readable_name
 from .records import Outcome
 from .settings import checked_options
 from .store import Store
-from .tournament_comparisons import DealComparisons, side_by_side
+from .tournament_comparisons import DealComparisons, sheets_so_far, side_by_side
 from .tournament_history import TournamentHistory
 from .tournament_records import (
     AFTER_ROUND,
@@ -273,10 +273,7 @@ class Tournaments:
         out: dict[int, list[Any]] = {}
         for row in rows:
             if row.status == ABANDONED:
-                try:
-                    out[row.table_id] = list((await self.store.get(row.table_id)).sheets)
-                except TableError:  # its log no longer replays: nothing of it can be compared
-                    out[row.table_id] = []
+                out[row.table_id] = await sheets_so_far(self.store, row.table_id)
         return out
 
     @staticmethod

@@ -462,6 +462,28 @@ async def test_an_abandoned_duplicate_table_keeps_the_deals_it_played_compared(s
     assert sum(points) == 4 * 3 * 2 / 2
 
 
+async def test_an_abandoned_duplicate_table_whose_log_no_longer_replays_is_compared_with_nothing(
+    service: TableService,
+) -> None:
+    """The abandoned table's deals are replayed from its log; a log that no longer replays (an engine changed
+    since, a row edited by hand) once made the round's comparison and the standings raise, for every reader of
+    the night. Now that table is compared with nothing, and the night's pages still open."""
+    info = await duplicate_night(service, "round")
+    await service.tournaments.start(info.id, HOST)
+    await play_deals(service, info.id, 1)
+    tables = await service.tournaments.round_tables(info.id, 1)
+    spoilt = tables[2].table_id
+    await service.abandon(spoilt, 999, can_manage=True)
+    await play_deals(service, info.id, 2)
+    async with service.store.db.engine.begin() as connection:
+        await connection.execute(text(f"UPDATE actions SET action = 'bid 99' WHERE table_id = {spoilt}"))
+    service.store.live.pop(spoilt, None)  # read again from the database, as after a restart
+    assert (await service.tournaments.tournament(info.id)).status == "finished"
+    assert await service.tournaments.comparison(info.id, 1) == []  # no deal was reached at every table
+    points = [float(line.points) for line in await service.tournaments.standings(info.id)]
+    assert points == [0.0] * len(points)
+
+
 async def test_a_finished_tournament_is_in_the_history_and_the_stats(database: Database, clock: Clock) -> None:
     service = make_service(database, clock)
     info = await signed_up(service, 4, rounds=1)
