@@ -400,6 +400,17 @@ async def _odd_table(service: TableService) -> TableInfo:
     return (await started(service, "oh-hell", 4, guild=ODD_GUILD, channel=11, first_user=200)).table
 
 
+async def _out_then_its_shard_lost(service: TableService, clock: Clock) -> TableInfo:
+    """The odd table's server out 10 s into the seat's 60 s, its shard lost 10 s later, and 100 s of both."""
+    table = await _odd_table(service)
+    clock.advance(10)
+    service.gateway.server_out(ODD_GUILD)
+    clock.advance(10)
+    service.gateway.lost(0, 1)
+    clock.advance(100)
+    return table
+
+
 async def test_a_server_said_out_when_its_shard_returns_is_out_since_its_shard_went(
     service: TableService, clock: Clock
 ) -> None:
@@ -423,12 +434,7 @@ async def test_a_server_in_again_before_its_shards_return_is_given_its_time_once
 ) -> None:
     """Out from 10 s into the seat's 60 s, its shard lost 10 s later, the server in again (its GUILD_CREATE) before
     the shard's return: the shard's return gives it its time, from when the server went out, and once."""
-    table = await _odd_table(service)
-    clock.advance(10)
-    service.gateway.server_out(ODD_GUILD)
-    clock.advance(10)
-    service.gateway.lost(0, 1)
-    clock.advance(100)
+    table = await _out_then_its_shard_lost(service, clock)
     assert await service.gateway.server_in(ODD_GUILD) == 0  # its shard is still away: left to its return
     await _nothing_fires(service)
     clock.advance(30)  # the new session's checks
@@ -465,12 +471,7 @@ async def test_a_server_in_again_while_its_shards_return_is_under_way_waits_for_
 ) -> None:
     """The server's GUILD_CREATE comes while its shard's clocks are being given their time (the server's tables left
     out as still out): the server's return waits for the shard's, then gives its tables their whole time, once."""
-    table = await _odd_table(service)
-    clock.advance(10)
-    service.gateway.server_out(ODD_GUILD)
-    clock.advance(10)
-    service.gateway.lost(0, 1)
-    clock.advance(100)
+    table = await _out_then_its_shard_lost(service, clock)
     read = repo.deadlines_on
     server_in: list[asyncio.Task[int]] = []
 
