@@ -118,7 +118,7 @@ def review_screen(table: TableInfo, review: DealReview, language: str) -> dict[s
 def final_screen(table: TableInfo, public: View, result: MatchSheet | None, language: str) -> dict[str, Any]:
     """The end of the match: places, scores and rating changes (once the match is stored, as in chat), and
     every seat's running total deal by deal for the chart the page draws."""
-    standings = final_standings(public, result)
+    standings = final_standings(public, result, table.resigned)
     seats = len(public["scores"]["total"])
     sheets = list(result["sheets"]) if result is not None else []
     return {

@@ -68,6 +68,11 @@ class TableInfo:
     def is_open(self) -> bool:
         return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
 
+    @property
+    def resigned(self) -> frozenset[int]:
+        """The seats whose people resigned (a computer played them on)."""
+        return frozenset(seat.index for seat in self.seats if seat.resigned)
+
 
 @dataclass(frozen=True)
 class HandSnapshot:

@@ -15,7 +15,7 @@ from bot.storage import repository as repo
 
 from .live import LiveTable, sides_of
 from .season_record import rate_in_season
-from .standings import SkillRating, placements, rate
+from .standings import SkillRating, match_winners, placements, rate
 
 
 def bid_counts(game: str, sheets: Sequence[DealSheet], seat: int) -> tuple[int, int]:
@@ -42,7 +42,7 @@ class MatchRecord:
     async def write(self, connection: AsyncConnection) -> dict[str, Any]:
         """Insert the match, its players and their new ratings; return what the table should announce."""
         live = self.live
-        winners = set(self.result["winners"])
+        winners = match_winners(self.sides, self.places, set(self.result["winners"]), self.resigned)
         totals = self.result["scores"]["total"]
         users = {seat.position: seat.user_id for seat in live.seats if seat.user_id is not None}
         stored = await repo.ratings_for(connection, live.guild_id, live.game, users.values())
@@ -50,7 +50,7 @@ class MatchRecord:
             user: SkillRating(stored[user].mu, stored[user].sigma) if user in stored else SkillRating.initial()
             for user in users.values()
         }
-        teams = [[users[p] for p in side if p in users] for side in self.sides]
+        teams = [[users.get(p) for p in side] for side in self.sides]  # None: a computer's seat
         # A match played with hints is recorded but rates nobody.
         updated = {} if live.hints else rate(teams, self.places, current)
         place_of = {p: place for side, place in zip(self.sides, self.places, strict=True) for p in side}
@@ -60,7 +60,7 @@ class MatchRecord:
         for seat in live.seats:
             assert seat.position is not None
             user, position = seat.user_id, seat.position
-            won = position in winners and position not in self.resigned
+            won = position in winners
             bids, made = bid_counts(live.game, self.result.get("sheets", []), position)
             before = after = None
             if user is not None and user in updated:
@@ -98,7 +98,7 @@ class MatchRecord:
             )
         season = None
         if updated:  # the season's ratings, from scratch at its start (an unrated match counts in no season)
-            won_by = {users[p]: p in winners and p not in self.resigned for p in users}
+            won_by = {users[p]: p in winners for p in users}
             season = await rate_in_season(connection, live.guild_id, live.game, self.now, teams, self.places, won_by)
         started = live.started_at or self.now
         match_id = await repo.insert_match(
@@ -117,7 +117,7 @@ class MatchRecord:
         )
         return {
             "match_id": match_id,
-            "winners": sorted(winners - self.resigned),
+            "winners": sorted(winners),
             "placements": {str(p): place_of[p] for p in sorted(place_of)},
             "ratings": changes,
             "rated": bool(changes),

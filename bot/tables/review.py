@@ -8,13 +8,16 @@ over (see ``Records.deal_reviews``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games import GameState, new_game
 from bot.games.views import DealSheet, View
 from bot.storage.record_rows import MatchSheet
+
+from .live import sides_of
+from .standings import match_winners, placements
 
 
 @dataclass(frozen=True)
@@ -152,20 +155,28 @@ class Standing:
     rating_after: float | None = None
 
 
-def final_standings(public: View, result: MatchSheet | None) -> list[Standing]:
-    """The seats in their final order: the stored places when the match is stored (winners first until
-    then), then by score; each person's rating change once stored (a computer has none)."""
+def final_standings(public: View, result: MatchSheet | None, resigned: Collection[int] = ()) -> list[Standing]:
+    """The seats in their final order: the stored places when the match is stored (until then the places
+    worked out as they will be stored: resigned sides last, winners first), then by score; each person's
+    rating change once stored (a computer has none). The winners are the match's
+    (:func:`~bot.tables.standings.match_winners`): never a seat that resigned (``resigned``), though the
+    computer that played it on took the match."""
     totals = public["scores"]["total"]
-    winners = set(public["winners"] or [])
+    sides = sides_of(public, len(totals))
+    gave_up = set(resigned)
+    places = placements(sides, totals, set(public["winners"] or []), gave_up)
+    winners = match_winners(sides, places, set(public["winners"] or []), gave_up)
     ratings: dict[int, tuple[float | None, float | None]] = {}
     placement: dict[int, int] = {}
     if result is not None:
-        winners = set(result["winners"] or winners)
+        winners = {stored["seat"] for stored in result["seats"] if stored["won"]}
         for stored in result["seats"]:
             ratings[stored["seat"]] = (stored["rating_before"], stored["rating_after"])
             if stored["placement"] is not None:
                 placement[stored["seat"]] = stored["placement"]
-    order = sorted(range(len(totals)), key=lambda s: (placement.get(s, 0 if s in winners else 1), -totals[s]))
+    place_of = {seat: place for side, place in zip(sides, places, strict=True) for seat in side}
+    last = len(sides) + 1  # a seat of no side (two-player Ninety-Nine's dummy) after every player
+    order = sorted(range(len(totals)), key=lambda s: (placement.get(s, place_of.get(s, last)), -totals[s]))
     return [
         Standing(seat, placement.get(seat), totals[seat], seat in winners, *ratings.get(seat, (None, None)))
         for seat in order

@@ -69,7 +69,7 @@ async def rate_in_season(
     guild_id: int,
     game: str,
     at: datetime,
-    teams: Sequence[Sequence[int]],
+    teams: Sequence[Sequence[int | None]],
     places: Sequence[int],
     won: Mapping[int, bool],
 ) -> dict[str, Any] | None:
@@ -78,7 +78,7 @@ async def rate_in_season(
     season = await ensure_season(connection, guild_id, game, at)
     if season is None:
         return None
-    users = [user for team in teams for user in team]
+    users = [user for team in teams for user in team if user is not None]
     stored_ratings = await stored.season_ratings_for(connection, season.id, users)
     current = {
         user: SkillRating(stored_ratings[user].mu, stored_ratings[user].sigma)

@@ -338,7 +338,7 @@ def rating_change(before: float | None, after: float | None, locale: Any) -> str
 def standings_text(table: TableInfo, public: View, result: MatchSheet | None, locale: Any) -> str:
     """Final places, scores and, once the match is stored, each person's rating change."""
     lines = []
-    for row in final_standings(public, result):
+    for row in final_standings(public, result, table.resigned):
         name = seat_name(table, row.seat, locale)
         line = f"{'🏆 ' if row.winner else ''}{row.place or '-'}. **{name}** {row.score}"
         line += rating_change(row.rating_before, row.rating_after, locale)
