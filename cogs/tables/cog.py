@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables import SeatInfo, TableError, TableInfo
+from bot.tables import SeatInfo, TableError, TableInfo, TableStatus
 from bot.tables.events import Subscription
 from bot.words import error_text
 
@@ -166,6 +166,28 @@ class Tables(commands.Cog, name=HANDLER):
             await post(
                 interaction,
                 content=t(await self.guild_locale(table.guild_id), "table.abandoned_by", name=member.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    @app_commands.command(name="resign", description=text("command.resign"))
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        """Give up the match one plays at here: a loss; the computer plays the seat on (or, where one side of
+        people is left, the match ends). The channel is told in the server's language."""
+        member = interaction.user
+        async with self.work.working(interaction, update=False, public=True):  # the read and write may wait
+            table = await self._table_here(interaction)
+            if table is None:
+                return
+            try:
+                outcome = await self.service.resign(table.id, member.id)
+            except TableError as error:
+                await send(interaction, error_text(error, reader(interaction)))
+                return
+            key = "table.resigned_by" if outcome.table.status == TableStatus.PLAYING else "table.resigned_ended"
+            await post(
+                interaction,
+                content=t(await self.guild_locale(table.guild_id), key, name=member.mention),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
