@@ -254,15 +254,19 @@ class Screen:
         return in_place(table, self.session.guild_id, self.session.channel_id)
 
     async def show(self, table_id: int | None) -> None:
-        """Show ``table_id`` (None: the place's open table, else the lobby form) and follow its changes."""
+        """Show ``table_id`` (None: the place's open table, else the lobby form) and follow its changes. A
+        table refused (gone, or not of this place) leaves what the screen shows; where it shows nothing yet (a
+        hello naming such a table: a page signed in again, a table ended meanwhile) it shows the place's."""
         if table_id is not None:
             try:
                 table = await self.source.table(table_id)
             except TableError as error:
                 await self.refuse_table(error)
+                await self._show_place_if_blank()
                 return
             if not self.in_place(table):
                 await self.refuse("activity.not_here")
+                await self._show_place_if_blank()
                 return
         if self._pusher is not None:
             self._pusher.cancel()
@@ -270,6 +274,10 @@ class Screen:
                 await self._pusher
         self.table_id = table_id
         self._pusher = asyncio.create_task(self._push(table_id), name=f"screen-{self.session.user_id}")
+
+    async def _show_place_if_blank(self) -> None:
+        if self._pusher is None:
+            await self.show(None)
 
     async def _push(self, table_id: int | None) -> None:
         try:

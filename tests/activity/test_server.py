@@ -29,6 +29,21 @@ def first_action(table: dict[str, Any]) -> str:
     raise AssertionError("no action offered")
 
 
+async def test_a_hello_naming_a_table_that_cannot_be_shown_is_told_so_and_shown_the_place(served: Served) -> None:
+    """A page that says hello with a table gone (or of another place) is told so in its language, then shown its
+    place: the room's open table, else the lobby form. It was told, then sent nothing more: the page kept its
+    last drawing until it was reloaded."""
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy"])
+    lost = await served.screen("Ken", language="ja", table=lobby["id"] + 100)
+    refused = await lost.next("error")
+    assert refused["key"] == "error.table_not_found" and refused["message"] == "そのテーブルはもうありません。"
+    assert (await lost.state_where(lambda t: t["id"] == lobby["id"]))["status"] == "lobby"  # the room's table
+    elsewhere = await served.screen("Bob", room=2, table=lobby["id"])  # a table of another room
+    assert (await elsewhere.next("error"))["key"] == "activity.not_here"
+    assert (await elsewhere.next("state"))["table"] is None  # its own room has none: the lobby form
+
+
 async def test_a_table_is_opened_started_and_played_from_screens(served: Served) -> None:
     alice = await served.screen("Alice")
     lobby = await open_table(alice, ["easy", "easy"])
