@@ -143,9 +143,9 @@ def rating_text(before: float | None, after: float | None, locale: Any) -> str:
     """``rating 24.1 → 26.3 (+2.2)`` for a rated seat; nothing for a computer (or before the match is stored)."""
     if before is None or after is None:
         return ""
-    return translate(
-        locale, "table.rating_change", before=f"{before:.1f}", after=f"{after:.1f}", change=f"{after - before:+.1f}"
-    )
+    shown_before, shown_after = f"{before:.1f}", f"{after:.1f}"
+    change = float(shown_after) - float(shown_before)  # the figures shown add up (24.14 → 26.26 was "+2.1")
+    return translate(locale, "table.rating_change", before=shown_before, after=shown_after, change=f"{change:+.1f}")
 
 
 def cell_text(cell: Cell) -> str:

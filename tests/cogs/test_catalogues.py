@@ -182,3 +182,13 @@ def test_a_japanese_text_names_commands_as_a_japanese_client_shows_them() -> Non
     slash = re.compile(r"(?<![\w/:.])/([a-z][a-z_-]*)")
     left = {key: text for key, text in catalogue("ja").items() if any(m in commands for m in slash.findall(text))}
     assert left == {}
+
+
+def test_a_rating_change_adds_up_as_shown() -> None:
+    """Before, after and the change were each rounded on their own: 24.14 → 26.26 read "24.1 → 26.3 (+2.1)"."""
+    from bot.words.texts import rating_text
+
+    assert rating_text(24.14, 26.26, "en-US") == "rating 24.1 → 26.3 (+2.2)"
+    assert rating_text(24.16, 24.14, "en-US") == "rating 24.2 → 24.1 (-0.1)"
+    assert rating_text(3.0, 3.04, "en-US") == "rating 3.0 → 3.0 (+0.0)"
+    assert rating_text(None, 3.0, "en-US") == ""
