@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 from aiohttp.typedefs import Handler
@@ -69,6 +69,7 @@ from .source import TableSource
 from .state_frames import Frames, frame_of, frame_text
 
 log = logging.getLogger(__name__)
+Key = TypeVar("Key", str, int)
 
 PAGE_DIR = Path(__file__).parent / "page" / "dist"
 HELLO_SECONDS = 10.0  # a new socket says hello within this, all told (WebSocket pings do not stretch it)
@@ -77,6 +78,7 @@ RATE_PER_SECOND = 8.0  # frames of one user, all their screens together...
 RATE_BURST = 16.0  # ...and at once
 FLOOD_CLOSE = 64  # frames refused in a row for coming too fast: the socket is closed (a page never sends so many)
 SCREENS_PER_SESSION = 4  # open screens of one session: one more closes the oldest (a reload's old socket may linger)
+SCREENS_PER_USER = 8  # open screens of one person, all their sessions together: one more closes their oldest
 SIGN_INS_PER_MINUTE = 10.0  # Discord sign-ins of one address (inside Discord, its proxy's: many users)...
 SIGN_IN_BURST = 10.0  # ...and at once
 MAX_ROOM = 1_000_000
@@ -493,6 +495,7 @@ class ActivityServer:
         self.rates = Buckets(RATE_PER_SECOND, RATE_BURST, clock)  # user -> the frames their screens may send
         self.sign_ins = Buckets(SIGN_INS_PER_MINUTE / 60, SIGN_IN_BURST, clock)  # address -> Discord sign-ins
         self.of_session: dict[str, list[Screen]] = {}  # session -> its open screens, oldest first
+        self.of_user: dict[int, list[Screen]] = {}  # user -> their open screens, of every session, oldest first
         self.greeting: Counter[str] = Counter()  # address -> its sockets yet to say hello
         self._chores: set[asyncio.Task[None]] = set()
         self._sweeping: asyncio.Task[None] | None = None
@@ -766,22 +769,32 @@ class ActivityServer:
 
     def _opened(self, screen_: Screen) -> None:
         """A new screen of its session: past SCREENS_PER_SESSION the oldest goes (told why), so a page reloaded
-        while its old socket lingers still opens, and no session holds more than that many."""
+        while its old socket lingers still opens, and no session holds more than that many; past SCREENS_PER_USER
+        screens of one person (a new session each sign-in), their oldest goes too."""
         self.screens.add(screen_)
         mine = self.of_session.setdefault(screen_.session.key, [])
         mine.append(screen_)
+        theirs = self.of_user.setdefault(screen_.session.user_id, [])
+        theirs.append(screen_)
         while len(mine) > SCREENS_PER_SESSION:
-            chore = asyncio.create_task(mine.pop(0).replaced(), name="screen-replaced")
-            self._chores.add(chore)
-            chore.add_done_callback(self._chores.discard)
+            self._replace(mine[0])
+        while len(theirs) > SCREENS_PER_USER:
+            self._replace(theirs[0])
+
+    def _replace(self, screen_: Screen) -> None:
+        """``screen_`` leaves the counts at once, and is told it was replaced and closed."""
+        self._forget(screen_)
+        chore = asyncio.create_task(screen_.replaced(), name="screen-replaced")
+        self._chores.add(chore)
+        chore.add_done_callback(self._chores.discard)
 
     def _closed(self, screen_: Screen) -> None:
         self.screens.discard(screen_)
-        mine = self.of_session.get(screen_.session.key, [])
-        if screen_ in mine:
-            mine.remove(screen_)
-        if not mine:
-            self.of_session.pop(screen_.session.key, None)
+        self._forget(screen_)
+
+    def _forget(self, screen_: Screen) -> None:
+        _drop(self.of_session, screen_.session.key, screen_)
+        _drop(self.of_user, screen_.session.user_id, screen_)
 
     async def _hello(self, socket: web.WebSocketResponse) -> tuple[Session, str, int | None] | None:
         """The socket's session, language and table to show, from its first frame; None: refused (told why,
@@ -838,3 +851,12 @@ class ActivityServer:
         for screen_ in list(self.screens):
             await screen_.close()
             await screen_.socket.close()
+
+
+def _drop(held: dict[Key, list[Screen]], key: Key, screen_: Screen) -> None:
+    """``screen_`` out of ``held[key]``, and the key out once it holds none."""
+    mine = held.get(key, [])
+    if screen_ in mine:
+        mine.remove(screen_)
+    if not mine:
+        held.pop(key, None)

@@ -22,7 +22,14 @@ import activity.server as server_module
 from activity.identity import SIGN_IN_BURST, DiscordSignIn
 from activity.limits import client_address, networks
 from activity.proxy import ProxySignatures
-from activity.server import FLOOD_CLOSE, RATE_BURST, SCREENS_PER_SESSION, SIGN_INS_PER_MINUTE, ActivityServer
+from activity.server import (
+    FLOOD_CLOSE,
+    RATE_BURST,
+    SCREENS_PER_SESSION,
+    SCREENS_PER_USER,
+    SIGN_INS_PER_MINUTE,
+    ActivityServer,
+)
 from activity.server import SIGN_IN_BURST as PER_ADDRESS_BURST
 from activity.sessions import DISCORD_SECONDS, LOCAL_GUILD
 from activity.source import ServiceSource
@@ -582,6 +589,26 @@ async def test_a_session_keeps_a_few_screens_and_the_newest_always_opens(make: M
         await screen.close()
     async with asyncio.timeout(10):
         while session in here.server.of_session:
+            await asyncio.sleep(0.01)
+
+
+async def test_one_person_keeps_a_few_screens_however_many_times_they_sign_in(make: Make) -> None:
+    """Each sign-in is a new session of up to SCREENS_PER_SESSION screens: one person signing in again and again
+    held any number of sockets, each pushed every change of its table. Past SCREENS_PER_USER their oldest goes."""
+    here = await make(local=True)
+    sessions = [await here.local_session("Alice") for _ in range(3)]
+    screens = [await here.screen(session) for session in sessions for _ in range(SCREENS_PER_SESSION)]
+    (user_id,) = here.server.of_user  # one person
+    assert len(here.server.of_user[user_id]) == SCREENS_PER_USER
+    for old in screens[: len(screens) - SCREENS_PER_USER]:  # the oldest, told why
+        assert (await old.next("error"))["key"] == "activity.replaced"
+    newest = screens[-1]
+    await newest.send(op="review", table=999)
+    assert (await newest.next("error"))["key"] == "activity.not_here"  # the newest works
+    for screen in screens[len(screens) - SCREENS_PER_USER :]:
+        await screen.close()
+    async with asyncio.timeout(10):
+        while user_id in here.server.of_user or any(s in here.server.of_session for s in sessions):
             await asyncio.sleep(0.01)
 
 
