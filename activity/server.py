@@ -73,7 +73,8 @@ Key = TypeVar("Key", str, int)
 
 PAGE_DIR = Path(__file__).parent / "page" / "dist"
 HELLO_SECONDS = 10.0  # a new socket says hello within this, all told (WebSocket pings do not stretch it)
-GREETING_PER_CLIENT = 32  # sockets of one address yet to say hello (inside Discord, its proxy's address: many users)
+GREETING_PER_CLIENT = 32  # sockets of one address yet to say hello (inside Discord, its proxy's address: many users;
+# with ACTIVITY_PUBLIC_KEY set, the sockets Discord's proxy did not sign are counted apart)
 RATE_PER_SECOND = 8.0  # frames of one user, all their screens together...
 RATE_BURST = 16.0  # ...and at once
 FLOOD_CLOSE = 64  # frames refused in a row for coming too fast: the socket is closed (a page never sends so many)
@@ -679,6 +680,10 @@ class ActivityServer:
         # A message up to MAX_MESSAGE is read and refused as too long, in the screen's language; past it aiohttp
         # closes the connection with WebSocket's own "message too big" (1009), never reading it into memory.
         client = client_address(request, self.trusted_proxies)
+        if self.signatures is not None and self.signatures.refused(request.headers) is not None:
+            # Counted apart: sockets Discord's proxy did not sign (from anywhere: the page's address is public)
+            # never take the places of the signed ones of the address every player inside Discord shares.
+            client += " unsigned"
         if self.greeting[client] >= GREETING_PER_CLIENT:  # refused before the upgrade: the page tries again later
             raise web.HTTPTooManyRequests(headers={"Retry-After": str(whole_seconds(HELLO_SECONDS))})
         socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)

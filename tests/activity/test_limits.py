@@ -673,6 +673,26 @@ async def test_sockets_yet_to_say_hello_are_few_per_address(make: Make, monkeypa
     await here.screen(await here.local_session("Bob"))  # a place again for a new socket
 
 
+async def test_unsigned_sockets_yet_to_say_hello_take_no_place_of_the_signed_ones(
+    make: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ACTIVITY_PUBLIC_KEY set, anyone can reach the page's address: sockets Discord's proxy did not sign, each
+    holding its place for its hello's ten seconds, filled the places of the address every player inside Discord
+    shares, and every player's new screen was refused (429). They are counted apart now."""
+    monkeypatch.setattr(server_module, "GREETING_PER_CLIENT", 3)
+    here = await make(signatures=signatures())
+    idle = [await here.client.ws_connect(here.url("/ws")) for _ in range(3)]  # no signature, no hello
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await here.client.ws_connect(here.url("/ws"))
+    assert refused.value.status == 429  # the unsigned have their own few places
+    signed_sockets = [await here.client.ws_connect(here.url("/ws"), headers=signed()) for _ in range(3)]
+    with pytest.raises(aiohttp.WSServerHandshakeError) as full:
+        await here.client.ws_connect(here.url("/ws"), headers=signed())
+    assert full.value.status == 429  # and the signed theirs
+    for socket in [*idle, *signed_sockets]:
+        await socket.close()
+
+
 async def test_a_socket_closed_before_its_hello_is_let_go_quietly(make: Make, caplog: pytest.LogCaptureFixture) -> None:
     here = await make(local=True)
     caplog.set_level(logging.WARNING)
