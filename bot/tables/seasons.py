@@ -58,7 +58,7 @@ class SeasonEnded:
     following: SeasonInfo | None  # the season that began at its end (None: seasons were turned off)
     top_role_id: int | None  # a role for the season's best players (None: none)
     top_count: int
-    previous_top: list[int]  # who held the role from the season before (the role moves on)
+    previous_top: list[int]  # who may hold the role from the season before (the role moves on)
     claimed_at: datetime | None = None  # this process's claim (see :meth:`Seasons.still_mine`)
 
 
@@ -221,7 +221,10 @@ class Seasons:
                 following = await stored.season_at(connection, season.guild_id, season.game, season.ends_at)
                 count = plan.top_count if plan is not None else 0
                 before = await stored.season_numbered(connection, season.guild_id, season.game, season.number - 1)
-                previous = [] if before is None else await stored.season_top(connection, before.id, count)
+                # Everyone who may hold the role from the season before: its best as many as any count allows (the
+                # count may have been larger then: seasons turned off and on again with fewer for the role)
+                held = max(TOP_COUNTS)
+                previous = [] if before is None else await stored.season_top(connection, before.id, held)
                 ended.append(
                     SeasonEnded(
                         season,

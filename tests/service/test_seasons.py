@@ -140,6 +140,27 @@ async def test_a_match_counts_in_the_season_it_finished_in(service: TableService
     assert unknown.value.key == "season_unknown"
 
 
+async def test_the_role_moves_on_from_everyone_who_may_hold_it_though_fewer_get_it_now(
+    service: TableService, clock: Clock
+) -> None:
+    """November's best five got the role; seasons turned off and on again with three: December's end took the
+    role back from November's best three only, and November's fourth and fifth kept it for good."""
+    await turn_on(service, top_count=5, top_role_id=77)
+    await play_match(service, (1, 2, 3, 5), seed=2)
+    await play_match(service, (1, 2, 4, 6), seed=3)
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC)
+    (november,) = await service.seasons.roll()
+    assert november.top_count == 5 and november.previous_top == []
+    await service.seasons.announced(november.season.id, 1)
+    async with service.store.db.engine.begin() as connection:
+        await connection.execute(text("UPDATE season_plans SET top_count = 3"))
+    await play_match(service, (1, 2, 3, 5), seed=4)
+    clock.now = datetime(2027, 1, 1, tzinfo=UTC)
+    (december,) = await service.seasons.roll()
+    assert december.top_count == 3
+    assert december.previous_top == [row["user_id"] for row in november.standings]  # all six: up to ten may hold it
+
+
 async def test_a_restart_across_boundaries_catches_up(database: Database, clock: Clock) -> None:
     first = make_service(database, clock)
     try:
