@@ -50,6 +50,10 @@ from .components import HANDLER, signup_controls
 from .render import comparison_embeds, podium_embed, signup_embed, standings_embed, table_ping, thread_name
 
 log = logging.getLogger(__name__)
+# The bounds Discord offers for a tournament's table (the service refuses a size its game does not allow): up to
+# the largest table of any game (Just Make's nine), and a knockout's advancing up to one fewer.
+LARGEST_TABLE = max(max(spec.players) for spec in GAMES.values())
+MOST_ADVANCING = LARGEST_TABLE - 1
 
 MOST_OPTIONS_TEXT = 200
 
@@ -132,9 +136,9 @@ class Tournaments(commands.Cog, name=HANDLER):
         interaction: discord.Interaction[Any],
         game: app_commands.Choice[str],
         format: app_commands.Choice[str] | None = None,
-        table_size: app_commands.Range[int, 2, 7] | None = None,
+        table_size: app_commands.Range[int, 2, LARGEST_TABLE] | None = None,
         rounds: app_commands.Range[int, 1, 15] = 3,
-        advance: app_commands.Range[int, 1, 6] = 1,
+        advance: app_commands.Range[int, 1, MOST_ADVANCING] = 1,
         computers: bool = True,
         rated: bool = True,
         starts_in: app_commands.Range[int, 1, 43_200] | None = None,

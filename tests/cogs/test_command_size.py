@@ -138,3 +138,15 @@ def test_the_old_single_play_command_would_not_have_grown() -> None:
     }
     assert command_size(one_play) > COMMAND_SIZE * 0.9
     assert command_size({**one_play, "options": one_play["options"] * 2}) > COMMAND_SIZE
+
+
+def test_a_tournament_table_can_be_as_large_as_any_game_allows() -> None:
+    """/tournament create offered 2 to 7 seats a table: a Just Make night (4 to 9 players) could not choose 8."""
+    from bot.games import GAMES
+    from cogs.tournaments.cog import Tournaments
+
+    create = Tournaments.tournament.get_command("create")
+    assert isinstance(create, app_commands.Command)
+    bounds = {p.name: (p.min_value, p.max_value) for p in create.parameters}
+    assert bounds["table_size"] == (2, max(GAMES["just-make"].players)) == (2, 9)
+    assert bounds["advance"] == (1, 8)
