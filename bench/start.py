@@ -148,6 +148,14 @@ async def _insert_chunk(
         for seat in range(PLAYERS)
     ]
     await connection.execute(_on_conflict_nothing(connection, repo.PLAYERS), people)
+    names = [
+        {"guild_id": guild_of(number), "user_id": host_of(number) + seat, "display_name": f"p{host_of(number) + seat}"}
+        for number in numbers
+        for seat in range(PLAYERS)
+    ]
+    await connection.execute(
+        _on_conflict_nothing(connection, repo.GUILD_PLAYERS), [{**name, "updated_at": at} for name in names]
+    )
     # open (version 0), a join by each other person, the lobby's message recorded, the start, each move
     lobby_versions = PLAYERS + 1
     tables = [

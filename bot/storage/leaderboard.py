@@ -17,7 +17,7 @@ from .record_rows import (
     Partner,
     PlayerStats,
 )
-from .repository import GUILDS, MATCH_PLAYERS, MATCHES, PLAYERS, RATINGS
+from .repository import GUILDS, MATCH_PLAYERS, MATCHES, RATINGS, name_on
 
 
 async def top(
@@ -25,8 +25,7 @@ async def top(
 ) -> list[BoardRow]:
     """The guild's best players of a game by conservative rating (index ix_ratings_guild_id_game_ordinal)."""
     statement = (
-        select(RATINGS, PLAYERS.c.display_name)
-        .join(PLAYERS, PLAYERS.c.id == RATINGS.c.user_id)
+        select(RATINGS, name_on(guild_id, RATINGS.c.user_id))
         .where(RATINGS.c.guild_id == guild_id, RATINGS.c.game == game)
         .order_by(RATINGS.c.ordinal.desc(), RATINGS.c.user_id)
         .limit(limit)
@@ -172,8 +171,7 @@ async def _seats_of(connection: AsyncConnection, match_ids: list[int]) -> dict[i
     if not match_ids:
         return {}
     statement = (
-        select(MATCH_PLAYERS, PLAYERS.c.display_name)
-        .outerjoin(PLAYERS, PLAYERS.c.id == MATCH_PLAYERS.c.user_id)
+        select(MATCH_PLAYERS, name_on(MATCH_PLAYERS.c.guild_id, MATCH_PLAYERS.c.user_id))
         .where(MATCH_PLAYERS.c.match_id.in_(match_ids))
         .order_by(MATCH_PLAYERS.c.match_id, MATCH_PLAYERS.c.seat)
     )
@@ -241,14 +239,13 @@ async def period_board(connection: AsyncConnection, guild_id: int, game: str, si
     statement = (
         select(
             mp.c.user_id,
-            PLAYERS.c.display_name,
+            name_on(guild_id, mp.c.user_id),
             func.count().label("matches"),
             func.coalesce(func.sum(case((mp.c.won, 1), else_=0)), 0).label("wins"),
             gained.label("gained"),
             RATINGS.c.ordinal,
         )
         .join(MATCHES, MATCHES.c.id == mp.c.match_id)
-        .join(PLAYERS, PLAYERS.c.id == mp.c.user_id)
         .join(
             RATINGS,
             and_(RATINGS.c.guild_id == mp.c.guild_id, RATINGS.c.game == mp.c.game, RATINGS.c.user_id == mp.c.user_id),
@@ -259,7 +256,7 @@ async def period_board(connection: AsyncConnection, guild_id: int, game: str, si
             mp.c.rating_after.is_not(None),
             MATCHES.c.finished_at >= since,
         )
-        .group_by(mp.c.user_id, PLAYERS.c.display_name, RATINGS.c.ordinal)
+        .group_by(mp.c.user_id, RATINGS.c.ordinal)
         .order_by(gained.desc(), RATINGS.c.ordinal.desc(), mp.c.user_id)
     )
     return [
@@ -306,17 +303,19 @@ async def partners(connection: AsyncConnection, guild_id: int, user_id: int, gam
     together = func.count().label("matches")
     statement = (
         select(
-            theirs.c.user_id, PLAYERS.c.display_name, together, func.sum(case((mine.c.won, 1), else_=0)).label("wins")
+            theirs.c.user_id,
+            name_on(guild_id, theirs.c.user_id),
+            together,
+            func.sum(case((mine.c.won, 1), else_=0)).label("wins"),
         )
         .join(theirs, and_(theirs.c.match_id == mine.c.match_id, theirs.c.side == mine.c.side))
-        .join(PLAYERS, PLAYERS.c.id == theirs.c.user_id)
         .where(
             mine.c.guild_id == guild_id,
             mine.c.game == game,
             mine.c.user_id == user_id,
             theirs.c.seat != mine.c.seat,
         )
-        .group_by(theirs.c.user_id, PLAYERS.c.display_name)
+        .group_by(theirs.c.user_id)
         .order_by(together.desc(), theirs.c.user_id)
         .limit(3)
     )

@@ -122,11 +122,25 @@ class Guild(Base):
 
 
 class Player(Base):
-    """A Discord user who has sat at a table."""
+    """A Discord user who has sat at a table (their name on each server is a ``GuildPlayer``)."""
 
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class GuildPlayer(Base):
+    """The name a player goes by on one server: their nickname there when they last sat down, entered an
+    event or hosted one. Everything a server shows names its players by this, never by a name they go by
+    elsewhere (``players.display_name`` is only the name they were first seen by, for rows made before
+    names were kept per server)."""
+
+    __tablename__ = "guild_players"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, autoincrement=False)
     display_name: Mapped[str] = mapped_column(String(100))
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

@@ -46,6 +46,7 @@ from .models import (
     Action,
     Deadline,
     Guild,
+    GuildPlayer,
     Match,
     MatchPlayer,
     Player,
@@ -62,6 +63,7 @@ ACTIONS = cast(SATable, Action.__table__)
 DEADLINES = cast(SATable, Deadline.__table__)
 GUILDS = cast(SATable, Guild.__table__)
 PLAYERS = cast(SATable, Player.__table__)
+GUILD_PLAYERS = cast(SATable, GuildPlayer.__table__)
 MATCHES = cast(SATable, Match.__table__)
 MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
 RATINGS = cast(SATable, Rating.__table__)
@@ -87,13 +89,33 @@ async def update_guild(connection: AsyncConnection, guild_id: int, **values: Any
     await connection.execute(update(GUILDS).where(GUILDS.c.id == guild_id).values(**values))
 
 
-async def remember_player(connection: AsyncConnection, user_id: int, name: str) -> None:
+async def remember_player(connection: AsyncConnection, guild_id: int, user_id: int, name: str) -> None:
+    """Keep the name ``user_id`` goes by on server ``guild_id`` (their nickname there). A name is kept per
+    server: what they are called on one server is never shown on another."""
     now = utcnow()
-    statement = _insert(connection, PLAYERS).values(id=user_id, display_name=name[:100], updated_at=now)
-    statement = statement.on_conflict_do_update(
-        index_elements=["id"], set_={"display_name": name[:100], "updated_at": now}
+    player = _insert(connection, PLAYERS).values(id=user_id, display_name=name[:100], updated_at=now)
+    await connection.execute(player.on_conflict_do_update(index_elements=["id"], set_={"updated_at": now}))
+    here = _insert(connection, GUILD_PLAYERS).values(
+        guild_id=guild_id, user_id=user_id, display_name=name[:100], updated_at=now
     )
-    await connection.execute(statement)
+    await connection.execute(
+        here.on_conflict_do_update(
+            index_elements=["guild_id", "user_id"], set_={"display_name": name[:100], "updated_at": now}
+        )
+    )
+
+
+def name_on(guild_id: Any, user_id: Any) -> ColumnElement[str | None]:
+    """The name of the player ``user_id`` on server ``guild_id`` (each a column or a value), as a column
+    labelled ``display_name``: what they go by there, else, for a row kept before names were kept per
+    server, the name they were first seen by."""
+    here = (
+        select(GUILD_PLAYERS.c.display_name)
+        .where(GUILD_PLAYERS.c.guild_id == guild_id, GUILD_PLAYERS.c.user_id == user_id)
+        .scalar_subquery()
+    )
+    first = select(PLAYERS.c.display_name).where(PLAYERS.c.id == user_id).scalar_subquery()
+    return func.coalesce(here, first).label("display_name")
 
 
 async def insert_table(connection: AsyncConnection, **values: Any) -> int:
@@ -300,7 +322,9 @@ async def load_table(connection: AsyncConnection, table_id: int, with_actions: b
         statement = select(ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.source).where(ACTIONS.c.table_id == table_id)
         actions = list((await connection.execute(statement.order_by(ACTIONS.c.seq))).all())
     users = [seat.user_id for seat in seats if seat.user_id is not None] + [table.host_id]
-    rows = await connection.execute(select(PLAYERS.c.id, PLAYERS.c.display_name).where(PLAYERS.c.id.in_(users)))
+    rows = await connection.execute(
+        select(PLAYERS.c.id, name_on(table.guild_id, PLAYERS.c.id)).where(PLAYERS.c.id.in_(users))
+    )
     names = {row.id: row.display_name for row in rows}
     guild = (await connection.execute(select(GUILDS).where(GUILDS.c.id == table.guild_id))).one()
     deadline = (await connection.execute(select(DEADLINES).where(DEADLINES.c.table_id == table_id))).first()

@@ -14,7 +14,7 @@ from bot.shards import Shards
 
 from .models import GameNight, Season, SeasonPlan, SeasonRating
 from .record_rows import BoardRow
-from .repository import PLAYERS, _insert, owned
+from .repository import _insert, name_on, owned
 
 PLANS = cast(SATable, SeasonPlan.__table__)
 SEASONS = cast(SATable, Season.__table__)
@@ -181,8 +181,8 @@ async def save_season_rating(connection: AsyncConnection, **values: Any) -> None
 
 async def season_top(connection: AsyncConnection, season_id: int, limit: int = 10, offset: int = 0) -> list[BoardRow]:
     statement = (
-        select(SEASON_RATINGS, PLAYERS.c.display_name)
-        .join(PLAYERS, PLAYERS.c.id == SEASON_RATINGS.c.user_id)
+        select(SEASON_RATINGS, name_on(SEASONS.c.guild_id, SEASON_RATINGS.c.user_id))
+        .join(SEASONS, SEASONS.c.id == SEASON_RATINGS.c.season_id)
         .where(SEASON_RATINGS.c.season_id == season_id)
         .order_by(SEASON_RATINGS.c.ordinal.desc(), SEASON_RATINGS.c.user_id)
         .limit(limit)

@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .models import (
     Match,
     MatchPlayer,
-    Player,
     Table,
     Tournament,
     TournamentDeal,
@@ -23,6 +22,7 @@ from .models import (
     TournamentStatus,
     TournamentTable,
 )
+from .repository import name_on
 
 TOURNAMENTS = cast(SATable, Tournament.__table__)
 ENTRANTS = cast(SATable, TournamentEntrant.__table__)
@@ -32,7 +32,6 @@ DEALS = cast(SATable, TournamentDeal.__table__)
 TABLES = cast(SATable, Table.__table__)
 MATCHES = cast(SATable, Match.__table__)
 MATCH_PLAYERS = cast(SATable, MatchPlayer.__table__)
-PLAYERS = cast(SATable, Player.__table__)
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
 
 
@@ -103,8 +102,13 @@ class EntrantRow:
 async def entrants(connection: AsyncConnection, tournament_id: int) -> list[EntrantRow]:
     """The entrants in sign-up order, with their names."""
     statement = (
-        select(ENTRANTS.c.id, ENTRANTS.c.user_id, ENTRANTS.c.withdrawn_at, PLAYERS.c.display_name)
-        .select_from(ENTRANTS.outerjoin(PLAYERS, PLAYERS.c.id == ENTRANTS.c.user_id))
+        select(
+            ENTRANTS.c.id,
+            ENTRANTS.c.user_id,
+            ENTRANTS.c.withdrawn_at,
+            name_on(TOURNAMENTS.c.guild_id, ENTRANTS.c.user_id),
+        )
+        .join(TOURNAMENTS, TOURNAMENTS.c.id == ENTRANTS.c.tournament_id)
         .where(ENTRANTS.c.tournament_id == tournament_id)
         .order_by(ENTRANTS.c.id)
     )

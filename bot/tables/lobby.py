@@ -103,7 +103,7 @@ class Lobby:
 
         async def work(connection: AsyncConnection) -> tuple[int, int]:
             await repo.ensure_guild(connection, guild_id)
-            await repo.remember_player(connection, host_id, host_name)
+            await repo.remember_player(connection, guild_id, host_id, host_name)
             if not own_thread and await repo.table_in_channel(connection, channel_id, None) is not None:
                 raise BatchRollback(ChannelBusy("channel_busy"))
             refusal = within_limits(limits, *await repo.opening_limits(connection, guild_id, host_id), now)
@@ -203,7 +203,7 @@ class Lobby:
             now = self.store.clock()
 
             async def work(connection: AsyncConnection) -> int:
-                await repo.remember_player(connection, user_id, name)
+                await repo.remember_player(connection, live.guild_id, user_id, name)
                 return await repo.insert_seat(connection, live.id, user_id, now)
 
             seat_id = await self.store.write(live, work)

@@ -377,7 +377,7 @@ class Tournaments:
 
         async def work(connection: AsyncConnection) -> int:
             await repo.ensure_guild(connection, guild_id)
-            await repo.remember_player(connection, host_id, readable_name(host_name))
+            await repo.remember_player(connection, guild_id, host_id, readable_name(host_name))
             if await trepo.open_in_guild(connection, guild_id) >= MAX_OPEN_TOURNAMENTS:
                 raise BatchRollback(TooMany("server_tournaments_full", limit=MAX_OPEN_TOURNAMENTS))
             tournament_id = await trepo.insert_tournament(
@@ -443,7 +443,7 @@ class Tournaments:
         async def work(connection: AsyncConnection) -> None:
             if not await trepo.update_tournament(connection, tournament_id, {"status": SIGNUP}):
                 raise BatchRollback(WrongStatus("tournament_started"))
-            await repo.remember_player(connection, user_id, readable_name(name))
+            await repo.remember_player(connection, guild_id, user_id, readable_name(name))
             try:
                 await trepo.insert_entrant(connection, tournament_id, user_id, now)
             except IntegrityError:  # the unique key: signed up a moment ago in another process
@@ -499,7 +499,7 @@ class Tournaments:
         async def work(connection: AsyncConnection) -> None:
             if not await trepo.update_tournament(connection, info.id, {"status": info.status, "round": info.round}):
                 raise BatchRollback(WrongStatus("tournament_moved_on"))
-            await repo.remember_player(connection, user_id, readable_name(name))
+            await repo.remember_player(connection, info.guild_id, user_id, readable_name(name))
             try:
                 await trepo.replace_entrant(connection, entrant.id, user_id)
             except IntegrityError:  # entered a moment ago in another process

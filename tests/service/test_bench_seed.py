@@ -38,6 +38,15 @@ async def stored(database: Database, table_id: int) -> dict[str, Any]:
             )
         ).all()
         deadline = (await connection.execute(select(repo.DEADLINES).where(repo.DEADLINES.c.table_id == table_id))).one()
+        here = repo.GUILD_PLAYERS.c.guild_id == table.guild_id
+        users = [seat.user_id for seat in seats]
+        named = (
+            await connection.execute(
+                select(repo.GUILD_PLAYERS.c.user_id, repo.GUILD_PLAYERS.c.display_name).where(
+                    here, repo.GUILD_PLAYERS.c.user_id.in_(users)
+                )
+            )
+        ).all()
     row = table._asdict()
     number = row["channel_id"] - 10_000
     assert (row["thread_id"], row["message_id"], row["host_id"]) == (number + 1, number + 1, host_of(number))
@@ -57,6 +66,7 @@ async def stored(database: Database, table_id: int) -> dict[str, Any]:
             )
             for seat in seats
         ),
+        "names": sorted((user - host_of(number), name == f"p{user}") for user, name in named),
         "log": [(entry.seq, entry.seat, entry.action, entry.source) for entry in log],
         "deadline": (
             deadline.version,
@@ -90,6 +100,7 @@ async def test_seeded_rows_are_the_services_and_play_goes_on(database: Database)
 
     by_service, by_seeder = await stored(database, info.id), await stored(database, copy.table_id)
     assert by_seeder == by_service
+    assert by_seeder["names"] == [(seat, True) for seat in range(PLAYERS)]  # each named on its server
     assert by_seeder["table"]["status"] == "playing" and by_seeder["table"]["version"] == PLAYERS + 1 + MOVES
     turn, grace = timedelta(seconds=TURN_SECONDS), timedelta(seconds=GRACE_SECONDS)
     assert by_seeder["deadline"][1:] == (turn, turn + grace, turn)

@@ -284,7 +284,7 @@ async def test_moves_committed_together_are_told_at_their_commit_and_a_stale_one
 
     async def setup(connection: AsyncConnection) -> list[int]:
         await repo.ensure_guild(connection, EVEN_GUILD)
-        await repo.remember_player(connection, 5, "Ann")
+        await repo.remember_player(connection, EVEN_GUILD, 5, "Ann")
         values = {"guild_id": EVEN_GUILD, "game": "oh-hell", "options": {}, "seed": 1, "status": "playing"}
         values.update(host_id=5, created_at=now, version=4, action_count=0)
         return [await repo.insert_table(connection, channel_id=channel, **values) for channel in range(3)]

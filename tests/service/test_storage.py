@@ -115,11 +115,12 @@ async def test_a_tournament_before_0007_compares_at_the_end_of_each_round(backen
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_turn_timer_left_behind_by_a_placing_fires_after_0009(backend: str, tmp_path: Path) -> None:
     """A table placed in play before the fix kept its deadline at the old version, which never fired, even
-    after a restart: migration 0009 gives it the table's version, and the seat on turn is reminded."""
+    after a restart: migration 0009 gives it the table's version, and the seat on turn is reminded. (The table
+    is placed by today's code, then the database taken back to 0008 and upgraded from there.)"""
     from .conftest import Clock
     from .helpers import make_service, started
 
-    database, schema = await fresh_database(backend, tmp_path, revision="0008")
+    database, schema = await fresh_database(backend, tmp_path)
     clock = Clock()
     service = make_service(database, clock)
     try:
@@ -129,12 +130,49 @@ async def test_a_turn_timer_left_behind_by_a_placing_fires_after_0009(backend: s
         async with database.engine.begin() as connection:  # as the placing left it before the fix
             await connection.execute(text("UPDATE deadlines SET version = version - 1"))
         await service.close()
+        async with database.engine.begin() as connection:
+            await connection.run_sync(_downgrade, "0008")
         await upgrade(database.engine)
         assert await pending_changes(database.engine) == []
         service = make_service(database, clock)
         clock.advance(60)
         [reminder] = await service.run_timers()
         assert reminder.events[0]["seats"] == list(outcome.table.to_act)
+    finally:
+        await service.close()
+        await database.close()
+        await drop_schema(schema)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_0011_names_everyone_already_seen_on_each_server(backend: str, tmp_path: Path) -> None:
+    """Migration 0011 keeps names per server: every player a server has seen (at its tables, in its matches
+    and ratings, its events) starts there with the one name kept before; a player it never saw has none
+    there. (Rows made by today's code, the database taken back to 0010 and upgraded from there.)"""
+    from .helpers import make_service, play_to_end, relax_limits
+
+    database, schema = await fresh_database(backend, tmp_path)
+    service = make_service(database)
+    try:
+        await relax_limits(service, 1)
+        info = await service.open_table(1, 600, 100, "Ann", "just-make", {"target": 4})
+        for user in (101, 102, 103):
+            info = await service.join(info.id, user, f"P{user}")
+        outcome = await service.start(info.id, 100, message_id=1)
+        await play_to_end(service, outcome.table)
+        event = await service.tournaments.create(2, 700, 101, "Bo on two", "oh-hell")
+        await service.tournaments.join(event.id, 2, 104, "Cy")
+        await service.close()
+        async with database.engine.begin() as connection:
+            await connection.run_sync(_downgrade, "0010")
+            await connection.execute(text("UPDATE players SET display_name = 'old ' || CAST(id AS VARCHAR(20))"))
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        async with database.engine.connect() as connection:
+            rows = await connection.execute(text("SELECT guild_id, user_id, display_name FROM guild_players"))
+            named = {(row.guild_id, row.user_id): row.display_name for row in rows}
+        seen = {(1, user) for user in (100, 101, 102, 103)} | {(2, 101), (2, 104)}
+        assert named == {(guild, user): f"old {user}" for guild, user in seen}
     finally:
         await service.close()
         await database.close()
@@ -256,7 +294,7 @@ async def test_a_stale_move_in_a_merged_batch_fails_alone(database: Database) ->
 
     async def setup(connection: AsyncConnection) -> list[int]:
         await repo.ensure_guild(connection, 1)
-        await repo.remember_player(connection, 5, "Ann")
+        await repo.remember_player(connection, 1, 5, "Ann")
         ids = []
         for channel in range(3):
             ids.append(
@@ -298,7 +336,7 @@ async def test_a_move_that_keeps_the_timer_carries_it_in_a_merged_batch(database
 
     async def setup(connection: AsyncConnection) -> list[int]:
         await repo.ensure_guild(connection, 1)
-        await repo.remember_player(connection, 5, "Ann")
+        await repo.remember_player(connection, 1, 5, "Ann")
         ids = []
         for channel in range(2):
             table_id = await repo.insert_table(
