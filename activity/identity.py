@@ -9,7 +9,11 @@ the client gave it. The server then:
 2. reads the user with that token (``GET /users/@me``);
 3. reads the activity instance with the bot's token (``GET /applications/{app}/activity-instances/{id}``):
    it must exist, list the user among its participants, and be in a server's channel, which becomes the
-   screen's place: the screen only ever shows that channel's tables.
+   screen's place: the screen only ever shows that channel's tables;
+4. where the user let the Activity read their membership (the ``guilds.members.read`` scope), reads their
+   nickname on that server with their token (``GET /users/@me/guilds/{guild}/member``): a player goes by the
+   same name on a screen as in the server's chat. Without the scope, or where Discord cannot say now, the
+   sign-in goes on with their Discord name.
 
 Each new screen of a session asks again whether the instance still lists its user (:meth:`DiscordSignIn.recheck`),
 from an answer at most ``INSTANCE_SECONDS`` old.
@@ -39,7 +43,8 @@ log = logging.getLogger(__name__)
 DISCORD = "https://discord.com"
 TIMEOUT = aiohttp.ClientTimeout(total=10)
 TOO_MANY = "activity.too_many_sign_ins"
-SIGN_INS_PER_SECOND = 1.0  # sign-ins that reach Discord, from everyone together (each is three calls)...
+MEMBER_SCOPE = "guilds.members.read"  # lets the sign-in read the user's nickname on the instance's server
+SIGN_INS_PER_SECOND = 1.0  # sign-ins that reach Discord, from everyone together (each is three or four calls)...
 SIGN_IN_BURST = 20.0  # ...and at once (a channel's friends opening the Activity together)
 INSTANCE_SECONDS = 30.0  # an instance's participants, as Discord last listed them, stand this long
 MOST_INSTANCES = 10_000  # instances remembered (the least recently used forgotten past this)
@@ -64,7 +69,7 @@ class DiscordUser:
     name: str
     guild_id: int
     channel_id: int
-    access_token: str  # the page authenticates the SDK with it (its scope: identify)
+    access_token: str  # the page authenticates the SDK with it (its scopes: identify, guilds.members.read)
     instance_id: str
 
 
@@ -154,7 +159,7 @@ class DiscordSignIn:
         if not self.pace.take():
             raise SignInRefused(TOO_MANY, self.pace.wait())
         try:
-            token = await self._exchange(code)
+            token, scopes = await self._exchange(code)
             user_id, name = await self._user(token)
             instance = await self._instance(instance_id, user_id)
         except (aiohttp.ClientError, TimeoutError, ValueError) as error:
@@ -165,6 +170,8 @@ class DiscordSignIn:
             raise SignInRefused("activity.not_in_instance")
         if instance.guild_id is None or instance.channel_id is None:  # a direct message has no table
             raise SignInRefused("activity.not_in_server")
+        if MEMBER_SCOPE in scopes:
+            name = await self._nickname(token, instance.guild_id) or name
         return DiscordUser(user_id, name, instance.guild_id, instance.channel_id, token, instance_id)
 
     async def recheck(self, instance_id: str, user_id: int, channel_id: int) -> str | None:
@@ -243,7 +250,8 @@ class DiscordSignIn:
         )
         raise SignInRefused(TOO_MANY, wait)
 
-    async def _exchange(self, code: str) -> str:
+    async def _exchange(self, code: str) -> tuple[str, frozenset[str]]:
+        """The user's token, and the scopes they granted it."""
         form = {
             "client_id": str(self.client_id),
             "client_secret": self._secret,
@@ -261,7 +269,8 @@ class DiscordSignIn:
         token = body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str) or not token:
             raise SignInRefused("activity.bad_code")
-        return token
+        scope = body.get("scope")
+        return token, frozenset(scope.split() if isinstance(scope, str) else ())
 
     async def _user(self, token: str) -> tuple[int, str]:
         async with self._client().get(f"{self.api}/users/@me", headers={"Authorization": f"Bearer {token}"}) as reply:
@@ -275,6 +284,25 @@ class DiscordSignIn:
             raise SignInRefused("activity.bad_code")
         name = body.get("global_name") or body.get("username") or str(user_id)
         return user_id, str(name)
+
+    async def _nickname(self, token: str, guild_id: int) -> str | None:
+        """The user's nickname on server ``guild_id`` (None: they have none there, or Discord cannot say now,
+        or asked to wait: never a reason to refuse the sign-in)."""
+        if self.waits.left("member") > 0:
+            return None
+        address = f"{self.api}/users/@me/guilds/{guild_id}/member"
+        try:
+            async with self._client().get(address, headers={"Authorization": f"Bearer {token}"}) as reply:
+                await self._heard("member", reply)
+                if reply.status != 200:
+                    log.info("Discord did not give a signed-in user's nickname (%s): their name is used", reply.status)
+                    return None
+                body = await reply.json()
+        except (SignInRefused, aiohttp.ClientError, TimeoutError, ValueError) as why:
+            log.info("could not read a signed-in user's nickname (%s): their name is used", why)
+            return None
+        nick = body.get("nick") if isinstance(body, dict) else None
+        return nick if isinstance(nick, str) and nick.strip() else None
 
     async def _instance(self, instance_id: str, user_id: int, *, recheck: bool = False) -> Instance | None:
         """The instance (None: Discord has none such for this application). A recent answer serves everyone

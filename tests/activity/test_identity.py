@@ -8,6 +8,7 @@ import time
 
 from tests.double import User
 from tests.double.activity import CODE_SECONDS, OTHER_APP
+from tests.double.limits import RouteLimit
 
 from .conftest import Inside
 
@@ -33,6 +34,38 @@ async def test_a_player_signs_in_with_discord_and_sees_the_table_of_the_instance
     await bob.send(op="join", table=table_id)
     await bob.state_where(lambda t: t["lobby"]["seated"])
     assert (await inside.service.table(table_id)).seat_of(BOB.id) is not None  # Bob as Discord knows him
+
+
+async def test_a_player_goes_by_their_nickname_on_the_server_as_in_its_chat(inside: Inside) -> None:
+    """Where the player let the Activity read their membership, their name on a screen is their nickname on
+    the instance's server, the name the chat shows: joining from a screen keeps it as the server's name for
+    them. Without that scope the member route is never asked (no 403 toward the bot's ban), and where
+    Discord cannot say now (a 429) the sign-in goes on with their Discord name, and the route waits."""
+    double, activity = inside.double, inside.double.activity
+    carol = User(1003, "Carol", "en-US", nick="Captain C")
+    table_id = await a_table_here(inside, ALICE)
+    instance = activity.launch([ALICE, carol], double.channel_id, double.guild_id)
+    status, answer = await inside.token(activity.authorize(carol), instance)
+    assert status == 200 and answer["user"] == {"id": str(carol.id), "name": "Captain C"}
+    screen = await inside.screen(answer["session"])
+    await screen.state_where(lambda t: t["id"] == table_id)
+    await screen.send(op="join", table=table_id)
+    await screen.state_where(lambda t: t["lobby"]["seated"])
+    table = await inside.service.table(table_id)
+    assert [seat.name for seat in table.seats] == ["Alice", "Captain C"]
+
+    reads = activity.member_reads
+    status, answer = await inside.token(activity.authorize(carol, scopes=("identify",)), instance)
+    assert status == 200 and answer["user"]["name"] == "Carol" and activity.member_reads == reads
+
+    # One call in ten minutes: the first sign-in's read used it.
+    double.limits.routes[("GET", "/users/@me/guilds/{guild_id}/member")] = RouteLimit(1, 600.0)
+    status, answer = await inside.token(activity.authorize(carol), instance)  # Discord asks to wait
+    assert status == 200 and answer["user"]["name"] == "Carol"
+    assert double.limits.limited == ["user: GET /users/@me/guilds/{guild_id}/member"]
+    reads = activity.member_reads
+    status, answer = await inside.token(activity.authorize(carol), instance)  # not asked again meanwhile
+    assert status == 200 and answer["user"]["name"] == "Carol" and activity.member_reads == reads
 
 
 async def test_codes_are_good_once_for_this_application_and_not_for_long(inside: Inside) -> None:

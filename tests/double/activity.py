@@ -3,7 +3,9 @@
 - ``authorize(user)`` is what the Discord client's ``authorize`` gives the page: a code for this application
   and user, good once and for ``CODE_SECONDS``; ``POST /oauth2/token`` exchanges it with the application's
   secret (a wrong secret, another application's code, a used or expired code: ``400 invalid_grant``);
-- ``GET /users/@me`` with ``Bearer <token>`` is that user;
+- ``GET /users/@me`` with ``Bearer <token>`` is that user; ``GET /users/@me/guilds/{guild}/member`` their
+  membership of a server the double knows (their ``nick`` there), where the code granted
+  ``guilds.members.read`` (else ``403 Missing Access``);
 - ``GET /applications/{app}/activity-instances/{id}`` (the bot's token) is an instance: where it runs and who
   is in it; ``launch(...)`` makes one, and so does a ``LAUNCH_ACTIVITY`` answer (callback type 12).
 """
@@ -26,6 +28,7 @@ CODE_SECONDS = 600.0
 SECRET = "double-client-secret"
 OTHER_APP = 920_000_000_000_000_001  # another application, with its own secret
 OTHER_SECRET = "other-client-secret"
+SCOPES = ("identify", "guilds.members.read")  # what the page asks for
 _launches = itertools.count(1_300_000_000_000_000_000)
 
 
@@ -39,6 +42,7 @@ class Code:
     user: User
     made: float
     used: bool = False
+    scopes: tuple[str, ...] = SCOPES
 
 
 @dataclass
@@ -55,21 +59,27 @@ class ActivityDouble:
         self.double = double
         self.secrets = {double.app_id: SECRET, OTHER_APP: OTHER_SECRET}
         self.codes: dict[str, Code] = {}
-        self.tokens: dict[str, tuple[int, User]] = {}  # access token → (application, user)
+        self.tokens: dict[str, tuple[int, User, tuple[str, ...]]] = {}  # access token → (application, user, scopes)
         self.instances: dict[str, Instance] = {}
         self.exchanges = 0  # token exchanges asked for
         self.instance_reads = 0  # activity instances read
+        self.member_reads = 0  # a user's own membership of a server read with their token
         self.launched: list[Instance] = []  # instances made by LAUNCH_ACTIVITY answers
 
     def routes(self, router: web.UrlDispatcher) -> None:
         router.add_post(API + "/oauth2/token", self._token)
         router.add_get(API + "/applications/{app}/activity-instances/{instance}", self._instance)
+        router.add_get(API + "/users/@me/guilds/{guild}/member", self._member)
 
     # ------------------------------------------------------------------ what a test does as Discord's client
 
-    def authorize(self, user: User, app_id: int | None = None, *, made: float | None = None) -> str:
+    def authorize(
+        self, user: User, app_id: int | None = None, *, made: float | None = None, scopes: tuple[str, ...] = SCOPES
+    ) -> str:
+        """The code the client's ``authorize`` gives, for the ``scopes`` the user granted."""
         code = secrets.token_urlsafe(16)
-        self.codes[code] = Code(app_id or self.double.app_id, user, time.monotonic() if made is None else made)
+        when = time.monotonic() if made is None else made
+        self.codes[code] = Code(app_id or self.double.app_id, user, when, scopes=scopes)
         return code
 
     def launch(
@@ -120,14 +130,14 @@ class ActivityDouble:
             return invalid
         code.used = True
         token = secrets.token_urlsafe(24)
-        self.tokens[token] = (app_id, code.user)
+        self.tokens[token] = (app_id, code.user, code.scopes)
         return _reply(
             {
                 "access_token": token,
                 "token_type": "Bearer",
                 "expires_in": 604800,
                 "refresh_token": "r",
-                "scope": "identify",
+                "scope": " ".join(code.scopes),
             }
         )
 
@@ -141,6 +151,20 @@ class ActivityDouble:
         return _reply(
             {"id": str(user.id), "username": user.name.lower(), "global_name": user.name, "discriminator": "0"}
         )
+
+    async def _member(self, request: web.Request) -> web.Response:
+        """``GET /users/@me/guilds/{guild}/member`` with a user's Bearer token: their membership of that server."""
+        self.member_reads += 1
+        held = self.tokens.get(request.headers.get("Authorization", "").removeprefix("Bearer "))
+        if held is None:
+            return _reply({"message": "401: Unauthorized", "code": 0}, 401)
+        if "guilds.members.read" not in held[2]:
+            return _reply({"message": "Missing Access", "code": 50001}, 403)
+        guild = request.match_info["guild"]
+        known = {str(self.double.guild_id)} | {str(c.get("guild_id")) for c in self.double.channels.values()}
+        if guild not in known:
+            return _reply({"message": "Unknown Guild", "code": 10004}, 404)
+        return _reply(held[1].member(int(guild)))
 
     async def _instance(self, request: web.Request) -> web.Response:
         self.instance_reads += 1

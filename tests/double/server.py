@@ -124,6 +124,7 @@ class User:
     locale: str = "en-US"
     manager: bool = False  # may manage the server, and roles, and holds the organisers' role
     manage_roles: bool | None = None  # None: as ``manager``
+    nick: str | None = None  # their nickname on the double's servers
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -140,7 +141,7 @@ class User:
             permissions |= MANAGE_ROLES
         return {
             "user": self.payload(),
-            "nick": None,
+            "nick": self.nick,
             "roles": [str(ORGANISERS)] if self.manager else [],
             "joined_at": now_iso(),
             "deaf": False,

@@ -200,7 +200,7 @@ async function discordSignIn(sdk: DiscordSDK | DiscordSDKMock, clientId: string)
     response_type: "code",
     state: "",
     prompt: "none",
-    scope: ["identify"],
+    scope: ["identify", "guilds.members.read"], // the second: the player's nickname on the server, as in chat
   });
   const signed = await signInWithDiscord(code, sdk.instanceId, language);
   await sdk.commands.authenticate({ access_token: signed.access_token });
