@@ -113,14 +113,21 @@ async def drop_season(connection: AsyncConnection, season_id: int) -> None:
 
 
 async def claim_announcements(
-    connection: AsyncConnection, now: datetime, stale_before: datetime, *, limit: int, shards: Shards | None = None
+    connection: AsyncConnection,
+    now: datetime,
+    stale_before: datetime,
+    *,
+    ended_by: datetime,
+    limit: int,
+    shards: Shards | None = None,
 ) -> list[int]:
-    """Claim up to ``limit`` ended seasons of the servers on ``shards`` whose standings nobody posted yet (nor is
+    """Claim up to ``limit`` seasons ended by ``ended_by``, of the servers on ``shards``, whose standings nobody
+    posted yet (nor is
     posting: a claim older than ``stale_before`` was a process that died): the ids this caller claimed, so one
     process posts each. A few at a time, so a process posts what it claimed well within the lease (every
     server's monthly seasons end at the same midnight)."""
     due = and_(
-        SEASONS.c.ends_at <= now,
+        SEASONS.c.ends_at <= ended_by,
         SEASONS.c.announced_message_id.is_(None),
         or_(SEASONS.c.announce_claimed_at.is_(None), SEASONS.c.announce_claimed_at < stale_before),
     )

@@ -23,6 +23,10 @@ from .store import Store
 
 ANNOUNCE_LEASE = timedelta(minutes=2)  # a claim older than this was a process that died before posting
 ANNOUNCE_BATCH = 20  # seasons claimed by one roll: posted (a few calls each) well within the lease
+# A season's standings are read this long after it ends: a match that finished in its last moments (its time
+# read before its write committed, behind a merged batch or a deadlock's retry, or on another process whose
+# clock is a little behind) is in them, and no rating lands in a season after its standings were posted.
+ANNOUNCE_AFTER = timedelta(seconds=30)
 STANDINGS_SHOWN = 10
 TOP_COUNTS = range(1, 11)  # how many of a season's best may get its role
 
@@ -201,15 +205,21 @@ class Seasons:
             return None if found is None else SeasonInfo.of(found)
 
     async def roll(self) -> list[SeasonEnded]:
-        """Every season due is created, and the ended seasons nobody announced are claimed by this call (one
-        process each, however many call it at once): post each one's standings, then :meth:`announced`."""
+        """Every season due is created, and the seasons ended ``ANNOUNCE_AFTER`` ago or more that nobody announced
+        are claimed by this call (one process each, however many call it at once): post each one's standings,
+        then :meth:`announced`."""
         now = self.store.clock()
         async with self.store.db.engine.begin() as connection:
             for active in await stored.plans_due(connection, now):
                 await ensure_season(connection, active.guild_id, active.game, now)
         async with self.store.db.engine.begin() as connection:
             claimed = await stored.claim_announcements(
-                connection, now, now - ANNOUNCE_LEASE, limit=ANNOUNCE_BATCH, shards=self.store.shards
+                connection,
+                now,
+                now - ANNOUNCE_LEASE,
+                ended_by=now - ANNOUNCE_AFTER,
+                limit=ANNOUNCE_BATCH,
+                shards=self.store.shards,
             )
         ended = []
         async with self.store.db.engine.connect() as connection:

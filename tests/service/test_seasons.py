@@ -12,7 +12,7 @@ from sqlalchemy import text
 from bot.storage.database import Database
 from bot.tables import BoardRow, TableError, TableService
 from bot.tables.season_calendar import season_end, season_label
-from bot.tables.seasons import ANNOUNCE_BATCH
+from bot.tables.seasons import ANNOUNCE_AFTER, ANNOUNCE_BATCH
 
 from .conftest import Clock
 from .helpers import GUILD, LOBBY_MESSAGE, make_service, play_to_end, relax_limits
@@ -126,6 +126,7 @@ async def test_a_match_counts_in_the_season_it_finished_in(service: TableService
     assert played(await service.seasons.board(nov.id)) == {1: 2, 2: 2, 3: 1, 4: 1, 5: 2}
     assert played(await service.seasons.board(dec.id)) == {1: 1, 2: 1, 3: 1, 5: 1}
     assert played(await service.leaderboard(GUILD, GAME)) == {1: 4, 2: 4, 3: 3, 4: 1, 5: 4}
+    clock.now = dec.starts_at + ANNOUNCE_AFTER
     ended = await service.seasons.roll()
     assert [(e.season.name, e.channel_id, e.players, e.following and e.following.name) for e in ended] == [
         ("2026-11", ROOM, 5, "2026-12")
@@ -140,6 +141,25 @@ async def test_a_match_counts_in_the_season_it_finished_in(service: TableService
     assert unknown.value.key == "season_unknown"
 
 
+async def test_a_match_of_a_seasons_last_moments_written_after_its_end_is_in_its_standings(
+    service: TableService, clock: Clock
+) -> None:
+    """A match whose time was read in November's last moments can commit a little after midnight (behind a
+    merged batch, a deadlock's retry, or on a process whose clock is behind): November's standings are read
+    only ``ANNOUNCE_AFTER`` past its end, so it is in them, never rated into a season already posted."""
+    await turn_on(service)
+    await play_match(service, (1, 2, 3, 4), seed=1)
+    end = datetime(2026, 12, 1, tzinfo=UTC)
+    clock.now = end + ANNOUNCE_AFTER / 2
+    assert await service.seasons.roll() == []  # too soon: a match of November may still be landing
+    clock.now = end - timedelta(milliseconds=1)
+    late = await play_match(service, (1, 2, 3, 5), seed=2)  # November's, written now
+    assert late["season"]["season"] == "2026-11"  # type: ignore[index]
+    clock.now = end + ANNOUNCE_AFTER
+    (november,) = await service.seasons.roll()
+    assert november.season.name == "2026-11" and played(november.standings) == {1: 2, 2: 2, 3: 2, 4: 1, 5: 1}
+
+
 async def test_the_role_moves_on_from_everyone_who_may_hold_it_though_fewer_get_it_now(
     service: TableService, clock: Clock
 ) -> None:
@@ -148,14 +168,14 @@ async def test_the_role_moves_on_from_everyone_who_may_hold_it_though_fewer_get_
     await turn_on(service, top_count=5, top_role_id=77)
     await play_match(service, (1, 2, 3, 5), seed=2)
     await play_match(service, (1, 2, 4, 6), seed=3)
-    clock.now = datetime(2026, 12, 1, tzinfo=UTC)
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC) + ANNOUNCE_AFTER
     (november,) = await service.seasons.roll()
     assert november.top_count == 5 and november.previous_top == []
     await service.seasons.announced(november.season.id, 1)
     async with service.store.db.engine.begin() as connection:
         await connection.execute(text("UPDATE season_plans SET top_count = 3"))
     await play_match(service, (1, 2, 3, 5), seed=4)
-    clock.now = datetime(2027, 1, 1, tzinfo=UTC)
+    clock.now = datetime(2027, 1, 1, tzinfo=UTC) + ANNOUNCE_AFTER
     (december,) = await service.seasons.roll()
     assert december.top_count == 3
     assert december.previous_top == [row["user_id"] for row in november.standings]  # all six: up to ten may hold it
@@ -190,7 +210,7 @@ async def test_two_processes_post_each_end_once_and_agree_on_the_next(database: 
     try:
         await turn_on(first, "dates", starts="2026-11-21", ends="2026-11-27")  # a week, then weeks
         await play_match(second, (1, 2, 3, 4), seed=1)
-        clock.now = datetime(2026, 11, 28, tzinfo=UTC)  # the first instant of the second week
+        clock.now = datetime(2026, 11, 28, tzinfo=UTC) + ANNOUNCE_AFTER  # the second week has begun
         both = await asyncio.gather(first.seasons.roll(), second.seasons.roll(), first.seasons.roll())
         assert sorted(e.season.name for ended in both for e in ended) == ["2026-11-21"]  # one post
         records = await asyncio.gather(
@@ -209,6 +229,7 @@ async def test_turned_off_the_season_ends_now_and_no_other_follows(service: Tabl
     clock.advance(3600)
     ended = await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True)
     assert ended is not None and ended.name == "2026-Q4" and ended.ends_at == clock.now
+    clock.now += ANNOUNCE_AFTER
     posts = await service.seasons.roll()
     assert [(e.season.name, e.following) for e in posts] == [("2026-Q4", None)]
     record = await play_match(service, (1, 2, 3, 4), seed=2)
@@ -224,6 +245,7 @@ async def test_turned_off_at_the_instant_a_season_ends_no_empty_season_follows(
     await turn_on(service)
     clock.now = datetime(2026, 12, 1, tzinfo=UTC)
     assert await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True) is None
+    clock.now += ANNOUNCE_AFTER
     posts = await service.seasons.roll()
     assert [(e.season.name, e.following) for e in posts] == [("2026-11", None)]
 
@@ -252,7 +274,7 @@ async def test_a_season_claimed_then_taken_over_after_its_lease_is_posted_once(
     try:
         for guild in range(GUILD, GUILD + ANNOUNCE_BATCH + 5):
             await first.seasons.turn_on(guild, GAME, by_user=1, can_manage=True, length="month", channel_id=42)
-        clock.now = datetime(2026, 12, 1, 0, 0, 5, tzinfo=UTC)
+        clock.now = datetime(2026, 12, 1, 0, 0, 5, tzinfo=UTC) + ANNOUNCE_AFTER
         claimed = await first.seasons.roll()
         assert len(claimed) == ANNOUNCE_BATCH  # the rest wait for the next roll
         clock.advance(3 * 60)  # the first process's posts were slow: its lease ran out
