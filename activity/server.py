@@ -82,6 +82,8 @@ SCREENS_PER_SESSION = 4  # open screens of one session: one more closes the olde
 SCREENS_PER_USER = 8  # open screens of one person, all their sessions together: one more closes their oldest
 SIGN_INS_PER_MINUTE = 10.0  # Discord sign-ins of one address (inside Discord, its proxy's: many users)...
 SIGN_IN_BURST = 10.0  # ...and at once
+LOCAL_SIGN_INS_PER_MINUTE = 30.0  # local mode's sign-ins of one address (one machine may hold a tab per player)...
+LOCAL_SIGN_IN_BURST = 30.0  # ...and at once
 MAX_ROOM = 1_000_000
 # Every open screen's session is checked this often, frames or not (a watcher sends none): its hours, and Discord's
 # list of its instance (an answer this old is asked again), as each frame checks them.
@@ -495,6 +497,7 @@ class ActivityServer:
         self.places = Places(source)  # the places screens wait in for a table, each read once for all of them
         self.rates = Buckets(RATE_PER_SECOND, RATE_BURST, clock)  # user -> the frames their screens may send
         self.sign_ins = Buckets(SIGN_INS_PER_MINUTE / 60, SIGN_IN_BURST, clock)  # address -> Discord sign-ins
+        self.local_sign_ins = Buckets(LOCAL_SIGN_INS_PER_MINUTE / 60, LOCAL_SIGN_IN_BURST, clock)  # and local ones
         self.of_session: dict[str, list[Screen]] = {}  # session -> its open screens, oldest first
         self.of_user: dict[int, list[Screen]] = {}  # user -> their open screens, of every session, oldest first
         self.greeting: Counter[str] = Counter()  # address -> its sockets yet to say hello
@@ -606,11 +609,16 @@ class ActivityServer:
         return web.json_response({"local": self.local, "client_id": client, "stand_in": stand_in})
 
     async def local_sign_in(self, request: web.Request) -> web.Response:
-        """Local mode only: a name for this browser tab (no Discord account), in a room (a channel)."""
+        """Local mode only: a name for this browser tab (no Discord account), in a room (a channel). An address
+        signs in at most ``LOCAL_SIGN_IN_BURST`` at once, then ``LOCAL_SIGN_INS_PER_MINUTE`` a minute: each
+        sign-in is a session kept for hours, and one address cannot fill the sessions of everyone else."""
         if not self.local:
             raise web.HTTPNotFound()
         body, refused = await _json_body(request)
         language = _language_in(body, request)
+        wait = self.local_sign_ins.take(client_address(request, self.trusted_proxies))
+        if wait > 0:
+            return self._too_many(language, wait)
         if refused is not None:
             return web.json_response({"error": translate(language, refused), "key": refused}, status=400)
         name = clean_name(body.get("name", "")) if isinstance(body, dict) and isinstance(body.get("name"), str) else ""

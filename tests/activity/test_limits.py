@@ -255,6 +255,28 @@ async def test_sign_ins_reaching_discord_are_paced_for_everyone_together(make: M
     assert (await here.token(MADE_UP.format(31), instance, forwarded="203.0.113.200"))[0] == 403
 
 
+async def test_local_sign_ins_of_one_address_are_paced(make: Make) -> None:
+    """Local mode: a sign-in is a name and nothing else, and each is a session kept for hours: one address signs
+    in ``LOCAL_SIGN_IN_BURST`` times at once (a tab per player on one machine), then a few a minute, refused in
+    the reader's language with how long to wait; another address is not held back by it."""
+    here = await make(local=True, trusted="127.0.0.1")
+    url = here.url("/api/local/signin")
+    burst = int(server_module.LOCAL_SIGN_IN_BURST)
+    for n in range(burst):
+        async with here.client.post(url, json={"name": f"Player {n}"}) as reply:
+            assert reply.status == 200
+    async with here.client.post(url, json={"name": "One more", "language": "ja"}) as reply:
+        said = await reply.json()
+        assert reply.status == 429 and said["key"] == "activity.too_many_sign_ins"
+        assert said["retry_after"] == 2 and reply.headers["Retry-After"] == "2" and "秒" in said["error"]
+    elsewhere = {"X-Forwarded-For": "192.168.1.21"}
+    async with here.client.post(url, json={"name": "Friend"}, headers=elsewhere) as reply:
+        assert reply.status == 200
+    here.advance(2.0)
+    async with here.client.post(url, json={"name": "One more"}) as reply:
+        assert reply.status == 200
+
+
 async def test_after_a_429_no_sign_in_reaches_discord_until_its_wait_is_over(make: Make) -> None:
     here = await make()
     double = here.double
