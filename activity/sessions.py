@@ -59,6 +59,10 @@ def same_name(name: str) -> str:
 class Sessions:
     def __init__(self, clock: Clock = time.monotonic) -> None:
         self._by_key: OrderedDict[str, Session] = OrderedDict()
+        # local player id -> the name (as ``same_name``) its sessions hold it under, and how many sessions: kept
+        # with the sessions, so a local sign-in finds a free id without reading every session
+        self._local: dict[int, tuple[str, int]] = {}
+        self._local_ids: dict[str, int] = {}  # and back: a held name's id
         self.clock = clock
 
     def make(
@@ -74,9 +78,27 @@ class Sessions:
         key = secrets.token_urlsafe(24)
         session = Session(key, user_id, name, guild_id, channel_id, local, self.clock(), instance_id)
         self._by_key[session.key] = session
+        if local:
+            held = self._local.get(user_id)
+            if held is None:
+                self._local[user_id] = (same_name(name), 1)
+                self._local_ids[same_name(name)] = user_id
+            else:
+                self._local[user_id] = (held[0], held[1] + 1)
         while len(self._by_key) > MAX_SESSIONS:
-            self._by_key.popitem(last=False)
+            self._forget(self._by_key.popitem(last=False)[1])
         return session
+
+    def _forget(self, session: Session) -> None:
+        """A session is gone: its local id is free once no other session holds it."""
+        held = self._local.get(session.user_id) if session.local else None
+        if held is None:
+            return
+        if held[1] <= 1:
+            del self._local[session.user_id]
+            self._local_ids.pop(held[0], None)
+        else:
+            self._local[session.user_id] = (held[0], held[1] - 1)
 
     def get(self, key: str) -> Session | None:
         session = self._by_key.get(key)
@@ -84,21 +106,26 @@ class Sessions:
             return None
         if self.clock() - session.made > session.lifetime:
             del self._by_key[key]
+            self._forget(session)
             return None
         return session
 
     def drop(self, key: str) -> None:
         """Forget a session (Discord no longer lists its user in its instance): its screens must sign in again."""
-        self._by_key.pop(key, None)
+        session = self._by_key.pop(key, None)
+        if session is not None:
+            self._forget(session)
 
     def local_user_id(self, name: str) -> int:
         """A local player's id, from their name: signing in again with the same name (a tab closed and opened
         again, the table restarted) is the same player, back in their seat; the same name in two tabs is one
-        player. Another name never takes the id of a session held under a different one."""
+        player (even where the id the name hashes to was taken when they first came, and is free now). Another
+        name never takes the id of a session held under a different one."""
         key = same_name(name)
+        if key in self._local_ids:  # held: their id, wherever it was found (not always where the name hashes)
+            return self._local_ids[key]
         digest = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
-        held = {s.user_id: same_name(s.name) for s in self._by_key.values() if s.local}
         user_id = digest % (LOCAL_USERS - 1) + 1
-        while held.get(user_id, key) != key:
+        while self._local.get(user_id, (key, 0))[0] != key:
             user_id = user_id % (LOCAL_USERS - 1) + 1
         return user_id

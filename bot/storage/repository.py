@@ -89,15 +89,21 @@ async def update_guild(connection: AsyncConnection, guild_id: int, **values: Any
     await connection.execute(update(GUILDS).where(GUILDS.c.id == guild_id).values(**values))
 
 
-async def remember_player(connection: AsyncConnection, guild_id: int, user_id: int, name: str) -> None:
+async def remember_player(
+    connection: AsyncConnection, guild_id: int, user_id: int, name: str, *, replace: bool = True
+) -> None:
     """Keep the name ``user_id`` goes by on server ``guild_id`` (their nickname there). A name is kept per
-    server: what they are called on one server is never shown on another."""
+    server: what they are called on one server is never shown on another. ``replace`` False: ``name`` may be
+    older than the one kept (a game night's host, named when it was scheduled), kept only where none is."""
     now = utcnow()
     player = _insert(connection, PLAYERS).values(id=user_id, display_name=name[:100], updated_at=now)
     await connection.execute(player.on_conflict_do_update(index_elements=["id"], set_={"updated_at": now}))
     here = _insert(connection, GUILD_PLAYERS).values(
         guild_id=guild_id, user_id=user_id, display_name=name[:100], updated_at=now
     )
+    if not replace:
+        await connection.execute(here.on_conflict_do_nothing(index_elements=["guild_id", "user_id"]))
+        return
     await connection.execute(
         here.on_conflict_do_update(
             index_elements=["guild_id", "user_id"], set_={"display_name": name[:100], "updated_at": now}
@@ -114,7 +120,8 @@ def name_on(guild_id: Any, user_id: Any) -> ColumnElement[str | None]:
         .where(GUILD_PLAYERS.c.guild_id == guild_id, GUILD_PLAYERS.c.user_id == user_id)
         .scalar_subquery()
     )
-    first = select(PLAYERS.c.display_name).where(PLAYERS.c.id == user_id).scalar_subquery()
+    seen = PLAYERS.alias("seen")  # its own name: a query over ``players`` (load_table's) must not correlate it
+    first = select(seen.c.display_name).where(seen.c.id == user_id).scalar_subquery()
     return func.coalesce(here, first).label("display_name")
 
 

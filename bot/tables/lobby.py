@@ -77,6 +77,7 @@ class Lobby:
         computers: Sequence[str] = (),
         announce: bool = False,
         rematch_of: int | None = None,
+        scheduled: bool = False,
     ) -> TableInfo:
         """A new lobby with the host seated. One open table per channel unless it has its own thread
         (``thread_id``, or ``own_thread`` when the thread is made after the lobby is posted).
@@ -84,7 +85,11 @@ class Lobby:
         computer players seated at once with the host (all or none). ``announce``: the lobby was opened
         away from the channel (an Activity's screen), and a presentation of the channel posts it there
         when it hears it (:class:`LobbyChanged` says so). ``rematch_of``: the finished table this one is the
-        rematch of; a table has one open rematch at a time (NotAllowed ``rematch_taken`` for a second)."""
+        rematch of; a table has one open rematch at a time (NotAllowed ``rematch_taken`` for a second).
+        ``scheduled``: a game night's lobby, opened by the bot at its time: the host's own pace (the cooldown
+        between their tables, how many lobbies they hold) does not hold it back, the server's limit of open
+        tables does; and the name the night kept for its host (from when it was scheduled) does not replace
+        a newer one."""
         own_thread = own_thread or thread_id is not None
         host_name = readable_name(host_name)
         options = checked_options(game, options, players)
@@ -103,10 +108,13 @@ class Lobby:
 
         async def work(connection: AsyncConnection) -> tuple[int, int]:
             await repo.ensure_guild(connection, guild_id)
-            await repo.remember_player(connection, guild_id, host_id, host_name)
+            await repo.remember_player(connection, guild_id, host_id, host_name, replace=not scheduled)
             if not own_thread and await repo.table_in_channel(connection, channel_id, None) is not None:
                 raise BatchRollback(ChannelBusy("channel_busy"))
-            refusal = within_limits(limits, *await repo.opening_limits(connection, guild_id, host_id), now)
+            open_tables, hosted, last_opened = await repo.opening_limits(connection, guild_id, host_id)
+            if scheduled:
+                hosted, last_opened = 0, None
+            refusal = within_limits(limits, open_tables, hosted, last_opened, now)
             if refusal is not None:
                 raise BatchRollback(refusal)
             if rematch_of is not None and await repo.open_rematch(connection, rematch_of) is not None:

@@ -25,7 +25,8 @@ ANNOUNCE_LEASE = timedelta(minutes=2)  # a claim older than this was a process t
 ANNOUNCE_BATCH = 20  # seasons claimed by one roll: posted (a few calls each) well within the lease
 # A season's standings are read this long after it ends: a match that finished in its last moments (its time
 # read before its write committed, behind a merged batch or a deadlock's retry, or on another process whose
-# clock is a little behind) is in them, and no rating lands in a season after its standings were posted.
+# clock is a little behind) is in them: a rating lands in a season after its standings were read only where a
+# write took longer than this to commit, or a process's clock is more than this behind.
 ANNOUNCE_AFTER = timedelta(seconds=30)
 STANDINGS_SHOWN = 10
 TOP_COUNTS = range(1, 11)  # how many of a season's best may get its role

@@ -173,12 +173,12 @@ class GameNights(commands.Cog, name=HANDLER):
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
         )
-        said = t(
-            locale,
+        said = t(  # the channel's announcement: in the server's language, as every public message
+            public,
             f"night.scheduled{suffix}",
-            format="" if plan.tournament_format is None else t(locale, f"choice.format_{plan.tournament_format}"),
+            format=shown_format,
             host=interaction.user.mention,
-            game=game_name(night.game, locale),
+            game=game_name(night.game, public),
             when=stamp(night.starts_at, "F"),
             relative=stamp(night.starts_at, "R"),
             channel=where.mention,
@@ -208,10 +208,14 @@ class GameNights(commands.Cog, name=HANDLER):
 
     @staticmethod
     async def _guarded(work: Any, night: NightInfo, what: str) -> None:
+        """One night's ping or opening: whatever goes wrong with it (Discord, the database, a channel that
+        takes no messages) is logged, and the other nights claimed with it go on."""
         try:
             await work
         except (discord.HTTPException, aiohttp.ClientError, TypeError):
             log.warning("game night %s: could not %s it", night.id, what, exc_info=True)
+        except Exception:
+            log.exception("game night %s: %s failed", night.id, what)
 
     async def _channel(self, night: NightInfo) -> discord.abc.Messageable:
         channel = self.bot.get_channel(night.channel_id) or await self.bot.fetch_channel(night.channel_id)

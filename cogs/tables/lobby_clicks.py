@@ -178,7 +178,9 @@ class LobbyClicks:
         open table, the server's limits) is the service's TableError, with nothing left behind."""
         settings = await self.service.guild_settings(guild_id)
         options = {**settings.default_options.get(game, {}), **options}
-        table = await self.service.open_table(guild_id, channel_id, host[0], host[1], game, options, players)
+        table = await self.service.open_table(
+            guild_id, channel_id, host[0], host[1], game, options, players, scheduled=True
+        )
         locale = await self.locale_of(guild_id)
         try:
             await channel.send(intro)  # its own message: a lobby's redraw replaces the lobby message's content

@@ -192,6 +192,10 @@ async def test_a_scheduled_night_pings_the_interested_and_opens_its_lobby(
 
     other = await double.command(MANAGER, "gamenight", "schedule", game="just-make", start=later)
     assert other.original is not None
+    # The announcement is the channel's: in the server's language, whoever asked.
+    mei = User(1901, "Mei", locale="ja", manager=True)
+    theirs = (await double.command(mei, "gamenight", "schedule", game="five-hundred", start=later)).original
+    assert theirs is not None and "scheduled a game night of Five Hundred" in theirs.text()
     await events.cancel(int(events.created[-1]["id"]))  # cancelled in Discord: the bot says so
     await double.wait_for(lambda: posts(double, lambda m: "was cancelled" in m.text()), WAIT, "the cancellation")
 

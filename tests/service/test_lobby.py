@@ -231,3 +231,20 @@ async def test_a_name_is_kept_without_what_would_change_how_the_text_around_it_r
         "山田 太郎",
     ]
     assert all(seat.name.encode() is not None for seat in info.seats)
+
+
+async def test_a_game_nights_lobby_is_not_held_back_by_its_hosts_own_pace(service: TableService) -> None:
+    """A host's cooldown and lobby count are for what they open themselves: two nights of theirs at one time
+    (or a /play of theirs a moment before) all open; the server's limit of open tables still holds, and the
+    name the night kept for its host does not replace the one they go by now."""
+    await service.update_guild_settings(GUILD, max_lobbies_per_host=1, play_cooldown_seconds=600, max_open_tables=3)
+    await service.open_table(GUILD, CHANNEL, HOST, "Ann now", "oh-hell")
+    with pytest.raises(TableError) as paced:
+        await service.open_table(GUILD, CHANNEL + 1, HOST, "Ann now", "oh-hell")
+    assert paced.value.key == "host_lobbies_full"
+    for channel in (CHANNEL + 1, CHANNEL + 2):
+        night = await service.open_table(GUILD, channel, HOST, "Ann when scheduled", "oh-hell", scheduled=True)
+        assert night.seats[0].name == "Ann now"
+    with pytest.raises(TableError) as full:
+        await service.open_table(GUILD, CHANNEL + 3, HOST, "Ann when scheduled", "oh-hell", scheduled=True)
+    assert full.value.key == "server_tables_full"

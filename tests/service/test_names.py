@@ -3,6 +3,8 @@ on its boards, match history, season board, tournaments or its open tables, even
 
 from __future__ import annotations
 
+from sqlalchemy import text
+
 from bot.storage.database import Database
 from bot.tables import TableService
 
@@ -67,6 +69,15 @@ async def test_a_nickname_on_one_server_never_shows_on_another(database: Databas
         await service.load_open_tables()
         reloaded = await service.table(lobby.id)
         assert [seat.name for seat in reloaded.seats] == ["Bo", "Ann"]
+        await service.close()
+
+        # A seat whose server kept no name for its player (a process of the version before seated them): the
+        # name they were first seen by, their own, never another player's (nor an error on PostgreSQL).
+        async with database.engine.begin() as connection:
+            await connection.execute(text(f"DELETE FROM guild_players WHERE user_id = 101 AND guild_id = {HOME}"))
+        service = make_service(database, clock)
+        await service.load_open_tables()
+        assert [seat.name for seat in (await service.table(lobby.id)).seats] == ["Bo", "Ann"]
         assert await home_names() == {"Ann"}
 
         # A new nickname on the home server is the name there from then on.
