@@ -122,9 +122,8 @@ async def claim_announcements(
     shards: Shards | None = None,
 ) -> list[int]:
     """Claim up to ``limit`` seasons ended by ``ended_by``, of the servers on ``shards``, whose standings nobody
-    posted yet (nor is
-    posting: a claim older than ``stale_before`` was a process that died): the ids this caller claimed, so one
-    process posts each. A few at a time, so a process posts what it claimed well within the lease (every
+    posted yet (nor is posting: a claim older than ``stale_before`` was a process that died): the ids this caller
+    claimed, so one process posts each. A few at a time, so a process posts what it claimed well within the lease (every
     server's monthly seasons end at the same midnight)."""
     due = and_(
         SEASONS.c.ends_at <= ended_by,
