@@ -258,23 +258,44 @@ async def update_night(connection: AsyncConnection, night_id: int, **values: Any
 
 
 async def claim_nights(
-    connection: AsyncConnection, due_before: datetime, not_before: datetime, column: str, now: datetime
+    connection: AsyncConnection,
+    due_before: datetime,
+    not_before: datetime,
+    column: str,
+    now: datetime,
+    *,
+    stale_before: datetime | None = None,
 ) -> list[Row[Any]]:
     """Claim the scheduled nights starting from ``not_before`` to ``due_before`` whose ``column`` (pinged_at,
-    opened_at) is not set: set it to ``now`` in one statement, so one process pings or opens each."""
+    opened_at) is not set: set it to ``now`` in one statement, so one process pings or opens each.
+    ``stale_before``: a claim older than this, of a night still scheduled, is taken again (its process stopped
+    before it was done; a night done is no longer scheduled)."""
     target = NIGHTS.c[column]
+    free = target.is_(None) if stale_before is None else or_(target.is_(None), target < stale_before)
     statement = (
         update(NIGHTS)
         .where(
             NIGHTS.c.status == "scheduled",
             NIGHTS.c.starts_at <= due_before,
             NIGHTS.c.starts_at >= not_before,
-            target.is_(None),
+            free,
         )
         .values({column: now})
         .returning(*NIGHTS.c)
     )
     return sorted(await connection.execute(statement), key=lambda row: (row.starts_at, row.id))
+
+
+async def cancel_night(connection: AsyncConnection, night_id: int) -> Row[Any] | None:
+    """Cancel one night still waiting for its start, its opening not begun (a conditional update: a night that
+    opened, or began to, meanwhile is left as it is). The night as cancelled, or None."""
+    statement = (
+        update(NIGHTS)
+        .where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled", NIGHTS.c.opened_at.is_(None))
+        .values(status="cancelled")
+        .returning(*NIGHTS.c)
+    )
+    return (await connection.execute(statement)).first()
 
 
 async def nights_in(connection: AsyncConnection, guild_id: int, limit: int = 10) -> list[Row[Any]]:

@@ -12,6 +12,7 @@ from sqlalchemy import Row
 
 from bot.games import GAMES
 from bot.storage import seasons as stored
+from bot.storage.models import MAX_ROW_ID
 
 from .errors import BadOptions, TableError
 from .names import readable_name
@@ -22,6 +23,7 @@ from .tournament_records import FORMATS
 
 PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long before the start
 LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
+OPEN_LEASE = timedelta(minutes=2)  # a night whose opening was claimed this long ago and never done: claimed again
 MAX_AHEAD_DAYS = 365
 MAX_OPTIONS_TEXT = 200
 SCHEDULED, OPEN, CANCELLED, FAILED, MISSED = "scheduled", "open", "cancelled", "failed", "missed"
@@ -182,7 +184,10 @@ class GameNights:
             await stored.miss_nights(connection, now - LATE_GRACE)
             pings = await stored.claim_nights(connection, now + PING_BEFORE, now - LATE_GRACE, "pinged_at", now)
         async with self.store.db.engine.begin() as connection:
-            opens = await stored.claim_nights(connection, now, now - LATE_GRACE, "opened_at", now)
+            # a process that claimed an opening and stopped before it was done: another opens it, a little late
+            opens = await stored.claim_nights(
+                connection, now, now - LATE_GRACE, "opened_at", now, stale_before=now - OPEN_LEASE
+            )
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
 
     async def opened(self, night_id: int, *, table_id: int | None = None, failed: bool = False) -> None:
@@ -224,6 +229,27 @@ class GameNights:
         assert found is not None
         return NightInfo.of(found)
 
+    async def cancel(self, guild_id: int, night_id: int, user_id: int, *, may_manage: bool) -> NightInfo:
+        """``/gamenight cancel``: the night of server ``guild_id`` cancelled by its host, or by someone who may
+        manage the server's events (``may_manage``), while it still waits for its start. Refused (nothing
+        changed): no such night here (another server's too), not theirs to cancel, or no longer waiting (it
+        opened, or is opening now; was cancelled or missed). The night as cancelled: its Discord event is the
+        caller's to cancel."""
+        if not 1 <= night_id <= MAX_ROW_ID:
+            raise NightRefused("night_not_found", night=night_id)
+        async with self.store.db.engine.begin() as connection:
+            row = await stored.night(connection, night_id)
+            if row is None or row.guild_id != guild_id:
+                raise NightRefused("night_not_found", night=night_id)
+            if row.host_id != user_id and not may_manage:
+                raise NightRefused("night_not_yours", host=f"<@{row.host_id}>")
+            if row.status == SCHEDULED and row.opened_at is not None:
+                raise NightRefused("night_opening")
+            cancelled = await stored.cancel_night(connection, night_id) if row.status == SCHEDULED else None
+            if cancelled is None:  # opened, cancelled or missed (before, or as this asked)
+                raise NightRefused("night_not_waiting")
+        return NightInfo.of(cancelled)
+
     async def deleted(self, event_id: int) -> NightInfo | None:
         return await self.edited(event_id, datetime.min, cancelled=True)
 
@@ -244,6 +270,7 @@ class GameNights:
             row = await stored.night_of_event(connection, event_id)
         return None if row is None else NightInfo.of(row)
 
-    async def upcoming(self, guild_id: int) -> list[NightInfo]:
+    async def upcoming(self, guild_id: int, limit: int = 25) -> list[NightInfo]:
+        """The server's nights still waiting for their start, soonest first (``limit`` of them)."""
         async with self.store.db.engine.connect() as connection:
-            return [NightInfo.of(row) for row in await stored.nights_in(connection, guild_id)]
+            return [NightInfo.of(row) for row in await stored.nights_in(connection, guild_id, limit)]

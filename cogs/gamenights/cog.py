@@ -37,11 +37,40 @@ DUE_SECONDS = 5.0  # how often the nights due are asked for
 NIGHT_HOURS = 3  # the Discord event's length (an external event must say when it ends)
 INTERESTED_SHOWN = 100  # the people pinged: the first page of the event's interested users
 MESSAGE_MAX = 2000
+EMBED_TEXT_MAX = 4096  # an embed's description
+LISTED = 25  # the nights /gamenight list shows, and the choices offered to cancel (Discord's most)
+CHOICES_MAX = 25
+CHOICE_NAME_MAX = 100
+AUDIT_REASON_MAX = 512
 HANDLER = GAME_NIGHTS
 
 
 def stamp(moment: datetime, style: str) -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def night_title(night: NightInfo, locale: str) -> str:
+    """The night's game, and its tournament's format if it opens one: "Oh Hell", "Oh Hell (Swiss)"."""
+    game = game_name(night.game, locale)
+    if night.tournament_format is None:
+        return game
+    return t(locale, "night.title_tournament", game=game, format=t(locale, f"choice.format_{night.tournament_format}"))
+
+
+def night_line(night: NightInfo, locale: str) -> str:
+    """One night of /gamenight list: its number (what /gamenight cancel takes), game, start, channel, host and a
+    link to its Discord event (where people mark themselves Interested)."""
+    return t(
+        locale,
+        "night.list_line",
+        id=night.id,
+        game=night_title(night, locale),
+        when=stamp(night.starts_at, "F"),
+        relative=stamp(night.starts_at, "R"),
+        channel=f"<#{night.channel_id}>",
+        host=f"<@{night.host_id}>",
+        link=f"https://discord.com/events/{night.guild_id}/{night.event_id}",
+    )
 
 
 def mention_messages(first: str, user_ids: list[int]) -> list[str]:
@@ -185,6 +214,101 @@ class GameNights(commands.Cog, name=HANDLER):
         )
         interaction.extras.pop(PUBLIC_THINKING, None)
         await interaction.edit_original_response(content=said, allowed_mentions=discord.AllowedMentions.none())
+
+    # ------------------------------------------------------------------ /gamenight list and /gamenight cancel
+
+    @gamenight.command(name="list", description=text("command.gamenight_list"))
+    async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's nights to come, soonest first, for the asker alone, in their language."""
+        locale, guild_id = reader(interaction), interaction.guild_id or 0
+        nights = await self.service.game_nights.upcoming(guild_id, LISTED)
+        if not nights:
+            await send(interaction, t(locale, "night.list_empty"))
+            return
+        lines = [night_line(night, locale) for night in nights]
+        shown: list[str] = []
+        for at, line in enumerate(lines):
+            more = t(locale, "night.list_more", count=len(lines) - at)
+            if len("\n".join([*shown, line, more])) > EMBED_TEXT_MAX:
+                shown.append(more)
+                break
+            shown.append(line)
+        embed = discord.Embed(title=t(locale, "night.list_title"), description="\n".join(shown))
+        await send(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @gamenight.command(name="cancel", description=text("command.gamenight_cancel"))
+    @app_commands.describe(night=text("describe.gamenight.night"))
+    async def cancel(self, interaction: discord.Interaction[Any], night: int) -> None:
+        """A night cancelled by its host (or by someone who manages the server's events) before it begins: its
+        Discord event cancelled too (the bot created it: its host may not be able to), and its channel told."""
+        locale, guild = reader(interaction), interaction.guild
+        if guild is None:
+            await send(interaction, t(locale, "night.text_channel_only"))
+            return
+        asker = interaction.permissions
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            cancelled = await self.service.game_nights.cancel(
+                guild.id, night, interaction.user.id, may_manage=asker.manage_events or asker.manage_guild
+            )
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        public = self.bot.languages.of(guild.id)
+        reason = t(public, "night.cancel_reason", who=interaction.user.name)[:AUDIT_REASON_MAX]
+        event_gone = await self._end_event(cancelled, reason)
+        when = stamp(cancelled.starts_at, "F")
+        done = "night.cancel_done" if event_gone else "night.cancel_event_failed"
+        await send(interaction, t(locale, done, game=night_title(cancelled, locale), when=when))
+        who, title = interaction.user.mention, night_title(cancelled, public)
+        said = t(public, "night.cancelled_by", who=who, game=title, when=when)
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
+            await (await self._channel(cancelled)).send(said, allowed_mentions=discord.AllowedMentions.none())
+
+    @cancel.autocomplete("night")
+    async def nights_to_cancel(
+        self, interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """The server's nights to come that the asker may cancel (their own, or any if they manage events),
+        those whose name holds what is typed, soonest first."""
+        locale, asker = reader(interaction), interaction.permissions
+        may_manage = asker.manage_events or asker.manage_guild
+        wanted = str(typed).strip().casefold()
+        choices = []
+        for found in await self.service.game_nights.upcoming(interaction.guild_id or 0, LISTED):
+            if found.host_id != interaction.user.id and not may_manage:
+                continue
+            channel = self.bot.get_channel(found.channel_id)
+            where = f"#{channel.name}" if isinstance(channel, discord.abc.GuildChannel) else str(found.channel_id)
+            name = t(
+                locale,
+                "night.choice",
+                id=found.id,
+                game=night_title(found, locale),
+                when=found.starts_at.strftime("%Y-%m-%d %H:%M"),
+                channel=where,
+            )
+            if wanted in name.casefold():
+                choices.append(app_commands.Choice(name=name[:CHOICE_NAME_MAX], value=found.id))
+        return choices[:CHOICES_MAX]
+
+    async def _end_event(self, night: NightInfo, reason: str) -> bool:
+        """The night's Discord event cancelled (or ended, where Discord already began it at its start time, as
+        it does an external event's): True once it no longer waits there (or is gone)."""
+        try:
+            event = await self.bot.http.get_scheduled_event(night.guild_id, night.event_id, with_user_count=False)
+            status = int(event.get("status", discord.EventStatus.scheduled.value))
+            if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
+                return True
+            ending = discord.EventStatus.active.value == status
+            new = discord.EventStatus.ended if ending else discord.EventStatus.cancelled
+            await self.bot.http.edit_scheduled_event(night.guild_id, night.event_id, status=new.value, reason=reason)
+        except discord.NotFound:
+            return True
+        except (discord.HTTPException, aiohttp.ClientError) as error:  # said to the asker: what to do by hand
+            log.warning("game night %s: could not cancel its Discord event %s: %s", night.id, night.event_id, error)
+            return False
+        return True
 
     # ------------------------------------------------------------------ the nights due
 

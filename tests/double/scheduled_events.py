@@ -5,6 +5,10 @@
   a start in the past is refused (400), as Discord does;
 - ``GET /guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}`` and ``.../users`` (the people who
   marked themselves interested, up to ``limit`` of them, after ``after``);
+- ``PATCH /guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}`` edits one: the bot may edit the
+  events it created (with Create Events; 403 without it, or for another's event: it has no Manage Events),
+  and a status only as Discord lets it change (scheduled to active or cancelled, active to completed; 400
+  otherwise), heard as GUILD_SCHEDULED_EVENT_UPDATE;
 - a bot that IDENTIFYs with the GUILD_SCHEDULED_EVENTS intent (1 << 16) hears GUILD_SCHEDULED_EVENT_CREATE,
   _UPDATE, _DELETE and _USER_ADD, and finds its server's events in GUILD_CREATE (as discord.py caches them);
 - a test acts as people in Discord's own interface: ``interested(event, user)``, ``edit(event, ...)``,
@@ -17,6 +21,7 @@ import itertools
 import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from aiohttp import web
 
@@ -28,6 +33,7 @@ CREATE_EVENTS = 1 << 44  # what creating a scheduled event takes since 2026-02-2
 SCHEDULED_EVENTS_INTENT = 1 << 16
 SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
 EXTERNAL = 3
+TRANSITIONS = {(SCHEDULED, ACTIVE), (ACTIVE, COMPLETED), (SCHEDULED, CANCELED)}  # the only ones Discord allows
 _ids = itertools.count(1_400_000_000_000_000_000)
 
 
@@ -47,11 +53,13 @@ class ScheduledEventsDouble:
         self.events: dict[int, dict[str, Any]] = {}
         self.interested_users: dict[int, list[User]] = {}
         self.created: list[dict[str, Any]] = []  # every event the bot created, as created
+        self.edits: list[tuple[int, dict[str, Any], str | None]] = []  # the bot's edits: event, body, audit reason
 
     def routes(self, router: web.UrlDispatcher) -> None:
         router.add_post(API + "/guilds/{guild}/scheduled-events", self._create)
         router.add_get(API + "/guilds/{guild}/scheduled-events/{event}", self._get)
         router.add_get(API + "/guilds/{guild}/scheduled-events/{event}/users", self._users)
+        router.add_patch(API + "/guilds/{guild}/scheduled-events/{event}", self._edit)
 
     # ------------------------------------------------------------------ the bot's calls
 
@@ -102,6 +110,25 @@ class ScheduledEventsDouble:
         event = self.events.get(int(request.match_info["event"]))
         if event is None or event["guild_id"] != request.match_info["guild"]:
             return _reply({"message": "Unknown Guild Scheduled Event", "code": 10070}, status=404)
+        return _reply(event)
+
+    async def _edit(self, request: web.Request) -> web.Response:
+        double = self.double
+        event = self.events.get(int(request.match_info["event"]))
+        if event is None or event["guild_id"] != request.match_info["guild"]:
+            return _reply({"message": "Unknown Guild Scheduled Event", "code": 10070}, status=404)
+        if event["creator_id"] != str(double.app_id) or double.permissions_withheld & CREATE_EVENTS:
+            return _reply({"message": "Missing Permissions", "code": 50013}, status=403)
+        body = await double._body(request)
+        if "status" in body and (event["status"], body["status"]) not in TRANSITIONS:
+            errors = [f"status: a {event['status']} event cannot become {body['status']}"]
+            return _reply({"message": "Invalid Form Body", "code": 50035, "errors": errors}, status=400)
+        for key in ("name", "description", "scheduled_start_time", "scheduled_end_time", "status"):
+            if key in body:
+                event[key] = body[key]
+        reason = request.headers.get("X-Audit-Log-Reason")
+        self.edits.append((int(event["id"]), dict(body), None if reason is None else unquote(reason)))
+        await self._tell("GUILD_SCHEDULED_EVENT_UPDATE", event, int(event["guild_id"]))
         return _reply(event)
 
     async def _users(self, request: web.Request) -> web.Response:

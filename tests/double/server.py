@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import time
@@ -53,7 +54,7 @@ from .limits import (
     form_errors,
     message_errors,
 )
-from .scheduled_events import ScheduledEventsDouble
+from .scheduled_events import CREATE_EVENTS, ScheduledEventsDouble
 from .spec import Report, discord_spec
 
 API = "/api/v10"
@@ -125,6 +126,7 @@ class User:
     manager: bool = False  # may manage the server, and roles, and holds the organisers' role
     manage_roles: bool | None = None  # None: as ``manager``
     nick: str | None = None  # their nickname on the double's servers
+    create_events: bool = False  # may create events (and edit or cancel their own), without managing the server
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -137,6 +139,7 @@ class User:
 
     def member(self, guild_id: int) -> dict[str, Any]:
         permissions = int(MEMBER_PERMISSIONS) | (MANAGE_GUILD if self.manager else 0)
+        permissions |= CREATE_EVENTS if self.create_events else 0
         if self.manager if self.manage_roles is None else self.manage_roles:
             permissions |= MANAGE_ROLES
         return {
@@ -258,6 +261,7 @@ class Interaction:
     loading: bool = False  # answered "thinking" (deferred), and not resolved yet
     answer: Message | None = None  # a follow-up that answered a deferral in place of its original
     what: str = ""  # the command's name or the component's custom_id, for the problems said of it
+    choices: list[dict[str, Any]] | None = None  # an autocomplete's answer (type 8): the choices offered
 
     @property
     def original(self) -> Message | None:
@@ -901,6 +905,11 @@ class DiscordDouble:
                     self._apply(interaction.message, data)
         if kind == 12:
             self.activity.on_launch(interaction)
+        if kind == 8:  # an autocomplete's choices: only to an autocomplete, at most 25, each named in 1 to 100
+            choices = list(data.get("choices") or [])
+            if interaction.kind != 4 or len(choices) > 25 or any(not 1 <= len(c["name"]) <= 100 for c in choices):
+                self.problems.append(f"interaction {interaction.id}: choices Discord refuses: {choices}")
+            interaction.choices = choices
         interaction.answered.set_result(int(kind or 0))
         if request.query.get("with_response") not in ("true", "True", "1"):
             return web.Response(status=204)
@@ -1207,6 +1216,21 @@ class DiscordDouble:
         if resolved["users"] or resolved.get("channels") or resolved.get("roles"):
             data["resolved"] = {key: found for key, found in resolved.items() if found}
         return await self._send_interaction(who, 2, data, channel_id or self.channel_id)
+
+    async def autocomplete(
+        self, who: User, name: str, sub: str | None, focused: str, typed: str = "", **options: Any
+    ) -> list[dict[str, Any]]:
+        """``who`` typing ``typed`` into option ``focused`` of ``/name [sub]`` (the others as ``options``): the
+        choices the bot offers (Discord sends what is typed so far as a string, whatever the option's type)."""
+        command = next(c for c in self.commands if c["name"] == name)
+        kind = functools.partial(self._option_type, command, sub)
+        opts: list[dict[str, Any]] = [{"name": key, "type": kind(key), "value": v} for key, v in options.items()]
+        opts.append({"name": focused, "type": kind(focused), "value": typed, "focused": True})
+        data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
+        data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
+        interaction = await self._send_interaction(who, 4, data, self.channel_id)
+        assert interaction.choices is not None, "the autocomplete was answered with no choices"
+        return interaction.choices
 
     def role_payload(self, role_id: int) -> dict[str, Any]:
         """A role of the server (any id a test names is one, below the bot's own role; ``role_changes`` alters

@@ -389,3 +389,71 @@ async def test_a_season_is_announced_in_the_servers_language_whoever_turns_it_on
     assert stopped.original is not None and stopped.original.ephemeral_for is None
     assert "オー・ヘル" in stopped.original.text() and "are off" not in stopped.original.text()
     assert double.problems == []
+
+
+async def test_a_night_is_listed_and_cancelled_by_its_host_with_its_discord_event(
+    double: DiscordDouble, bot: BotProcess
+) -> None:
+    """/gamenight list shows the nights to come; /gamenight cancel offers the asker the nights they may cancel
+    (their own; any, for a manager), refuses another's and a forged number, and cancels the host's own night with
+    its Discord event (which the bot created: a host without Manage Events could not), telling the channel once."""
+    events = double.scheduled_events
+    later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+    hana = User(1950, "Hana", create_events=True)  # may create events, not manage them
+    mine = (await double.command(hana, "gamenight", "schedule", game="oh-hell", start=later)).original
+    assert mine is not None and "scheduled a game night of Oh Hell" in mine.text()
+    her_event = int(events.created[-1]["id"])
+    theirs = (await double.command(MANAGER, "gamenight", "schedule", game="just-make", start=later)).original
+    assert theirs is not None and "scheduled a game night of Just Make" in theirs.text()
+
+    listed = (await double.command(hana, "gamenight", "list")).original
+    assert listed is not None and listed.ephemeral_for == hana.id
+    shown = listed.text()
+    assert "Game nights to come" in shown and "Oh Hell" in shown and "Just Make" in shown
+    assert f"https://discord.com/events/{double.guild_id}/{her_event}" in shown and f"<@{hana.id}>" in shown
+
+    offered = await double.autocomplete(hana, "gamenight", "cancel", "night")
+    assert len(offered) == 1 and "Oh Hell" in offered[0]["name"] and "UTC" in offered[0]["name"]
+    hers = offered[0]["value"]
+    assert len(await double.autocomplete(MANAGER, "gamenight", "cancel", "night")) == 2  # a manager: any
+    assert [c["name"] for c in await double.autocomplete(MANAGER, "gamenight", "cancel", "night", "just")] == [
+        c["name"]
+        for c in await double.autocomplete(MANAGER, "gamenight", "cancel", "night")
+        if "Just Make" in c["name"]
+    ]
+    manager_night = next(
+        c["value"] for c in await double.autocomplete(MANAGER, "gamenight", "cancel", "night") if c["value"] != hers
+    )
+    refused = (await double.command(hana, "gamenight", "cancel", night=manager_night)).original
+    assert refused is not None and refused.ephemeral_for == hana.id and "Only its host" in refused.text()
+    forged = (await double.command(hana, "gamenight", "cancel", night=987_654)).original
+    assert forged is not None and "No game night 987654" in forged.text()
+    assert events.edits == [] and all(e["status"] == 1 for e in events.events.values())
+
+    done = (await double.command(hana, "gamenight", "cancel", night=hers)).original
+    assert done is not None and done.ephemeral_for == hana.id and "Cancelled: the Oh Hell game night" in done.text()
+    assert events.events[her_event]["status"] == CANCELED
+    ((edited, body, reason),) = events.edits
+    assert edited == her_event and body == {"status": CANCELED} and reason is not None and "Hana" in reason
+
+    def told() -> list[Message]:
+        return posts(double, lambda m: "cancelled the Oh Hell game night" in m.text())
+
+    said = (await double.wait_for(told, WAIT, "the cancellation in the channel"))[0]
+    assert f"<@{hana.id}> cancelled" in said.text()
+    await asyncio.sleep(1.0)  # Discord's echo of the event's cancellation is heard: no second word of it
+    assert len(told()) == 1 and not posts(double, lambda m: "was cancelled" in m.text())
+    again = (await double.command(hana, "gamenight", "cancel", night=hers)).original
+    assert again is not None and "no longer waits for its start" in again.text()
+    left = (await double.command(hana, "gamenight", "list")).original
+    assert left is not None and "Just Make" in left.text() and "Oh Hell" not in left.text()
+
+    double.permissions_withheld = CREATE_EVENTS  # the bot may no longer touch its events: the night still goes
+    japanese = User(1901, "Mei", locale="ja", manager=True)
+    kept = (await double.command(japanese, "gamenight", "cancel", night=manager_night)).original
+    assert kept is not None and "Discordのイベントは中止できませんでした" in kept.text()
+    double.permissions_withheld = 0
+    assert [e["status"] for e in events.events.values()] == [CANCELED, 1]
+    empty = (await double.command(japanese, "gamenight", "list")).original
+    assert empty is not None and "予約されたゲームナイトはありません" in empty.text()
+    assert double.problems == []

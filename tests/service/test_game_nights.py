@@ -177,3 +177,63 @@ async def test_a_night_found_moved_when_it_came_due_is_pinged_and_opened_at_its_
     clock.advance(2 * 3600)
     pings, opens = await service.game_nights.due()
     assert [n.id for n in pings] == [night.id] and [n.id for n in opens] == [night.id]
+
+
+async def test_a_night_is_cancelled_by_its_host_or_an_events_manager_before_it_opens(
+    service: TableService, clock: Clock
+) -> None:
+    """``/gamenight cancel``: the host's own night, or anyone's for a person who manages events; refused (and
+    nothing changed) for someone else, another server's night, a forged number, and a night no longer waiting
+    (opening now, opened, cancelled)."""
+    nights = service.game_nights
+    first = await schedule(service, event=EVENT)
+    second = await schedule(service, "2026-11-21 22:00", event=EVENT + 1)
+    for guild, night_id, user, manager, key in [
+        (GUILD, first.id, HOST + 1, False, "night_not_yours"),
+        (GUILD + 1, first.id, HOST, True, "night_not_found"),  # another server's: not found there
+        (GUILD, 999_999, HOST, True, "night_not_found"),
+        (GUILD, 0, HOST, True, "night_not_found"),
+        (GUILD, 2**63, HOST, True, "night_not_found"),
+    ]:
+        with pytest.raises(TableError) as refused:
+            await nights.cancel(guild, night_id, user, may_manage=manager)
+        assert refused.value.key == key
+    assert [n.id for n in await nights.upcoming(GUILD)] == [first.id, second.id]  # nothing changed
+
+    cancelled = await nights.cancel(GUILD, first.id, HOST, may_manage=False)  # its host
+    assert cancelled.id == first.id and cancelled.status == "cancelled"
+    assert await nights.edited(EVENT, first.starts_at, cancelled=True) is None  # Discord's echo: nothing more
+    with pytest.raises(TableError) as again:
+        await nights.cancel(GUILD, first.id, HOST, may_manage=False)
+    assert again.value.key == "night_not_waiting"
+
+    clock.advance(2 * 3600)  # 22:00: the second's opening is claimed, and under way
+    _, opens = await nights.due()
+    assert [n.id for n in opens] == [second.id]
+    with pytest.raises(TableError) as opening:
+        await nights.cancel(GUILD, second.id, HOST + 1, may_manage=True)
+    assert opening.value.key == "night_opening"
+    await nights.opened(second.id, table_id=7)
+    with pytest.raises(TableError) as opened:
+        await nights.cancel(GUILD, second.id, HOST + 1, may_manage=True)
+    assert opened.value.key == "night_not_waiting"
+    found = await nights.night_of_event(EVENT + 1)
+    assert found is not None and found.status == "open" and found.table_id == 7
+
+
+async def test_an_opening_whose_process_stopped_is_claimed_again_after_its_lease(
+    service: TableService, clock: Clock
+) -> None:
+    """The process that claimed a night's opening stopped before it was done (the night still waiting): after
+    two minutes another claims it and opens it, a little late rather than never; one done is not claimed again."""
+    night = await schedule(service)
+    clock.advance(3600)  # 21:00: claimed by a process that then stops
+    assert [n.id for n in (await service.game_nights.due())[1]] == [night.id]
+    clock.advance(119)
+    assert (await service.game_nights.due())[1] == []  # still within its claim
+    clock.advance(2)
+    assert [n.id for n in (await service.game_nights.due())[1]] == [night.id]  # taken again
+    assert (await service.game_nights.due())[1] == []  # and claimed anew: once
+    await service.game_nights.opened(night.id, table_id=9)
+    clock.advance(10 * 60)
+    assert (await service.game_nights.due())[1] == []  # opened: never again
