@@ -298,6 +298,14 @@ async def cancel_night(connection: AsyncConnection, night_id: int) -> Row[Any] |
     return (await connection.execute(statement)).first()
 
 
+async def nights_waiting(connection: AsyncConnection, guild_id: int) -> int:
+    """How many nights of the server still wait for their start."""
+    statement = (
+        select(func.count()).select_from(NIGHTS).where(NIGHTS.c.guild_id == guild_id, NIGHTS.c.status == "scheduled")
+    )
+    return int((await connection.execute(statement)).scalar_one())
+
+
 async def nights_in(connection: AsyncConnection, guild_id: int, limit: int = 10) -> list[Row[Any]]:
     statement = (
         select(NIGHTS)

@@ -25,6 +25,7 @@ PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long befor
 LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
 OPEN_LEASE = timedelta(minutes=2)  # a night whose opening was claimed this long ago and never done: claimed again
 MAX_AHEAD_DAYS = 365
+MAX_WAITING = 25  # nights to come a server may have at once (all of them fit /gamenight list and its choices)
 MAX_OPTIONS_TEXT = 200
 SCHEDULED, OPEN, CANCELLED, FAILED, MISSED = "scheduled", "open", "cancelled", "failed", "missed"
 KINDS = ("game", "tournament")  # "tournament": its sign-up opens, through the tournaments' own hook
@@ -140,6 +141,13 @@ class GameNights:
         size = players if players is not None or tournament is None else max(GAMES[game].players)
         chosen = checked_options(game, parse_options(options or ""), size)
         return NightPlan(game, chosen, players, starts_at, tournament)
+
+    async def room_for(self, guild_id: int) -> None:
+        """Refused (``night_too_many``) where the server already has ``MAX_WAITING`` nights to come: asked before
+        its Discord event is made (Discord keeps at most 100 events a server, and they are everyone's)."""
+        async with self.store.db.engine.connect() as connection:
+            if await stored.nights_waiting(connection, guild_id) >= MAX_WAITING:
+                raise NightRefused("night_too_many", count=MAX_WAITING)
 
     async def schedule(
         self,

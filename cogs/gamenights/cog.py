@@ -165,6 +165,7 @@ class GameNights(commands.Cog, name=HANDLER):
             return
         try:
             plan = self.service.game_nights.check(game.value, options, players, start, tournament)
+            await self.service.game_nights.room_for(guild.id)
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
@@ -194,14 +195,19 @@ class GameNights(commands.Cog, name=HANDLER):
             log.warning("creating the scheduled event of a game night failed", exc_info=True)
             await send(interaction, t(locale, "night.create_failed"))
             return
-        night = await self.service.game_nights.schedule(
-            plan,
-            guild_id=guild.id,
-            channel_id=where.id,
-            event_id=event.id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-        )
+        try:
+            night = await self.service.game_nights.schedule(
+                plan,
+                guild_id=guild.id,
+                channel_id=where.id,
+                event_id=event.id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+            )
+        except Exception:  # not stored (the database away): no event left behind that would never open
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await event.delete()
+            raise
         said = t(  # the channel's announcement: in the server's language, as every public message
             public,
             f"night.scheduled{suffix}",

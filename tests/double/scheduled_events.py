@@ -8,7 +8,7 @@
 - ``PATCH /guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}`` edits one: the bot may edit the
   events it created (with Create Events; 403 without it, or for another's event: it has no Manage Events),
   and a status only as Discord lets it change (scheduled to active or cancelled, active to completed; 400
-  otherwise), heard as GUILD_SCHEDULED_EVENT_UPDATE;
+  otherwise), heard as GUILD_SCHEDULED_EVENT_UPDATE; ``DELETE`` of the same, its own events only (204);
 - a bot that IDENTIFYs with the GUILD_SCHEDULED_EVENTS intent (1 << 16) hears GUILD_SCHEDULED_EVENT_CREATE,
   _UPDATE, _DELETE and _USER_ADD, and finds its server's events in GUILD_CREATE (as discord.py caches them);
 - a test acts as people in Discord's own interface: ``interested(event, user)``, ``edit(event, ...)``,
@@ -54,12 +54,14 @@ class ScheduledEventsDouble:
         self.interested_users: dict[int, list[User]] = {}
         self.created: list[dict[str, Any]] = []  # every event the bot created, as created
         self.edits: list[tuple[int, dict[str, Any], str | None]] = []  # the bot's edits: event, body, audit reason
+        self.deleted: list[dict[str, Any]] = []  # the events the bot deleted
 
     def routes(self, router: web.UrlDispatcher) -> None:
         router.add_post(API + "/guilds/{guild}/scheduled-events", self._create)
         router.add_get(API + "/guilds/{guild}/scheduled-events/{event}", self._get)
         router.add_get(API + "/guilds/{guild}/scheduled-events/{event}/users", self._users)
         router.add_patch(API + "/guilds/{guild}/scheduled-events/{event}", self._edit)
+        router.add_delete(API + "/guilds/{guild}/scheduled-events/{event}", self._delete)
 
     # ------------------------------------------------------------------ the bot's calls
 
@@ -130,6 +132,16 @@ class ScheduledEventsDouble:
         self.edits.append((int(event["id"]), dict(body), None if reason is None else unquote(reason)))
         await self._tell("GUILD_SCHEDULED_EVENT_UPDATE", event, int(event["guild_id"]))
         return _reply(event)
+
+    async def _delete(self, request: web.Request) -> web.Response:
+        event = self.events.get(int(request.match_info["event"]))
+        if event is None or event["guild_id"] != request.match_info["guild"]:
+            return _reply({"message": "Unknown Guild Scheduled Event", "code": 10070}, status=404)
+        if event["creator_id"] != str(self.double.app_id) or self.double.permissions_withheld & CREATE_EVENTS:
+            return _reply({"message": "Missing Permissions", "code": 50013}, status=403)
+        self.deleted.append(dict(event))
+        await self.delete(int(event["id"]))
+        return web.Response(status=204)
 
     async def _users(self, request: web.Request) -> web.Response:
         event_id = int(request.match_info["event"])

@@ -457,3 +457,39 @@ async def test_a_night_is_listed_and_cancelled_by_its_host_with_its_discord_even
     empty = (await double.command(japanese, "gamenight", "list")).original
     assert empty is not None and "予約されたゲームナイトはありません" in empty.text()
     assert double.problems == []
+
+
+REFUSE_NIGHTS = {  # the database refuses to store a night, as if it went away just after the event was made
+    "sqlite": ["CREATE TRIGGER no_nights BEFORE INSERT ON game_nights BEGIN SELECT RAISE(ABORT, 'no nights'); END"],
+    "postgresql": [
+        "CREATE FUNCTION no_nights() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no nights'; END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER no_nights BEFORE INSERT ON game_nights FOR EACH ROW EXECUTE FUNCTION no_nights()",
+    ],
+}
+
+
+async def test_a_night_that_could_not_be_stored_leaves_no_discord_event(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """/gamenight schedule makes the Discord event first, then stores the night: a night that could not be stored
+    would never be pinged nor opened, so its event is deleted again (people would mark themselves Interested in
+    an event that never comes), and the asker is told it failed."""
+    bot = BotProcess(double, database_url, tmp_path / "bot.log")
+    await bot.start()
+    database = Database(database_url)
+    try:
+        async with database.engine.begin() as connection:
+            for statement in REFUSE_NIGHTS[database.engine.dialect.name]:
+                await connection.exec_driver_sql(statement)
+        later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+        answer = (await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later)).original
+        assert answer is not None and answer.ephemeral_for == MANAGER.id and "went wrong" in answer.text()
+        events = double.scheduled_events
+        assert len(events.created) == 1 and [e["id"] for e in events.deleted] == [events.created[0]["id"]]
+        assert events.events == {} and not posts(double, lambda m: "scheduled a game night" in m.text())
+        assert double.problems == []
+    finally:
+        await database.close()
+        await bot.stop()
+    log = bot.log()  # the one failure logged is the one made: the command's, for the night refused
+    assert log.count("ERROR") == 1 and "command failed" in log and "Error) no nights" in log, log[-4000:]

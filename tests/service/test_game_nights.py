@@ -237,3 +237,16 @@ async def test_an_opening_whose_process_stopped_is_claimed_again_after_its_lease
     await service.game_nights.opened(night.id, table_id=9)
     clock.advance(10 * 60)
     assert (await service.game_nights.due())[1] == []  # opened: never again
+
+
+async def test_a_server_has_at_most_25_nights_to_come(service: TableService) -> None:
+    """Asked before the Discord event is made: the 26th night to come is refused (Discord keeps 100 events a
+    server, everyone's); a night cancelled, or one that began, makes room again; other servers are apart."""
+    nights = service.game_nights
+    made = [await schedule(service, f"2026-11-2{2 + n // 24} {n % 24:02d}:00", event=EVENT + n) for n in range(25)]
+    with pytest.raises(TableError) as full:
+        await nights.room_for(GUILD)
+    assert full.value.key == "night_too_many" and full.value.params["count"] == 25
+    await nights.room_for(GUILD + 1)  # another server: room
+    await nights.cancel(GUILD, made[-1].id, HOST, may_manage=False)
+    await nights.room_for(GUILD)
