@@ -93,12 +93,29 @@ def client_address(request: web.Request, trusted: Sequence[Network]) -> str:
     the operator's reverse proxies (``trusted``); then the nearest address in ``X-Forwarded-For`` that no
     trusted proxy added (the right-most entry not among them: whatever is left of it came from the client,
     which can write anything there). Inside Discord that is still one of Discord's proxy's addresses: Discord
-    hides its users' addresses from Activities."""
+    hides its users' addresses from Activities. Counted as :func:`per_client` says (an IPv6 client by its
+    /64)."""
     peer = request.remote or ""
     if not trusted or not _within(peer, trusted):
-        return peer
+        return per_client(peer)
     hops = [hop.strip() for header in request.headers.getall("X-Forwarded-For", ()) for hop in header.split(",")]
     for hop in reversed([hop for hop in hops if hop]):
         if not _within(hop, trusted):
-            return hop
-    return peer
+            return per_client(hop)
+    return per_client(peer)
+
+
+def per_client(address: str) -> str:
+    """The key a client's address is counted under: an IPv4 address itself (an IPv4-mapped IPv6 address, as a
+    dual-stack socket reports an IPv4 peer, as that IPv4 address); an IPv6 address by its /64, the block one
+    home or one server is given (each of its 2^64 addresses is its own for the asking: counted one by one, a
+    single machine would have limits without end); anything else (not an address) as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)

@@ -238,8 +238,13 @@ def test_the_client_address_is_the_nearest_untrusted_hop() -> None:
     assert address("203.0.113.5", "1.2.3.4") == "203.0.113.5"  # not from a proxy: its header means nothing
     assert address("10.0.0.2", "1.2.3.4, 203.0.113.7") == "203.0.113.7"
     assert address("10.0.0.2", "1.2.3.4", "203.0.113.7, 10.9.9.9") == "203.0.113.7"  # two headers: one list
-    assert address("::1", "127.0.0.1") == "::1"  # only proxies: the peer
+    assert address("::1", "127.0.0.1") == "::/64"  # only proxies: the peer (an IPv6 address: by its /64)
     assert address("10.0.0.2") == "10.0.0.2"
+    # IPv6 clients by their /64 (one machine holds 2^64 of them); an IPv4 peer of a dual-stack socket as IPv4
+    assert address("2001:db8:1:2:aaaa::1") == address("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert address("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert address("10.0.0.2", "2001:db8:1:2::5, 10.1.1.1") == "2001:db8:1:2::/64"
+    assert address("::ffff:203.0.113.9") == "203.0.113.9" != address("::ffff:203.0.113.10")
     with pytest.raises(ValueError):
         networks("10.0.0.0/8, my-proxy")
 
@@ -274,6 +279,22 @@ async def test_local_sign_ins_of_one_address_are_paced(make: Make) -> None:
         assert reply.status == 200
     here.advance(2.0)
     async with here.client.post(url, json={"name": "One more"}) as reply:
+        assert reply.status == 200
+
+
+async def test_an_ipv6_client_is_paced_by_its_64_not_address_by_address(make: Make) -> None:
+    """One machine on IPv6 holds a /64 of addresses: signing in from a new one each time is still one client."""
+    here = await make(local=True, trusted="127.0.0.1")
+    url = here.url("/api/local/signin")
+    burst = int(server_module.LOCAL_SIGN_IN_BURST)
+    statuses = []
+    for n in range(burst + 3):
+        forwarded = {"X-Forwarded-For": f"2001:db8:5:6:{n + 1:x}::{n + 7:x}"}
+        async with here.client.post(url, json={"name": f"Guest {n}"}, headers=forwarded) as reply:
+            statuses.append(reply.status)
+    assert statuses == [200] * burst + [429] * 3
+    neighbour = {"X-Forwarded-For": "2001:db8:5:7::1"}  # the next /64: another client
+    async with here.client.post(url, json={"name": "Neighbour"}, headers=neighbour) as reply:
         assert reply.status == 200
 
 
