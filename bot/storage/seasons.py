@@ -265,13 +265,16 @@ async def claim_nights(
     now: datetime,
     *,
     stale_before: datetime | None = None,
+    shards: Shards | None = None,
 ) -> list[Row[Any]]:
     """Claim the scheduled nights starting from ``not_before`` to ``due_before`` whose ``column`` (pinged_at,
     opened_at) is not set: set it to ``now`` in one statement, so one process pings or opens each.
     ``stale_before``: a claim older than this, of a night still scheduled, is taken again (its process stopped
-    before it was done; a night done is no longer scheduled)."""
+    before it was done; a night done is no longer scheduled). ``shards``: only the nights of the servers on
+    them (the process that drives a server's tables opens its nights)."""
     target = NIGHTS.c[column]
     free = target.is_(None) if stale_before is None else or_(target.is_(None), target < stale_before)
+    mine = owned(NIGHTS.c.guild_id, shards)
     statement = (
         update(NIGHTS)
         .where(
@@ -279,6 +282,7 @@ async def claim_nights(
             NIGHTS.c.starts_at <= due_before,
             NIGHTS.c.starts_at >= not_before,
             free,
+            *([] if mine is None else [mine]),
         )
         .values({column: now})
         .returning(*NIGHTS.c)

@@ -185,16 +185,19 @@ class GameNights:
         return NightInfo.of(row)
 
     async def due(self) -> tuple[list[NightInfo], list[NightInfo]]:
-        """The nights whose people are to be pinged now, and those whose lobby is to open now, each claimed
-        by this call alone (however many processes ask at once)."""
-        now = self.store.clock()
+        """The nights of this process's servers (those on its shards, whose tables it drives) whose people are
+        to be pinged now, and those whose lobby is to open now, each claimed by this call alone (however many
+        processes ask at once)."""
+        now, shards = self.store.clock(), self.store.shards
         async with self.store.db.engine.begin() as connection:
             await stored.miss_nights(connection, now - LATE_GRACE)
-            pings = await stored.claim_nights(connection, now + PING_BEFORE, now - LATE_GRACE, "pinged_at", now)
+            pings = await stored.claim_nights(
+                connection, now + PING_BEFORE, now - LATE_GRACE, "pinged_at", now, shards=shards
+            )
         async with self.store.db.engine.begin() as connection:
             # a process that claimed an opening and stopped before it was done: another opens it, a little late
             opens = await stored.claim_nights(
-                connection, now, now - LATE_GRACE, "opened_at", now, stale_before=now - OPEN_LEASE
+                connection, now, now - LATE_GRACE, "opened_at", now, stale_before=now - OPEN_LEASE, shards=shards
             )
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import text
 
+from bot.shards import Shards
 from bot.storage.database import Database
 from bot.tables import TableError, TableService
 from bot.tables.game_nights import NightInfo, parse_options
@@ -250,3 +251,29 @@ async def test_a_server_has_at_most_25_nights_to_come(service: TableService) -> 
     await nights.room_for(GUILD + 1)  # another server: room
     await nights.cancel(GUILD, made[-1].id, HOST, may_manage=False)
     await nights.room_for(GUILD)
+
+
+async def test_each_process_pings_and_opens_only_the_nights_of_its_own_servers(
+    database: Database, clock: Clock
+) -> None:
+    """Run as several processes, each on its shards: a night is pinged and opened by the process that drives
+    its server's tables (its lobby's computers, its timers), never by another."""
+    even, odd = 6 << 22, 7 << 22  # shards 0 and 1 of 2
+    first = make_service(database, clock, shards=Shards.of(2, [0]))
+    second = make_service(database, clock, shards=Shards.of(2, [1]))
+    try:
+        plan = first.game_nights.check("oh-hell", "", 4, "2026-11-21 21:00")
+        nights = {
+            guild: await first.game_nights.schedule(
+                plan, guild_id=guild, channel_id=CHANNEL, event_id=EVENT + n, host_id=HOST, host_name="Host"
+            )
+            for n, guild in enumerate((even, odd))
+        }
+        clock.advance(3600)  # 21:00: both due
+        pings, opens = await second.game_nights.due()
+        assert [n.id for n in pings] == [n.id for n in opens] == [nights[odd].id]
+        pings, opens = await first.game_nights.due()
+        assert [n.id for n in pings] == [n.id for n in opens] == [nights[even].id]
+    finally:
+        await first.close()
+        await second.close()
