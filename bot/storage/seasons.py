@@ -290,16 +290,34 @@ async def claim_nights(
     return sorted(await connection.execute(statement), key=lambda row: (row.starts_at, row.id))
 
 
-async def cancel_night(connection: AsyncConnection, night_id: int) -> Row[Any] | None:
-    """Cancel one night still waiting for its start, its opening not begun (a conditional update: a night that
-    opened, or began to, meanwhile is left as it is). The night as cancelled, or None."""
+async def cancel_night(
+    connection: AsyncConnection, night_id: int, *, stale_before: datetime | None = None
+) -> Row[Any] | None:
+    """Cancel one night still waiting for its start (a conditional update: a night that opened meanwhile is left
+    as it is). ``stale_before``: only if its opening was not claimed since then (None: whether or not it was).
+    The night as cancelled, or None."""
+    where = [NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled"]
+    if stale_before is not None:
+        where.append(or_(NIGHTS.c.opened_at.is_(None), NIGHTS.c.opened_at < stale_before))
+    statement = update(NIGHTS).where(*where).values(status="cancelled").returning(*NIGHTS.c)
+    return (await connection.execute(statement)).first()
+
+
+async def renew_claim(connection: AsyncConnection, night_id: int, claimed: datetime, now: datetime) -> bool:
+    """The opening of a night claimed at ``claimed`` is still this claim's (nobody took it again since, and the
+    night still waits): its claim renewed to ``now``. False: it is no longer this claim's to open."""
     statement = (
         update(NIGHTS)
-        .where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled", NIGHTS.c.opened_at.is_(None))
-        .values(status="cancelled")
-        .returning(*NIGHTS.c)
+        .where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled", NIGHTS.c.opened_at == claimed)
+        .values(opened_at=now)
     )
-    return (await connection.execute(statement)).first()
+    return bool((await connection.execute(statement)).rowcount)
+
+
+async def finish_night(connection: AsyncConnection, night_id: int, **values: Any) -> bool:
+    """A night still waiting marked opened (or failed): never one cancelled, or already marked, meanwhile."""
+    statement = update(NIGHTS).where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled").values(**values)
+    return bool((await connection.execute(statement)).rowcount)
 
 
 async def nights_waiting(connection: AsyncConnection, guild_id: int) -> int:

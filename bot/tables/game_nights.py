@@ -55,6 +55,7 @@ class NightInfo:
     status: str
     table_id: int | None
     tournament_format: str | None = None  # a night of kind "tournament": swiss, knockout or duplicate
+    opened_at: datetime | None = None  # when its opening was claimed (the claim's mark: see ``GameNights.renew``)
 
     @classmethod
     def of(cls, row: Row[Any]) -> NightInfo:
@@ -75,6 +76,7 @@ class NightInfo:
             row.status,
             row.table_id,
             tournament_format if isinstance(tournament_format, str) else None,
+            row.opened_at,
         )
 
 
@@ -201,10 +203,22 @@ class GameNights:
             )
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
 
-    async def opened(self, night_id: int, *, table_id: int | None = None, failed: bool = False) -> None:
-        """The lobby (``table_id``) or the sign-up of a night is open; ``failed``: it could not open."""
+    async def renew(self, night: NightInfo) -> bool:
+        """Just before a claimed night's lobby (or sign-up) is opened, the one step that cannot be taken back: is
+        the opening still this claim's? Renewed if so (its lease starts again), so a process that claimed a
+        batch of nights and opens them one after another does not find the last ones taken by another, which
+        saw them claimed over two minutes ago. False: another process took it again (this one was too slow),
+        or it no longer waits (cancelled, or moved, meanwhile): not to be opened here."""
+        if night.opened_at is None:
+            return False
         async with self.store.db.engine.begin() as connection:
-            await stored.update_night(connection, night_id, status=FAILED if failed else OPEN, table_id=table_id)
+            return await stored.renew_claim(connection, night.id, night.opened_at, self.store.clock())
+
+    async def opened(self, night_id: int, *, table_id: int | None = None, failed: bool = False) -> None:
+        """The lobby (``table_id``) or the sign-up of a night is open; ``failed``: it could not open. A night no
+        longer waiting is left as it is (cancelled meanwhile, or already marked open by another opening)."""
+        async with self.store.db.engine.begin() as connection:
+            await stored.finish_night(connection, night_id, status=FAILED if failed else OPEN, table_id=table_id)
 
     async def edited(self, event_id: int, starts_at: datetime, *, cancelled: bool) -> NightInfo | None:
         """Its Discord event was edited: a new start (pinged again if it moved later), or cancelled. None: no
@@ -213,8 +227,9 @@ class GameNights:
             row = await stored.night_of_event(connection, event_id)
             if row is None or row.status != SCHEDULED:
                 return None
-            if cancelled:
-                await stored.update_night(connection, row.id, status=CANCELLED)
+            if cancelled:  # conditional: a /gamenight cancel at the same moment tells the channel, not both
+                if await stored.cancel_night(connection, row.id) is None:
+                    return None
             elif starts_at != row.starts_at:
                 values: dict[str, Any] = {"starts_at": starts_at}
                 if starts_at > row.starts_at:
@@ -254,9 +269,12 @@ class GameNights:
                 raise NightRefused("night_not_found", night=night_id)
             if row.host_id != user_id and not may_manage:
                 raise NightRefused("night_not_yours", host=f"<@{row.host_id}>")
-            if row.status == SCHEDULED and row.opened_at is not None:
+            # an opening claimed within its lease is under way; one older was left by a process that failed
+            stale = self.store.clock() - OPEN_LEASE
+            if row.status == SCHEDULED and row.opened_at is not None and row.opened_at >= stale:
                 raise NightRefused("night_opening")
-            cancelled = await stored.cancel_night(connection, night_id) if row.status == SCHEDULED else None
+            waiting = row.status == SCHEDULED
+            cancelled = await stored.cancel_night(connection, night_id, stale_before=stale) if waiting else None
             if cancelled is None:  # opened, cancelled or missed (before, or as this asked)
                 raise NightRefused("night_not_waiting")
         return NightInfo.of(cancelled)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -37,7 +38,9 @@ DUE_SECONDS = 5.0  # how often the nights due are asked for
 NIGHT_HOURS = 3  # the Discord event's length (an external event must say when it ends)
 INTERESTED_SHOWN = 100  # the people pinged: the first page of the event's interested users
 MESSAGE_MAX = 2000
-EMBED_TEXT_MAX = 4096  # an embed's description
+EMBED_TEXT_MAX = 2000  # a part of the list, in one embed (its description may hold 4,096)
+EMBEDS_TOTAL_MAX = 6000  # a message's embeds together
+MORE_ROOM = 40  # kept for "…and N more"
 LISTED = 25  # the nights /gamenight list shows, and the choices offered to cancel (Discord's most)
 CHOICES_MAX = 25
 CHOICE_NAME_MAX = 100
@@ -71,6 +74,27 @@ def night_line(night: NightInfo, locale: str) -> str:
         host=f"<@{night.host_id}>",
         link=f"https://discord.com/events/{night.guild_id}/{night.event_id}",
     )
+
+
+def list_embeds(title: str, lines: list[str], more: Callable[[int], str]) -> list[discord.Embed]:
+    """``lines`` under ``title``, over as many embeds as their length needs (a description holds 4,096
+    characters, a message's embeds 6,000 together): 25 nights' lines fit (two or three embeds); past 6,000 in
+    all (never with Discord's names as they are), the last ones are counted instead (``more(n)``)."""
+    embeds: list[discord.Embed] = []
+    current: list[str] = []
+    total = len(title)
+    for at, line in enumerate(lines):
+        if total + len(line) + 1 > EMBEDS_TOTAL_MAX - MORE_ROOM:
+            current.append(more(len(lines) - at))
+            break
+        if current and len("\n".join([*current, line])) > EMBED_TEXT_MAX:
+            embeds.append(discord.Embed(description="\n".join(current)))
+            current = []
+        current.append(line)
+        total += len(line) + 1
+    embeds.append(discord.Embed(description="\n".join(current)))
+    embeds[0].title = title
+    return embeds
 
 
 def mention_messages(first: str, user_ids: list[int]) -> list[str]:
@@ -232,15 +256,8 @@ class GameNights(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "night.list_empty"))
             return
         lines = [night_line(night, locale) for night in nights]
-        shown: list[str] = []
-        for at, line in enumerate(lines):
-            more = t(locale, "night.list_more", count=len(lines) - at)
-            if len("\n".join([*shown, line, more])) > EMBED_TEXT_MAX:
-                shown.append(more)
-                break
-            shown.append(line)
-        embed = discord.Embed(title=t(locale, "night.list_title"), description="\n".join(shown))
-        await send(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        embeds = list_embeds(t(locale, "night.list_title"), lines, lambda n: t(locale, "night.list_more", count=n))
+        await send(interaction, embeds=embeds, allowed_mentions=discord.AllowedMentions.none())
 
     @gamenight.command(name="cancel", description=text("command.gamenight_cancel"))
     @app_commands.describe(night=text("describe.gamenight.night"))
@@ -306,9 +323,22 @@ class GameNights(commands.Cog, name=HANDLER):
             status = int(event.get("status", discord.EventStatus.scheduled.value))
             if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
                 return True
-            ending = discord.EventStatus.active.value == status
-            new = discord.EventStatus.ended if ending else discord.EventStatus.cancelled
-            await self.bot.http.edit_scheduled_event(night.guild_id, night.event_id, status=new.value, reason=reason)
+            for _ in range(2):  # Discord may begin it between the read and the edit: then it is ended instead
+                ending = discord.EventStatus.active.value == status
+                new = discord.EventStatus.ended if ending else discord.EventStatus.cancelled
+                try:
+                    await self.bot.http.edit_scheduled_event(
+                        night.guild_id, night.event_id, status=new.value, reason=reason
+                    )
+                    return True
+                except discord.HTTPException as refused:
+                    if refused.status != 400 or ending:
+                        raise
+                event = await self.bot.http.get_scheduled_event(night.guild_id, night.event_id, with_user_count=False)
+                status = int(event.get("status", discord.EventStatus.scheduled.value))
+                if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
+                    return True
+            return False
         except discord.NotFound:
             return True
         except (discord.HTTPException, aiohttp.ClientError) as error:  # said to the asker: what to do by hand
@@ -399,6 +429,9 @@ class GameNights(commands.Cog, name=HANDLER):
     async def open(self, night: NightInfo) -> None:
         """At its start: the night's lobby opens in its channel (or a tournament's sign-up, through its hook)."""
         if not await self._still_on(night):
+            return
+        if not await self.service.game_nights.renew(night):  # taken again by another process, or cancelled
+            log.info("game night %s: no longer this process's to open", night.id)
             return
         locale = self.bot.languages.of(night.guild_id)
         channel = await self._channel(night)

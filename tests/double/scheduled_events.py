@@ -33,6 +33,7 @@ CREATE_EVENTS = 1 << 44  # what creating a scheduled event takes since 2026-02-2
 SCHEDULED_EVENTS_INTENT = 1 << 16
 SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
 EXTERNAL = 3
+AUDIT_REASON_MAX = 512
 TRANSITIONS = {(SCHEDULED, ACTIVE), (ACTIVE, COMPLETED), (SCHEDULED, CANCELED)}  # the only ones Discord allows
 _ids = itertools.count(1_400_000_000_000_000_000)
 
@@ -128,8 +129,11 @@ class ScheduledEventsDouble:
         for key in ("name", "description", "scheduled_start_time", "scheduled_end_time", "status"):
             if key in body:
                 event[key] = body[key]
-        reason = request.headers.get("X-Audit-Log-Reason")
-        self.edits.append((int(event["id"]), dict(body), None if reason is None else unquote(reason)))
+        header = request.headers.get("X-Audit-Log-Reason")
+        reason = None if header is None else unquote(header)
+        if reason is not None and len(reason) > AUDIT_REASON_MAX:
+            self.double.problems.append(f"an audit-log reason of {len(reason)} characters (Discord takes 512)")
+        self.edits.append((int(event["id"]), dict(body), reason))
         await self._tell("GUILD_SCHEDULED_EVENT_UPDATE", event, int(event["guild_id"]))
         return _reply(event)
 

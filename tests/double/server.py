@@ -907,7 +907,12 @@ class DiscordDouble:
             self.activity.on_launch(interaction)
         if kind == 8:  # an autocomplete's choices: only to an autocomplete, at most 25, each named in 1 to 100
             choices = list(data.get("choices") or [])
-            if interaction.kind != 4 or len(choices) > 25 or any(not 1 <= len(c["name"]) <= 100 for c in choices):
+            if (
+                interaction.kind != 4
+                or len(choices) > 25
+                or any(not 1 <= len(c["name"]) <= 100 for c in choices)
+                or any(isinstance(c["value"], int) and not -(2**53) < c["value"] < 2**53 for c in choices)
+            ):
                 self.problems.append(f"interaction {interaction.id}: choices Discord refuses: {choices}")
             interaction.choices = choices
         interaction.answered.set_result(int(kind or 0))

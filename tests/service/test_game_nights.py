@@ -277,3 +277,52 @@ async def test_each_process_pings_and_opens_only_the_nights_of_its_own_servers(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_night_taken_again_while_its_process_was_slow_is_opened_once(database: Database, clock: Clock) -> None:
+    """A process claims two nights and opens them one after another; the first takes it over two minutes, and
+    another process takes the second again. Before opening the second the first asks whether it is still its
+    claim (``renew``): it is not, so only the other opens it; a late word from the slow one changes nothing."""
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        made = [await schedule(first, "2026-11-21 21:00", event=EVENT + n) for n in (1, 2)]
+        clock.advance(3600)
+        _, batch = await first.game_nights.due()
+        assert [n.id for n in batch] == [n.id for n in made]
+        assert await first.game_nights.renew(batch[0])  # the first night's lobby opens, slowly
+        clock.advance(121)
+        await first.game_nights.opened(batch[0].id, table_id=1)
+        _, taken = await second.game_nights.due()
+        assert [n.id for n in taken] == [batch[1].id]  # past its lease: taken again
+        assert not await first.game_nights.renew(batch[1])  # no longer the slow one's to open
+        assert await second.game_nights.renew(taken[0])
+        await second.game_nights.opened(taken[0].id, table_id=2)
+        await first.game_nights.opened(batch[1].id, failed=True)  # a late word: the night stays open
+        found = await first.game_nights.night_of_event(EVENT + 2)
+        assert found is not None and found.status == "open" and found.table_id == 2
+        _, later = await first.game_nights.due()
+        assert later == []
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_night_whose_opening_failed_may_be_cancelled_once_its_claim_is_old(
+    service: TableService, clock: Clock
+) -> None:
+    """An opening that failed (its channel gone, Discord down) leaves its claim: within the lease the night is
+    said to be opening; past it, its host may cancel it rather than have it tried again for an hour. A night
+    cancelled meanwhile is not opened by a claim made before."""
+    night = await schedule(service)
+    clock.advance(3600)
+    _, opens = await service.game_nights.due()
+    with pytest.raises(TableError) as opening:
+        await service.game_nights.cancel(GUILD, night.id, HOST, may_manage=False)
+    assert opening.value.key == "night_opening"
+    clock.advance(121)
+    cancelled = await service.game_nights.cancel(GUILD, night.id, HOST, may_manage=False)
+    assert cancelled.status == "cancelled"
+    assert not await service.game_nights.renew(opens[0])
+    await service.game_nights.opened(night.id, table_id=3)  # a lobby that opened regardless: the night stays
+    found = await service.game_nights.night_of_event(EVENT)
+    assert found is not None and found.status == "cancelled"
