@@ -129,6 +129,15 @@ class GameNights:
                 "night_bad_tournament", value=tournament[:40], allowed=", ".join(FORMATS),
                 allowed_keys=tuple(f"choice.format_{name}" for name in FORMATS),
             )  # fmt: skip
+        starts_at = self._start(starts)
+        # A tournament night's tables are of its players, else of the game's largest (as its sign-up opens them):
+        # its options are checked for that size now, not refused at the start, hours after it was announced.
+        size = players if players is not None or tournament is None else max(GAMES[game].players)
+        chosen = checked_options(game, parse_options(options or ""), size)
+        return NightPlan(game, chosen, players, starts_at, tournament)
+
+    def _start(self, starts: str) -> datetime:
+        """A night's start as typed: a time (UTC unless it names its offset), not past, at most a year ahead."""
         now = self.store.clock()
         starts_at = parse_instant(starts)
         if starts_at is None:
@@ -138,11 +147,7 @@ class GameNights:
             raise NightRefused("night_in_past", starts=starts_at.strftime(shown), now=now.strftime(shown))
         if starts_at > now + timedelta(days=MAX_AHEAD_DAYS):
             raise NightRefused("night_too_far", days=MAX_AHEAD_DAYS)
-        # A tournament night's tables are of its players, else of the game's largest (as its sign-up opens them):
-        # its options are checked for that size now, not refused at the start, hours after it was announced.
-        size = players if players is not None or tournament is None else max(GAMES[game].players)
-        chosen = checked_options(game, parse_options(options or ""), size)
-        return NightPlan(game, chosen, players, starts_at, tournament)
+        return starts_at
 
     async def room_for(self, guild_id: int) -> None:
         """Refused (``night_too_many``) where the server already has ``MAX_WAITING`` nights to come: asked before
@@ -255,28 +260,44 @@ class GameNights:
         assert found is not None
         return NightInfo.of(found)
 
+    async def waiting_night(self, guild_id: int, night_id: int, user_id: int, *, may_manage: bool) -> NightInfo:
+        """The night of server ``guild_id`` that its host (or someone who may manage the server's events) may
+        still change: it waits for its start, its opening not under way. Refused as ``cancel`` refuses."""
+        if not 1 <= night_id <= MAX_ROW_ID:
+            raise NightRefused("night_not_found", night=night_id)
+        async with self.store.db.engine.connect() as connection:
+            row = await stored.night(connection, night_id)
+        if row is None or row.guild_id != guild_id:
+            raise NightRefused("night_not_found", night=night_id)
+        if row.host_id != user_id and not may_manage:
+            raise NightRefused("night_not_yours", host=f"<@{row.host_id}>")
+        if row.status != SCHEDULED:
+            raise NightRefused("night_not_waiting")
+        if row.opened_at is not None and row.opened_at >= self.store.clock() - OPEN_LEASE:
+            raise NightRefused("night_opening")
+        return NightInfo.of(row)
+
+    async def may_move(
+        self, guild_id: int, night_id: int, user_id: int, starts: str, *, may_manage: bool
+    ) -> tuple[NightInfo, datetime]:
+        """``/gamenight move``: the night as it is and its new start, both checked (the start as a new night's
+        is); nothing is written: its Discord event is moved first, and the night follows it (``edited``)."""
+        night = await self.waiting_night(guild_id, night_id, user_id, may_manage=may_manage)
+        return night, self._start(starts)
+
     async def cancel(self, guild_id: int, night_id: int, user_id: int, *, may_manage: bool) -> NightInfo:
         """``/gamenight cancel``: the night of server ``guild_id`` cancelled by its host, or by someone who may
         manage the server's events (``may_manage``), while it still waits for its start. Refused (nothing
         changed): no such night here (another server's too), not theirs to cancel, or no longer waiting (it
         opened, or is opening now; was cancelled or missed). The night as cancelled: its Discord event is the
         caller's to cancel."""
-        if not 1 <= night_id <= MAX_ROW_ID:
-            raise NightRefused("night_not_found", night=night_id)
+        await self.waiting_night(guild_id, night_id, user_id, may_manage=may_manage)
+        # conditional: an opening claimed within its lease is under way (one older was left by a process that
+        # failed); a night that opened, or was cancelled, since it was read is left as it is
         async with self.store.db.engine.begin() as connection:
-            row = await stored.night(connection, night_id)
-            if row is None or row.guild_id != guild_id:
-                raise NightRefused("night_not_found", night=night_id)
-            if row.host_id != user_id and not may_manage:
-                raise NightRefused("night_not_yours", host=f"<@{row.host_id}>")
-            # an opening claimed within its lease is under way; one older was left by a process that failed
-            stale = self.store.clock() - OPEN_LEASE
-            if row.status == SCHEDULED and row.opened_at is not None and row.opened_at >= stale:
-                raise NightRefused("night_opening")
-            waiting = row.status == SCHEDULED
-            cancelled = await stored.cancel_night(connection, night_id, stale_before=stale) if waiting else None
-            if cancelled is None:  # opened, cancelled or missed (before, or as this asked)
-                raise NightRefused("night_not_waiting")
+            cancelled = await stored.cancel_night(connection, night_id, stale_before=self.store.clock() - OPEN_LEASE)
+        if cancelled is None:
+            raise NightRefused("night_not_waiting")
         return NightInfo.of(cancelled)
 
     async def deleted(self, event_id: int) -> NightInfo | None:

@@ -288,12 +288,75 @@ class GameNights(commands.Cog, name=HANDLER):
         with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
             await (await self._channel(cancelled)).send(said, allowed_mentions=discord.AllowedMentions.none())
 
+    @gamenight.command(name="move", description=text("command.gamenight_move"))
+    @app_commands.describe(night=text("describe.gamenight.night_move"), start=text("describe.gamenight.start"))
+    async def move(
+        self, interaction: discord.Interaction[Any], night: int, start: app_commands.Range[str, 1, 32]
+    ) -> None:
+        """A night moved to another start by its host (or someone who manages the server's events): its Discord
+        event moved too (the bot created it: its host may not be able to), its people pinged again before the
+        new start, and its channel told."""
+        locale, guild = reader(interaction), interaction.guild
+        if guild is None:
+            await send(interaction, t(locale, "night.text_channel_only"))
+            return
+        asker, nights = interaction.permissions, self.service.game_nights
+        try:
+            found, starts_at = await nights.may_move(
+                guild.id, night, interaction.user.id, start, may_manage=asker.manage_events or asker.manage_guild
+            )
+        except TableError as error:
+            await send(interaction, error_text(error, locale))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # The night first, then its event: Discord's echo of the edit then finds the night already there (the
+        # channel is told once, here); if the event cannot be moved, the night goes back as it was.
+        if await nights.moved(found.id, starts_at) is None:  # it began, or was cancelled, as this asked
+            await send(interaction, t(locale, "error.night_not_waiting"))
+            return
+        public = self.bot.languages.of(guild.id)
+        reason = t(public, "night.move_reason", who=interaction.user.name)[:AUDIT_REASON_MAX]
+        try:
+            await self.bot.http.edit_scheduled_event(
+                guild.id,
+                found.event_id,
+                scheduled_start_time=starts_at.isoformat(),
+                scheduled_end_time=(starts_at + timedelta(hours=NIGHT_HOURS)).isoformat(),
+                reason=reason,
+            )
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("game night %s: could not move its Discord event %s: %s", found.id, found.event_id, error)
+            await nights.moved(found.id, found.starts_at)
+            await send(interaction, t(locale, "night.move_failed", game=night_title(found, locale)))
+            return
+        when, relative = stamp(starts_at, "F"), stamp(starts_at, "R")
+        await send(interaction, t(locale, "night.move_done", game=night_title(found, locale), when=when))
+        said = t(
+            public,
+            "night.moved_by",
+            who=interaction.user.mention,
+            game=night_title(found, public),
+            when=when,
+            relative=relative,
+        )
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TypeError):
+            await (await self._channel(found)).send(said, allowed_mentions=discord.AllowedMentions.none())
+
     @cancel.autocomplete("night")
     async def nights_to_cancel(
         self, interaction: discord.Interaction[Any], typed: str
     ) -> list[app_commands.Choice[int]]:
-        """The server's nights to come that the asker may cancel (their own, or any if they manage events),
-        those whose name holds what is typed, soonest first."""
+        return await self._nights_offered(interaction, typed)
+
+    @move.autocomplete("night")
+    async def nights_to_move(self, interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[int]]:
+        return await self._nights_offered(interaction, typed)
+
+    async def _nights_offered(
+        self, interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """The server's nights to come that the asker may cancel or move (their own, or any if they manage
+        events), those whose name holds what is typed, soonest first."""
         locale, asker = reader(interaction), interaction.permissions
         may_manage = asker.manage_events or asker.manage_guild
         wanted = str(typed).strip().casefold()

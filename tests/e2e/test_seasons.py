@@ -493,3 +493,54 @@ async def test_a_night_that_could_not_be_stored_leaves_no_discord_event(
         await bot.stop()
     log = bot.log()  # the one failure logged is the one made: the command's, for the night refused
     assert log.count("ERROR") == 1 and "command failed" in log and "Error) no nights" in log, log[-4000:]
+
+
+async def test_a_night_is_moved_by_its_host_with_its_discord_event(double: DiscordDouble, bot: BotProcess) -> None:
+    """/gamenight move: the host's own night moves to a new start with its Discord event (start and end), the
+    channel told once (Discord's echo of the edit says nothing more); another's night is refused; where the bot
+    may no longer edit the event, nothing moves and the asker is told so."""
+    events = double.scheduled_events
+    soon = datetime.now(UTC) + timedelta(hours=2)
+    hana = User(1950, "Hana", create_events=True)
+    mine = await double.command(hana, "gamenight", "schedule", game="oh-hell", start=soon.strftime("%Y-%m-%d %H:%M"))
+    assert mine.original is not None and "scheduled a game night of Oh Hell" in mine.original.text()
+    event_id = int(events.created[-1]["id"])
+    night = (await double.autocomplete(hana, "gamenight", "move", "night"))[0]["value"]
+    later = (soon + timedelta(days=1)).replace(second=0, microsecond=0)
+    mei = User(1951, "Mei")  # neither its host nor a manager
+    refused = (
+        await double.command(
+            mei, "gamenight", "move", night=night, start=(soon + timedelta(days=3)).strftime("%Y-%m-%d %H:%M")
+        )
+    ).original
+    assert refused is not None and "Only its host" in refused.text() and events.edits == []
+    past = (await double.command(hana, "gamenight", "move", night=night, start="2020-01-01 20:00")).original
+    assert past is not None and "cannot start in the past" in past.text() and events.edits == []
+
+    done = await double.command(hana, "gamenight", "move", night=night, start=later.strftime("%Y-%m-%d %H:%M"))
+    assert done.original is not None and done.original.ephemeral_for == hana.id
+    assert "now starts" in done.original.text() and f"<t:{int(later.timestamp())}:F>" in done.original.text()
+    ((edited, body, reason),) = events.edits
+    assert edited == event_id and datetime.fromisoformat(body["scheduled_start_time"]) == later
+    assert datetime.fromisoformat(body["scheduled_end_time"]) == later + timedelta(hours=3)
+    assert reason is not None and "Hana" in reason
+
+    def told() -> list[Message]:
+        return posts(double, lambda m: "moved the Oh Hell game night" in m.text())
+
+    said = (await double.wait_for(told, WAIT, "the move in the channel"))[0]
+    assert f"<@{hana.id}> moved" in said.text() and f"<t:{int(later.timestamp())}:F>" in said.text()
+    await asyncio.sleep(1.0)  # Discord's echo of the edit is heard: no second word of it
+    assert len(told()) == 1 and not posts(double, lambda m: "game night now starts" in m.text())
+
+    double.permissions_withheld = CREATE_EVENTS  # the bot may no longer edit its events: nothing moves
+    kept = (
+        await double.command(
+            hana, "gamenight", "move", night=night, start=(soon + timedelta(days=3)).strftime("%Y-%m-%d %H:%M")
+        )
+    ).original
+    double.permissions_withheld = 0
+    assert kept is not None and "could not move" in kept.text() and len(events.edits) == 1
+    listed = (await double.command(hana, "gamenight", "list")).original
+    assert listed is not None and f"<t:{int(later.timestamp())}:F>" in listed.text()
+    assert double.problems == []

@@ -326,3 +326,38 @@ async def test_a_night_whose_opening_failed_may_be_cancelled_once_its_claim_is_o
     await service.game_nights.opened(night.id, table_id=3)  # a lobby that opened regardless: the night stays
     found = await service.game_nights.night_of_event(EVENT)
     assert found is not None and found.status == "cancelled"
+
+
+async def test_a_night_may_be_moved_by_its_host_or_an_events_manager_to_a_start_ahead(
+    service: TableService, clock: Clock
+) -> None:
+    """``/gamenight move``: checked as a cancellation is (whose night, which server, still waiting) and its start
+    as a new night's; nothing is written by the check (the cog moves the event, then the night)."""
+    nights = service.game_nights
+    night = await schedule(service)  # 21:00; the clock says 20:00
+    for user, manager, starts, key in [
+        (HOST + 1, False, "2026-11-22 21:00", "night_not_yours"),
+        (HOST, False, "2026-11-21 19:00", "night_in_past"),
+        (HOST, False, "tomorrow", "night_bad_time"),
+        (HOST, False, "2028-11-21 21:00", "night_too_far"),
+    ]:
+        with pytest.raises(TableError) as refused:
+            await nights.may_move(GUILD, night.id, user, starts, may_manage=manager)
+        assert refused.value.key == key
+    with pytest.raises(TableError) as elsewhere:
+        await nights.may_move(GUILD + 1, night.id, HOST, "2026-11-22 21:00", may_manage=True)
+    assert elsewhere.value.key == "night_not_found"
+    found, starts_at = await nights.may_move(GUILD, night.id, HOST + 1, "2026-11-22 21:00+09:00", may_manage=True)
+    assert found.id == night.id and starts_at.isoformat() == "2026-11-22T12:00:00+00:00"
+    assert (await nights.upcoming(GUILD))[0].starts_at == night.starts_at  # the check wrote nothing
+    clock.advance(55 * 60)  # 20:55: pinged for 21:00
+    assert [n.id for n in (await nights.due())[0]] == [night.id]
+    moved = await nights.moved(night.id, starts_at)
+    assert moved is not None and moved.starts_at == starts_at
+    clock.now = starts_at - timedelta(minutes=10)
+    pings, _ = await nights.due()
+    assert [n.id for n in pings] == [night.id]  # pinged again before its new start
+    await nights.opened(night.id, table_id=4)
+    with pytest.raises(TableError) as over:
+        await nights.may_move(GUILD, night.id, HOST, "2026-11-23 21:00", may_manage=False)
+    assert over.value.key == "night_not_waiting"
