@@ -315,7 +315,8 @@ async def renew_claim(connection: AsyncConnection, night_id: int, claimed: datet
 
 
 async def finish_night(connection: AsyncConnection, night_id: int, **values: Any) -> bool:
-    """A night still waiting marked opened (or failed): never one cancelled, or already marked, meanwhile."""
+    """A night still waiting changed (marked opened or failed, or put back as it was): never one cancelled, or
+    already marked, meanwhile."""
     statement = update(NIGHTS).where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled").values(**values)
     return bool((await connection.execute(statement)).rowcount)
 

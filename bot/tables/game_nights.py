@@ -56,6 +56,7 @@ class NightInfo:
     table_id: int | None
     tournament_format: str | None = None  # a night of kind "tournament": swiss, knockout or duplicate
     opened_at: datetime | None = None  # when its opening was claimed (the claim's mark: see ``GameNights.renew``)
+    pinged_at: datetime | None = None  # when its ping was claimed
 
     @classmethod
     def of(cls, row: Row[Any]) -> NightInfo:
@@ -77,6 +78,7 @@ class NightInfo:
             row.table_id,
             tournament_format if isinstance(tournament_format, str) else None,
             row.opened_at,
+            row.pinged_at,
         )
 
 
@@ -299,6 +301,14 @@ class GameNights:
         if cancelled is None:
             raise NightRefused("night_not_waiting")
         return NightInfo.of(cancelled)
+
+    async def put_back(self, night: NightInfo) -> None:
+        """A move undone (its Discord event could not be moved): the night as ``night`` was, its ping and its
+        opening's claim too (so nobody is pinged twice), if it still waits."""
+        async with self.store.db.engine.begin() as connection:
+            await stored.finish_night(
+                connection, night.id, starts_at=night.starts_at, pinged_at=night.pinged_at, opened_at=night.opened_at
+            )
 
     async def deleted(self, event_id: int) -> NightInfo | None:
         return await self.edited(event_id, datetime.min, cancelled=True)

@@ -326,7 +326,7 @@ class GameNights(commands.Cog, name=HANDLER):
             )
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.warning("game night %s: could not move its Discord event %s: %s", found.id, found.event_id, error)
-            await nights.moved(found.id, found.starts_at)
+            await nights.put_back(found)
             await send(interaction, t(locale, "night.move_failed", game=night_title(found, locale)))
             return
         when, relative = stamp(starts_at, "F"), stamp(starts_at, "R")

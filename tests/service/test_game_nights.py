@@ -361,3 +361,21 @@ async def test_a_night_may_be_moved_by_its_host_or_an_events_manager_to_a_start_
     with pytest.raises(TableError) as over:
         await nights.may_move(GUILD, night.id, HOST, "2026-11-23 21:00", may_manage=False)
     assert over.value.key == "night_not_waiting"
+
+
+async def test_a_move_undone_puts_the_night_back_as_it_was(service: TableService, clock: Clock) -> None:
+    """The night is moved before its Discord event; if the event cannot be moved the night is put back: its
+    start, and its ping already sent (nobody is pinged twice for the start that stands)."""
+    nights = service.game_nights
+    night = await schedule(service)  # 21:00
+    clock.advance(55 * 60)  # 20:55: pinged
+    assert [n.id for n in (await nights.due())[0]] == [night.id]
+    found, starts_at = await nights.may_move(GUILD, night.id, HOST, "2026-11-22 21:00", may_manage=False)
+    assert found.pinged_at is not None
+    assert await nights.moved(found.id, starts_at) is not None
+    await nights.put_back(found)
+    back = await nights.night_of_event(EVENT)
+    assert back is not None and back.starts_at == night.starts_at and back.pinged_at == found.pinged_at
+    assert await nights.due() == ([], [])  # not pinged again
+    clock.advance(5 * 60)
+    assert [n.id for n in (await nights.due())[1]] == [night.id]  # opened at the start that stands
