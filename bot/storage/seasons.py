@@ -314,6 +314,33 @@ async def renew_claim(connection: AsyncConnection, night_id: int, claimed: datet
     return bool((await connection.execute(statement)).rowcount)
 
 
+def _as_left(value: datetime | None, column: Any) -> Any:
+    return column.is_(None) if value is None else column == value
+
+
+async def change_night(
+    connection: AsyncConnection,
+    night_id: int,
+    *,
+    starts_at: datetime,
+    opened_at: datetime | None,
+    values: dict[str, Any],
+) -> bool:
+    """A night still waiting changed to ``values`` only where it is still as it was read (its start, and its
+    opening's claim: none taken, renewed or cleared since): False if anything moved it meanwhile."""
+    statement = (
+        update(NIGHTS)
+        .where(
+            NIGHTS.c.id == night_id,
+            NIGHTS.c.status == "scheduled",
+            NIGHTS.c.starts_at == starts_at,
+            _as_left(opened_at, NIGHTS.c.opened_at),
+        )
+        .values(**values)
+    )
+    return bool((await connection.execute(statement)).rowcount)
+
+
 async def finish_night(connection: AsyncConnection, night_id: int, **values: Any) -> bool:
     """A night still waiting changed (marked opened or failed, or put back as it was): never one cancelled, or
     already marked, meanwhile."""

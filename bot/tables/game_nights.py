@@ -302,13 +302,36 @@ class GameNights:
             raise NightRefused("night_not_waiting")
         return NightInfo.of(cancelled)
 
-    async def put_back(self, night: NightInfo) -> None:
-        """A move undone (its Discord event could not be moved): the night as ``night`` was, its ping and its
-        opening's claim too (so nobody is pinged twice), if it still waits."""
+    async def begin_move(self, night: NightInfo, starts_at: datetime) -> datetime | None:
+        """``/gamenight move``, before its Discord event is moved: the night (still as ``night`` was read: not
+        claimed for its opening since, not moved) takes its new start, its ping and its opening claimed by the
+        move meanwhile (so the due loop neither pings nor opens it while the event is being edited, nor reads
+        the event still at its old start and moves the night back). The move's claim (its mark), or None: the
+        night changed meanwhile (its opening began, it was moved or cancelled), nothing written."""
+        claim = self.store.clock()
+        values = {"starts_at": starts_at, "pinged_at": claim, "opened_at": claim}
         async with self.store.db.engine.begin() as connection:
-            await stored.finish_night(
-                connection, night.id, starts_at=night.starts_at, pinged_at=night.pinged_at, opened_at=night.opened_at
+            moved = await stored.change_night(
+                connection, night.id, starts_at=night.starts_at, opened_at=night.opened_at, values=values
             )
+        return claim if moved else None
+
+    async def end_move(self, night: NightInfo, starts_at: datetime, claim: datetime) -> NightInfo | None:
+        """The Discord event moved: the night pinged and opened as its new start comes (pinged at once if that is
+        near). None: it changed meanwhile (cancelled), so no move is to be told."""
+        values = {"pinged_at": None, "opened_at": None}
+        async with self.store.db.engine.begin() as connection:
+            if not await stored.change_night(connection, night.id, starts_at=starts_at, opened_at=claim, values=values):
+                return None
+            row = await stored.night(connection, night.id)
+        return None if row is None else NightInfo.of(row)
+
+    async def put_back(self, night: NightInfo, starts_at: datetime, claim: datetime) -> bool:
+        """A move undone (its Discord event could not be moved): the night as ``night`` was (its start, its ping
+        already sent, its opening's claim), if it is still as the move left it. False: it changed meanwhile."""
+        values = {"starts_at": night.starts_at, "pinged_at": night.pinged_at, "opened_at": night.opened_at}
+        async with self.store.db.engine.begin() as connection:
+            return await stored.change_night(connection, night.id, starts_at=starts_at, opened_at=claim, values=values)
 
     async def deleted(self, event_id: int) -> NightInfo | None:
         return await self.edited(event_id, datetime.min, cancelled=True)

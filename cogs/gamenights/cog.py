@@ -301,6 +301,7 @@ class GameNights(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "night.text_channel_only"))
             return
         asker, nights = interaction.permissions, self.service.game_nights
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             found, starts_at = await nights.may_move(
                 guild.id, night, interaction.user.id, start, may_manage=asker.manage_events or asker.manage_guild
@@ -308,10 +309,20 @@ class GameNights(commands.Cog, name=HANDLER):
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        # The night first, then its event: Discord's echo of the edit then finds the night already there (the
-        # channel is told once, here); if the event cannot be moved, the night goes back as it was.
-        if await nights.moved(found.id, starts_at) is None:  # it began, or was cancelled, as this asked
+        title = night_title(found, locale)
+        try:  # an event Discord already began (its start came, or someone pressed Start) keeps its start
+            event = await self.bot.http.get_scheduled_event(guild.id, found.event_id, with_user_count=False)
+        except (discord.HTTPException, aiohttp.ClientError):
+            await send(interaction, t(locale, "night.move_failed", game=title))
+            return
+        if int(event.get("status", discord.EventStatus.scheduled.value)) != discord.EventStatus.scheduled.value:
+            await send(interaction, t(locale, "error.night_event_begun"))
+            return
+        # The night first, claimed by the move (no ping, no opening, meanwhile), then its event: Discord's echo of
+        # the edit finds the night already there (the channel is told once, here); if the event cannot be moved,
+        # the night is put back as it was.
+        claim = await nights.begin_move(found, starts_at)
+        if claim is None:  # it began, or was moved or cancelled, as this asked
             await send(interaction, t(locale, "error.night_not_waiting"))
             return
         public = self.bot.languages.of(guild.id)
@@ -324,13 +335,16 @@ class GameNights(commands.Cog, name=HANDLER):
                 scheduled_end_time=(starts_at + timedelta(hours=NIGHT_HOURS)).isoformat(),
                 reason=reason,
             )
-        except (discord.HTTPException, aiohttp.ClientError) as error:
+        except Exception as error:  # Discord refused, or no answer came: the night as it was
             log.warning("game night %s: could not move its Discord event %s: %s", found.id, found.event_id, error)
-            await nights.put_back(found)
-            await send(interaction, t(locale, "night.move_failed", game=night_title(found, locale)))
+            await nights.put_back(found, starts_at, claim)
+            await send(interaction, t(locale, "night.move_failed", game=title))
+            return
+        if await nights.end_move(found, starts_at, claim) is None:  # cancelled in Discord meanwhile
+            await send(interaction, t(locale, "error.night_not_waiting"))
             return
         when, relative = stamp(starts_at, "F"), stamp(starts_at, "R")
-        await send(interaction, t(locale, "night.move_done", game=night_title(found, locale), when=when))
+        await send(interaction, t(locale, "night.move_done", game=title, when=when))
         said = t(
             public,
             "night.moved_by",

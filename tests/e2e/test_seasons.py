@@ -543,4 +543,7 @@ async def test_a_night_is_moved_by_its_host_with_its_discord_event(double: Disco
     assert kept is not None and "could not move" in kept.text() and len(events.edits) == 1
     listed = (await double.command(hana, "gamenight", "list")).original
     assert listed is not None and f"<t:{int(later.timestamp())}:F>" in listed.text()
+    events.events[event_id]["status"] = 2  # Discord began the event (its start came; the bot has not heard yet)
+    begun = await double.command(hana, "gamenight", "move", night=night, start=later.strftime("%Y-%m-%d %H:%M"))
+    assert begun.original is not None and "already begun" in begun.original.text() and len(events.edits) == 1
     assert double.problems == []

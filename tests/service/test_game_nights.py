@@ -352,7 +352,9 @@ async def test_a_night_may_be_moved_by_its_host_or_an_events_manager_to_a_start_
     assert (await nights.upcoming(GUILD))[0].starts_at == night.starts_at  # the check wrote nothing
     clock.advance(55 * 60)  # 20:55: pinged for 21:00
     assert [n.id for n in (await nights.due())[0]] == [night.id]
-    moved = await nights.moved(night.id, starts_at)
+    claim = await nights.begin_move(found, starts_at)
+    assert claim is not None
+    moved = await nights.end_move(found, starts_at, claim)
     assert moved is not None and moved.starts_at == starts_at
     clock.now = starts_at - timedelta(minutes=10)
     pings, _ = await nights.due()
@@ -372,10 +374,43 @@ async def test_a_move_undone_puts_the_night_back_as_it_was(service: TableService
     assert [n.id for n in (await nights.due())[0]] == [night.id]
     found, starts_at = await nights.may_move(GUILD, night.id, HOST, "2026-11-22 21:00", may_manage=False)
     assert found.pinged_at is not None
-    assert await nights.moved(found.id, starts_at) is not None
-    await nights.put_back(found)
+    claim = await nights.begin_move(found, starts_at)
+    assert claim is not None and await nights.put_back(found, starts_at, claim)
     back = await nights.night_of_event(EVENT)
     assert back is not None and back.starts_at == night.starts_at and back.pinged_at == found.pinged_at
     assert await nights.due() == ([], [])  # not pinged again
     clock.advance(5 * 60)
     assert [n.id for n in (await nights.due())[1]] == [night.id]  # opened at the start that stands
+
+
+async def test_a_move_holds_the_night_still_until_its_event_has_moved(service: TableService, clock: Clock) -> None:
+    """While its Discord event is being moved the night is claimed by the move: not pinged nor opened (even
+    moved to a start within the ping's ten minutes), not moved or cancelled by anyone else; a move whose night
+    began opening since it was read writes nothing."""
+    nights = service.game_nights
+    night = await schedule(service, "2026-11-21 23:00")  # the clock says 20:00
+    found, starts_at = await nights.may_move(GUILD, night.id, HOST, "2026-11-21 20:05", may_manage=False)
+    claim = await nights.begin_move(found, starts_at)
+    assert claim is not None
+    assert await nights.due() == ([], [])  # within its ping's window, yet held by the move
+    for attempt in (
+        nights.may_move(GUILD, night.id, HOST, "2026-11-22 20:00", may_manage=True),
+        nights.cancel(GUILD, night.id, HOST, may_manage=True),
+    ):
+        with pytest.raises(TableError) as held:
+            await attempt
+        assert held.value.key == "night_opening"
+    assert await nights.begin_move(found, starts_at) is None  # the same reading, again: it changed since
+    moved = await nights.end_move(found, starts_at, claim)
+    assert moved is not None and moved.starts_at == starts_at
+    pings, opens = await nights.due()
+    assert [n.id for n in pings] == [night.id] and opens == []  # pinged at once: its start is near
+
+    clock.advance(5 * 60)  # 20:05: its opening claimed and under way
+    found, later = await nights.may_move(GUILD, night.id, HOST, "2026-11-22 20:00", may_manage=False)
+    _, opens = await nights.due()
+    assert [n.id for n in opens] == [night.id] and await nights.renew(opens[0])
+    assert await nights.begin_move(found, later) is None  # read before the opening began: nothing written
+    await nights.opened(night.id, table_id=6)
+    done = await nights.night_of_event(EVENT)
+    assert done is not None and done.status == "open" and done.starts_at == starts_at
