@@ -258,6 +258,11 @@ class Screen:
         """A screen only ever shows the tables of its own place (its instance's channel or thread, or its room)."""
         return in_place(table, self.session.guild_id, self.session.channel_id)
 
+    def may_watch(self, table: TableInfo) -> bool:
+        """A private table (a duplicate night's: the other tables of its round hold the same cards) is shown only
+        on its own players' screens."""
+        return not table.private or table.seat_of(self.session.user_id) is not None
+
     async def show(self, table_id: int | None) -> None:
         """Show ``table_id`` (None: the place's open table, else the lobby form) and follow its changes. A
         table refused (gone, or not of this place) leaves what the screen shows; where it shows nothing yet (a
@@ -271,6 +276,10 @@ class Screen:
                 return
             if not self.in_place(table):
                 await self.refuse("activity.not_here")
+                await self._show_place_if_blank()
+                return
+            if not self.may_watch(table):
+                await self.refuse_table(NotAllowed("private_table", table=table.id))
                 await self._show_place_if_blank()
                 return
         if self._pusher is not None:
@@ -290,12 +299,14 @@ class Screen:
                 session = self.session
                 async with self.server.places.watching(session.guild_id, session.channel_id) as place:
                     seen, tables = await place.after(place.now())
+                    tables = [table for table in tables if self.may_watch(table)]
                     shown: list[int] | None = None
                     while len(tables) != 1:  # none yet, or several to choose from: look again now and then
                         if [t.id for t in tables] != shown:
                             shown = [t.id for t in tables]
                             await self.send({"type": "state", "table": None, "tables": self._choosable(tables)})
                         seen, tables = await place.after(seen)
+                        tables = [table for table in tables if self.may_watch(table)]
                 table_id = self.table_id = tables[0].id
             async for _version in self.source.subscribe(table_id):
                 await self.send_text(await self.state_frame(table_id))
@@ -324,6 +335,8 @@ class Screen:
         the reader's own place in it)."""
         user = self.session.user_id
         table, public, hand = await self._read(table_id)
+        if not self.may_watch(table):  # private since (its seat given to someone else): shown no more
+            raise NotAllowed("private_table", table=table.id)
         if public is None or table.status == TableStatus.LOBBY:
             return frame_of(screen(table, public, user_id=user, seat=None, legal=[], language=self.language))
         if hand is None:

@@ -175,6 +175,9 @@ class Table(Base):
     host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     turn_seconds: Mapped[int | None] = mapped_column(Integer)  # overrides the guild's; 0 = off
     hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # a match with hints is unrated
+    # Shown only to its players, in a private thread of its own that holds its message (a duplicate night's
+    # table: the other tables of its round are dealt the same cards).
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]

@@ -73,6 +73,7 @@ class LiveTable:
     action_count: int
     seats: list[LiveSeat]
     hints: bool = False
+    private: bool = False  # shown only to its players, in its private thread (a duplicate night's table)
     state: GameState | None = None
     public: View | None = None  # the public view, once the match has begun
     views: dict[int, View] = field(default_factory=dict)  # each person's seat's view (computers' are not kept)
@@ -158,6 +159,7 @@ class LiveTable:
             to_act=tuple(self.state.to_act()) if playing and self.state is not None else (),
             actions=self.action_count,
             hints=self.hints,
+            private=self.private,
             turn_ends=self.turn_ends if playing else None,
         )
 

@@ -152,17 +152,26 @@ class Lobby:
             return self._changed(live, announce=announce)
 
     async def set_location(
-        self, table_id: int, *, message_id: int | None = None, thread_id: int | None = None, in_channel: bool = False
+        self,
+        table_id: int,
+        *,
+        message_id: int | None = None,
+        thread_id: int | None = None,
+        in_channel: bool = False,
+        private: bool | None = None,
     ) -> None:
         """Where the presentation put the table (its message, its thread). ``in_channel``: a table meant
         for a thread of its own stays in its channel instead (the thread could not be made), and takes
-        the channel's one place for an open table; ChannelBusy if another table holds it already."""
+        the channel's one place for an open table; ChannelBusy if another table holds it already.
+        ``private`` False: a private table whose private thread could not be made is shown in its channel."""
         async with self.store.locked(table_id) as live:
             values: dict[str, Any] = {}
             if message_id is not None:
                 values["message_id"] = message_id
             if thread_id is not None:
                 values["thread_id"] = thread_id
+            if private is not None and private != live.private:
+                values["private"] = private
             if not values and not in_channel:
                 return
             work = nothing_more
@@ -177,6 +186,7 @@ class Lobby:
             await self.store.write(live, work, **values)
             live.message_id = values.get("message_id", live.message_id)
             live.thread_id = values.get("thread_id", live.thread_id)
+            live.private = values.get("private", live.private)
 
     async def forget_thread(self, table_id: int, thread_id: int) -> bool:
         """The table's thread ``thread_id`` was deleted in Discord: the table goes on, everything it said in its

@@ -60,6 +60,9 @@ class TableInfo:
     actions: int = 0  # actions in the log so far
     hints: bool = False  # players may ask the strong computer player for a hint; the match is then unrated
     turn_ends: datetime | None = None  # when the seats on turn are reminded, or after that played for
+    # Shown only to its players: its message in a private thread of its own (thread_id), never in its channel,
+    # and on the Activity's screens only theirs (a duplicate night's table: its round's tables hold the same cards)
+    private: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
         return next((seat.index for seat in self.seats if seat.user_id == user_id), None)

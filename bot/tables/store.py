@@ -334,6 +334,7 @@ class TableStore:
                 action_count=row.action_count,
                 seats=seats,
                 hints=row.hints,
+                private=row.private,
             )
             if stored.deadline is not None:
                 live.turn_ends = stored.deadline.remind_at or stored.deadline.act_at

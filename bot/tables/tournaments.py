@@ -691,6 +691,7 @@ class Tournaments:
                     host_id=info.host_id,
                     turn_seconds=None,
                     hints=not info.rated,
+                    private=info.format == DUPLICATE,  # the same cards at every table: each seen by its own only
                     created_at=now,
                     version=0,
                     action_count=0,

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.tables import TableError
 from bot.tables.game_nights import NightInfo
-from bot.tables.tournament_records import FORMATS
+from bot.tables.tournament_records import DUPLICATE, FORMATS
 from bot.words import error_text
 
 from ..client import TableBot
@@ -29,6 +29,7 @@ from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import PUBLIC_THINKING, send
 from ..tables.lobby_clicks import NEEDED_PERMISSIONS, missing_in, missing_text
+from ..tables.private_threads import PRIVATE_PERMISSIONS
 from ..tables.render import game_name
 from .hooks import GAME_NIGHTS, TABLES, LobbyOpener, TournamentSignUps
 
@@ -183,7 +184,9 @@ class GameNights(commands.Cog, name=HANDLER):
         if not interaction.app_permissions.create_events:
             await send(interaction, t(locale, "night.no_create_events"))
             return
-        missing = missing_in(interaction, channel, NEEDED_PERMISSIONS)  # its lobby is opened there at the start
+        # its lobby is opened there at the start (a duplicate night's tables, in private threads of their own)
+        needed = NEEDED_PERMISSIONS + (PRIVATE_PERMISSIONS if tournament == DUPLICATE else ())
+        missing = missing_in(interaction, channel, needed)
         if missing:
             await send(interaction, missing_text(missing, locale, "night.missing_permissions", channel=where.mention))
             return

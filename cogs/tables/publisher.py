@@ -48,13 +48,19 @@ from ..unreachable import Unreachable
 from .components import LaunchButton, LobbyButton, RematchButton, ReviewButton
 from .hand_components import HandButton
 from .picture import table_picture
-from .render import closed_lobby_embed, lobby_embed, seat_name, table_embed, turn_line
+from .private_threads import open_private_thread
+from .render import closed_lobby_embed, game_name, lobby_embed, seat_name, table_embed, turn_line
 
 log = logging.getLogger(__name__)
 UNKNOWN_MESSAGE = 10008  # Discord's JSON error code for a message that no longer exists
 UNKNOWN_CHANNEL = 10003  # ... for a channel that no longer exists (or never did)
 MISSING_ACCESS = 50001  # ... for a channel the bot may not see (or a server it is no longer in)
 MISSING_PERMISSIONS = 50013  # ... for something the bot may not do there
+
+
+def message_channel(table: TableInfo) -> int:
+    """Where the table's message is: a private table's in its private thread, any other's in its channel."""
+    return table.thread_id if table.private and table.thread_id is not None else table.channel_id
 
 
 def lobby_controls(table: TableInfo, locale: Any) -> discord.ui.View:
@@ -169,7 +175,13 @@ class Publisher:
         return kwargs
 
     async def place(
-        self, table_id: int, *, message_id: int, thread_id: int | None = None, in_channel: bool = False
+        self,
+        table_id: int,
+        *,
+        message_id: int,
+        thread_id: int | None = None,
+        in_channel: bool = False,
+        private: bool | None = None,
     ) -> None:
         """Record where a table's new message is (the service's ``set_location``), then have it edited if the
         table changed since it was posted: a change heard before its place was known (a computer seated the
@@ -177,7 +189,9 @@ class Publisher:
         otherwise never be shown. Nothing is sent when the message shows the table's version already and no
         edit went missing meanwhile (a tournament's tables, posted already started: one edit fewer each)."""
         before = await self._version(table_id)
-        await self.service.set_location(table_id, message_id=message_id, thread_id=thread_id, in_channel=in_channel)
+        await self.service.set_location(
+            table_id, message_id=message_id, thread_id=thread_id, in_channel=in_channel, private=private
+        )
         after = await self._version(table_id)
         missed = table_id in self._missed
         self._missed.discard(table_id)
@@ -275,7 +289,7 @@ class Publisher:
                 self._missed.add(table_id)
                 return
             kwargs = await self.message(table_id)
-            channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            channel = self.client.get_partial_messageable(message_channel(table), guild_id=table.guild_id)
             try:
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
                 self._shown_now(table)
@@ -348,7 +362,14 @@ class Publisher:
         posted again in its channel, as it is now, so its players keep their Show my hand button; if it
         cannot be (the channel is gone, or the bot may no longer write there), one line says so."""
         log.warning("the message of table %s was deleted in Discord: posting the table again", table.id)
+        thread_id = None
         try:
+            if table.private and table.thread_id is None:  # its private thread was deleted: never the channel
+                locale = await self.locale_of(table.guild_id)
+                name = t(locale, "lobby.thread", game=game_name(table.game, locale), table=table.id)
+                people = [seat.user_id for seat in table.seats if seat.user_id is not None]
+                thread_id = await open_private_thread(self.client.http, table.channel_id, name, people)
+                channel = self.client.get_partial_messageable(thread_id, guild_id=table.guild_id)
             message = await self.send_new(channel, table.id)
         except (discord.HTTPException, aiohttp.ClientError) as error:
             if isinstance(error, discord.HTTPException) and error.status in (403, 404):
@@ -356,7 +377,7 @@ class Publisher:
                 return
             log.warning("could not post table %s again in its channel (%s)", table.id, error)
             return
-        await self.service.set_location(table.id, message_id=message.id)
+        await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
         self.mark_shown(table.id)
 
     async def send_new(self, channel: discord.abc.Messageable, table_id: int) -> discord.Message:

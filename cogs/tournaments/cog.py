@@ -44,7 +44,8 @@ from ..i18n import reader, t, text
 from ..records.cog import game_choices
 from ..replies import post, send, update
 from ..tables.cog import Tables
-from ..tables.lobby_clicks import missing_permissions, missing_text
+from ..tables.lobby_clicks import NEEDED_PERMISSIONS, missing_in, missing_text
+from ..tables.private_threads import PRIVATE_PERMISSIONS, open_private_thread
 from ..tables.working import Work
 from .components import HANDLER, signup_controls
 from .render import comparison_embeds, podium_embed, signup_embed, standings_embed, table_ping, thread_name
@@ -156,8 +157,11 @@ class Tournaments(commands.Cog, name=HANDLER):
         if isinstance(interaction.channel, discord.Thread):  # its tables open threads of their own from the channel
             await send(interaction, t(locale, "tournament.not_in_thread"))
             return
-        missing = missing_permissions(interaction)
-        if missing:  # its rounds' tables could not be posted here: the sign-up would lead nowhere
+        # its rounds' tables could not be posted here (a duplicate night's, in private threads): the sign-up would
+        # lead nowhere
+        needed = NEEDED_PERMISSIONS + (PRIVATE_PERMISSIONS if format is not None and format.value == DUPLICATE else ())
+        missing = missing_in(interaction, None, needed)
+        if missing:
             await send(interaction, missing_text(missing, locale, "tournament.missing_permissions"))
             return
         starts_at = self.tournaments.store.clock() + timedelta(minutes=starts_in) if starts_in else None
@@ -408,16 +412,20 @@ class Tournaments(commands.Cog, name=HANDLER):
         """Each table of the round not shown yet: its message in the channel, a thread, its people pinged. The
         messages are posted one after another, so the channel lists the tables in order; each one's thread,
         place and ping follow while the next is posted (a round of 16 tables waits for Discord's answer 16
-        times, not 48)."""
+        times, not 48). A private table (a duplicate night's: every table holds the same cards) posts nothing in
+        the channel: its message goes in a private thread of its own that only its people are added to."""
         tables_cog = self.bot.cog_of(Tables)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        following: list[asyncio.Task[None]] = []
+        following: list[asyncio.Task[bool]] = []
         try:
             for table in await self.tournaments.round_tables(info.id, round_no):
                 if table.message_id is not None or table.table_id in self._posting:
                     continue
                 self._posting.add(table.table_id)
                 try:
+                    if (await tables_cog.service.table(table.table_id)).private:
+                        following.append(asyncio.create_task(self._open_private(info, table, locale)))
+                        continue
                     message = await tables_cog.publisher.send_new(channel, table.table_id)  # (as text without files)
                     tables_cog.publisher.mark_shown(table.table_id)
                 except BaseException:
@@ -425,11 +433,19 @@ class Tournaments(commands.Cog, name=HANDLER):
                     raise
                 following.append(asyncio.create_task(self._open_table(info, table, message.id, locale)))
         finally:
-            for failed in await asyncio.gather(*following, return_exceptions=True):
+            outcomes = await asyncio.gather(*following, return_exceptions=True)
+            for failed in outcomes:
                 if isinstance(failed, Exception):
                     log.warning("a table of tournament %s was posted without its thread or ping: %s", info.id, failed)
+        if False in outcomes:  # shown in the channel after all: said once, and what to grant
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(
+                    missing_text(list(PRIVATE_PERMISSIONS), locale, "tournament.private_refused", tournament=info.id)
+                )
 
-    async def _open_table(self, info: TournamentInfo, table: RoundTable, message_id: int, locale: Any) -> None:
+    async def _open_table(
+        self, info: TournamentInfo, table: RoundTable, message_id: int, locale: Any, *, private: bool | None = None
+    ) -> bool:
         """A round's table just posted: its thread, where it is, and its people pinged there."""
         try:
             thread_id = None
@@ -440,9 +456,41 @@ class Tournaments(commands.Cog, name=HANDLER):
                     info.channel_id, message_id, name=thread_name(info, table, locale), auto_archive_duration=1440
                 )
                 thread_id = int(thread["id"])
-            await self.bot.cog_of(Tables).publisher.place(table.table_id, message_id=message_id, thread_id=thread_id)
+            await self.bot.cog_of(Tables).publisher.place(
+                table.table_id, message_id=message_id, thread_id=thread_id, private=private
+            )
             line, users = table_ping(info, table, locale)
             target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
             await target.send(line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
         finally:
             self._posting.discard(table.table_id)
+        return private is not False
+
+    async def _open_private(self, info: TournamentInfo, table: RoundTable, locale: Any) -> bool:
+        """A private table of the round: a private thread only its people are added to (nobody may invite others),
+        its message and their ping there. Where the thread cannot be made (the bot may not create private threads
+        in the channel any more), the table is shown in the channel as any other, rather than not at all: False."""
+        publisher = self.bot.cog_of(Tables).publisher
+        line, users = table_ping(info, table, locale)
+        try:
+            name = thread_name(info, table, locale)
+            thread_id = await open_private_thread(self.bot.http, info.channel_id, name, users)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("no private thread for table %s: shown in its channel (%s)", table.table_id, error)
+            try:
+                channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+                message = await publisher.send_new(channel, table.table_id)
+                publisher.mark_shown(table.table_id)
+            except BaseException:
+                self._posting.discard(table.table_id)
+                raise
+            return await self._open_table(info, table, message.id, locale, private=False)
+        try:
+            thread = self.bot.get_partial_messageable(thread_id, guild_id=info.guild_id)
+            message = await publisher.send_new(thread, table.table_id)
+            publisher.mark_shown(table.table_id)
+            await publisher.place(table.table_id, message_id=message.id, thread_id=thread_id)
+            await thread.send(line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+        finally:
+            self._posting.discard(table.table_id)
+        return True

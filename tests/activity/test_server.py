@@ -306,3 +306,34 @@ async def test_refusals_say_what_was_wrong(served: Served) -> None:
     async with served.client.post(served.url("/api/local/signin"), data="not json", headers=headers) as answer:
         said = await answer.json()
         assert answer.status == 400 and said["key"] == "activity.bad_frame" and "メッセージ" in said["error"]
+
+
+async def test_a_private_table_is_shown_only_on_its_own_players_screens(served: Served) -> None:
+    """A duplicate night's table is private: the other tables of its round hold the same cards, so a screen of
+    someone not seated there neither finds it among the place's tables nor is shown it when it names it (told
+    so in its language); its own players' screens show it as any table."""
+    alice = await served.screen("Alice")
+    lobby = await open_table(alice, ["easy", "easy", "easy"])
+    table_id = lobby["id"]
+    await alice.send(op="start", table=table_id)
+    await alice.state_where(lambda t: t["status"] == "playing")
+    watcher = await served.screen("Bob")  # not private yet: the place's one table, shown at once
+    assert (await watcher.state_where(lambda t: t["status"] == "playing"))["id"] == table_id
+    await served.service.set_location(table_id, private=True)
+    assert (await served.service.table(table_id)).private
+
+    ken = await served.screen("Ken", language="ja")  # the place's tables: none he may see
+    listed = await ken.next("state")
+    assert listed["table"] is None and listed.get("tables", []) == []
+    named = await served.screen("Erin", language="ja", table=table_id)  # named outright: refused
+    refused = await named.next("error")
+    assert refused["key"] == "error.private_table" and f"テーブル{table_id}" in refused["message"]
+    assert "何も変更していません" in refused["message"]
+    await named.send(op="watch", table=table_id)  # asked again from the screen: the same
+    assert (await named.next("error"))["key"] == "error.private_table"
+    assert all(frame.get("table") is None for frame in named.frames if frame.get("type") == "state")
+    assert all(frame.get("table") is None for frame in ken.frames if frame.get("type") == "state")
+
+    again = await served.another_tab(alice)  # its own player's screen: the place's table, as before
+    mine = await again.state_where(lambda t: t["status"] == "playing")
+    assert mine["id"] == table_id and mine["hand"]

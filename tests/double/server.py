@@ -74,6 +74,7 @@ BOT_PERMISSIONS = str(
     | (1 << 15)  # attach files
     | (1 << 16)  # read message history
     | (1 << 35)  # create public threads
+    | (1 << 36)  # create private threads (a duplicate night's tables)
     | (1 << 38)  # send messages in threads
     | (1 << 44)  # create events (a scheduled game night: Manage Events alone no longer creates one)
     | (1 << 28)  # manage roles (a season's role)
@@ -84,6 +85,8 @@ MANAGE_ROLES = 1 << 28
 ORGANISERS = 930_000_000_000_000_900  # the server's role of its managers (position 10): the roles tests name are below
 BOT_ROLE = 930_000_000_000_000_950  # the bot's own role (its integration's, position 20), as Discord gives every bot
 ATTACH_FILES = 1 << 15
+CREATE_PRIVATE_THREADS = 1 << 36
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 MISSING_ACCESS = {"message": "Missing Access", "code": 50001}
 UNKNOWN_CHANNEL = {"message": "Unknown Channel", "code": 10003}
@@ -324,6 +327,7 @@ class DiscordDouble:
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="double-spec")
         self.deleted: list[Message] = []  # channel messages the bot deleted
         self.threads_forbidden = False  # the bot may not create threads (a missing permission)
+        self.thread_members: dict[int, set[int]] = {}  # each private thread's members (the bot's own included)
         self.attachments_forbidden = False  # the bot may not attach files (no Attach Files permission)
         self.permissions_withheld = 0  # permission bits the bot lacks in every channel (its app_permissions)
         # Shards: a connection per shard, each IDENTIFYing with [shard id, shard count]; a server's events
@@ -377,6 +381,8 @@ class DiscordDouble:
         r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
+        r.add_post(API + "/channels/{channel}/threads", self._thread_alone)
+        r.add_put(API + "/channels/{channel}/thread-members/{user}", self._thread_member)
         self.activity.routes(r)
         self.scheduled_events.routes(r)
         r.add_put(API + "/guilds/{guild}/members/{user}/roles/{role}", self._member_role)
@@ -543,7 +549,11 @@ class DiscordDouble:
         and its server's GUILD_CREATE no longer lists it. ``heard`` False: while no bot was connected, or while its
         server was out (no event)."""
         channel = self.channels[channel_id]
-        threads = {i for i, c in self.channels.items() if c.get("parent_id") == str(channel_id) and c["type"] == 11}
+        threads = {
+            i
+            for i, c in self.channels.items()
+            if c.get("parent_id") == str(channel_id) and c["type"] in (PUBLIC_THREAD, PRIVATE_THREAD)
+        }
         self.channels_deleted |= {channel_id, *threads}
         if heard:
             await self._dispatch("CHANNEL_DELETE", dict(channel), shard=self.shard_of(int(channel["guild_id"])))
@@ -1114,6 +1124,61 @@ class DiscordDouble:
         self.channels[thread_id] = thread
         message.thread_id = thread_id
         return reply(thread, status=201)
+
+    async def _thread_alone(self, request: web.Request) -> web.Response:
+        """A thread started without a message: public (11) or private (12), as Discord makes them. A private one
+        is seen only by its members (the bot that made it, and those it adds) and the server's moderators."""
+        parent = int(request.match_info["channel"])
+        body = await self._body(request)
+        if parent not in self.channels or self.channels[parent]["type"] != 0:
+            return reply(UNKNOWN_CHANNEL, status=404)
+        kind = int(body.get("type", PRIVATE_THREAD))
+        needed = CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else 1 << 35
+        if self.threads_forbidden or self.permissions_withheld & needed:
+            return reply(MISSING_PERMISSIONS, status=403)
+        thread_id = snowflake()
+        thread = {
+            "id": str(thread_id),
+            "type": kind,
+            "guild_id": self.channels[parent]["guild_id"],
+            "parent_id": str(parent),
+            "name": body.get("name", ""),
+            "owner_id": str(self.app_id),
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                "archive_timestamp": now_iso(),
+                "locked": False,
+                **({"invitable": bool(body.get("invitable", True))} if kind == PRIVATE_THREAD else {}),
+            },
+            "flags": 0,
+        }
+        self.channels[thread_id] = thread
+        if kind == PRIVATE_THREAD:
+            self.thread_members[thread_id] = {self.app_id}
+        return reply(thread, status=201)
+
+    async def _thread_member(self, request: web.Request) -> web.Response:
+        """Someone added to a thread (a private one's members are who may see it)."""
+        thread_id = int(request.match_info["channel"])
+        thread = self.channels.get(thread_id)
+        if thread is None or thread["type"] not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            return reply(UNKNOWN_CHANNEL, status=404)
+        self.thread_members.setdefault(thread_id, {self.app_id}).add(int(request.match_info["user"]))
+        return web.Response(status=204)
+
+    def sees(self, user_id: int, message: Message) -> bool:
+        """Whether a person who is no moderator may read ``message``: an ephemeral one is its reader's alone; a
+        private thread's, its members' alone; anything else in the server's channels, everyone's."""
+        if message.ephemeral_for is not None:
+            return message.ephemeral_for == user_id
+        channel = self.channels.get(message.channel_id, {})
+        if channel.get("type") == PRIVATE_THREAD:
+            return user_id in self.thread_members.get(message.channel_id, set())
+        return True
 
     # ------------------------------------------------------------------ acting as people
 

@@ -101,6 +101,19 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
             drivers.append(driver)
         for position in range(4):  # the same cards to the same seat position at every table
             assert hands[0][position] == hands[1][position] == hands[2][position], (position, hands)
+        # each table is played in a private thread of its own, which only its people were added to (and nobody
+        # may invite others to): nothing of any table is in the channel, and no table's people see another's
+        assert not [m for m in double.public_messages() if m.channel_id == double.channel_id and control(m, "tt:hand:")]
+        for ping, driver in zip(pings(double, 1), drivers, strict=True):
+            thread = double.channels[ping.channel_id]
+            assert thread["type"] == 12 and thread["parent_id"] == str(double.channel_id), thread
+            assert thread["thread_metadata"]["invitable"] is False
+            assert double.thread_members[ping.channel_id] == {double.app_id, *(u.id for u in driver.users)}
+            assert driver.table is not None and driver.table.channel_id == ping.channel_id
+            for other in drivers:
+                assert other.table is not None
+                assert all(double.sees(u.id, other.table) == (other is driver) for u in driver.users)
+        assert all(double.sees(user.id, signup) for user in users)  # the sign-up, in the channel: everyone's
         assert all(hands[0]), hands  # every seat's hand was read
         assert len({frozenset(hand) for hand in hands[0]}) == 4  # the four seats' hands differ
         for driver in drivers:

@@ -35,11 +35,14 @@ def pings(double: DiscordDouble, round_no: int, locale: str = "en-US") -> list[M
 
 
 async def table_of(double: DiscordDouble, ping: Message) -> Message:
-    """The table message whose thread the ping is in (drawn by the publisher soon after it is posted)."""
+    """The table message whose thread the ping is in (drawn by the publisher soon after it is posted): the
+    message the thread was started from, or a private table's, in its private thread itself."""
+
+    def at(message: Message) -> bool:
+        return ping.channel_id in (message.thread_id, message.channel_id) and control(message, "tt:") is not None
+
     found: Message = await double.wait_for(
-        lambda: next(
-            (m for m in double.public_messages() if m.thread_id == ping.channel_id and control(m, "tt:")), None
-        ),
+        lambda: next((m for m in double.public_messages() if at(m)), None),
         WAIT,
         "the table drawn on its message",
     )

@@ -80,6 +80,9 @@ def where(message: Message, users: dict[int, User], double: DiscordDouble) -> st
     if message.ephemeral_for is not None:
         return f"{users[message.ephemeral_for].name} only"
     channel = double.channels.get(message.channel_id, {})
+    if channel.get("type") == 12:  # a private thread: who may read it
+        members = sorted(users[i].name for i in double.thread_members.get(message.channel_id, set()) if i in users)
+        return f"🔒 #{channel.get('name', message.channel_id)} (private: {', '.join(members)})"
     return f"#{channel.get('name', message.channel_id)}"
 
 
