@@ -150,14 +150,16 @@ class DatabaseUnavailable(Exception):
 
 
 def permissions() -> discord.Permissions:
-    """Exactly what the bot does: post and edit the table, open its thread, ping in it, attach charts, create a
-    game night's Discord event (Create Events: Discord asks a bot for it since 2026-02-23, and it lets the bot edit
+    """Exactly what the bot does: post and edit the table, open its thread (a duplicate night's tables, a private
+    one each: the tables of a round hold the same cards), ping in it, attach charts, create a game night's Discord
+    event (Create Events: Discord asks a bot for it since 2026-02-23, and it lets the bot edit
     and end its own events). (Manage Roles, for a season's role, is asked for only by a server that wants one.)"""
     return discord.Permissions(
         view_channel=True,
         send_messages=True,
         send_messages_in_threads=True,
         create_public_threads=True,
+        create_private_threads=True,
         embed_links=True,
         attach_files=True,
         read_message_history=True,

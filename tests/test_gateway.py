@@ -200,6 +200,7 @@ def test_the_invite_asks_for_create_events_which_discord_requires_of_a_bot_creat
 
     asked = permissions()
     assert asked.create_events and not asked.manage_events and not asked.administrator
+    assert asked.create_private_threads and not asked.manage_threads  # a duplicate night's tables, one each
     assert f"permissions={asked.value}" in invite_link(1234)
 
 
