@@ -57,6 +57,7 @@ async def test_tables_go_in_the_channel_where_private_threads_cannot_be_made_and
         for driver in drivers:
             assert driver.table is not None and driver.table.channel_id == double.channel_id
             assert double.channels[driver.table.thread_id or 0]["type"] == 11  # its public thread, as before
+
         def told() -> list[Message]:
             return [m for m in double.public_messages() if "could not open a private thread" in m.text()]
 
@@ -86,7 +87,7 @@ async def test_a_deleted_private_thread_is_made_again_never_the_channel(
         await start(double, users[0], signup)
         first, second = await round_tables(double, users, 1, 2, seed=6)
         assert first.table is not None and second.table is not None
-        gone = first.table
+        gone, other = first.table, second.table
         members = double.thread_members[gone.channel_id]
         assert members == {double.app_id, *(user.id for user in first.users)}
         await first.play(stop_after=1)
@@ -94,7 +95,7 @@ async def test_a_deleted_private_thread_is_made_again_never_the_channel(
         double.messages.pop(gone.id)  # the thread's messages go with it
 
         def posted_again() -> Message | None:
-            return next((m for m in table_messages(double) if m.id > gone.id and m.id != second.table.id), None)  # type: ignore[union-attr]
+            return next((m for m in table_messages(double) if m.id > gone.id and m.id != other.id), None)
 
         await first.play(until=lambda: posted_again() is not None, patience=5.0)
         again = await double.wait_for(posted_again, WAIT, "the table posted again")
