@@ -44,7 +44,9 @@ async def test_an_unknown_computer_level_is_a_bad_argument() -> None:
 async def test_a_duplicate_night_prints_each_deal_compared_the_standings_and_the_podium() -> None:
     code, out, err = await transcript("oh-hell", "--duplicate", "2", "--people", "7", "--compare", "deal")
     assert code == 0, err[-4000:]
-    assert "Duplicate night, tables of 4: every table plays the same deals" in out  # the sign-up
+    # the sign-up, and each table in a private thread of its own, its people only
+    assert "Duplicate night, tables of 4: every table plays the same deals, each in a private thread" in out
+    assert "🔒 #Tournament 1 · round 1 · table 1 (private: " in out
     assert "Entrants (7)" in out and "@Alice" in out and "<@" not in out  # people by name, as Discord shows them
     assert "Tournament 1, round 1, table 2: " in out and "🤖" in out  # a computer took the eighth seat
     for deal in (1, 2, 3):  # start_cards=3: deals of 3, 2 and 1 cards, each compared seat by seat
