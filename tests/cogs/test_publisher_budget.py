@@ -158,6 +158,8 @@ class Unplaced:
             status=self.status,
             message_id=self.message_id,
             channel_id=5,
+            thread_id=None,
+            private=False,
             guild_id=6,
         )
 

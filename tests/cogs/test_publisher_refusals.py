@@ -41,6 +41,7 @@ class Service:
             message_id=MESSAGE,
             host_id=9,
             status="playing",
+            private=False,
         )
 
 
