@@ -464,6 +464,9 @@ class GameNight(Base):
     starts_at: Mapped[datetime]
     status: Mapped[str] = mapped_column(String(16), default="scheduled")
     pinged_at: Mapped[datetime | None]
+    # Its ping went out (or can never go: its channel refuses it). A ping claimed and not sent within its lease
+    # (the claiming process stopped, or Discord failed) is claimed again while the night is still ahead.
+    ping_sent: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     opened_at: Mapped[datetime | None]
     table_id: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -9,6 +9,7 @@ from typing import Any, cast
 from sqlalchemy import Row, and_, delete, func, or_, select, update
 from sqlalchemy import Table as SATable
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import ColumnElement
 
 from bot.shards import Shards
 
@@ -265,15 +266,19 @@ async def claim_nights(
     now: datetime,
     *,
     stale_before: datetime | None = None,
+    stale_if: Iterable[Any] = (),
     shards: Shards | None = None,
 ) -> list[Row[Any]]:
     """Claim the scheduled nights starting from ``not_before`` to ``due_before`` whose ``column`` (pinged_at,
     opened_at) is not set: set it to ``now`` in one statement, so one process pings or opens each.
     ``stale_before``: a claim older than this, of a night still scheduled, is taken again (its process stopped
-    before it was done; a night done is no longer scheduled). ``shards``: only the nights of the servers on
-    them (the process that drives a server's tables opens its nights)."""
+    before it was done; a night opened is no longer scheduled), where ``stale_if`` holds too (a ping not sent,
+    its night still ahead). ``shards``: only the nights of the servers on them (the process that drives a
+    server's tables opens its nights)."""
     target = NIGHTS.c[column]
-    free = target.is_(None) if stale_before is None else or_(target.is_(None), target < stale_before)
+    free: ColumnElement[bool] = target.is_(None)
+    if stale_before is not None:
+        free = or_(free, and_(target < stale_before, *stale_if))
     mine = owned(NIGHTS.c.guild_id, shards)
     statement = (
         update(NIGHTS)
@@ -310,6 +315,17 @@ async def renew_claim(connection: AsyncConnection, night_id: int, claimed: datet
         update(NIGHTS)
         .where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled", NIGHTS.c.opened_at == claimed)
         .values(opened_at=now)
+    )
+    return bool((await connection.execute(statement)).rowcount)
+
+
+async def ping_sent(connection: AsyncConnection, night_id: int, claimed: datetime) -> bool:
+    """The ping of a night claimed at ``claimed`` went out: never claimed again (unless the night is moved, which
+    clears its claim). False: the claim was no longer this one (taken again, or the night moved meanwhile)."""
+    statement = (
+        update(NIGHTS)
+        .where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled", NIGHTS.c.pinged_at == claimed)
+        .values(ping_sent=True)
     )
     return bool((await connection.execute(statement)).rowcount)
 

@@ -24,6 +24,7 @@ from .tournament_records import FORMATS
 PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long before the start
 LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
 OPEN_LEASE = timedelta(minutes=2)  # a night whose opening was claimed this long ago and never done: claimed again
+PING_LEASE = timedelta(minutes=2)  # a ping claimed this long ago and not sent: claimed again, if still ahead
 MAX_AHEAD_DAYS = 365
 MAX_WAITING = 25  # nights to come a server may have at once (all of them fit /gamenight list and its choices)
 MAX_OPTIONS_TEXT = 200
@@ -57,6 +58,7 @@ class NightInfo:
     tournament_format: str | None = None  # a night of kind "tournament": swiss, knockout or duplicate
     opened_at: datetime | None = None  # when its opening was claimed (the claim's mark: see ``GameNights.renew``)
     pinged_at: datetime | None = None  # when its ping was claimed
+    ping_sent: bool = False  # its ping went out (or never can)
 
     @classmethod
     def of(cls, row: Row[Any]) -> NightInfo:
@@ -79,6 +81,7 @@ class NightInfo:
             tournament_format if isinstance(tournament_format, str) else None,
             row.opened_at,
             row.pinged_at,
+            row.ping_sent,
         )
 
 
@@ -200,8 +203,17 @@ class GameNights:
         now, shards = self.store.clock(), self.store.shards
         async with self.store.db.engine.begin() as connection:
             await stored.miss_nights(connection, now - LATE_GRACE)
+            # a ping claimed by a process that stopped (or that Discord failed) before it went out: claimed again
+            # while its night is still ahead (never pinged "starting in…" once it began)
             pings = await stored.claim_nights(
-                connection, now + PING_BEFORE, now - LATE_GRACE, "pinged_at", now, shards=shards
+                connection,
+                now + PING_BEFORE,
+                now - LATE_GRACE,
+                "pinged_at",
+                now,
+                stale_before=now - PING_LEASE,
+                stale_if=(stored.NIGHTS.c.ping_sent.is_(False), stored.NIGHTS.c.starts_at > now),
+                shards=shards,
             )
         async with self.store.db.engine.begin() as connection:
             # a process that claimed an opening and stopped before it was done: another opens it, a little late
@@ -209,6 +221,14 @@ class GameNights:
                 connection, now, now - LATE_GRACE, "opened_at", now, stale_before=now - OPEN_LEASE, shards=shards
             )
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
+
+    async def pinged(self, night: NightInfo) -> bool:
+        """The ping of a claimed night went out (or can never go: its channel refuses it): not claimed again.
+        False: it was no longer this claim's (taken again after its lease, or the night moved meanwhile)."""
+        if night.pinged_at is None:
+            return False
+        async with self.store.db.engine.begin() as connection:
+            return await stored.ping_sent(connection, night.id, night.pinged_at)
 
     async def renew(self, night: NightInfo) -> bool:
         """Just before a claimed night's lobby (or sign-up) is opened, the one step that cannot be taken back: is
@@ -240,7 +260,7 @@ class GameNights:
             elif starts_at != row.starts_at:
                 values: dict[str, Any] = {"starts_at": starts_at}
                 if starts_at > row.starts_at:
-                    values["pinged_at"] = None
+                    values.update(pinged_at=None, ping_sent=False)
                 await stored.update_night(connection, row.id, **values)
             found = await stored.night(connection, row.id)
         assert found is not None
@@ -256,7 +276,7 @@ class GameNights:
                 return None
             values: dict[str, Any] = {"starts_at": starts_at, "opened_at": None}
             if starts_at > now:  # pinged again before the new start (at once if it is near: this ping was not sent)
-                values["pinged_at"] = None
+                values.update(pinged_at=None, ping_sent=False)
             await stored.update_night(connection, night_id, **values)
             found = await stored.night(connection, night_id)
         assert found is not None
@@ -309,7 +329,7 @@ class GameNights:
         the event still at its old start and moves the night back). The move's claim (its mark), or None: the
         night changed meanwhile (its opening began, it was moved or cancelled), nothing written."""
         claim = self.store.clock()
-        values = {"starts_at": starts_at, "pinged_at": claim, "opened_at": claim}
+        values = {"starts_at": starts_at, "pinged_at": claim, "ping_sent": True, "opened_at": claim}
         async with self.store.db.engine.begin() as connection:
             moved = await stored.change_night(
                 connection, night.id, starts_at=night.starts_at, opened_at=night.opened_at, values=values
@@ -319,7 +339,7 @@ class GameNights:
     async def end_move(self, night: NightInfo, starts_at: datetime, claim: datetime) -> NightInfo | None:
         """The Discord event moved: the night pinged and opened as its new start comes (pinged at once if that is
         near). None: it changed meanwhile (cancelled), so no move is to be told."""
-        values = {"pinged_at": None, "opened_at": None}
+        values = {"pinged_at": None, "ping_sent": False, "opened_at": None}
         async with self.store.db.engine.begin() as connection:
             if not await stored.change_night(connection, night.id, starts_at=starts_at, opened_at=claim, values=values):
                 return None
@@ -329,7 +349,12 @@ class GameNights:
     async def put_back(self, night: NightInfo, starts_at: datetime, claim: datetime) -> bool:
         """A move undone (its Discord event could not be moved): the night as ``night`` was (its start, its ping
         already sent, its opening's claim), if it is still as the move left it. False: it changed meanwhile."""
-        values = {"starts_at": night.starts_at, "pinged_at": night.pinged_at, "opened_at": night.opened_at}
+        values = {
+            "starts_at": night.starts_at,
+            "pinged_at": night.pinged_at,
+            "ping_sent": night.ping_sent,
+            "opened_at": night.opened_at,
+        }
         async with self.store.db.engine.begin() as connection:
             return await stored.change_night(connection, night.id, starts_at=starts_at, opened_at=claim, values=values)
 

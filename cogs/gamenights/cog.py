@@ -492,7 +492,21 @@ class GameNights(commands.Cog, name=HANDLER):
         return True
 
     async def ping(self, night: NightInfo) -> None:
-        """The people interested in the night's event, pinged in its channel a little before it begins."""
+        """The people interested in the night's event, pinged in its channel a little before it begins; marked sent
+        once it went out, or where it never can (Discord refused it: the channel is gone or closed to the bot).
+        Not marked when Discord failed (a 5xx, the network): claimed again after its lease, while still ahead."""
+        try:
+            await self._ping(night)
+        except discord.HTTPException as error:
+            if error.status < 500:
+                await self.service.game_nights.pinged(night)
+            raise
+        except TypeError:  # its channel takes no messages
+            await self.service.game_nights.pinged(night)
+            raise
+        await self.service.game_nights.pinged(night)
+
+    async def _ping(self, night: NightInfo) -> None:
         if not await self._still_on(night):
             return
         users = await self.bot.http.get_scheduled_event_users(

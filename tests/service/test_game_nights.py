@@ -240,6 +240,37 @@ async def test_an_opening_whose_process_stopped_is_claimed_again_after_its_lease
     assert (await service.game_nights.due())[1] == []  # opened: never again
 
 
+async def test_a_ping_not_sent_is_claimed_again_after_its_lease_while_its_night_is_ahead(
+    service: TableService, clock: Clock
+) -> None:
+    """A ping claimed by a process that stopped before it went out (or that Discord failed): after two minutes
+    another claims it, a little late rather than never; never once the night began; one sent never again, and a
+    ping sent for a start that moved later is claimed anew for the new start."""
+    nights = service.game_nights
+    night = await schedule(service)  # 21:00; the clock says 20:00
+    clock.advance(50 * 60)  # 20:50: claimed by a process that then stops
+    assert [n.id for n in (await nights.due())[0]] == [night.id]
+    clock.advance(119)
+    assert (await nights.due())[0] == []  # still within its claim
+    clock.advance(2)
+    pings = (await nights.due())[0]
+    assert [n.id for n in pings] == [night.id]  # taken again
+    assert (await nights.due())[0] == []  # and claimed anew: once
+    assert await nights.pinged(pings[0])
+    clock.advance(5 * 60)  # 20:57: sent, so never again
+    assert (await nights.due())[0] == []
+    found = await nights.night_of_event(EVENT)
+    assert found is not None and found.ping_sent
+
+    moved = await nights.edited(EVENT, night.starts_at + timedelta(minutes=5), cancelled=False)  # now 21:05
+    assert moved is not None and moved.pinged_at is None and not moved.ping_sent
+    assert not await nights.pinged(pings[0])  # the old claim marks nothing now
+    pings = (await nights.due())[0]
+    assert [n.id for n in pings] == [night.id]  # pinged for the new start, claimed and never sent
+    clock.advance(8 * 60)  # 21:05, the start: not "starting in…" once it began
+    assert (await nights.due())[0] == []
+
+
 async def test_a_server_has_at_most_25_nights_to_come(service: TableService) -> None:
     """Asked before the Discord event is made: the 26th night to come is refused (Discord keeps 100 events a
     server, everyone's); a night cancelled, or one that began, makes room again; other servers are apart."""

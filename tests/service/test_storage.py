@@ -180,6 +180,32 @@ async def test_0011_names_everyone_already_seen_on_each_server(backend: str, tmp
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+async def test_0013_takes_nights_already_claimed_for_their_ping_as_pinged(backend: str, tmp_path: Path) -> None:
+    """Migration 0013 marks pings sent: a night whose ping was claimed before it is taken as pinged (never
+    pinged twice), one not claimed yet is not; a table made before 0012 is not private."""
+    database, schema = await fresh_database(backend, tmp_path, revision="0011")
+    try:
+        async with database.engine.begin() as connection:
+            for night, pinged in ((1, "'2026-11-21 20:50:00'"), (2, "NULL")):
+                await connection.execute(
+                    text(
+                        "INSERT INTO game_nights (id, guild_id, channel_id, event_id, kind, game, options, players,"
+                        " host_id, host_name, starts_at, status, pinged_at, created_at) VALUES"
+                        f" ({night}, 1, 2, {700 + night}, 'game', 'oh-hell', '{{}}', NULL, 3, 'Host',"
+                        f" '2026-11-21 21:00:00', 'scheduled', {pinged}, '2026-11-20 10:00:00')"
+                    )
+                )
+        await upgrade(database.engine)
+        assert await pending_changes(database.engine) == []
+        async with database.engine.connect() as connection:
+            rows = await connection.execute(text("SELECT id, ping_sent FROM game_nights ORDER BY id"))
+            assert [(row.id, bool(row.ping_sent)) for row in rows] == [(1, True), (2, False)]
+    finally:
+        await database.close()
+        await drop_schema(schema)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_database_whose_0003_lacked_turn_pings_gets_it_from_0010(backend: str, tmp_path: Path) -> None:
     """Migration 0003 gained ``guilds.turn_pings`` after it had landed: a database migrated by the commits in
     between is marked 0003 (and later) without it, and every read of a server's settings failed. 0010 adds it
