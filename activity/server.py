@@ -398,6 +398,8 @@ class Screen:
     async def review(self, table_id: int) -> None:
         """The last scored deal, trick by trick: what the chat's "Last deal" shows (hands once the match is over)."""
         table, deals = await self.source.deal_reviews(table_id)
+        if not self.may_watch(table):  # private since this screen was shown it
+            raise NotAllowed("private_table", table=table.id)
         if not deals:
             await self.refuse("review.none")
             return

@@ -37,6 +37,9 @@ class Placed(Protocol):
     @property
     def thread_id(self) -> int | None: ...
 
+    @property
+    def private(self) -> bool: ...
+
 
 class Unreachable:
     """The servers, channels and tables this process does not write to (see the module's text)."""
@@ -68,12 +71,18 @@ class Unreachable:
 
     def where(self, table: Placed) -> int | None:
         """Where a table's pings and notices go: its thread, or its channel if the thread was deleted; None if its
-        server or channel is gone."""
+        server or channel is gone, or if it is private and has no thread now (never its channel: see
+        :meth:`between_threads`)."""
         if self.gone(table):
             return None
         if table.thread_id is not None and table.thread_id not in self.channels:
             return table.thread_id
-        return table.channel_id
+        return None if table.private else table.channel_id
+
+    def between_threads(self, table: Placed) -> bool:
+        """A private table (a duplicate night's) whose private thread was deleted, not made again yet: nothing of
+        it is said anywhere meanwhile (its channel would show it to everyone), yet nothing of it is gone."""
+        return table.private and not self.gone(table) and self.where(table) is None
 
     def refused(self, table_id: int) -> bool:
         """An edit of the table was refused: leave it alone for a while. True the first time (say so once)."""

@@ -346,9 +346,13 @@ async def in_play_table_ids(
     return [row.id for row in await connection.execute(statement.order_by(TABLES.c.id))]
 
 
-async def open_table_ids(connection: AsyncConnection, shards: Shards | None = None) -> list[int]:
-    """The open tables (lobbies and matches in play) of the servers on ``shards``."""
+async def open_table_ids(
+    connection: AsyncConnection, shards: Shards | None = None, *, private: bool = False
+) -> list[int]:
+    """The open tables (lobbies and matches in play) of the servers on ``shards`` (``private``: only those)."""
     statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES))
+    if private:
+        statement = statement.where(TABLES.c.private.is_(True))
     mine = owned(TABLES.c.guild_id, shards)
     if mine is not None:
         statement = statement.where(mine)

@@ -36,6 +36,11 @@ class TableReads:
             ids = await repo.open_tables_in_channel(connection, channel_id)
         return [await self.table(table_id) for table_id in ids]
 
+    async def private_tables_open(self) -> list[int]:
+        """The open private tables (a duplicate night's) of this process's servers."""
+        async with self.store.db.engine.connect() as connection:
+            return await repo.open_table_ids(connection, self.store.shards, private=True)
+
     async def snapshot(self, table_id: int) -> tuple[TableInfo, View | None]:
         """The table and its public view at one committed moment (None before the match starts)."""
         async with self.store.locked(table_id) as live:

@@ -100,6 +100,7 @@ class TableService:
         self.table = reads.table
         self.table_in_channel = reads.table_in_channel
         self.tables_in_channel = reads.tables_in_channel
+        self.private_tables_open = reads.private_tables_open
         self.snapshot = reads.snapshot
         self.public_view = reads.public_view
         self.view = reads.view

@@ -184,6 +184,9 @@ class GameNights(commands.Cog, name=HANDLER):
         if not interaction.app_permissions.create_events:
             await send(interaction, t(locale, "night.no_create_events"))
             return
+        if tournament == DUPLICATE and where.is_news():  # a duplicate night's tables need private threads
+            await send(interaction, t(locale, "tournament.duplicate_not_in_news"))
+            return
         # its lobby is opened there at the start (a duplicate night's tables, in private threads of their own)
         needed = NEEDED_PERMISSIONS + (PRIVATE_PERMISSIONS if tournament == DUPLICATE else ())
         missing = missing_in(interaction, channel, needed)

@@ -53,6 +53,7 @@ class Tables(commands.Cog, name=HANDLER):
         self.bot = bot
         self.service = bot.service
         self.work = Work()
+        self._private_checked = False  # the open private tables looked over once connected (``on_ready``)
         self.publisher = Publisher(
             bot,
             bot.service,
@@ -270,6 +271,20 @@ class Tables(commands.Cog, name=HANDLER):
         """A channel was deleted: nothing more is sent there, and the tables posted in it are abandoned."""
         self.bot.unreachable.channel_deleted(channel.id)
         await self.service.channel_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once a process is connected: each open private table's message is drawn again. A private thread
+        deleted while no process heard it (the bot away) is found so (Discord: Unknown Channel), and the table
+        goes on in a new one, rather than wait unseen for a move nobody can make (its hands went with it)."""
+        if self._private_checked:
+            return
+        self._private_checked = True
+        try:
+            for table_id in await self.service.private_tables_open():
+                self.publisher.touch(table_id)
+        except Exception:
+            log.exception("could not look over the open private tables")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -126,6 +126,8 @@ class TurnPings:
                 owed = frozenset(user for user in owed if not self.on_screen(table.id, user))
             self.owed[table.id] = owed
             where = self.unreachable.where(table)  # its thread, its channel if the thread is gone; None: all gone
+            if table.is_open and self.unreachable.between_threads(table):
+                return  # a private table between two private threads: pinged there once it has its new one
             if not table.is_open or where is None:
                 if where is None:  # its server or channel is gone, and the line with it: nothing to delete
                     self.lines.pop(table.id, None)

@@ -146,7 +146,7 @@ class Publisher:
             view.add_item(HandButton(table.id, label=t(locale, "table.show_hand")))
             if self.activity:
                 view.add_item(LaunchButton(table.id, label=t(locale, "table.open_activity")))
-        elif table.status == TableStatus.FINISHED:
+        elif table.status == TableStatus.FINISHED and not table.private:  # (none in a private thread: refused there)
             view.add_item(RematchButton(table.id, label=t(locale, "table.rematch")))
         if public["last_deal"] is not None and table.status in (TableStatus.PLAYING, TableStatus.FINISHED):
             view.add_item(ReviewButton(table.id, label=t(locale, "table.last_deal")))
@@ -294,6 +294,13 @@ class Publisher:
                 await channel.get_partial_message(table.message_id).edit(**kwargs)
                 self._shown_now(table)
             except discord.NotFound as gone:
+                if gone.code == UNKNOWN_CHANNEL and table.private and table.thread_id is not None:
+                    # its private thread was deleted while the bot did not hear it (away, or the event lost):
+                    # the table goes on in a new one, as when it is heard
+                    self.unreachable.channel_deleted(table.thread_id)
+                    await self.service.thread_deleted(table.thread_id)
+                    await self._post_again(await self.service.table(table_id), channel)
+                    return
                 if gone.code == UNKNOWN_CHANNEL:
                     self._refused(table, gone)
                     return
@@ -362,14 +369,17 @@ class Publisher:
         posted again in its channel, as it is now, so its players keep their Show my hand button; if it
         cannot be (the channel is gone, or the bot may no longer write there), one line says so."""
         log.warning("the message of table %s was deleted in Discord: posting the table again", table.id)
-        thread_id = None
+        people = [seat.user_id for seat in table.seats if seat.user_id is not None]
+        made = False
         try:
-            if table.private and table.thread_id is None:  # its private thread was deleted: never the channel
+            if table.private and self.unreachable.where(table) is None:  # its private thread was deleted
                 locale = await self.locale_of(table.guild_id)
                 name = t(locale, "lobby.thread", game=game_name(table.game, locale), table=table.id)
-                people = [seat.user_id for seat in table.seats if seat.user_id is not None]
                 thread_id = await open_private_thread(self.client.http, table.channel_id, name, people)
+                # kept at once: a failure from here on posts in this thread next time, never opens another
+                await self.service.set_location(table.id, thread_id=thread_id)
                 channel = self.client.get_partial_messageable(thread_id, guild_id=table.guild_id)
+                made = True
             message = await self.send_new(channel, table.id)
         except (discord.HTTPException, aiohttp.ClientError) as error:
             if isinstance(error, discord.HTTPException) and error.status in (403, 404):
@@ -377,8 +387,16 @@ class Publisher:
                 return
             log.warning("could not post table %s again in its channel (%s)", table.id, error)
             return
-        await self.service.set_location(table.id, message_id=message.id, thread_id=thread_id)
+        await self.service.set_location(table.id, message_id=message.id)
         self.mark_shown(table.id)
+        if made and people:  # its people told where it went on (a private thread's is found by being in it)
+            locale = await self.locale_of(table.guild_id)
+            mentions = " ".join(f"<@{user}>" for user in people)
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+                await channel.send(
+                    t(locale, "table.private_again", who=mentions),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people]),
+                )
 
     async def send_new(self, channel: discord.abc.Messageable, table_id: int) -> discord.Message:
         """Post the table's message anew in ``channel`` (a new message takes files, an edit attachments). Where the
@@ -421,6 +439,11 @@ class Publisher:
     async def _tell_host_text_only(self, table: TableInfo) -> None:
         place = self.unreachable.where(table)
         if place is None:
+            return
+        if table.private and table.seat_of(table.host_id) is None:
+            # a duplicate night's host, at another table: mentioned in this table's private thread, Discord would
+            # add them to it (they would see how its deals went while theirs is still being played)
+            log.info("table %s is shown as text; its host is not at it, so is not told there", table.id)
             return
         locale = await self.locale_of(table.guild_id)
         where = self.client.get_partial_messageable(place, guild_id=table.guild_id)

@@ -46,6 +46,7 @@ from ..replies import post, send, update
 from ..tables.cog import Tables
 from ..tables.lobby_clicks import NEEDED_PERMISSIONS, missing_in, missing_text
 from ..tables.private_threads import PRIVATE_PERMISSIONS, open_private_thread
+from ..tables.publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL
 from ..tables.working import Work
 from .components import HANDLER, signup_controls
 from .render import comparison_embeds, podium_embed, signup_embed, standings_embed, table_ping, thread_name
@@ -157,9 +158,13 @@ class Tournaments(commands.Cog, name=HANDLER):
         if isinstance(interaction.channel, discord.Thread):  # its tables open threads of their own from the channel
             await send(interaction, t(locale, "tournament.not_in_thread"))
             return
+        duplicate = format is not None and format.value == DUPLICATE
+        if duplicate and getattr(interaction.channel, "type", None) == discord.ChannelType.news:
+            await send(interaction, t(locale, "tournament.duplicate_not_in_news"))  # no private threads there
+            return
         # its rounds' tables could not be posted here (a duplicate night's, in private threads): the sign-up would
         # lead nowhere
-        needed = NEEDED_PERMISSIONS + (PRIVATE_PERMISSIONS if format is not None and format.value == DUPLICATE else ())
+        needed = NEEDED_PERMISSIONS + (PRIVATE_PERMISSIONS if duplicate else ())
         missing = missing_in(interaction, None, needed)
         if missing:
             await send(interaction, missing_text(missing, locale, "tournament.missing_permissions"))
@@ -468,29 +473,43 @@ class Tournaments(commands.Cog, name=HANDLER):
 
     async def _open_private(self, info: TournamentInfo, table: RoundTable, locale: Any) -> bool:
         """A private table of the round: a private thread only its people are added to (nobody may invite others),
-        its message and their ping there. Where the thread cannot be made (the bot may not create private threads
-        in the channel any more), the table is shown in the channel as any other, rather than not at all: False."""
-        publisher = self.bot.cog_of(Tables).publisher
-        line, users = table_ping(info, table, locale)
+        its message and their ping there. The thread is kept as soon as it is made, so a table posted again (a
+        restart, a failure) goes on in it rather than in another. Where Discord refuses the thread or the message
+        in it (the bot may not create private threads there, or send in threads, any more), the table is shown in
+        the channel as any other, rather than not at all: False. Any other failure (Discord's, the network's) is
+        raised: the table is posted again at the next re-check."""
+        tables = self.bot.cog_of(Tables)
+        publisher = tables.publisher
         try:
-            name = thread_name(info, table, locale)
-            thread_id = await open_private_thread(self.bot.http, info.channel_id, name, users)
-        except (discord.HTTPException, aiohttp.ClientError) as error:
-            log.warning("no private thread for table %s: shown in its channel (%s)", table.table_id, error)
+            current = await tables.service.table(table.table_id)
+            people = [seat.user_id for seat in current.seats if seat.user_id is not None]
+            thread_id = current.thread_id
             try:
+                if thread_id is None:
+                    name = thread_name(info, table, locale)
+                    thread_id = await open_private_thread(self.bot.http, info.channel_id, name, people)
+                    await tables.service.set_location(table.table_id, thread_id=thread_id)
+                thread = self.bot.get_partial_messageable(thread_id, guild_id=info.guild_id)
+                message = await publisher.send_new(thread, table.table_id)
+            except discord.NotFound as gone:
+                if gone.code == UNKNOWN_CHANNEL and current.thread_id is not None:  # deleted before its message
+                    await tables.service.lobby.forget_thread(table.table_id, current.thread_id)  # a new one next
+                raise
+            except discord.Forbidden as refused:
+                if refused.code not in (MISSING_PERMISSIONS, MISSING_ACCESS):
+                    raise
+                log.warning("no private thread for table %s: shown in its channel (%s)", table.table_id, refused)
+                if thread_id is not None:
+                    await tables.service.lobby.forget_thread(table.table_id, thread_id)
                 channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
                 message = await publisher.send_new(channel, table.table_id)
                 publisher.mark_shown(table.table_id)
-            except BaseException:
-                self._posting.discard(table.table_id)
-                raise
-            return await self._open_table(info, table, message.id, locale, private=False)
-        try:
-            thread = self.bot.get_partial_messageable(thread_id, guild_id=info.guild_id)
-            message = await publisher.send_new(thread, table.table_id)
+                return await self._open_table(info, table, message.id, locale, private=False)
             publisher.mark_shown(table.table_id)
             await publisher.place(table.table_id, message_id=message.id, thread_id=thread_id)
-            await thread.send(line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+            line, _ = table_ping(info, table, locale)
+            mentions = discord.AllowedMentions(users=[discord.Object(user) for user in people])
+            await thread.send(line, allowed_mentions=mentions)  # only its seats' people: a mention adds to it
         finally:
             self._posting.discard(table.table_id)
         return True

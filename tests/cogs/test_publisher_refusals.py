@@ -188,10 +188,25 @@ async def test_nothing_is_sent_for_a_server_left_or_a_channel_deleted(
 
 def test_a_deleted_thread_sends_its_tables_words_to_their_channel() -> None:
     unreachable = Unreachable()
-    table = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, thread_id=THREAD)
+    table = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, thread_id=THREAD, private=False)
     assert unreachable.where(table) == THREAD
     unreachable.channel_deleted(THREAD)
     assert unreachable.where(table) == CHANNEL and not unreachable.gone(table)
+    assert not unreachable.between_threads(table)
+
+
+def test_a_private_tables_words_never_go_to_its_channel() -> None:
+    """A duplicate night's table whose private thread was deleted says nothing anywhere until it has a new one
+    (its channel would show everyone what its turn pings and notices say); it is not gone for all that."""
+    unreachable = Unreachable()
+    table = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, thread_id=THREAD, private=True)
+    assert unreachable.where(table) == THREAD and not unreachable.between_threads(table)
+    unreachable.channel_deleted(THREAD)
+    assert unreachable.where(table) is None and unreachable.between_threads(table) and not unreachable.gone(table)
+    forgotten = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, thread_id=None, private=True)
+    assert unreachable.where(forgotten) is None and unreachable.between_threads(forgotten)
+    unreachable.channel_deleted(CHANNEL)  # the channel itself gone: gone, not between threads
+    assert unreachable.gone(forgotten) and not unreachable.between_threads(forgotten)
 
 
 async def test_a_change_held_back_by_a_refusal_is_shown_once_the_back_off_is_over(

@@ -32,6 +32,7 @@ import contextlib
 import functools
 import itertools
 import json
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -1046,7 +1047,21 @@ class DiscordDouble:
         if refused := self._refused_message(body, "new message"):
             return refused
         message = self._new_message(channel_id, body)
+        if self.channels[channel_id].get("type") == PRIVATE_THREAD:  # a mention there adds the person, as Discord
+            self.thread_members.setdefault(channel_id, {self.app_id}).update(self._mentioned(body))
         return reply(message.payload(self.bot_user))
+
+    @staticmethod
+    def _mentioned(body: dict[str, Any]) -> set[int]:
+        """The people a new message really mentions: named in it as <@id> and let through by its allowed
+        mentions (all users, where it sets none)."""
+        named = {int(found) for found in re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))}
+        allowed = body.get("allowed_mentions")
+        if allowed is None:
+            return named
+        if "users" in (allowed.get("parse") or []):
+            return named
+        return named & {int(user) for user in allowed.get("users") or []}
 
     async def _channel_get(self, request: web.Request) -> web.Response:
         message = self.messages.get(int(request.match_info["message"]))

@@ -184,7 +184,13 @@ class TableDriver:
         return True
 
     def finished(self) -> bool:
-        return self.table is not None and control(self.table, "tt:rematch:") is not None
+        """The table shows the match over: its Rematch button, or (a private table's, which offers none) its Last
+        deal without a Show my hand."""
+        if self.table is None:
+            return False
+        if control(self.table, "tt:rematch:") is not None:
+            return True
+        return control(self.table, "tt:review:") is not None and control(self.table, "tt:hand:") is None
 
     async def refresh_all(self) -> None:
         for player in self.players:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.double import BotProcess, DiscordDouble, Message, User
 from tests.double.server import CREATE_PRIVATE_THREADS, PRIVATE_THREAD
 
@@ -35,6 +37,26 @@ async def test_a_duplicate_night_needs_private_threads_where_it_is_created(
         assert not [m for m in double.public_messages() if control(m, ":join:")]
         swiss = await double.command(hanako, "tournament", "create", game="oh-hell")
         assert swiss.original is not None and swiss.original.ephemeral_for is None
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_duplicate_night_is_refused_in_an_announcement_channel(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """An announcement channel has no private threads (only announcement threads, which everyone sees): a
+    duplicate night is refused there, in the reader's language, and nothing is posted."""
+    double.channels[double.channel_id]["type"] = 5  # as the server shows it to the bot from the start
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        hanako = User(2999, "Hanako", "ja")
+        news = await double.command(hanako, "tournament", "create", game="oh-hell", format="duplicate")
+        assert news.original is not None and news.original.ephemeral_for == hanako.id
+        assert "アナウンスチャンネル" in news.original.text() and "何も作成していません" in news.original.text()
+        assert not [m for m in double.public_messages() if control(m, ":join:")]
         assert double.problems == []
     finally:
         await process.stop()
@@ -74,11 +96,13 @@ async def test_tables_go_in_the_channel_where_private_threads_cannot_be_made_and
     assert "Traceback" not in process.log(), process.log()[-4000:]
 
 
+@pytest.mark.parametrize("heard", [True, False])
 async def test_a_deleted_private_thread_is_made_again_never_the_channel(
-    double: DiscordDouble, database_url: str, tmp_path: Path
+    double: DiscordDouble, database_url: str, tmp_path: Path, heard: bool
 ) -> None:
-    """Someone deletes a table's private thread mid-match (its message goes with it): the table's next change
-    posts it in a new private thread with the same people, not in the channel; its players go on there."""
+    """Someone deletes a table's private thread mid-match (its message goes with it), the bot hearing it or not
+    (away, or the event lost): the table's next change posts it in a new private thread with the same people,
+    who are told there; nothing of it (not a turn ping) is said in the channel meanwhile; they go on there."""
     users = entrants(8)
     process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
     await process.start()
@@ -91,26 +115,42 @@ async def test_a_deleted_private_thread_is_made_again_never_the_channel(
         members = double.thread_members[gone.channel_id]
         assert members == {double.app_id, *(user.id for user in first.users)}
         await first.play(stop_after=1)
-        await double.delete_thread(gone.channel_id)
-        double.messages.pop(gone.id)  # the thread's messages go with it
+        assert len(pings(double, 1)) == 2
+        before = len(double.timeline)
+        if heard:
+            await double.delete_thread(gone.channel_id)
+        else:  # while the bot was away: no THREAD_DELETE reaches it
+            await process.stop()
+            double.channels_deleted.add(gone.channel_id)
+        for message in [m for m in double.messages.values() if m.channel_id == gone.channel_id]:
+            double.messages.pop(message.id)  # the thread's messages go with it
+        if not heard:
+            await process.start()
 
         def posted_again() -> Message | None:
             return next((m for m in table_messages(double) if m.id > gone.id and m.id != other.id), None)
 
-        await first.play(until=lambda: posted_again() is not None, patience=5.0)
+        # at once, without a move: nobody could make one (their hands went with the thread)
         again = await double.wait_for(posted_again, WAIT, "the table posted again")
         thread = double.channels[again.channel_id]
         assert again.channel_id != gone.channel_id and thread["type"] == PRIVATE_THREAD
-        assert double.thread_members[again.channel_id] == members
-        assert not [m for m in table_messages(double) if m.channel_id == double.channel_id]
+        told = await double.wait_for(
+            lambda: next((m for m in double.public_messages() if "private thread was deleted" in m.text()), None),
+            WAIT,
+            "its people told where it went on",
+        )
+        assert told.channel_id == again.channel_id and all(f"<@{user.id}>" in told.content for user in first.users)
         first.table = again
         for player in first.players:  # their hands went with the thread: each opened again from the new message
             player.hand = None
         for driver in (first, second):
             await driver.play()
             await driver.wait_finished()
+        said = [m for m, _ in double.timeline[before:] if m.ephemeral_for is None]
+        in_channel = [m for m in said if m.channel_id == double.channel_id]
+        assert not [m for m in in_channel if "your turn" in m.text() or control(m, "tt:hand:")], in_channel
+        assert double.thread_members[again.channel_id] == members  # nobody else mentioned into it, to the end
         assert all(not double.sees(user.id, again) for user in second.users)
-        assert len(pings(double, 1)) == 2
         assert double.problems == []
     finally:
         await process.stop()
