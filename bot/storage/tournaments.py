@@ -171,6 +171,7 @@ class EventTableRow:
     message_id: int | None
     places: dict[int, int]  # seat position -> place, once the match finished
     sheets: list[Any]  # the match's deal sheets, once it finished
+    private: bool = False  # shown only to its players, in a private thread (a duplicate night's)
 
 
 async def event_tables(
@@ -185,6 +186,7 @@ async def event_tables(
             EVENT_TABLES.c.seats,
             TABLES.c.status,
             TABLES.c.message_id,
+            TABLES.c.private,
             MATCHES.c.id.label("match_id"),
             MATCHES.c.result,
         )
@@ -217,6 +219,7 @@ async def event_tables(
             row.message_id,
             places.get(row.match_id, {}) if row.match_id is not None else {},
             list((row.result or {}).get("sheets", [])) if row.match_id is not None else [],
+            bool(row.private),
         )
         for row in rows
     ]

@@ -80,6 +80,7 @@ class RoundTable:
     status: str
     message_id: int | None
     places: tuple[int, ...] | None
+    private: bool = False  # played in a private thread of its own, seen by its players only (a duplicate night's)
 
 
 @dataclass(frozen=True)

@@ -156,9 +156,8 @@ def _with_sheets(rows: Sequence[trepo.EventTableRow], sheets: Mapping[int, list[
 
 def _round_table(row: trepo.EventTableRow) -> RoundTable:
     over = row.status not in OPEN_STATUSES
-    return RoundTable(
-        row.round, row.number, row.table_id, row.seats, row.status, row.message_id, _places(row) if over else None
-    )
+    places = _places(row) if over else None
+    return RoundTable(row.round, row.number, row.table_id, row.seats, row.status, row.message_id, places, row.private)
 
 
 class Tournaments:

@@ -428,7 +428,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                     continue
                 self._posting.add(table.table_id)
                 try:
-                    if (await tables_cog.service.table(table.table_id)).private:
+                    if table.private:
                         following.append(asyncio.create_task(self._open_private(info, table, locale)))
                         continue
                     message = await tables_cog.publisher.send_new(channel, table.table_id)  # (as text without files)

@@ -87,6 +87,7 @@ ORGANISERS = 930_000_000_000_000_900  # the server's role of its managers (posit
 BOT_ROLE = 930_000_000_000_000_950  # the bot's own role (its integration's, position 20), as Discord gives every bot
 ATTACH_FILES = 1 << 15
 CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 MISSING_ACCESS = {"message": "Missing Access", "code": 50001}
@@ -1118,44 +1119,20 @@ class DiscordDouble:
         if self.threads_forbidden:
             return reply({"message": "Missing Permissions", "code": 50013}, status=403)
         thread_id = message.id  # Discord gives a thread started from a message that message's id
-        thread = {
-            "id": str(thread_id),
-            "type": 11,
-            "guild_id": self.channels[parent]["guild_id"] if parent in self.channels else str(self.guild_id),
-            "parent_id": str(parent),
-            "name": body.get("name", ""),
-            "owner_id": str(self.app_id),
-            "message_count": 0,
-            "member_count": 1,
-            "rate_limit_per_user": 0,
-            "thread_metadata": {
-                "archived": False,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": now_iso(),
-                "locked": False,
-            },
-            "flags": 0,
-        }
+        guild = self.channels[parent]["guild_id"] if parent in self.channels else str(self.guild_id)
+        thread = self._thread_payload(thread_id, PUBLIC_THREAD, guild, parent, body)
         self.channels[thread_id] = thread
         message.thread_id = thread_id
         return reply(thread, status=201)
 
-    async def _thread_alone(self, request: web.Request) -> web.Response:
-        """A thread started without a message: public (11) or private (12), as Discord makes them. A private one
-        is seen only by its members (the bot that made it, and those it adds) and the server's moderators."""
-        parent = int(request.match_info["channel"])
-        body = await self._body(request)
-        if parent not in self.channels or self.channels[parent]["type"] != 0:
-            return reply(UNKNOWN_CHANNEL, status=404)
-        kind = int(body.get("type", PRIVATE_THREAD))
-        needed = CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else 1 << 35
-        if self.threads_forbidden or self.permissions_withheld & needed:
-            return reply(MISSING_PERMISSIONS, status=403)
-        thread_id = snowflake()
-        thread = {
+    def _thread_payload(
+        self, thread_id: int, kind: int, guild: str, parent: int, body: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A thread as Discord describes it (a private one says whether its members may invite others)."""
+        return {
             "id": str(thread_id),
             "type": kind,
-            "guild_id": self.channels[parent]["guild_id"],
+            "guild_id": guild,
             "parent_id": str(parent),
             "name": body.get("name", ""),
             "owner_id": str(self.app_id),
@@ -1171,6 +1148,20 @@ class DiscordDouble:
             },
             "flags": 0,
         }
+
+    async def _thread_alone(self, request: web.Request) -> web.Response:
+        """A thread started without a message: public (11) or private (12), as Discord makes them. A private one
+        is seen only by its members (the bot that made it, and those it adds) and the server's moderators."""
+        parent = int(request.match_info["channel"])
+        body = await self._body(request)
+        if parent not in self.channels or self.channels[parent]["type"] != 0:
+            return reply(UNKNOWN_CHANNEL, status=404)
+        kind = int(body.get("type", PRIVATE_THREAD))
+        needed = CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else 1 << 35
+        if self.threads_forbidden or self.permissions_withheld & needed:
+            return reply(MISSING_PERMISSIONS, status=403)
+        thread_id = snowflake()
+        thread = self._thread_payload(thread_id, kind, self.channels[parent]["guild_id"], parent, body)
         self.channels[thread_id] = thread
         if kind == PRIVATE_THREAD:
             self.thread_members[thread_id] = {self.app_id}
@@ -1182,6 +1173,8 @@ class DiscordDouble:
         thread = self.channels.get(thread_id)
         if thread is None or thread["type"] not in (PUBLIC_THREAD, PRIVATE_THREAD):
             return reply(UNKNOWN_CHANNEL, status=404)
+        if self.permissions_withheld & SEND_MESSAGES_IN_THREADS:  # Discord asks for it to add someone
+            return reply(MISSING_PERMISSIONS, status=403)
         self.thread_members.setdefault(thread_id, {self.app_id}).add(int(request.match_info["user"]))
         return web.Response(status=204)
 
