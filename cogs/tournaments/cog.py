@@ -465,8 +465,15 @@ class Tournaments(commands.Cog, name=HANDLER):
                 table.table_id, message_id=message_id, thread_id=thread_id, private=private
             )
             line, users = table_ping(info, table, locale)
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users])
             target = self.bot.get_partial_messageable(thread_id or info.channel_id, guild_id=info.guild_id)
-            await target.send(line, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+            try:
+                await target.send(line, allowed_mentions=mentions)
+            except discord.Forbidden:  # a thread the bot may not write in (no Send Messages in Threads)
+                if thread_id is None:
+                    raise
+                channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+                await channel.send(line, allowed_mentions=mentions)  # its people pinged all the same
         finally:
             self._posting.discard(table.table_id)
         return private is not False

@@ -1045,6 +1045,9 @@ class DiscordDouble:
         body = await self._body(request)
         if self.attachments_forbidden and body.get("__files__"):
             return reply(MISSING_PERMISSIONS, status=403)
+        in_thread = self.channels[channel_id].get("type") in (PUBLIC_THREAD, PRIVATE_THREAD)
+        if in_thread and self.permissions_withheld & SEND_MESSAGES_IN_THREADS:
+            return reply(MISSING_PERMISSIONS, status=403)
         if refused := self._refused_message(body, "new message"):
             return refused
         message = self._new_message(channel_id, body)

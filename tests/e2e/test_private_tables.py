@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.double import BotProcess, DiscordDouble, Message, User
-from tests.double.server import CREATE_PRIVATE_THREADS, PRIVATE_THREAD
+from tests.double.server import CREATE_PRIVATE_THREADS, PRIVATE_THREAD, SEND_MESSAGES_IN_THREADS
 
 from .driver import WAIT, control
 from .tournament import entrants, pings, round_tables, sign_up, start
@@ -63,17 +63,19 @@ async def test_a_duplicate_night_is_refused_in_an_announcement_channel(
     assert "Traceback" not in process.log(), process.log()[-4000:]
 
 
+@pytest.mark.parametrize("withheld", [CREATE_PRIVATE_THREADS, SEND_MESSAGES_IN_THREADS])
 async def test_tables_go_in_the_channel_where_private_threads_cannot_be_made_and_the_channel_is_told_once(
-    double: DiscordDouble, database_url: str, tmp_path: Path
+    double: DiscordDouble, database_url: str, tmp_path: Path, withheld: int
 ) -> None:
-    """The permission taken away between the sign-up and the start: the tables are shown in the channel as a
-    Swiss tournament's are (a night that stalls helps nobody), and the channel is told once what to grant."""
+    """A permission taken away between the sign-up and the start (the thread cannot be made, or the table
+    cannot be posted in it): the tables are shown in the channel as a Swiss tournament's are (a night that
+    stalls helps nobody), their people pinged, and the channel is told once what to grant."""
     users = entrants(8)
     process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
     await process.start()
     try:
         signup = await sign_up(double, users, format="duplicate", rounds=1, options=QUICK)
-        double.permissions_withheld = CREATE_PRIVATE_THREADS
+        double.permissions_withheld = withheld
         await start(double, users[0], signup)
         drivers = await round_tables(double, users, 1, 2, seed=4)
         for driver in drivers:
@@ -85,7 +87,8 @@ async def test_tables_go_in_the_channel_where_private_threads_cannot_be_made_and
 
         await double.wait_for(told, WAIT, "the channel told why")
         assert len(told()) == 1 and "Create Private Threads" in told()[0].text()
-        assert not [c for c in double.channels.values() if c.get("type") == PRIVATE_THREAD]
+        if withheld == CREATE_PRIVATE_THREADS:
+            assert not [c for c in double.channels.values() if c.get("type") == PRIVATE_THREAD]
         for driver in drivers:
             await driver.play()
             await driver.wait_finished()

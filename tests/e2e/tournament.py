@@ -34,12 +34,19 @@ def pings(double: DiscordDouble, round_no: int, locale: str = "en-US") -> list[M
     return [m for m in double.public_messages() if (found := ready.search(m.text())) and found[2] == str(round_no)]
 
 
-async def table_of(double: DiscordDouble, ping: Message) -> Message:
-    """The table message whose thread the ping is in (drawn by the publisher soon after it is posted): the
-    message the thread was started from, or a private table's, in its private thread itself."""
+async def table_of(double: DiscordDouble, ping: Message, people: list[User] | None = None) -> Message:
+    """The table message the ping is about (drawn by the publisher soon after it is posted): the message its
+    thread was started from, or a private table's, in its private thread itself; a ping said in the channel (no
+    thread would take it), the table message there that names every one of ``people``."""
+    in_private_thread = double.channels.get(ping.channel_id, {}).get("type") == 12
 
     def at(message: Message) -> bool:
-        return ping.channel_id in (message.thread_id, message.channel_id) and control(message, "tt:") is not None
+        if control(message, "tt:") is None or control(message, "tt:tour:") is not None:
+            return False  # not a table's message (the sign-up's, say)
+        if message.thread_id == ping.channel_id or (in_private_thread and message.channel_id == ping.channel_id):
+            return True
+        named = people is not None and all(person.name in message.text() for person in people)
+        return message.channel_id == ping.channel_id and named
 
     found: Message = await double.wait_for(
         lambda: next((m for m in double.public_messages() if at(m)), None),
@@ -104,7 +111,7 @@ async def round_tables(
     for ping in pings(double, round_no, locale)[which]:
         people = [user for user in seated(ping, users, locale) if user is not None]
         driver = TableDriver(double, people, seed=seed)
-        driver.table = await table_of(double, ping)
+        driver.table = await table_of(double, ping, people)
         drivers.append(driver)
     return drivers
 
