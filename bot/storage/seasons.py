@@ -319,6 +319,22 @@ async def renew_claim(connection: AsyncConnection, night_id: int, claimed: datet
     return bool((await connection.execute(statement)).rowcount)
 
 
+async def renew_ping(connection: AsyncConnection, night_id: int, claimed: datetime, now: datetime) -> bool:
+    """The ping of a night claimed at ``claimed`` is still this claim's and not sent: its claim renewed to
+    ``now``. False: it is not this claim's to send (taken again, moved, cancelled, or sent)."""
+    statement = (
+        update(NIGHTS)
+        .where(
+            NIGHTS.c.id == night_id,
+            NIGHTS.c.status == "scheduled",
+            NIGHTS.c.pinged_at == claimed,
+            NIGHTS.c.ping_sent.is_(False),
+        )
+        .values(pinged_at=now)
+    )
+    return bool((await connection.execute(statement)).rowcount)
+
+
 async def ping_sent(connection: AsyncConnection, night_id: int, claimed: datetime) -> bool:
     """The ping of a night claimed at ``claimed`` went out: never claimed again (unless the night is moved, which
     clears its claim). False: the claim was no longer this one (taken again, or the night moved meanwhile)."""
@@ -341,19 +357,20 @@ async def change_night(
     starts_at: datetime,
     opened_at: datetime | None,
     values: dict[str, Any],
+    pinged: tuple[datetime | None, bool] | None = None,
 ) -> bool:
     """A night still waiting changed to ``values`` only where it is still as it was read (its start, and its
-    opening's claim: none taken, renewed or cleared since): False if anything moved it meanwhile."""
-    statement = (
-        update(NIGHTS)
-        .where(
-            NIGHTS.c.id == night_id,
-            NIGHTS.c.status == "scheduled",
-            NIGHTS.c.starts_at == starts_at,
-            _as_left(opened_at, NIGHTS.c.opened_at),
-        )
-        .values(**values)
-    )
+    opening's claim: none taken, renewed or cleared since; ``pinged``: its ping's claim and mark too): False if
+    anything moved it meanwhile."""
+    where = [
+        NIGHTS.c.id == night_id,
+        NIGHTS.c.status == "scheduled",
+        NIGHTS.c.starts_at == starts_at,
+        _as_left(opened_at, NIGHTS.c.opened_at),
+    ]
+    if pinged is not None:
+        where += [_as_left(pinged[0], NIGHTS.c.pinged_at), NIGHTS.c.ping_sent.is_(pinged[1])]
+    statement = update(NIGHTS).where(*where).values(**values)
     return bool((await connection.execute(statement)).rowcount)
 
 

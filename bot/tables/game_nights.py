@@ -4,7 +4,7 @@ so several processes ping and open it once. Edits and cancellations made in Disc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -222,6 +222,18 @@ class GameNights:
             )
         return [NightInfo.of(row) for row in pings], [NightInfo.of(row) for row in opens]
 
+    async def renew_ping(self, night: NightInfo) -> NightInfo | None:
+        """Just before a claimed night's ping is sent: is it still this claim's (not taken again by another
+        process after its lease, not moved or cancelled, not sent)? The night under its renewed claim if so;
+        None if not (not to be sent here)."""
+        if night.pinged_at is None:
+            return None
+        now = self.store.clock()
+        async with self.store.db.engine.begin() as connection:
+            if not await stored.renew_ping(connection, night.id, night.pinged_at, now):
+                return None
+        return replace(night, pinged_at=now)
+
     async def pinged(self, night: NightInfo) -> bool:
         """The ping of a claimed night went out (or can never go: its channel refuses it): not claimed again.
         False: it was no longer this claim's (taken again after its lease, or the night moved meanwhile)."""
@@ -295,8 +307,11 @@ class GameNights:
             raise NightRefused("night_not_yours", host=f"<@{row.host_id}>")
         if row.status != SCHEDULED:
             raise NightRefused("night_not_waiting")
-        if row.opened_at is not None and row.opened_at >= self.store.clock() - OPEN_LEASE:
+        now = self.store.clock()
+        if row.opened_at is not None and row.opened_at >= now - OPEN_LEASE:
             raise NightRefused("night_opening")
+        if row.pinged_at is not None and not row.ping_sent and row.pinged_at >= now - PING_LEASE:
+            raise NightRefused("night_pinging")  # its ping is being sent: a move would undo or repeat it
         return NightInfo.of(row)
 
     async def may_move(
@@ -332,7 +347,12 @@ class GameNights:
         values = {"starts_at": starts_at, "pinged_at": claim, "ping_sent": True, "opened_at": claim}
         async with self.store.db.engine.begin() as connection:
             moved = await stored.change_night(
-                connection, night.id, starts_at=night.starts_at, opened_at=night.opened_at, values=values
+                connection,
+                night.id,
+                starts_at=night.starts_at,
+                opened_at=night.opened_at,
+                values=values,
+                pinged=(night.pinged_at, night.ping_sent),  # nor its ping claimed or sent since it was read
             )
         return claim if moved else None
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -110,6 +111,15 @@ def mention_messages(first: str, user_ids: list[int]) -> list[str]:
             current = f"{current} {mention}" if current else mention
     messages.append(current)
     return messages
+
+
+@dataclass
+class PingProgress:
+    """How far one night's ping went: the claim it goes under (renewed just before it is sent; None: another
+    process's now), and whether any of it was sent."""
+
+    claim: NightInfo | None
+    sent: bool = False
 
 
 class GameNights(commands.Cog, name=HANDLER):
@@ -495,21 +505,28 @@ class GameNights(commands.Cog, name=HANDLER):
         return True
 
     async def ping(self, night: NightInfo) -> None:
-        """The people interested in the night's event, pinged in its channel a little before it begins; marked sent
-        once it went out, or where it never can (Discord refused it: the channel is gone or closed to the bot).
-        Not marked when Discord failed (a 5xx, the network): claimed again after its lease, while still ahead."""
+        """The people interested in the night's event, pinged in its channel a little before it begins. Its claim
+        is renewed just before the first message (another process that took the night again since sends it, not
+        this one), and the ping is marked sent once any of it went out, whatever happens then (a second message
+        failing, the process stopping), or where it never can (Discord refused it: the channel is gone or
+        closed to the bot). Left unmarked only where nothing went out and Discord failed (a 5xx, a 429, the
+        network): claimed again after its lease, while the night is still ahead."""
+        progress = PingProgress(night)
         try:
-            await self._ping(night)
-        except discord.HTTPException as error:
-            if error.status < 500:
-                await self.service.game_nights.pinged(night)
+            await self._ping(progress)
+        except BaseException as error:
+            refused = isinstance(error, TypeError) or (
+                isinstance(error, discord.HTTPException) and error.status < 500 and error.status != 429
+            )
+            if progress.claim is not None and (progress.sent or refused):
+                await asyncio.shield(self.service.game_nights.pinged(progress.claim))
             raise
-        except TypeError:  # its channel takes no messages
-            await self.service.game_nights.pinged(night)
-            raise
-        await self.service.game_nights.pinged(night)
+        if progress.claim is not None:
+            await self.service.game_nights.pinged(progress.claim)
 
-    async def _ping(self, night: NightInfo) -> None:
+    async def _ping(self, progress: PingProgress) -> None:
+        night = progress.claim
+        assert night is not None
         if not await self._still_on(night):
             return
         users = await self.bot.http.get_scheduled_event_users(
@@ -520,8 +537,13 @@ class GameNights(commands.Cog, name=HANDLER):
         first = t(locale, "night.soon", game=game_name(night.game, locale), when=stamp(night.starts_at, "R"))
         channel = await self._channel(night)
         mentions = discord.AllowedMentions(users=[discord.Object(user) for user in user_ids])
+        progress.claim = await self.service.game_nights.renew_ping(night)
+        if progress.claim is None:
+            log.info("game night %s: its ping is no longer this process's to send", night.id)
+            return
         for content in mention_messages(first, user_ids):
             await channel.send(content, allowed_mentions=mentions)
+            progress.sent = True
 
     async def open(self, night: NightInfo) -> None:
         """At its start: the night's lobby opens in its channel (or a tournament's sign-up, through its hook)."""

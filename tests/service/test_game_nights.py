@@ -271,6 +271,36 @@ async def test_a_ping_not_sent_is_claimed_again_after_its_lease_while_its_night_
     assert (await nights.due())[0] == []
 
 
+async def test_a_ping_is_renewed_before_it_is_sent_and_a_move_waits_for_it(service: TableService, clock: Clock) -> None:
+    """Just before it is sent a ping's claim is renewed: a claim taken again by another process since (its lease
+    over) is no longer this one's to send. While a ping is being sent the night is not moved (a move undone would
+    bring the ping back unsent, and it would go out twice); once it is sent, it may be; and a move read before
+    the ping was claimed writes nothing."""
+    nights = service.game_nights
+    night = await schedule(service)  # 21:00; the clock says 20:00
+    found, starts_at = await nights.may_move(GUILD, night.id, HOST, "2026-11-22 21:00", may_manage=False)
+    clock.advance(50 * 60)  # 20:50: its ping claimed
+    (claimed,) = (await nights.due())[0]
+    assert await nights.begin_move(found, starts_at) is None  # read before the claim: nothing written
+    with pytest.raises(TableError) as busy:
+        await nights.may_move(GUILD, night.id, HOST, "2026-11-22 21:00", may_manage=False)
+    assert busy.value.key == "night_pinging"
+    clock.advance(121)  # its process stopped: another claims it again, and sends it
+    (again,) = (await nights.due())[0]
+    assert await nights.renew_ping(claimed) is None  # the first claim is no longer its own
+    renewed = await nights.renew_ping(again)
+    assert renewed is not None and renewed.pinged_at == clock.now
+    assert await nights.pinged(renewed)
+    assert await nights.renew_ping(renewed) is None  # sent: never again
+    found, starts_at = await nights.may_move(GUILD, night.id, HOST, "2026-11-22 21:00", may_manage=False)
+    claim = await nights.begin_move(found, starts_at)
+    assert claim is not None and await nights.put_back(found, starts_at, claim)  # the move undone
+    back = await nights.night_of_event(EVENT)
+    assert back is not None and back.ping_sent  # still sent: not pinged twice
+    clock.advance(5 * 60)
+    assert (await nights.due())[0] == []
+
+
 async def test_a_server_has_at_most_25_nights_to_come(service: TableService) -> None:
     """Asked before the Discord event is made: the 26th night to come is refused (Discord keeps 100 events a
     server, everyone's); a night cancelled, or one that began, makes room again; other servers are apart."""
@@ -382,7 +412,9 @@ async def test_a_night_may_be_moved_by_its_host_or_an_events_manager_to_a_start_
     assert found.id == night.id and starts_at.isoformat() == "2026-11-22T12:00:00+00:00"
     assert (await nights.upcoming(GUILD))[0].starts_at == night.starts_at  # the check wrote nothing
     clock.advance(55 * 60)  # 20:55: pinged for 21:00
-    assert [n.id for n in (await nights.due())[0]] == [night.id]
+    (pinging,) = (await nights.due())[0]
+    assert pinging.id == night.id and await nights.pinged(pinging)
+    found, starts_at = await nights.may_move(GUILD, night.id, HOST + 1, "2026-11-22 21:00+09:00", may_manage=True)
     claim = await nights.begin_move(found, starts_at)
     assert claim is not None
     moved = await nights.end_move(found, starts_at, claim)
@@ -402,9 +434,10 @@ async def test_a_move_undone_puts_the_night_back_as_it_was(service: TableService
     nights = service.game_nights
     night = await schedule(service)  # 21:00
     clock.advance(55 * 60)  # 20:55: pinged
-    assert [n.id for n in (await nights.due())[0]] == [night.id]
+    (pinging,) = (await nights.due())[0]
+    assert pinging.id == night.id and await nights.pinged(pinging)
     found, starts_at = await nights.may_move(GUILD, night.id, HOST, "2026-11-22 21:00", may_manage=False)
-    assert found.pinged_at is not None
+    assert found.pinged_at is not None and found.ping_sent
     claim = await nights.begin_move(found, starts_at)
     assert claim is not None and await nights.put_back(found, starts_at, claim)
     back = await nights.night_of_event(EVENT)
