@@ -338,8 +338,13 @@ class GameNights(commands.Cog, name=HANDLER):
         # the edit finds the night already there (the channel is told once, here); if the event cannot be moved,
         # the night is put back as it was.
         claim = await nights.begin_move(found, starts_at)
-        if claim is None:  # it began, or was moved or cancelled, as this asked
-            await send(interaction, t(locale, "error.night_not_waiting"))
+        if claim is None:  # it changed as this asked: said as it is now (began, cancelled; its ping under way)
+            try:
+                await nights.waiting_night(guild.id, found.id, interaction.user.id, may_manage=True)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            await send(interaction, t(locale, "error.night_pinging"))  # still waiting: its ping came meanwhile
             return
         public = self.bot.languages.of(guild.id)
         reason = t(public, "night.move_reason", who=interaction.user.name)[:AUDIT_REASON_MAX]
