@@ -335,7 +335,7 @@ class Screen:
         the reader's own place in it)."""
         user = self.session.user_id
         table, public, hand = await self._read(table_id)
-        if not self.may_watch(table):  # private since (its seat given to someone else): shown no more
+        if not self.may_watch(table):  # a private table not this person's (however this screen came to it)
             raise NotAllowed("private_table", table=table.id)
         if public is None or table.status == TableStatus.LOBBY:
             return frame_of(screen(table, public, user_id=user, seat=None, legal=[], language=self.language))

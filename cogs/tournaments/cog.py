@@ -484,7 +484,8 @@ class Tournaments(commands.Cog, name=HANDLER):
         restart, a failure) goes on in it rather than in another. Where Discord refuses the thread or the message
         in it (the bot may not create private threads there, or send in threads, any more), the table is shown in
         the channel as any other, rather than not at all: False. Any other failure (Discord's, the network's) is
-        raised: the table is posted again at the next re-check."""
+        raised: the table is left unposted, as any round's table Discord failed to take, and the next process to
+        start posts it (in this thread, once it was made)."""
         tables = self.bot.cog_of(Tables)
         publisher = tables.publisher
         try:
