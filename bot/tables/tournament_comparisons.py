@@ -7,9 +7,10 @@ posts it, then marks it posted. Who tries: the process that heard a table's deal
 :class:`~bot.tables.events.TableChanged`), the round's advance before the standings (so the last deal's
 comparison comes first), and the re-check (a deal whose last table ended while no process was there to claim
 it). A table's deals so far are its live score sheets (a table of a tournament is held by the process serving
-its server), or the match's sheets once it finished. A deal claimed and never marked posted (the process
-stopped in between) is published again by a process started since, or once the claim is older than
-``REPOST_AFTER``, once a process (as a round left unposted is).
+its server), or the match's sheets once it finished. A deal claimed and never marked posted is published again
+(as a round left unposted is): by a process started since, or once the claim is older than ``REPOST_AFTER`` (its
+claimer stopped in between); by the process that published it, when Discord failed to take it, after
+``REPOST_AFTER`` and then at longer and longer gaps (``Reposts``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .tournament_records import (
     REPOST_AFTER,
     ComparedDeal,
     ComparedSeat,
+    Reposts,
     TournamentChanged,
     TournamentEvents,
     TournamentInfo,
@@ -101,7 +103,7 @@ class DealComparisons:
         self.store = store
         self.events = events
         self._born = store.clock()
-        self._again: set[tuple[int, int, int]] = set()  # claimed elsewhere, never posted, published here again
+        self._again = Reposts()  # deals published by this process, and when to again while not posted
 
     async def _sheets(self, rows: Sequence[trepo.EventTableRow]) -> list[list[Any]]:
         """Each table's score sheets so far: the live table's while it plays (or once abandoned: no match was
@@ -137,15 +139,21 @@ class DealComparisons:
             done = await trepo.compared_deals(connection, info.id, round_no)
             unposted = await trepo.unposted_deals(connection, info.id, round_no)
         claimed = []
+        now = self.store.clock()
         for deal in deals:
             if deal not in done and await self._claim(info.id, round_no, deal):
                 claimed.append(deal)
+                self._again.published((info.id, round_no, deal), now)
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "deal_compared", round_no, deal))
-        now = self.store.clock()
         for deal, at in sorted(unposted):
             key = (info.id, round_no, deal)
-            if key not in self._again and (at < self._born or now - at > REPOST_AFTER):
-                self._again.add(key)  # its claimer stopped before posting it
+            if self._again.known(key):
+                again = self._again.due(key, now)  # published here, and Discord failed to take it
+            else:
+                again = at < self._born or now - at > REPOST_AFTER  # its claimer stopped before posting it
+                if again:
+                    self._again.published(key, now)
+            if again:
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "deal_compared", round_no, deal))
         return claimed
 
@@ -156,6 +164,7 @@ class DealComparisons:
             await trepo.mark_deal_posted(connection, tournament_id, round_no, deal, now)
 
         await self.store.db.write(work)
+        self._again.shown((tournament_id, round_no, deal))
 
     async def _claim(self, tournament_id: int, round_no: int, deal: int) -> bool:
         now = self.store.clock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,8 +18,41 @@ SWISS, KNOCKOUT, DUPLICATE = "swiss", "knockout", "duplicate"
 FORMATS = (SWISS, KNOCKOUT, DUPLICATE)
 # a round's tables (or a deal's comparison) claimed but still not posted this long after: post them again
 REPOST_AFTER = timedelta(minutes=2)
+REPOST_MOST = timedelta(minutes=30)  # the longest wait between two tries of what Discord keeps failing to take
 AFTER_ROUND, AFTER_DEAL = "round", "deal"  # when a duplicate night's comparison is posted
 COMPARE_TIMES = (AFTER_ROUND, AFTER_DEAL)
+
+
+class Reposts:
+    """When one process publishes again what it (or a process before it) published and is still not shown: a
+    round's tables, a deal's comparison that Discord failed to take (a 5xx, the network, a refusal). First
+    ``REPOST_AFTER`` after it was published, then twice as long each time, up to ``REPOST_MOST``: a passing
+    failure is mended within minutes, one that lasts (a channel the bot may no longer write in) is tried a few
+    times an hour rather than at every re-check."""
+
+    def __init__(self) -> None:
+        self._next: dict[Hashable, tuple[datetime, timedelta]] = {}
+
+    def published(self, key: Hashable, now: datetime) -> None:
+        """``key`` was published at ``now`` (the first time this process did)."""
+        self._next[key] = (now + REPOST_AFTER, REPOST_AFTER)
+
+    def known(self, key: Hashable) -> bool:
+        return key in self._next
+
+    def due(self, key: Hashable, now: datetime) -> bool:
+        """Whether ``key``, published by this process and still not shown, is to be published again now; if so,
+        the next time is set."""
+        entry = self._next.get(key)
+        if entry is None or now < entry[0]:
+            return False
+        gap = min(entry[1] * 2, REPOST_MOST)
+        self._next[key] = (now + gap, gap)
+        return True
+
+    def shown(self, key: Hashable) -> None:
+        """``key`` is shown now: nothing more to publish."""
+        self._next.pop(key, None)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ from .tournament_records import (
     SWISS,
     ComparedDeal,
     EntrantInfo,
+    Reposts,
     RoundTable,
     StandingLine,
     TournamentChanged,
@@ -171,7 +172,7 @@ class Tournaments:
         self.comparisons = DealComparisons(store, self.events)
         self.history = TournamentHistory(store, self.standings)
         self._advancing: dict[int, asyncio.Lock] = {}
-        self._announced: set[tuple[int, int]] = set()  # rounds whose opening this process announced
+        self._announced = Reposts()  # rounds whose opening this process announced, and when to again
         self._born = store.clock()
         self._loop: asyncio.Task[None] | None = None
         self._hearing = store.events.subscribe(self._heard, (MatchEnded, TableChanged))
@@ -711,7 +712,7 @@ class Tournaments:
             await self._changed(info.id, "finished")
             return True
         await self._start_tables(opened)
-        self._announced.add((info.id, round_no))
+        self._announced.published((info.id, round_no), self.store.clock())
         self.events.publish(TournamentChanged(info.id, info.guild_id, "round_opened", round_no))
         return True
 
@@ -758,12 +759,25 @@ class Tournaments:
                 return False
             await self.comparisons.catch_up(info, info.round)  # a deal's comparison before the standings
             unshown = [table for table in tables if table.status in OPEN_STATUSES and table.message_id is None]
-            if unshown and (info.id, info.round) not in self._announced and await self._left_unposted(info):
-                self._announced.add((info.id, info.round))
+            if unshown and await self._post_again(info):
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "round_opened", info.round))
+            elif not unshown:
+                self._announced.shown((info.id, info.round))
             if not tables or any(table.status in OPEN_STATUSES for table in tables):
                 return False
             return await self._open_round(info, info.round + 1)
+
+    async def _post_again(self, info: TournamentInfo) -> bool:
+        """Whether the round under way, some of whose tables are not posted, is to be announced again now: by
+        this process, if it announced it (Discord failed to take a table's message: a 5xx, the network) and the
+        time has come (``Reposts``); else if it was left unposted by another."""
+        key, now = (info.id, info.round), self.store.clock()
+        if self._announced.known(key):
+            return self._announced.due(key, now)
+        if await self._left_unposted(info):
+            self._announced.published(key, now)
+            return True
+        return False
 
     async def _left_unposted(self, info: TournamentInfo) -> bool:
         """Whether the round's tables not posted yet were left so (by a process that stopped), rather than

@@ -433,6 +433,13 @@ class Tournaments(commands.Cog, name=HANDLER):
                         continue
                     message = await tables_cog.publisher.send_new(channel, table.table_id)  # (as text without files)
                     tables_cog.publisher.mark_shown(table.table_id)
+                except (discord.Forbidden, discord.NotFound):  # the channel's, not the table's: the rest would be too
+                    self._posting.discard(table.table_id)
+                    raise
+                except (discord.HTTPException, aiohttp.ClientError) as error:  # Discord's or the network's, this once
+                    self._posting.discard(table.table_id)  # the service announces the round again in a while
+                    log.warning("table %s of tournament %s not posted: %s", table.table_id, info.id, error)
+                    continue
                 except BaseException:
                     self._posting.discard(table.table_id)
                     raise
@@ -484,8 +491,8 @@ class Tournaments(commands.Cog, name=HANDLER):
         restart, a failure) goes on in it rather than in another. Where Discord refuses the thread or the message
         in it (the bot may not create private threads there, or send in threads, any more), the table is shown in
         the channel as any other, rather than not at all: False. Any other failure (Discord's, the network's) is
-        raised: the table is left unposted, as any round's table Discord failed to take, and the next process to
-        start posts it (in this thread, once it was made)."""
+        raised: the table is left unposted, as any round's table Discord failed to take, and is posted when the
+        service announces its round again (in this thread, once it was made)."""
         tables = self.bot.cog_of(Tables)
         publisher = tables.publisher
         try:

@@ -92,6 +92,7 @@ PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 MISSING_ACCESS = {"message": "Missing Access", "code": 50001}
 UNKNOWN_CHANNEL = {"message": "Unknown Channel", "code": 10003}
+SERVICE_UNAVAILABLE = {"message": "Service Unavailable", "code": 0}
 THINKING = "…thinking"  # stands for Discord's own "is thinking…" on a deferred reply, which the bot never writes
 
 _ids = itertools.count(1_100_000_000_000_000_000)
@@ -321,6 +322,9 @@ class DiscordDouble:
         # answers once the bot is removed from the server or its view of the channel is taken away.
         self.channels_refused: set[int] = set()
         self.channels_deleted: set[int] = set()  # every call to one answered 404 Unknown Channel
+        # The next this many messages posted in a channel or thread fail as Discord fails them now and then (503
+        # Service Unavailable, which discord.py does not retry): nothing is posted.
+        self.posts_failing = 0
         self.servers_out: set[int] = set()  # servers in an outage: READY lists them, no GUILD_CREATE follows
         self.heartbeat_interval_ms = 41250  # as Discord's HELLO says (a test of a quiet connection shortens it)
         self._quiet: set[web.WebSocketResponse] = set()  # gateway connections gone quiet (:meth:`go_quiet`)
@@ -499,7 +503,8 @@ class DiscordDouble:
 
     @web.middleware
     async def _closed(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        """A call to a channel the bot may not see (403 Missing Access) or that was deleted (404 Unknown Channel)."""
+        """A call to a channel the bot may not see (403 Missing Access) or that was deleted (404 Unknown Channel);
+        a message posted while ``posts_failing`` (503)."""
         route = request.path.removeprefix(API).split("/")
         if len(route) > 2 and route[1] == "channels" and route[2].isdigit():
             channel_id = int(route[2])
@@ -507,6 +512,9 @@ class DiscordDouble:
                 return reply(UNKNOWN_CHANNEL, status=404)
             if channel_id in self.channels_refused:
                 return reply(MISSING_ACCESS, status=403)
+            if self.posts_failing and request.method == "POST" and route[3:] == ["messages"]:
+                self.posts_failing -= 1
+                return reply(SERVICE_UNAVAILABLE, status=503)
         answer: web.StreamResponse = await handler(request)
         return answer
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .driver import WAIT, TableDriver, cards_named, control
-from .tournament import entrants, pings, play_round, round_tables, seated, sign_up, table_of
+from .tournament import entrants, pings, play_round, round_tables, seated, sign_up, start, table_of
 
 SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
 
@@ -296,3 +296,40 @@ async def test_the_host_takes_a_player_out_and_puts_another_in_their_place(
     finally:
         await process.stop()
     assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_table_discord_failed_to_take_does_not_hold_back_its_round(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """Discord fails one table's message (a 503 now and then): the round's other table is posted and played all
+    the same, and the one that failed is posted later, by the next process to start at once (by the same process
+    two minutes on, then at longer gaps: tests/service/test_tournaments.py), on which its people play it."""
+    users = entrants(8)
+    first = BotProcess(double, database_url, tmp_path / "first.log", COMPUTER_BUDGET_MS="50")
+    await first.start()
+    try:
+        signup = await sign_up(double, users, rounds=1, options=SHORT)
+        double.posts_failing = 1  # the round's first table
+        await start(double, users[0], signup)
+        (posted,) = await round_tables(double, users, 1, 1, seed=3)
+        await posted.play()
+        await posted.wait_finished()
+        assert double.posts_failing == 0 and len(pings(double, 1)) == 1
+    finally:
+        await first.stop()
+    second = BotProcess(double, database_url, tmp_path / "second.log", COMPUTER_BUDGET_MS="50")
+    await second.start()
+    try:
+        (late,) = await round_tables(double, users, 1, 2, seed=3, which=slice(1, None))
+        assert {user.id for user in late.users}.isdisjoint(user.id for user in posted.users)
+        await late.play()
+        await late.wait_finished()
+        await double.wait_for(
+            lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT, "the podium"
+        )
+        assert double.problems == []
+    finally:
+        await second.stop()
+    for process in (first, second):
+        assert "Traceback" not in process.log(), process.log()[-4000:]
+    assert "not posted" in first.log()

@@ -277,6 +277,40 @@ async def test_a_round_left_unposted_is_announced_again_once(database: Database,
     await again.close()
 
 
+async def test_a_round_discord_failed_to_take_is_announced_again_at_longer_and_longer_gaps(
+    database: Database, clock: Clock
+) -> None:
+    """The process that opened a round, whose tables Discord failed to take (a 5xx, the network), announces it
+    again itself (it used to wait for the next process to start): 2 minutes after, then 4, 8, ... at most 30,
+    while a table of it is still not posted; not once they all are."""
+    service = make_service(database, clock)
+    heard = listen(service)
+    info = await signed_up(service, 8)
+    await service.tournaments.start(info.id, HOST)
+    await service.tournaments.events.drain()
+
+    async def opened_after(seconds: int) -> int:
+        clock.advance(seconds)
+        before = len(heard)
+        await service.tournaments.recheck()
+        await service.tournaments.events.drain()
+        return sum(e.what == "round_opened" for e in heard[before:])
+
+    assert sum(e.what == "round_opened" for e in heard) == 1
+    assert await opened_after(60) == 0  # it may still be posting them
+    assert await opened_after(61) == 1  # 2 minutes on: again
+    assert [await opened_after(60) for _ in range(4)] == [0, 0, 0, 1]  # 4 minutes on
+    assert [await opened_after(60) for _ in range(8)] == [0] * 7 + [1]  # 8 minutes on
+    for gap in (16, 30, 30):
+        assert [await opened_after(60) for _ in range(gap)] == [0] * (gap - 1) + [1]
+    first, second = await service.tournaments.round_tables(info.id, 1)
+    await service.set_location(first.table_id, message_id=901)
+    assert [await opened_after(60) for _ in range(30)] == [0] * 29 + [1]  # one still unposted
+    await service.set_location(second.table_id, message_id=902)
+    assert [await opened_after(60) for _ in range(60)] == [0] * 60  # both posted: nothing more
+    await service.close()
+
+
 async def test_the_host_replaces_a_no_show(service: TableService) -> None:
     info = await signed_up(service, 4, rounds=2)
     no_show = next(e for e in info.entrants if e.user_id == HOST + 3)
@@ -543,7 +577,23 @@ async def test_a_deal_claimed_but_never_posted_is_posted_again_once(database: Da
     await again.tournaments.recheck()  # once a process, even if its post fails again
     await again.tournaments.events.drain()
     assert [e.deal for e in heard if e.what == "deal_compared"] == [1]
+    clock.advance(121)  # this process published it, Discord failed to take it: again, 2 minutes on
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1, 1]
+    clock.advance(121)  # then 4 minutes on, not 2
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1, 1]
+    clock.advance(121)
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1, 1, 1]
     await again.tournaments.deal_posted(info.id, 1, 1)  # this time it was posted
+    clock.advance(3600)
+    await again.tournaments.recheck()
+    await again.tournaments.events.drain()
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1, 1, 1]
     await again.close()
     clock.advance(1)
     third = make_service(database, clock)
