@@ -9,7 +9,10 @@ bans the bot's address for a while; a 404 is wasted too. So, in this process:
   what a table said in a deleted thread is said in its channel;
 - a table whose message edit Discord refused (the channel gone, or the bot no longer allowed to see it or to
   write there) is not edited again for :data:`BACK_OFF`, then at its next change: a permission given back is
-  picked up again, and a table the bot cannot see costs one refusal each back-off, not one each move.
+  picked up again, and a table the bot cannot see costs one refusal each back-off, not one each move;
+- a table's thread Discord refused a message in (the bot lost Send Messages in Threads, or the thread was
+  locked) is not written to for :data:`BACK_OFF`: a table that is not private says it in its channel meanwhile
+  (its turn pings and reminders), as for a deleted thread.
 
 Each process hears the gateway events of its own shards, the servers whose tables it serves, so this is all
 the knowledge a process needs: the service's writes (the tables abandoned, a thread forgotten) reach the
@@ -50,6 +53,7 @@ class Unreachable:
         self.servers: set[int] = set()  # servers the bot was removed from
         self.channels: set[int] = set()  # channels and threads deleted
         self._refused: dict[int, float] = {}  # table id: when its edits may be tried again
+        self._threads_closed: dict[int, float] = {}  # thread id: when a message may be sent there again
 
     def server_left(self, guild_id: int) -> None:
         self.servers.add(guild_id)
@@ -70,14 +74,26 @@ class Unreachable:
         return guild_id in self.servers or channel_id in self.channels
 
     def where(self, table: Placed) -> int | None:
-        """Where a table's pings and notices go: its thread, or its channel if the thread was deleted; None if its
-        server or channel is gone, or if it is private and has no thread now (never its channel: see
-        :meth:`between_threads`)."""
+        """Where a table's pings and notices go: its thread, or its channel if the thread was deleted or refused a
+        message a moment ago (:meth:`thread_refused`); None if its server or channel is gone, or if it is private
+        and has no thread now (never its channel: see :meth:`between_threads`)."""
         if self.gone(table):
             return None
-        if table.thread_id is not None and table.thread_id not in self.channels:
-            return table.thread_id
+        thread = table.thread_id
+        if thread is not None and thread not in self.channels and (table.private or not self.thread_closed(thread)):
+            return thread
         return None if table.private else table.channel_id
+
+    def thread_refused(self, thread_id: int) -> None:
+        """Discord refused a message in this thread: nothing is sent there for a while (see the module's text)."""
+        self._threads_closed[thread_id] = self.clock() + self.back_off
+
+    def thread_closed(self, thread_id: int) -> bool:
+        until = self._threads_closed.get(thread_id)
+        if until is not None and self.clock() >= until:
+            del self._threads_closed[thread_id]
+            return False
+        return until is not None
 
     def between_threads(self, table: Placed) -> bool:
         """A private table (a duplicate night's) whose private thread was deleted, not made again yet: nothing of

@@ -32,6 +32,32 @@ from ..unreachable import Unreachable
 
 log = logging.getLogger(__name__)
 
+# Discord's codes for a message refused in a thread the bot may no longer write in: no Send Messages in Threads,
+# no access, or the thread locked and archived.
+THREAD_REFUSALS = (50001, 50013, 50083)
+
+
+async def say_at_table(
+    bot: discord.Client, unreachable: Unreachable, table: TableInfo, where: int, content: str, users: list[int]
+) -> tuple[discord.Message, int]:
+    """Post ``content`` mentioning ``users`` where the table's lines go (``where``: ``unreachable.where(table)``),
+    and where it went. A public table's thread Discord refuses it in (the bot lost Send Messages in Threads, or the
+    thread was locked) is left alone for a while and the line goes in the table's channel, where its people see
+    it; a private table's never does (the channel would show it to everyone)."""
+    mentions = discord.AllowedMentions(users=[discord.Object(user) for user in users])
+    try:
+        message = await bot.get_partial_messageable(where, guild_id=table.guild_id).send(
+            content, allowed_mentions=mentions
+        )
+        return message, where
+    except discord.HTTPException as refused:
+        if where != table.thread_id or table.private or refused.code not in THREAD_REFUSALS:
+            raise
+        unreachable.thread_refused(where)
+        log.info("table %s's thread refused a message (%s): said in its channel", table.id, refused.code)
+    channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    return await channel.send(content, allowed_mentions=mentions), table.channel_id
+
 
 class OnScreen(Protocol):
     """Whether a person has the table open on a screen of the Activity (served by this process), where their
@@ -145,7 +171,6 @@ class TurnPings:
                 return
             order = [seat.user_id for seat in table.seats if seat.user_id in owed]
             mentions = " ".join(f"<@{user}>" for user in order)
-            channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
             async with self.token():
                 if self._outrun(table):
                     return  # the table moved on while this waited for the budget: the later moment pings
@@ -154,14 +179,14 @@ class TurnPings:
                     return
                 self.owed.pop(table.id, None)
                 try:
-                    message = await channel.send(
-                        t(locale, "turn.ping", who=mentions),
-                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in order]),
+                    message, where = await say_at_table(
+                        self.bot, self.unreachable, table, where, t(locale, "turn.ping", who=mentions), order
                     )
                 except discord.HTTPException:
                     log.warning("could not ping the turn at table %s", table.id)
                     return
             await self._delete(table.id)
+            channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
             self.lines[table.id] = channel.get_partial_message(message.id)
             self.placed[table.id] = (table.guild_id, where)
 

@@ -23,7 +23,7 @@ from bot.tables.events import Event, LobbyChanged, Reminded, TableChanged, Timed
 from ..i18n import t
 from ..unreachable import Unreachable
 from .hand_messages import Hands
-from .pings import TurnPings
+from .pings import TurnPings, say_at_table
 from .publisher import Publisher
 from .render import seat_name
 from .working import Work
@@ -111,12 +111,10 @@ class Presenter:
         where = self.unreachable.where(table)
         if where is None or self.unreachable.held_back(table.id):
             return  # the server or channel is gone, or closed to the bot a moment ago
-        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         try:
             with rest_priority(Priority.PING):
-                await channel.send(
-                    t(locale, key, who=mentions, **params),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+                await say_at_table(
+                    self.bot, self.unreachable, table, where, t(locale, key, who=mentions, **params), users
                 )
         except discord.HTTPException:
             log.warning("could not post to the channel of table %s", table.id)

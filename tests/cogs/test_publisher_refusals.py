@@ -195,6 +195,23 @@ def test_a_deleted_thread_sends_its_tables_words_to_their_channel() -> None:
     assert not unreachable.between_threads(table)
 
 
+def test_a_thread_that_refused_a_message_sends_a_public_tables_words_to_its_channel_for_a_while() -> None:
+    """Discord refused a message in a table's thread (no Send Messages in Threads, the thread locked): a public
+    table's pings go to its channel for the back-off, then the thread is tried again; a private table's never go
+    to its channel (tried in its thread again, where the refusal is logged)."""
+    clock = Clock()
+    unreachable = Unreachable(clock=clock, back_off=300)
+    table = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, thread_id=THREAD, private=False)
+    private = SimpleNamespace(guild_id=GUILD, channel_id=CHANNEL, thread_id=THREAD, private=True)
+    unreachable.thread_refused(THREAD)
+    assert unreachable.where(table) == CHANNEL and unreachable.where(private) == THREAD
+    assert not unreachable.between_threads(private)
+    clock.now += 299
+    assert unreachable.where(table) == CHANNEL
+    clock.now += 1
+    assert unreachable.where(table) == THREAD and not unreachable.thread_closed(THREAD)
+
+
 def test_a_private_tables_words_never_go_to_its_channel() -> None:
     """A duplicate night's table whose private thread was deleted says nothing anywhere until it has a new one
     (its channel would show everyone what its turn pings and notices say); it is not gone for all that."""
