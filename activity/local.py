@@ -23,7 +23,7 @@ from bot.tables import TableService
 from .identity import DiscordSignIn
 from .limits import networks
 from .proxy import ProxySignatures
-from .server import ActivityServer
+from .server import NOT_BUILT, ActivityServer
 from .sessions import LOCAL_GUILD
 from .source import ServiceSource
 
@@ -85,6 +85,8 @@ async def start_activity(service: TableService, settings: Settings) -> ActivityR
     server = ActivityServer(source, local=False, discord=discord, trusted_proxies=trusted, signatures=signatures)
     runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
     log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
+    if not server.page_built:
+        log.warning("%s Until then every screen is answered with that.", NOT_BUILT)
     return ActivityRunning(source, runner, server)
 
 
@@ -117,6 +119,8 @@ async def run_local(service: TableService, settings: Settings, *, ready: asyncio
         "Ctrl+C stops it.",
         flush=True,
     )
+    if not server.page_built:
+        print(f"{NOT_BUILT} Until then the browser is told so.", file=sys.stderr, flush=True)
     if ready is not None:
         ready.set()
     try:

@@ -72,6 +72,7 @@ log = logging.getLogger(__name__)
 Key = TypeVar("Key", str, int)
 
 PAGE_DIR = Path(__file__).parent / "page" / "dist"
+NOT_BUILT = "The Activity's page is not built: run `npm ci && npm run build` in activity/page."
 HELLO_SECONDS = 10.0  # a new socket says hello within this, all told (WebSocket pings do not stretch it)
 GREETING_PER_CLIENT = 32  # sockets of one address yet to say hello (inside Discord, its proxy's address: many users;
 # with ACTIVITY_PUBLIC_KEY set, the sockets Discord's proxy did not sign are counted apart)
@@ -608,13 +609,15 @@ class ActivityServer:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
 
+    @property
+    def page_built(self) -> bool:
+        """Whether the page is built (``npm run build`` in activity/page): without it every screen is refused."""
+        return (self.page_dir / "index.html").exists()
+
     async def index(self, request: web.Request) -> web.StreamResponse:
         page = self.page_dir / "index.html"
         if not page.exists():
-            return web.Response(
-                status=503,
-                text="The Activity's page is not built: run `npm ci && npm run build` in activity/page.",
-            )
+            return web.Response(status=503, text=NOT_BUILT)
         return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     async def mode(self, request: web.Request) -> web.Response:

@@ -7,6 +7,7 @@ import sys
 from typing import NoReturn
 
 USAGE = """usage:
+  python -m bot -h                                           this text
   python -m bot                                              run the Discord bot (DISCORD_TOKEN, DATABASE_URL, ...)
   python -m bot --local                                      the card table in a browser, no Discord (port 8080)
   python -m bot db upgrade                                   apply the database migrations (DATABASE_URL)
@@ -81,6 +82,9 @@ def main(argv: list[str]) -> int:
         from bot.launcher import main as run_bot
 
         return _leave(run_bot(local=bool(argv)))
+    if argv in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     print(USAGE, file=sys.stderr)
     return 2
 

@@ -774,6 +774,19 @@ async def test_every_answer_says_where_the_page_may_run_and_load_from(make: Make
         assert reply.status == 400 and reply.headers["X-Content-Type-Options"] == "nosniff"
 
 
+async def test_a_page_not_built_is_said_so(make: Make, tmp_path: Path) -> None:
+    """Without the page's build the server still runs, knows it (the launcher says so as it starts) and answers
+    the page's address with what to run."""
+    here = await make(page_dir=tmp_path / "not-built")
+    assert not here.server.page_built
+    async with here.client.get(here.url("/")) as reply:
+        assert reply.status == 503 and "npm ci && npm run build" in await reply.text()
+    built = tmp_path / "built"
+    built.mkdir()
+    (built / "index.html").write_text("<!doctype html><title>t</title>")
+    assert (await make(page_dir=built)).server.page_built
+
+
 async def test_what_aiohttp_refuses_itself_is_said_in_the_readers_language(make: Make) -> None:
     """A path not served, a socket's request without its upgrade, a local sign-in inside Discord, too many sockets
     yet to say hello: each refusal a key and a word in the reader's language, as every other refusal."""

@@ -219,3 +219,23 @@ async def test_a_local_table_on_a_port_already_taken(tmp_path: Path) -> None:
     assert process.returncode == 2, text
     assert f"Could not serve the card table on 127.0.0.1:{port}" in text and "ACTIVITY_PORT" in text, text
     assert "Traceback" not in text and "Running upgrade" not in text, text
+
+
+async def test_help_is_asked_for_and_a_wrong_word_is_refused(tmp_path: Path) -> None:
+    """``python -m bot --help`` prints what it can do and exits 0; a word it does not know prints the same, on the
+    error stream, and exits 2."""
+    for words, status in ((["--help"], 0), (["-h"], 0), (["--locall"], 2)):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *words,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+        assert process.returncode == status, (words, out, err)
+        said = (out if status == 0 else err).decode()
+        assert "python -m bot --local" in said and "usage" in said, said
