@@ -422,29 +422,34 @@ class Tournaments(commands.Cog, name=HANDLER):
         tables_cog = self.bot.cog_of(Tables)
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
         following: list[asyncio.Task[bool]] = []
+        # Every table not posted yet is this call's at once: a round announced again while an earlier call is still
+        # posting it (a round of many tables under Discord's limits) leaves those tables to it, so none is posted
+        # twice however late the earlier call comes to one.
+        claimed = [
+            table
+            for table in await self.tournaments.round_tables(info.id, round_no)
+            if table.message_id is None and table.table_id not in self._posting
+        ]
+        self._posting.update(table.table_id for table in claimed)
+        handed: set[int] = set()  # tables whose claim a task of their own holds (and gives up when done)
         try:
-            for table in await self.tournaments.round_tables(info.id, round_no):
-                if table.message_id is not None or table.table_id in self._posting:
+            for table in claimed:
+                if table.private:
+                    following.append(asyncio.create_task(self._open_private(info, table, locale)))
+                    handed.add(table.table_id)
                     continue
-                self._posting.add(table.table_id)
                 try:
-                    if table.private:
-                        following.append(asyncio.create_task(self._open_private(info, table, locale)))
-                        continue
                     message = await tables_cog.publisher.send_new(channel, table.table_id)  # (as text without files)
-                    tables_cog.publisher.mark_shown(table.table_id)
                 except (discord.Forbidden, discord.NotFound):  # the channel's, not the table's: the rest would be too
-                    self._posting.discard(table.table_id)
                     raise
                 except (discord.HTTPException, aiohttp.ClientError) as error:  # Discord's or the network's, this once
-                    self._posting.discard(table.table_id)  # the service announces the round again in a while
                     log.warning("table %s of tournament %s not posted: %s", table.table_id, info.id, error)
-                    continue
-                except BaseException:
-                    self._posting.discard(table.table_id)
-                    raise
+                    continue  # the service announces the round again in a while
+                tables_cog.publisher.mark_shown(table.table_id)
                 following.append(asyncio.create_task(self._open_table(info, table, message.id, locale)))
+                handed.add(table.table_id)
         finally:
+            self._posting.difference_update(table.table_id for table in claimed if table.table_id not in handed)
             outcomes = await asyncio.gather(*following, return_exceptions=True)
             for failed in outcomes:
                 if isinstance(failed, Exception):
