@@ -245,6 +245,13 @@ class Tournaments:
         info = await self.tournament(tournament_id)
         return await self.comparisons.deal(info, round_no, deal)
 
+    async def deal_needs_posting(self, tournament_id: int, round_no: int, deal: int) -> bool:
+        """Whether a deal's comparison is claimed and not marked posted yet: one published again while the first
+        publication still waited in the presentation's queue (Discord slow) is posted once, not twice."""
+        async with self.store.db.engine.connect() as connection:
+            unposted = await trepo.unposted_deals(connection, tournament_id, round_no)
+        return any(unposted_deal == deal for unposted_deal, _ in unposted)
+
     async def deal_posted(self, tournament_id: int, round_no: int, deal: int) -> None:
         """The presentation posted a deal's comparison (one claimed and never marked so is posted again by
         the re-check, as a round left unposted is)."""

@@ -32,28 +32,34 @@ from ..unreachable import Unreachable
 
 log = logging.getLogger(__name__)
 
-# Discord's codes for a message refused in a thread the bot may no longer write in: no Send Messages in Threads,
-# no access, or the thread locked and archived.
-THREAD_REFUSALS = (50001, 50013, 50083)
+# Discord's codes for a message refused in a thread the bot may no longer write in: no access, no Send Messages in
+# Threads, the thread archived and locked (50083, as Discord answers it), or locked (160005).
+THREAD_REFUSALS = (50001, 50013, 50083, 160005)
 
 
 async def say_at_table(
     bot: discord.Client, unreachable: Unreachable, table: TableInfo, where: int, content: str, users: list[int]
-) -> tuple[discord.Message, int]:
+) -> tuple[discord.Message, int] | None:
     """Post ``content`` mentioning ``users`` where the table's lines go (``where``: ``unreachable.where(table)``),
-    and where it went. A public table's thread Discord refuses it in (the bot lost Send Messages in Threads, or the
-    thread was locked) is left alone for a while and the line goes in the table's channel, where its people see
-    it; a private table's never does (the channel would show it to everyone)."""
+    and where it went. A thread Discord refuses it in (the bot lost Send Messages in Threads, or the thread was
+    locked) is left alone for a while (:meth:`Unreachable.thread_refused`): a public table's line goes in its
+    channel, where its people see it; a private table's is not said at all meanwhile (None: its channel would
+    show it to everyone, and every refusal counts against the bot's limit of them)."""
     mentions = discord.AllowedMentions(users=[discord.Object(user) for user in users])
+    if table.private and where == table.thread_id and unreachable.thread_closed(where):
+        log.debug("table %s's private thread refused the bot a moment ago: nothing said", table.id)
+        return None
     try:
         message = await bot.get_partial_messageable(where, guild_id=table.guild_id).send(
             content, allowed_mentions=mentions
         )
         return message, where
     except discord.HTTPException as refused:
-        if where != table.thread_id or table.private or refused.code not in THREAD_REFUSALS:
+        if where != table.thread_id or refused.code not in THREAD_REFUSALS:
             raise
         unreachable.thread_refused(where)
+        if table.private:
+            raise
         log.info("table %s's thread refused a message (%s): said in its channel", table.id, refused.code)
     channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
     return await channel.send(content, allowed_mentions=mentions), table.channel_id
@@ -179,12 +185,15 @@ class TurnPings:
                     return
                 self.owed.pop(table.id, None)
                 try:
-                    message, where = await say_at_table(
+                    said = await say_at_table(
                         self.bot, self.unreachable, table, where, t(locale, "turn.ping", who=mentions), order
                     )
                 except discord.HTTPException:
                     log.warning("could not ping the turn at table %s", table.id)
                     return
+                if said is None:
+                    return  # a private thread that refused the bot a moment ago
+                message, where = said
             await self._delete(table.id)
             channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
             self.lines[table.id] = channel.get_partial_message(message.id)

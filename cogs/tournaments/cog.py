@@ -102,6 +102,7 @@ class Tournaments(commands.Cog, name=HANDLER):
         self.tournaments = bot.service.tournaments
         self.work = Work()
         self._posting: set[int] = set()  # tables whose message this process is posting
+        self._told_private: set[int] = set()  # tournaments whose channel was told private threads were refused
 
     async def cog_load(self) -> None:
         self.tournaments.events.subscribe(self.on_event)
@@ -361,6 +362,8 @@ class Tournaments(commands.Cog, name=HANDLER):
             if event.what == "round_opened":
                 await self._post_round(info, event.round, locale)
             elif event.what == "deal_compared" and event.deal is not None:
+                if not await self.tournaments.deal_needs_posting(info.id, event.round, event.deal):
+                    return  # posted already (this was published again while the first waited in the queue)
                 deal = await self.tournaments.deal_comparison(info.id, event.round, event.deal)
                 if deal is not None:
                     for embed in comparison_embeds(info, event.round, [deal], locale, deal_no=event.deal):
@@ -443,6 +446,8 @@ class Tournaments(commands.Cog, name=HANDLER):
                 except (discord.Forbidden, discord.NotFound):  # the channel's, not the table's: the rest would be too
                     raise
                 except (discord.HTTPException, aiohttp.ClientError) as error:  # Discord's or the network's, this once
+                    if isinstance(error, discord.HTTPException) and error.status in (401, 429):
+                        raise  # refused for all (Cloudflare's 429 comes through as such): the rest would be too
                     log.warning("table %s of tournament %s not posted: %s", table.table_id, info.id, error)
                     continue  # the service announces the round again in a while
                 tables_cog.publisher.mark_shown(table.table_id)
@@ -454,7 +459,8 @@ class Tournaments(commands.Cog, name=HANDLER):
             for failed in outcomes:
                 if isinstance(failed, Exception):
                     log.warning("a table of tournament %s was posted without its thread or ping: %s", info.id, failed)
-        if False in outcomes:  # shown in the channel after all: said once, and what to grant
+        if False in outcomes and info.id not in self._told_private:  # shown in the channel after all: said once
+            self._told_private.add(info.id)  # (a round posted in two goes, or the next round, is not told again)
             with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
                 await channel.send(
                     missing_text(list(PRIVATE_PERMISSIONS), locale, "tournament.private_refused", tournament=info.id)
@@ -484,6 +490,7 @@ class Tournaments(commands.Cog, name=HANDLER):
             except discord.Forbidden:  # a thread the bot may not write in (no Send Messages in Threads)
                 if thread_id is None:
                     raise
+                self.bot.unreachable.thread_refused(thread_id)  # its turn pings go to the channel for a while too
                 channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
                 await channel.send(line, allowed_mentions=mentions)  # its people pinged all the same
         finally:

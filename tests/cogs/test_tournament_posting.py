@@ -101,3 +101,37 @@ async def test_a_round_announced_again_while_it_is_being_posted_is_not_posted_tw
     tables = await service.tournaments.round_tables(info.id, 1)
     assert sorted(publisher.sent) == sorted(t.table_id for t in tables) and len(publisher.sent) == 2
     assert all(t.message_id is not None for t in tables) and not cog._posting
+
+
+async def test_the_channel_is_told_once_a_tournament_that_private_threads_were_refused(
+    service: TableService, monkeypatch: Any
+) -> None:
+    """A duplicate night's tables shown in the channel because Discord refused their private threads: the channel
+    is told what to grant once for the tournament, not again when the round is announced again (a table Discord
+    failed to take) or at the next round."""
+    publisher = Publisher(service)
+    told: list[str] = []
+
+    async def send(content: str | None = None, **kwargs: Any) -> Any:
+        told.append(content or "")
+        return SimpleNamespace(id=1)
+
+    bot = fake_bot(service, publisher)
+    bot.get_partial_messageable = lambda channel_id, guild_id=None: SimpleNamespace(id=channel_id, send=send)
+    cog = Tournaments(bot)
+
+    async def refused(info: Any, table: Any, locale: Any) -> bool:
+        cog._posting.discard(table.table_id)
+        return False  # shown in the channel instead (left unposted here: the round is announced again)
+
+    monkeypatch.setattr(cog, "_open_private", refused)
+    info = await service.tournaments.create(
+        GUILD, CHANNEL, HOST, "Host", "oh-hell", {"start_cards": 1}, format="duplicate", table_size=4
+    )
+    for n in range(1, 8):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    info = await service.tournaments.start(info.id, HOST)
+    assert all(t.private for t in await service.tournaments.round_tables(info.id, 1))
+    await cog._post_round(info, 1, "en-US")
+    await cog._post_round(info, 1, "en-US")
+    assert len([line for line in told if "private thread" in line]) == 1, told

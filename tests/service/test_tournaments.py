@@ -589,7 +589,10 @@ async def test_a_deal_claimed_but_never_posted_is_posted_again_once(database: Da
     await again.tournaments.recheck()
     await again.tournaments.events.drain()
     assert [e.deal for e in heard if e.what == "deal_compared"] == [1, 1, 1]
+    assert await again.tournaments.deal_needs_posting(info.id, 1, 1)
     await again.tournaments.deal_posted(info.id, 1, 1)  # this time it was posted
+    # a publication still waiting in the presentation's queue finds it posted, and posts nothing
+    assert not await again.tournaments.deal_needs_posting(info.id, 1, 1)
     clock.advance(3600)
     await again.tournaments.recheck()
     await again.tournaments.events.drain()
