@@ -398,19 +398,24 @@ class Publisher:
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people]),
                 )
 
-    async def send_new(self, channel: discord.abc.Messageable, table_id: int) -> discord.Message:
+    async def send_new(
+        self, channel: discord.abc.Messageable, table_id: int, *, nonce: str | None = None
+    ) -> discord.Message:
         """Post the table's message anew in ``channel`` (a new message takes files, an edit attachments). Where the
         bot may not attach files there (Missing Permissions, the message carrying a file), the table is posted as
-        text, as an edit would go on; refused again without a file, the refusal is the caller's."""
+        text, as an edit would go on; refused again without a file, the refusal is the caller's. ``nonce``: a post
+        that may be tried again (a tournament's table, whose first try's answer may have been lost after Discord
+        made it) gets, within a few minutes, the message made the first time rather than a second one."""
+        unique: dict[str, Any] = {} if nonce is None else {"nonce": nonce}
         kwargs = _new_message(await self.message(table_id))
         try:
-            return await channel.send(**kwargs)
+            return await channel.send(**kwargs, **unique)
         except discord.Forbidden as refused:
             if refused.code != MISSING_PERMISSIONS or not kwargs["files"]:
                 raise
         self.text_only.add(table_id)
         try:
-            return await channel.send(**_new_message(await self.message(table_id)))
+            return await channel.send(**_new_message(await self.message(table_id)), **unique)
         except discord.Forbidden:  # files were not why
             self.text_only.discard(table_id)
             raise

@@ -52,6 +52,15 @@ from .components import HANDLER, signup_controls
 from .render import comparison_embeds, podium_embed, signup_embed, standings_embed, table_ping, thread_name
 
 log = logging.getLogger(__name__)
+
+
+def table_nonce(table_id: int) -> str:
+    """The nonce a tournament table's message is posted with (Discord keeps it unique for a few minutes): posted
+    again after an answer lost once Discord had made it (a 5xx, the network), the table gets that message back
+    rather than a second one (25 characters at most)."""
+    return f"tt{table_id}"
+
+
 # The bounds Discord offers for a tournament's table (the service refuses a size its game does not allow): up to
 # the largest table of any game (Just Make's nine), and a knockout's advancing up to one fewer.
 LARGEST_TABLE = max(max(spec.players) for spec in GAMES.values())
@@ -366,8 +375,10 @@ class Tournaments(commands.Cog, name=HANDLER):
                     return  # posted already (this was published again while the first waited in the queue)
                 deal = await self.tournaments.deal_comparison(info.id, event.round, event.deal)
                 if deal is not None:
-                    for embed in comparison_embeds(info, event.round, [deal], locale, deal_no=event.deal):
-                        await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+                    embeds = comparison_embeds(info, event.round, [deal], locale, deal_no=event.deal)
+                    for part, embed in enumerate(embeds):
+                        nonce = f"c{info.id}.{event.round}.{event.deal}.{part}"  # posted again: the same message
+                        await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce)
                 await self.tournaments.deal_posted(info.id, event.round, event.deal)
             elif event.what == "round_done":
                 if info.format == DUPLICATE and info.compare_after == AFTER_ROUND:
@@ -442,7 +453,9 @@ class Tournaments(commands.Cog, name=HANDLER):
                     handed.add(table.table_id)
                     continue
                 try:
-                    message = await tables_cog.publisher.send_new(channel, table.table_id)  # (as text without files)
+                    message = await tables_cog.publisher.send_new(  # (as text without files)
+                        channel, table.table_id, nonce=table_nonce(table.table_id)
+                    )
                 except (discord.Forbidden, discord.NotFound):  # the channel's, not the table's: the rest would be too
                     raise
                 except (discord.HTTPException, aiohttp.ClientError) as error:  # Discord's or the network's, this once
@@ -517,7 +530,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                     thread_id = await open_private_thread(self.bot.http, info.channel_id, name, people)
                     await tables.service.set_location(table.table_id, thread_id=thread_id)
                 thread = self.bot.get_partial_messageable(thread_id, guild_id=info.guild_id)
-                message = await publisher.send_new(thread, table.table_id)
+                message = await publisher.send_new(thread, table.table_id, nonce=table_nonce(table.table_id))
             except discord.NotFound as gone:
                 if gone.code == UNKNOWN_CHANNEL and current.thread_id is not None:  # deleted before its message
                     await tables.service.lobby.forget_thread(table.table_id, current.thread_id)  # a new one next
@@ -529,7 +542,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                 if thread_id is not None:
                     await tables.service.lobby.forget_thread(table.table_id, thread_id)
                 channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-                message = await publisher.send_new(channel, table.table_id)
+                message = await publisher.send_new(channel, table.table_id, nonce=table_nonce(table.table_id))
                 publisher.mark_shown(table.table_id)
                 return await self._open_table(info, table, message.id, locale, private=False)
             publisher.mark_shown(table.table_id)

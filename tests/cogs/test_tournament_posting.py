@@ -33,7 +33,7 @@ class Publisher:
         self.failing: set[int] = set()
         self.sent: list[int] = []
 
-    async def send_new(self, channel: Any, table_id: int) -> Any:
+    async def send_new(self, channel: Any, table_id: int, *, nonce: str | None = None) -> Any:
         await self.gate.wait()
         if table_id in self.failing:
             raise server_error()

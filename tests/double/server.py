@@ -325,6 +325,12 @@ class DiscordDouble:
         # The next this many messages posted in a channel or thread fail as Discord fails them now and then (503
         # Service Unavailable, which discord.py does not retry): nothing is posted.
         self.posts_failing = 0
+        # The next this many messages posted are made, but their answer is lost (a 503 after the message was made,
+        # as when Discord's answer or the connection fails late): the bot cannot know it was posted.
+        self.posts_lost = 0
+        # Messages posted with a nonce Discord should keep unique (``enforce_nonce``): the same nonce again within
+        # a few minutes gets the message made the first time, and no new one (as Discord answers it).
+        self.nonces: dict[str, Message] = {}
         self.servers_out: set[int] = set()  # servers in an outage: READY lists them, no GUILD_CREATE follows
         self.heartbeat_interval_ms = 41250  # as Discord's HELLO says (a test of a quiet connection shortens it)
         self._quiet: set[web.WebSocketResponse] = set()  # gateway connections gone quiet (:meth:`go_quiet`)
@@ -1058,7 +1064,15 @@ class DiscordDouble:
             return reply(MISSING_PERMISSIONS, status=403)
         if refused := self._refused_message(body, "new message"):
             return refused
+        nonce = str(body["nonce"]) if body.get("enforce_nonce") and body.get("nonce") is not None else None
+        if nonce is not None and nonce in self.nonces:
+            return reply(self.nonces[nonce].payload(self.bot_user))  # posted already: the same message
         message = self._new_message(channel_id, body)
+        if nonce is not None:
+            self.nonces[nonce] = message
+        if self.posts_lost:
+            self.posts_lost -= 1
+            return reply(SERVICE_UNAVAILABLE, status=503)
         if self.channels[channel_id].get("type") == PRIVATE_THREAD:  # a mention there adds the person, as Discord
             self.thread_members.setdefault(channel_id, {self.app_id}).update(self._mentioned(body))
         return reply(message.payload(self.bot_user))

@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .driver import WAIT, TableDriver, cards_named, control
@@ -298,18 +300,24 @@ async def test_the_host_takes_a_player_out_and_puts_another_in_their_place(
     assert "Traceback" not in process.log(), process.log()[-4000:]
 
 
+@pytest.mark.parametrize("lost", [False, True])
 async def test_a_table_discord_failed_to_take_does_not_hold_back_its_round(
-    double: DiscordDouble, database_url: str, tmp_path: Path
+    double: DiscordDouble, database_url: str, tmp_path: Path, lost: bool
 ) -> None:
     """Discord fails one table's message (a 503 now and then): the round's other table is posted and played all
     the same, and the one that failed is posted later, by the next process to start at once (by the same process
-    two minutes on, then at longer gaps: tests/service/test_tournaments.py), on which its people play it."""
+    two minutes on, then at longer gaps: tests/service/test_tournaments.py), on which its people play it. With
+    ``lost``, Discord made the message and only its answer failed: posted again, the table gets that message back
+    (the same nonce), not a second one."""
     users = entrants(8)
     first = BotProcess(double, database_url, tmp_path / "first.log", COMPUTER_BUDGET_MS="50")
     await first.start()
     try:
         signup = await sign_up(double, users, rounds=1, options=SHORT)
-        double.posts_failing = 1  # the round's first table
+        if lost:
+            double.posts_lost = 1  # the round's first table: made, its answer lost
+        else:
+            double.posts_failing = 1  # the round's first table: not made
         await start(double, users[0], signup)
         (posted,) = await round_tables(double, users, 1, 1, seed=3)
         await posted.play()
@@ -327,6 +335,8 @@ async def test_a_table_discord_failed_to_take_does_not_hold_back_its_round(
         await double.wait_for(
             lambda: any("the podium" in m.text() for m in double.public_messages()), WAIT, "the podium"
         )
+        tables = [m for m in double.public_messages() if control(m, "tt:") and not control(m, "tt:tour:")]
+        assert len({m.id for m in tables if m.channel_id == double.channel_id}) == 2  # one message a table
         assert double.problems == []
     finally:
         await second.stop()
