@@ -546,8 +546,12 @@ class GameNights(commands.Cog, name=HANDLER):
         if progress.claim is None:
             log.info("game night %s: its ping is no longer this process's to send", night.id)
             return
-        for content in mention_messages(first, user_ids):
-            await channel.send(content, allowed_mentions=mentions)
+        for part, content in enumerate(mention_messages(first, user_ids)):
+            # a nonce Discord keeps unique for a few minutes: sent again after an answer lost once Discord had made
+            # the message (the ping claimed again 2 minutes on), the same message comes back, not a second one;
+            # a night moved to another start is pinged anew (25 characters at most)
+            nonce = f"n{night.id}.{int(night.starts_at.timestamp()):x}.{part}"
+            await channel.send(content, allowed_mentions=mentions, nonce=nonce)
             progress.sent = True
 
     async def open(self, night: NightInfo) -> None:
