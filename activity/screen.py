@@ -248,7 +248,9 @@ def table_screen(table: TableInfo, public: View, language: str, result: MatchShe
     view = public
     rows = {row.seat: row for row in shown.seat_rows(view)}
     seats = []
-    for index in range(view["players"]):
+    # every seat that holds cards: the players, and two-player Ninety-Nine's dummy (after them), whose plate shows
+    # its bid, tricks and points and whose cards land on the felt at its own place, not a player's
+    for index in range(len(view["cards_left"])):
         info = next((s for s in table.seats if s.index == index), None)
         row = rows.get(index)
         seats.append(
@@ -324,7 +326,10 @@ def seat_screen(
     out["seats"] = [{**row, "me": True} if row["index"] == seat else row for row in shared["seats"]]
     out["hand"] = list(own.get("hand") or [])
     out["hand_notes"] = _new_lines([said(table, text, language) for text in shown.hand_notes(own)], shared["header"])
-    beside = shown.beside(own)
+    # what the chat's hand shows beside the hand (the dummy's cards, to its player), unless the table shows it
+    # face up to all already (the screen lists each set of cards once)
+    public = [sorted(entry["cards"]) for entry in shared["face_up"]]
+    beside = [s for s in shown.beside(own) if sorted(s.cards.names) not in public]
     if beside:
         out["face_up"] = [
             *shared["face_up"],

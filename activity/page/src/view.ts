@@ -148,18 +148,26 @@ export class Page {
     this.dialog(review.title, reviewBody(review, table.seats ?? []), "review");
   }
 
-  /** A card of the hand that the seat may play now (the one a second tap plays). */
+  /** A card the seat may play (or bid with) now, of its hand or of the dummy it plays for: the one a second tap
+   * plays. */
   private playable(card: string): boolean {
     const table = this.table;
-    if (!table?.hand?.includes(card)) return false;
-    const entry = this.myChoices(table).find((choice) => choice.kind === "card")?.cards?.find((item) => item.card === card);
-    return Boolean(entry?.actions.length);
+    if (!table) return false;
+    return Boolean(this.cardEntry(table, card)?.actions.length);
   }
 
-  /** What the note line says: a message for a few seconds, else how to play the card chosen. */
+  private cardEntry(table: TableScreen, card: string): { card: string; actions: string[] } | undefined {
+    return this.myChoices(table).find((choice) => choice.kind === "card")?.cards?.find((item) => item.card === card);
+  }
+
+  /** What the note line says: a message for a few seconds, else what a second tap on the card chosen does. */
   private noteText(): string {
     if (this.note) return this.note;
-    return this.selected ? t("screen.tap_again", { card: cardName(this.selected) }) : "";
+    if (!this.selected) return "";
+    const table = this.table;
+    const bids = table ? this.cardEntry(table, this.selected)?.actions.every((action) => action.startsWith("bid ")) : false;
+    const card = cardName(this.selected);
+    return bids ? t("screen.tap_again_bid", { card }) : t("screen.tap_again", { card });
   }
 
   status(up: boolean): void {
@@ -574,7 +582,10 @@ export class Page {
     const info = el("div", { class: "info" });
     for (const line of table.header ?? []) info.append(el("p", {}, rich(line)));
     for (const line of table.hand_notes ?? []) info.append(el("p", { class: "mine" }, rich(line)));
+    const apart = this.dummyCards(table);
     for (const shown of table.face_up ?? []) {
+      // the dummy's cards offered to play below are not listed here again
+      if (apart.length && shown.cards.length === apart.length && shown.cards.every((card) => apart.includes(card))) continue;
       info.append(el("div", { class: "face-up" }, [el("span", {}, rich(shown.title)), ...shown.cards.map((c) => miniCard(c))]));
     }
     if (table.seat === null && table.status === "playing") info.append(el("p", { class: "muted", text: t("screen.watching") }));
@@ -699,8 +710,17 @@ export class Page {
             }, "primary", `a-${action.action}`),
           );
         }
-      } else if (choice.kind === "cards") {
-        const wanted = this.pickedAction(choice);
+      } else if (choice.kind === "card") {
+        // cards of the choice not in the seat's hand: the dummy's it plays for (two-player Ninety-Nine), tapped
+        // as the hand's are
+        const apart = this.dummyCards(table);
+        if (apart.length) {
+          const group = el("div", { class: "hand apart", role: "group", "aria-label": t("screen.dummy_cards"), style: `--count:${apart.length}` });
+          apart.forEach((card, position) => { group.append(this.cardButton(card, position, this.playable(card), group)); });
+          box.append(el("p", { class: "muted", text: t("screen.dummy_cards") }), group);
+        }
+      } else {
+        const wanted = this.pickedAction(choice); // "cards": several to pick
         // what to do now, as the chat's hand says it: pick the cards; once they make an action, check and confirm it
         const now = wanted ? t("hand.confirm") : t("screen.pick_cards", { count: choice.count });
         row.append(el("span", { class: "muted pick", text: now }));
@@ -717,6 +737,13 @@ export class Page {
       if (row.childElementCount) box.append(row);
     }
     return box;
+  }
+
+  /** The cards the seat may play now that are not in its hand: the dummy's, in two-player Ninety-Nine. */
+  private dummyCards(table: TableScreen): string[] {
+    const own = new Set(table.hand ?? []);
+    const choice = this.myChoices(table).find((entry) => entry.kind === "card");
+    return sortHand((choice?.cards ?? []).map((entry) => entry.card).filter((card) => !own.has(card)));
   }
 
   private offer(about: Step["about"], choice: ChoiceScreen, actions: string[]): void {
@@ -748,24 +775,28 @@ export class Page {
     const hand = el("section", { class: "hand", role: "group", "aria-label": t("screen.hand"), style: `--count:${Math.max(cards.length, 1)}` });
     cards.forEach((card, position) => {
       const entry = cardChoice?.cards?.find((item) => item.card === card);
-      const playable = Boolean(entry?.actions.length) || pickable.has(card);
-      const chosen = this.selected === card || this.picked.has(card);
-      const button = el("button", {
-        type: "button",
-        class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.free() ? "" : " blocked"}`,
-        "aria-label": cardLabel(card),
-        "aria-pressed": chosen ? "true" : "false",
-        "aria-disabled": this.free() && playable ? undefined : "true", // still focusable: a tap says the rule
-        "data-key": `card-${card}`,
-        "data-card": card,
-        style: `--i:${position}`,
-      });
-      button.append(cardFace(card));
-      button.addEventListener("click", () => { this.tap(card); });
-      button.addEventListener("keydown", (event) => { this.arrows(event, hand); });
-      hand.append(button);
+      hand.append(this.cardButton(card, position, Boolean(entry?.actions.length) || pickable.has(card), hand));
     });
     return hand;
+  }
+
+  /** A card to tap, in the hand (or the dummy's cards beside it): chosen on the first tap, played on the second. */
+  private cardButton(card: string, position: number, playable: boolean, group: HTMLElement): HTMLElement {
+    const chosen = this.selected === card || this.picked.has(card);
+    const button = el("button", {
+      type: "button",
+      class: `card${playable ? "" : " dim"}${chosen ? " chosen" : ""}${this.free() ? "" : " blocked"}`,
+      "aria-label": cardLabel(card),
+      "aria-pressed": chosen ? "true" : "false",
+      "aria-disabled": this.free() && playable ? undefined : "true", // still focusable: a tap says the rule
+      "data-key": `card-${card}`,
+      "data-card": card,
+      style: `--i:${position}`,
+    });
+    button.append(cardFace(card));
+    button.addEventListener("click", () => { this.tap(card); });
+    button.addEventListener("keydown", (event) => { this.arrows(event, group); });
+    return button;
   }
 
   private arrows(event: KeyboardEvent, hand: HTMLElement): void {
@@ -844,7 +875,8 @@ export class Page {
     dialog.addEventListener("close", () => { dialog.remove(); });
     document.body.append(dialog);
     dialog.showModal();
-    close.focus();
+    close.focus({ preventScroll: true }); // a long review opens at its top, its title and sheet in view
+    dialog.scrollTop = 0;
   }
 
   private openSheet(): void {
