@@ -15,7 +15,15 @@ from bot.catalogues import translate
 from bot.games import GAMES, presentation_of
 from bot.games.shown import CARD, LIST, NUMBER, Choice
 from bot.games.views import DealSheet, View
-from bot.tables import DealReview, MatchSheet, TableInfo, TableStatus, final_standings, running_totals
+from bot.tables import (
+    DealReview,
+    MatchSheet,
+    TableInfo,
+    TableStatus,
+    TrickReview,
+    final_standings,
+    running_totals,
+)
 from bot.words import cell_text, listed, option_text, rating_text
 
 from .words import said, seat_name
@@ -240,10 +248,18 @@ def choices_screen(table: TableInfo, view: View, legal: list[str], language: str
     return out
 
 
-def table_screen(table: TableInfo, public: View, language: str, result: MatchSheet | None = None) -> dict[str, Any]:
+def table_screen(
+    table: TableInfo,
+    public: View,
+    language: str,
+    result: MatchSheet | None = None,
+    deal_end: TrickReview | None = None,
+) -> dict[str, Any]:
     """The part of a screen every screen of the table shares at one moment (built from ``public``,
     ``view(None)``, and, once the match is over, its stored ``result``: both public): built once per table,
-    moment and language, whatever the number of screens. :func:`seat_screen` adds what one seat may see."""
+    moment and language, whatever the number of screens. :func:`seat_screen` adds what one seat may see.
+    ``deal_end``: the last trick of the deal just scored, shown as the last trick until the new deal's first card
+    (every card of it was played face up; the new deal's view holds none of the last deal's)."""
     shown = presentation_of(table.game)
     view = public
     rows = {row.seat: row for row in shown.seat_rows(view)}
@@ -287,14 +303,10 @@ def table_screen(table: TableInfo, public: View, language: str, result: MatchShe
         "trick": [{"seat": p["seat"], "card": p["card"]} for p in view["trick"]],
         "leader": view["leader"],
         "last_trick": (
-            {
-                "cards": [{"seat": p["seat"], "card": p["card"]} for p in last["cards"]],
-                "winner": last["winner"],
-                "text": translate(language, "table.won_by", name=seat_name(table, last["winner"], language))
-                if last["winner"] is not None
-                else "",
-            }
+            _last_trick(table, [(p["seat"], p["card"]) for p in last["cards"]], last["winner"], language)
             if last and last["cards"]
+            else _last_trick(table, list(deal_end.cards), deal_end.winner, language)
+            if deal_end is not None and deal_end.cards and not view["trick"]
             else None
         ),
         "face_up": [
@@ -368,6 +380,16 @@ def screen(
         }
     shared = table_screen(table, public, language, result)
     return seat_screen(shared, table, mine, seat=seat, legal=legal, language=language)
+
+
+def _last_trick(table: TableInfo, cards: list[tuple[int, str]], winner: int | None, language: str) -> dict[str, Any]:
+    return {
+        "cards": [{"seat": seat, "card": card} for seat, card in cards],
+        "winner": winner,
+        "text": translate(language, "table.won_by", name=seat_name(table, winner, language))
+        if winner is not None
+        else "",
+    }
 
 
 def _new_lines(lines: list[str], shown: list[str]) -> list[str]:

@@ -40,6 +40,7 @@ from bot.tables import (
     TableError,
     TableInfo,
     TableStatus,
+    TrickReview,
     WrongStatus,
 )
 from bot.words import error_text, hint_text, listed
@@ -342,11 +343,32 @@ class Screen:
             return frame_of(screen(table, public, user_id=user, seat=None, legal=[], language=self.language))
         if hand is None:
             result = await self.result(table) if table.status == TableStatus.FINISHED else None
-            return self.server.frames.frame(table, public, None, None, [], self.language, result)
+            end = await self.deal_end(table, public)
+            return self.server.frames.frame(table, public, None, None, [], self.language, result, end)
         table = hand.table
         result = await self.result(table) if table.status == TableStatus.FINISHED else None
         legal = hand.legal if table.status == TableStatus.PLAYING else []
-        return self.server.frames.frame(table, public, hand.seat.index, hand.view, legal, self.language, result)
+        end = await self.deal_end(table, public)
+        return self.server.frames.frame(table, public, hand.seat.index, hand.view, legal, self.language, result, end)
+
+    async def deal_end(self, table: TableInfo, public: View) -> TrickReview | None:
+        """The last trick of the deal just scored, while the new deal has no card played yet: its last card never
+        shows in a view (the deal is scored as it is played), so the trick is read once from the table's log, as
+        Last deal reads it (and not before Last deal may show it: a duplicate night's other tables first)."""
+        sheet = public["last_deal"]
+        if table.status != TableStatus.PLAYING or sheet is None or public["trick"] or public["tricks_played"]:
+            return None
+        known = self.server.frames.deal_ends.get(table.id)
+        if known is not None and known[0] == sheet["deal"]:
+            return known[1]
+        try:
+            _, deals = await self.source.deal_reviews(table.id)
+        except TableError:  # Last deal may not show it yet (a duplicate night's other tables): nor may this
+            return None
+        last = deals[-1] if deals else None
+        end = last.tricks[-1] if last is not None and last.deal == sheet["deal"] and last.tricks else None
+        self.server.frames.deal_ends[table.id] = (sheet["deal"], end)
+        return end
 
     async def _read(self, table_id: int) -> tuple[TableInfo, View | None, HandSnapshot | None]:
         """The table, its public view and the user's seat (None: they have none), of one version."""

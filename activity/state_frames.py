@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from bot.games.views import View
-from bot.tables import MatchSheet, TableInfo
+from bot.tables import MatchSheet, TableInfo, TrickReview
 
 from .screen import seat_screen, table_screen
 
@@ -55,6 +55,8 @@ class Frames:
 
     def __init__(self) -> None:
         self._moments: dict[int, Moment] = {}
+        # table -> the deal last scored and its last trick (None: none to show), read once from the table's log
+        self.deal_ends: dict[int, tuple[int, TrickReview | None]] = {}
 
     def frame(
         self,
@@ -65,10 +67,12 @@ class Frames:
         legal: list[str],
         language: str,
         result: MatchSheet | None = None,
+        deal_end: TrickReview | None = None,
     ) -> str:
         """The frame of ``seat`` (None: a watcher) at the moment ``table``, ``public`` and ``mine`` were read at
         (one version, read together); ``legal``: the seat's actions then; ``result``: a finished table's
-        stored match (None while it is not stored, or the table not finished)."""
+        stored match (None while it is not stored, or the table not finished); ``deal_end``: the last trick of the
+        deal just scored, while the new deal has no card played (see ``table_screen``)."""
         moment = self._moments.get(table.id)
         if moment is not None and moment.table.version > table.version:  # a reader slower than a newer one
             moment = Moment(table, result)  # built for it alone
@@ -79,7 +83,7 @@ class Frames:
         if text is None:
             shared = moment.shared.get(language)
             if shared is None:
-                shared = moment.shared[language] = table_screen(table, public, language, result)
+                shared = moment.shared[language] = table_screen(table, public, language, result, deal_end)
             text = moment.sent[key] = frame_of(
                 seat_screen(shared, table, mine, seat=seat, legal=legal, language=language)
             )
@@ -88,3 +92,4 @@ class Frames:
     def forget(self, table_id: int) -> None:
         """No screen shows the table any more."""
         self._moments.pop(table_id, None)
+        self.deal_ends.pop(table_id, None)

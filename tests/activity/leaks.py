@@ -20,9 +20,17 @@ async def sight_by_move(database: Database, table_id: int, seat: int | None) -> 
     seats = [s for s in stored.seats if s.left_at is None]
     state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
     sight = [card_codes(state.view(seat))]
+    deal_end: set[str] = set()  # the last trick of the deal just scored, played face up: shown until the next card
     for action in stored.actions:
+        before = state.view(None)
         state.act(action.seat, action.action)
-        sight.append(card_codes(state.view(seat)))
+        after = state.view(None)
+        verb, *words = action.action.split()
+        if after["deal"] != before["deal"] and verb == "play":
+            deal_end = card_codes([played["card"] for played in before["trick"]]) | card_codes(words)
+        elif after["trick"] or after["tricks_played"]:
+            deal_end = set()
+        sight.append(card_codes(state.view(seat)) | deal_end)
     return sight
 
 

@@ -28,6 +28,7 @@ async def test_the_last_deal_is_reviewed_trick_by_trick_and_hands_only_once_the_
             break
         shown = await alice.state_where(lambda t, n=table.actions: t["actions"] == n and "sheet" in t)
         if shown["sheet"] is not None and not reviews:  # a deal was scored: a seat and a watcher ask for it
+            new_deal = shown
             for screen in (alice, watcher):
                 await screen.send(op="review", table=table_id)
                 answer = await screen.next_of(("review", "error"), timeout=30)  # (the review is read off the loop)
@@ -46,6 +47,11 @@ async def test_the_last_deal_is_reviewed_trick_by_trick_and_hands_only_once_the_
     assert len(taken) == 4 and review["sheet"]["columns"] == ["bid", "won", "", "+/-", "total"]
     assert {seat: winners.count(seat) for seat in taken} == {s: int(row["cells"][1]) for s, row in taken.items()}
     assert review["tricks"][0]["text"].startswith("won by ")
+    # the new deal's screen, before its first card, shows the deal's last trick whole (its last card is in no view)
+    last_trick = review["tricks"][-1]
+    assert new_deal["trick"] == [] and new_deal["last_trick"] is not None
+    assert new_deal["last_trick"]["cards"] == last_trick["cards"] and len(last_trick["cards"]) == 4
+    assert new_deal["last_trick"]["winner"] == last_trick["winner"]
     database = served.service.store.db
     assert review_leaks(alice.frames + watcher.frames, await played_cards(database, table_id)) == []
 

@@ -190,7 +190,7 @@ def test_a_finished_tables_frame_is_built_again_once_its_match_is_stored(monkeyp
     sent after (same version of the table), and one built with it is reused by every reader."""
     built: list[int | None] = []
 
-    def shared(table: Any, public: Any, language: str, result: Any = None) -> dict[str, Any]:
+    def shared(table: Any, public: Any, language: str, result: Any = None, deal_end: Any = None) -> dict[str, Any]:
         built.append(result["match_id"] if result is not None else None)
         return {"id": table.id, "final": result["match_id"] if result is not None else None}
 

@@ -107,7 +107,9 @@ export class Page {
         this.step = null;
         this.picked.clear();
       } else if (before.actions !== table.actions) this.keepStillOffered(table); // another seat moved
-      if (this.selected && !(table.hand ?? []).includes(this.selected)) this.selected = null;
+      if (this.selected && !(table.hand ?? []).includes(this.selected) && !this.dummyCards(table).includes(this.selected)) {
+        this.selected = null;
+      }
     } else {
       this.leaving = null;
       this.selected = null;
