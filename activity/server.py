@@ -359,15 +359,16 @@ class Screen:
         if table.status != TableStatus.PLAYING or sheet is None or public["trick"] or public["tricks_played"]:
             return None
         known = self.server.frames.deal_ends.get(table.id)
-        if known is not None and known[0] == sheet["deal"]:
-            return known[1]
+        if known is not None and known[0] == sheet["deal"] and known[2] in (None, table.actions):
+            return known[1]  # read for this deal (or refused at this very moment: asked again at the next)
         try:
             _, deals = await self.source.deal_reviews(table.id)
         except TableError:  # Last deal may not show it yet (a duplicate night's other tables): nor may this
+            self.server.frames.deal_ends[table.id] = (sheet["deal"], None, table.actions)
             return None
         last = deals[-1] if deals else None
         end = last.tricks[-1] if last is not None and last.deal == sheet["deal"] and last.tricks else None
-        self.server.frames.deal_ends[table.id] = (sheet["deal"], end)
+        self.server.frames.deal_ends[table.id] = (sheet["deal"], end, None)
         return end
 
     async def _read(self, table_id: int) -> tuple[TableInfo, View | None, HandSnapshot | None]:

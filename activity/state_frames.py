@@ -55,8 +55,9 @@ class Frames:
 
     def __init__(self) -> None:
         self._moments: dict[int, Moment] = {}
-        # table -> the deal last scored and its last trick (None: none to show), read once from the table's log
-        self.deal_ends: dict[int, tuple[int, TrickReview | None]] = {}
+        # table -> the deal last scored, its last trick (None: none to show), read once from the table's log, and
+        # the table's moves when Last deal refused it (None: not refused; a refusal holds for that moment only)
+        self.deal_ends: dict[int, tuple[int, TrickReview | None, int | None]] = {}
 
     def frame(
         self,
