@@ -2,7 +2,8 @@
 Discord show their bold as bold, never as ``**``; a Ninety-Nine bid card reads ``10♠ = 1``; once the three
 bid cards are picked the page says to check and confirm; a full lobby offers no seat and no computer, and a
 refusal said in the lobby goes once the match starts; on a phone 360 to 390 px wide no header button runs off
-the screen; and no page load asks the server for a ``/favicon.ico``."""
+the screen; no page load asks the server for a ``/favicon.ico``; a Just Make card tapped to bid says it bids, and
+what it counts."""
 
 from __future__ import annotations
 
@@ -299,3 +300,35 @@ async def test_cards_picked_for_a_bid_stay_picked_while_another_seat_bids(
     assert await page.locator('.controls [data-key="confirm"]').is_enabled()
     await page.locator('.controls [data-key="confirm"]').click()
     await page.locator(".controls .pick").wait_for(state="detached", timeout=10_000)  # the bid made with all three
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+async def test_a_just_make_card_tapped_to_bid_says_it_bids_and_what_it_counts(
+    local_bot: LocalBot, browser: Browser, language: str
+) -> None:
+    """A Just Make bid is a card: tapped once, the note says a second tap bids with it and what it counts (as the
+    chat's button does: ``= 3``), not that it plays it."""
+    await no_computer_pace(local_bot)
+    player = await open_page(local_bot, browser, "Bea", language, PHONE, 7)
+    page = player.page
+    await new_table(page, "just-make", 4, 3)
+    await start_and_see_the_hand(page)
+    for _ in range(600):
+        offered = await page.eval_on_selector_all(".hand .card:not(.dim)", "cards => cards.map(c => c.dataset.card)")
+        states = player.states()
+        bidding = bool(states) and any(
+            a["action"].startswith("bid ") for c in states[-1].get("choices") or [] for a in c["actions"]
+        )
+        if offered and bidding and await page.locator(".controls .your-turn").count():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the page was never asked for a bid")
+    notes = {n["card"]: n["text"] for c in player.states()[-1]["choices"] for n in c["notes"]}
+    card = offered[0]
+    await page.locator(f'.hand .card[data-card="{card}"]').click()
+    await page.locator(f'.hand .card.chosen[data-card="{card}"]').wait_for()
+    said = await page.text_content("#note") or ""
+    wanted = translate(language, "screen.tap_again_bid", card="\x00", counts=notes[card]).split("\x00")[1]
+    assert wanted in said and notes[card] in said, said
+    assert translate(language, "screen.tap_again", card="\x00").split("\x00")[1] not in said

@@ -167,9 +167,12 @@ export class Page {
     if (this.note) return this.note;
     if (!this.selected) return "";
     const table = this.table;
-    const bids = table ? this.cardEntry(table, this.selected)?.actions.every((action) => action.startsWith("bid ")) : false;
-    const card = cardName(this.selected);
-    return bids ? t("screen.tap_again_bid", { card }) : t("screen.tap_again", { card });
+    const selected = this.selected;
+    const bids = table ? this.cardEntry(table, selected)?.actions.every((action) => action.startsWith("bid ")) : false;
+    const card = cardName(selected);
+    // a bid made with a card says what it counts ("= 3"), as the chat's button does
+    const counts = table ? this.myChoices(table).flatMap((choice) => choice.notes).find((note) => note.card === selected)?.text : undefined;
+    return bids && counts ? t("screen.tap_again_bid", { card, counts }) : t("screen.tap_again", { card });
   }
 
   status(up: boolean): void {
