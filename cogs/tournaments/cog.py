@@ -456,11 +456,10 @@ class Tournaments(commands.Cog, name=HANDLER):
                     message = await tables_cog.publisher.send_new(  # (as text without files)
                         channel, table.table_id, nonce=table_nonce(table.table_id)
                     )
-                except (discord.Forbidden, discord.NotFound):  # the channel's, not the table's: the rest would be too
-                    raise
-                except (discord.HTTPException, aiohttp.ClientError) as error:  # Discord's or the network's, this once
-                    if isinstance(error, discord.HTTPException) and error.status in (401, 429):
-                        raise  # refused for all (Cloudflare's 429 comes through as such): the rest would be too
+                except (discord.HTTPException, aiohttp.ClientError) as error:
+                    if isinstance(error, discord.HTTPException) and error.status in (401, 403, 404, 429):
+                        raise  # the channel's refusal, not the table's (Cloudflare's 429 too): the rest would be too
+                    # Discord's failure or the network's, this once
                     log.warning("table %s of tournament %s not posted: %s", table.table_id, info.id, error)
                     continue  # the service announces the round again in a while
                 tables_cog.publisher.mark_shown(table.table_id)
