@@ -107,9 +107,6 @@ export class Page {
         this.step = null;
         this.picked.clear();
       } else if (before.actions !== table.actions) this.keepStillOffered(table); // another seat moved
-      if (this.selected && !(table.hand ?? []).includes(this.selected) && !this.dummyCards(table).includes(this.selected)) {
-        this.selected = null;
-      }
     } else {
       this.leaving = null;
       this.selected = null;
@@ -119,7 +116,8 @@ export class Page {
     this.previous = before;
     this.table = table;
     if (table) this.formValues = null; // a table here: a new one's form opens afresh
-    if (this.selected && !this.playable(this.selected)) this.selected = null; // played, or the turn passed
+    // played, gone from the hand (or the dummy's cards), or the turn passed
+    if (this.selected && !this.playable(this.selected)) this.selected = null;
     this.render();
   }
 
