@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from bot.__main__ import main as bot_main
 from tests.double import BotProcess, DiscordDouble
 from tests.double.bot_process import ROOT
 
@@ -221,21 +222,11 @@ async def test_a_local_table_on_a_port_already_taken(tmp_path: Path) -> None:
     assert "Traceback" not in text and "Running upgrade" not in text, text
 
 
-async def test_help_is_asked_for_and_a_wrong_word_is_refused(tmp_path: Path) -> None:
+def test_help_is_asked_for_and_a_wrong_word_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m bot --help`` prints what it can do and exits 0; a word it does not know prints the same, on the
     error stream, and exits 2."""
     for words, status in ((["--help"], 0), (["-h"], 0), (["--locall"], 2)):
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            *words,
-            cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await asyncio.wait_for(process.communicate(), 60)
-        assert process.returncode == status, (words, out, err)
-        said = (out if status == 0 else err).decode()
+        assert bot_main(words) == status, words
+        out, err = capsys.readouterr()
+        said = out if status == 0 else err
         assert "python -m bot --local" in said and "usage" in said, said
