@@ -352,24 +352,9 @@ class Screen:
         return self.server.frames.frame(table, public, hand.seat.index, hand.view, legal, self.language, result, end)
 
     async def deal_end(self, table: TableInfo, public: View) -> TrickReview | None:
-        """The last trick of the deal just scored, while the new deal has no card played yet: its last card never
-        shows in a view (the deal is scored as it is played), so the trick is read once from the table's log, as
-        Last deal reads it (and not before Last deal may show it: a duplicate night's other tables first)."""
-        sheet = public["last_deal"]
-        if table.status != TableStatus.PLAYING or sheet is None or public["trick"] or public["tricks_played"]:
-            return None
-        known = self.server.frames.deal_ends.get(table.id)
-        if known is not None and known[0] == sheet["deal"] and known[2] in (None, table.actions):
-            return known[1]  # read for this deal (or refused at this very moment: asked again at the next)
-        try:
-            _, deals = await self.source.deal_reviews(table.id)
-        except TableError:  # Last deal may not show it yet (a duplicate night's other tables): nor may this
-            self.server.frames.deal_ends[table.id] = (sheet["deal"], None, table.actions)
-            return None
-        last = deals[-1] if deals else None
-        end = last.tricks[-1] if last is not None and last.deal == sheet["deal"] and last.tricks else None
-        self.server.frames.deal_ends[table.id] = (sheet["deal"], end, None)
-        return end
+        """The last trick of the deal just scored, while the new deal has no card played yet (the service's
+        :class:`bot.tables.deal_ends.DealEnds`, shared with the chat table)."""
+        return await self.source.deal_end(table, public)
 
     async def _read(self, table_id: int) -> tuple[TableInfo, View | None, HandSnapshot | None]:
         """The table, its public view and the user's seat (None: they have none), of one version."""

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from bot.games.views import View
-from bot.tables import DealReview, HandSnapshot, Hint, MatchSheet, TableError, TableInfo, TableService
+from bot.tables import DealReview, HandSnapshot, Hint, MatchSheet, TableError, TableInfo, TableService, TrickReview
 from bot.tables.events import Event, SeatViewChanged, TableMovedElsewhere
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,11 @@ class TableSource(Protocol):
 
     async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
         """The scored deals trick by trick, as the chat's "Last deal" has them (hands only once the match is over)."""
+        ...
+
+    async def deal_end(self, table: TableInfo, public: View) -> TrickReview | None:
+        """The last trick of the deal ``public`` shows the sheet of, until the new deal's first card (None: none,
+        or not yet: "Last deal" may not show it), as the chat table shows it."""
         ...
 
     async def table_result(self, table_id: int) -> MatchSheet | None:
@@ -216,6 +221,9 @@ class ServiceSource:
 
     async def deal_reviews(self, table_id: int) -> tuple[TableInfo, list[DealReview]]:
         return await self.service.deal_reviews(table_id)
+
+    async def deal_end(self, table: TableInfo, public: View) -> TrickReview | None:
+        return await self.service.deal_end(table, public)
 
     async def table_result(self, table_id: int) -> MatchSheet | None:
         return await self.service.table_result(table_id)

@@ -55,9 +55,6 @@ class Frames:
 
     def __init__(self) -> None:
         self._moments: dict[int, Moment] = {}
-        # table -> the deal last scored, its last trick (None: none to show), read once from the table's log, and
-        # the table's moves when Last deal refused it (None: not refused; a refusal holds for that moment only)
-        self.deal_ends: dict[int, tuple[int, TrickReview | None, int | None]] = {}
 
     def frame(
         self,
@@ -93,4 +90,3 @@ class Frames:
     def forget(self, table_id: int) -> None:
         """No screen shows the table any more."""
         self._moments.pop(table_id, None)
-        self.deal_ends.pop(table_id, None)

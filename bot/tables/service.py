@@ -35,6 +35,7 @@ from bot.storage.database import Database
 from bot.storage.models import utcnow
 
 from .autoplay import Sleep
+from .deal_ends import DealEnds
 from .departures import Departures
 from .game_nights import GameNights
 from .lobby import Lobby
@@ -121,6 +122,8 @@ class TableService:
         self.score_sheet = records.score_sheet
         self.table_result = records.table_result
         self.deal_reviews = records.deal_reviews
+        # the last trick of the deal just scored, until the new deal's first card (both presentations show it)
+        self.deal_end = DealEnds(records.deal_reviews)
         self.match_table = records.match_table
         # settings
         self.guild_settings = settings.guild_settings

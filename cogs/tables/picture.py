@@ -1,4 +1,5 @@
-"""What the table's picture shows, from TableInfo and ``view(None)`` only, in the server's language.
+"""What the table's picture shows, from TableInfo and ``view(None)`` only (and the last trick of a deal just
+scored, which every player saw played), in the server's language.
 
 The picture (:mod:`cogs.picture`) draws these words and cards and nothing
 else, so it can show no more than the text does.
@@ -10,17 +11,17 @@ from typing import Any
 
 from bot.games import presentation_of
 from bot.games.views import View
-from bot.tables import TableInfo
+from bot.tables import TableInfo, TrickReview
 
 from ..i18n import t
 from ..picture import CardRow, SeatPlate, TablePicture
-from .render import said, seat_name, trick_text
+from .render import last_trick, said, seat_name, trick_text
 
 ALT_MAX = 1024  # Discord's longest attachment description
 DEALER_MARK = "table.dealer_mark"  # drawn as the dealer button instead
 
 
-def table_picture(table: TableInfo, public: View, locale: Any) -> TablePicture:
+def table_picture(table: TableInfo, public: View, locale: Any, deal_end: TrickReview | None = None) -> TablePicture:
     shown = presentation_of(table.game)
     header = tuple(" ".join(said(table, text, locale, marked=False) for text in line) for line in shown.header(public))
     rows = sorted(shown.seat_rows(public), key=lambda row: row.seat)
@@ -36,8 +37,8 @@ def table_picture(table: TableInfo, public: View, locale: Any) -> TablePicture:
     )
     trick = tuple((place[played["seat"]], played["card"]) for played in public["trick"] if played["seat"] in place)
     cards: list[CardRow] = []
-    last = public["last_trick"]
-    if last and last["cards"]:
+    last = last_trick(public, deal_end)
+    if last is not None:
         title = t(locale, "table.last_trick")
         if last["winner"] is not None:
             title += " · " + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale, marked=False))

@@ -155,15 +155,16 @@ class Publisher:
         picture = await self._picture_wanted(table, can_attach, locale)
         # a match over: the chart of its running totals, deal by deal (a file too, where the bot may attach them)
         chart = bool(result is not None and result.get("sheets") and can_attach and table.id not in self.text_only)
+        end = await self.service.deal_end(table, public)  # a deal just scored: its last trick, until the next card
         kwargs: dict[str, Any] = {
             "content": turn_line(table, public, locale),
-            "embed": table_embed(table, public, locale, result, picture=picture, chart=chart),
+            "embed": table_embed(table, public, locale, result, picture=picture, chart=chart, deal_end=end),
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),
             "attachments": [],  # none but what is added below: an old picture goes
         }
         if picture:
-            drawn = table_picture(table, public, locale)
+            drawn = table_picture(table, public, locale, end)
             png = await asyncio.to_thread(draw_table, drawn)  # drawing takes milliseconds: off the event loop
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename=PICTURE, description=drawn.alt or None)]
         elif chart and result is not None:

@@ -14,8 +14,8 @@ import discord
 
 from bot.games import GAMES, presentation_of
 from bot.games.shown import Text
-from bot.games.views import DealSheet, Played, View
-from bot.tables import MatchSheet, TableInfo, TableStatus, final_standings, readable_name
+from bot.games.views import DealSheet, LastTrick, Played, View
+from bot.tables import MatchSheet, TableInfo, TableStatus, TrickReview, final_standings, readable_name
 from bot.words import card_label, cell_text, computer_name, listed, option_text, rating_text, said_cards
 from bot.words import said as said_words
 
@@ -254,6 +254,17 @@ def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     return said(table, presentation_of(table.game).sheet(sheet).title, locale)
 
 
+def last_trick(public: View, deal_end: TrickReview | None = None) -> LastTrick | None:
+    """The last trick to show: the view's, else the deal just scored's last trick while the new deal has no card
+    down yet (None: none)."""
+    last = public["last_trick"]
+    if last and last["cards"]:
+        return last
+    if deal_end is not None and deal_end.cards and not public["trick"]:
+        return LastTrick(cards=[Played(seat=seat, card=card) for seat, card in deal_end.cards], winner=deal_end.winner)
+    return None
+
+
 def table_embed(
     table: TableInfo,
     public: View,
@@ -262,11 +273,14 @@ def table_embed(
     *,
     picture: bool = False,
     chart: bool = True,
+    deal_end: TrickReview | None = None,
 ) -> discord.Embed:
     """The public table: everything ``view(None)`` shows, as one embed (a match over with its chart below, but
     without ``chart``: the bot may not attach it). With ``picture`` the table's
     picture is its image, and what the picture alone shows well (the last trick, hands face up) is
-    left out of the text, which keeps the rest for screen readers and notifications."""
+    left out of the text, which keeps the rest for screen readers and notifications. ``deal_end``: the last
+    trick of the deal just scored (the service's ``deal_end``), shown as the last trick until the new deal's first
+    card (its last card is in no view)."""
     status = table.status
     embed = discord.Embed(
         title=clip(t(locale, "table.title", game=game_name(table.game, locale), table=table.id), TITLE_MAX),
@@ -289,8 +303,8 @@ def table_embed(
             value=clip(trick_text(table, public["trick"], locale), FIELD_VALUE_MAX),
             inline=False,
         )
-    last = public["last_trick"]
-    if last and last["cards"] and not picture:
+    last = last_trick(public, deal_end)
+    if last is not None and not picture:
         text = trick_text(table, last["cards"], locale)
         if last["winner"] is not None:
             text += "\n" + t(locale, "table.won_by", name=seat_name(table, last["winner"], locale))

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import new_game
 from bot.storage import repository as repo
 from bot.storage.database import Database
-from tests.e2e.leaks import card_codes
+from tests.e2e.leaks import card_codes, replayed
 
 
 async def sight_by_move(database: Database, table_id: int, seat: int | None) -> list[set[str]]:
@@ -16,22 +15,7 @@ async def sight_by_move(database: Database, table_id: int, seat: int | None) -> 
     async with database.engine.connect() as connection:
         stored = await repo.load_table(connection, table_id)
     assert stored is not None
-    row = stored.table
-    seats = [s for s in stored.seats if s.left_at is None]
-    state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
-    sight = [card_codes(state.view(seat))]
-    deal_end: set[str] = set()  # the last trick of the deal just scored, played face up: shown until the next card
-    for action in stored.actions:
-        before = state.view(None)
-        state.act(action.seat, action.action)
-        after = state.view(None)
-        verb, *words = action.action.split()
-        if after["deal"] != before["deal"] and verb == "play":
-            deal_end = card_codes([played["card"] for played in before["trick"]]) | card_codes(words)
-        elif after["trick"] or after["tricks_played"]:
-            deal_end = set()
-        sight.append(card_codes(state.view(seat)) | deal_end)
-    return sight
+    return [card_codes(state.view(seat)) | deal_end for state, deal_end in replayed(stored)]
 
 
 def leaks(frames: list[dict[str, Any]], table_id: int, sight: list[set[str]]) -> list[tuple[int, set[str]]]:

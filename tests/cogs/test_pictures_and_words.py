@@ -208,6 +208,9 @@ async def test_a_japanese_server_gets_its_table_picture() -> None:
         async def snapshot(self, table_id: int) -> tuple[TableInfo, Any]:
             return table, state.view(None)
 
+        async def deal_end(self, table: TableInfo, public: Any) -> None:
+            return None  # mid-deal: no deal just scored
+
     async def japanese(guild_id: int) -> str:
         return "ja"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from bot.games import GameState, new_game
@@ -41,26 +42,38 @@ async def stored_table(database_url: str, table_id: int) -> repo.StoredTable:
     return stored
 
 
-async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str]], list[set[str]]]:
-    """For every move N of the table: the cards some seat holds that the public may not see, and the public ones."""
-    stored = await stored_table(database_url, table_id)
+def replayed(stored: repo.StoredTable) -> Iterator[tuple[GameState, set[str]]]:
+    """The stored match at its start and after each move, with the last trick of the deal just scored (played
+    face up: both presentations show it until the new deal's first card, though its last card is in no view)."""
     row = stored.table
     seats = [seat for seat in stored.seats if seat.left_at is None]
     state = new_game(row.game, players=len(seats), options=dict(row.options), seed=row.seed)
-    hidden, public = [], []
+    deal_end: set[str] = set()
+    yield state, deal_end
+    for action in stored.actions:
+        before = state.view(None)
+        state.act(action.seat, action.action)
+        after = state.view(None)
+        verb, *words = action.action.split()
+        if after["deal"] != before["deal"] and verb == "play":
+            deal_end = card_codes([played["card"] for played in before["trick"]]) | card_codes(words)
+        elif after["trick"] or after["tricks_played"]:
+            deal_end = set()
+        yield state, deal_end
 
-    def snapshot() -> None:
-        shown = card_codes(state.view(None))
+
+async def hidden_by_move(database_url: str, table_id: int) -> tuple[list[set[str]], list[set[str]]]:
+    """For every move N of the table: the cards some seat holds that the public may not see, and the public ones."""
+    stored = await stored_table(database_url, table_id)
+    players = len([seat for seat in stored.seats if seat.left_at is None])
+    hidden, public = [], []
+    for state, deal_end in replayed(stored):
+        shown = card_codes(state.view(None)) | deal_end
         known: set[str] = set()
-        for seat in range(len(seats)):
+        for seat in range(players):
             known |= card_codes(state.view(seat))
         public.append(shown)
         hidden.append(known - shown)
-
-    snapshot()
-    for action in stored.actions:
-        state.act(action.seat, action.action)
-        snapshot()
     return hidden, public
 
 
