@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import string
 import time
@@ -44,34 +45,60 @@ class ProxySignatures:
     def refused(self, headers: Mapping[str, str]) -> str | None:
         """Why the request is not one Discord's proxy signed (for the log; None: it is): a header missing or
         unreadable, its timestamp not its payload's, the payload expired, or the signature not Discord's."""
+        return self.check(headers)[0]
+
+    def signer(self, headers: Mapping[str, str]) -> str | None:
+        """Whom a request Discord's proxy signed is counted against, for the limits the players behind that proxy
+        would otherwise share (they all come from its few addresses): the user its payload names (``user_id``, or
+        ``user.id``), else the payload itself (one signed token, however often it is sent again). None: not
+        signed. Only counted by: who the player is still comes from Discord's OAuth2 sign-in."""
+        return self.check(headers)[1]
+
+    def check(self, headers: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """(why the request is not signed, None if it is; whom it is counted against, None if it is not)."""
         signature, timestamp, payload = headers.get(SIGNATURE), headers.get(TIMESTAMP), headers.get(PAYLOAD)
         if signature is None or timestamp is None or payload is None:
-            return "no proxy signature"
+            return "no proxy signature", None
         if len(payload) > MOST_PAYLOAD:
-            return "a proxy payload too long"
+            return "a proxy payload too long", None
         try:
             signed = base64.b64decode(payload, validate=True)
             data = json.loads(signed)
         except (binascii.Error, ValueError):  # (a payload not UTF-8 is a ValueError too)
-            return "an unreadable proxy payload"
+            return "an unreadable proxy payload", None
         created = data.get("created_at") if isinstance(data, dict) else None
         expires = data.get("expires_at") if isinstance(data, dict) else None
         if not isinstance(created, int) or isinstance(created, bool) or created < 0:
-            return "a proxy payload without its times"
+            return "a proxy payload without its times", None
         if not isinstance(expires, int) or isinstance(expires, bool):
-            return "a proxy payload without its times"
+            return "a proxy payload without its times", None
         if str(created) != timestamp.strip():
-            return "a proxy timestamp not its payload's"
+            return "a proxy timestamp not its payload's", None
         if expires < int(self.clock()):
-            return "an expired proxy payload"
+            return "an expired proxy payload", None
         raw = _signature(signature.strip())
         if raw is None:
-            return "an unreadable proxy signature"
+            return "an unreadable proxy signature", None
         try:
             self._key.verify(signed, raw)
         except BadSignatureError:
-            return "a proxy signature not Discord's"
-        return None
+            return "a proxy signature not Discord's", None
+        assert isinstance(data, dict)
+        return None, _signer(data, signed)
+
+
+def _signer(data: dict[str, object], signed: bytes) -> str:
+    """The user a signed payload names (a snowflake, as ``user_id`` or ``user.id``), else the payload's digest."""
+    user = data.get("user")
+    for named in (data.get("user_id"), user.get("id") if isinstance(user, dict) else None):
+        if (
+            isinstance(named, str | int)
+            and not isinstance(named, bool)
+            and str(named).isdigit()
+            and len(str(named)) < 24
+        ):
+            return f"user {int(named)}"
+    return "payload " + hashlib.sha256(signed).hexdigest()[:32]
 
 
 def _signature(text: str) -> bytes | None:

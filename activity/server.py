@@ -77,6 +77,8 @@ NOT_BUILT = "The Activity's page is not built: run `npm ci && npm run build` in 
 HELLO_SECONDS = 10.0  # a new socket says hello within this, all told (WebSocket pings do not stretch it)
 GREETING_PER_CLIENT = 32  # sockets of one address yet to say hello (inside Discord, its proxy's address: many users;
 # with ACTIVITY_PUBLIC_KEY set, the sockets Discord's proxy did not sign are counted apart)
+GREETING_PER_SIGNER = 4  # with ACTIVITY_PUBLIC_KEY set: sockets yet to say hello of one player its proxy signed for
+ADDRESS = "address "  # (what a request is counted against: an address, else the player Discord's proxy named)
 RATE_PER_SECOND = 8.0  # frames of one user, all their screens together...
 RATE_BURST = 16.0  # ...and at once
 FLOOD_CLOSE = 64  # frames refused in a row for coming too fast: the socket is closed (a page never sends so many)
@@ -119,6 +121,7 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+SERVER = "card-table"  # what every answer says it came from (not aiohttp's and Python's versions)
 
 
 def _loads(raw: str | bytes) -> Any:
@@ -136,6 +139,7 @@ async def _json_body(request: web.Request) -> tuple[Any, str | None]:
     except web.HTTPRequestEntityTooLarge:
         return None, "activity.too_long"
     except RequestPayloadError:  # a body that cannot be read as it says (a Content-Encoding it is not in)
+        request.content.feed_eof()  # nothing more is read of it (aiohttp would try, and log the same failure)
         return None, "activity.bad_frame"
     body = _loads(raw)
     return body, None if body is not None else "activity.bad_frame"
@@ -154,7 +158,13 @@ def _language_in(body: Any, request: web.Request | None = None) -> str:
 
 # aiohttp's own refusals (a path that is not served, a socket's request without its upgrade, a body too large,
 # too many sockets yet to say hello), said as every other refusal is: the key and a word in the reader's language
-POLITE = {404: "activity.not_found", 405: "activity.bad_frame", 413: "activity.too_long", 429: "activity.too_fast"}
+POLITE = {
+    403: "activity.not_found",  # (a folder of the page's files, asked for as if a file)
+    404: "activity.not_found",
+    405: "activity.bad_frame",
+    413: "activity.too_long",
+    429: "activity.too_fast",
+}
 
 
 @web.middleware
@@ -388,6 +398,8 @@ class Screen:
                     await self.review(frame.table)
                 elif isinstance(frame, Ask):  # the search takes up to a second: the screen goes on meanwhile
                     asked = await self.source.hand(frame.table, user)  # the seat's moves so far, as it asks
+                    if self._hinting is not None:  # (a hint asked again: the first one's answer is not awaited)
+                        self._hinting.cancel()
                     self._hinting = asyncio.create_task(self.hint(frame.table, asked.seat.acted))
                 elif isinstance(frame, Computer):
                     await self.source.add_computer(frame.table, user, frame.level)
@@ -616,6 +628,7 @@ class ActivityServer:
         of types, no address of ours in a referrer."""
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
+        response.headers[hdrs.SERVER] = SERVER  # (aiohttp wrote its own before this hook)
 
     @property
     def page_built(self) -> bool:
@@ -669,17 +682,17 @@ class ActivityServer:
         if self.discord is None:
             raise web.HTTPNotFound()
         body, refused = await _json_body(request)
-        wait = self.sign_ins.take(client_address(request, self.trusted_proxies))
-        if wait > 0:
-            return self._too_many(_language_in(body, request), wait)
         try:
             if refused is not None:
                 raise ValueError(refused)
             asked = TokenRequest.model_validate(body)
-        except (ValidationError, ValueError):
+        except (ValidationError, ValueError):  # refused here, at no cost to anyone: not counted
             key = refused or "activity.bad_frame"
             return web.json_response({"error": translate(_language_in(body, request), key), "key": key}, status=400)
         language = language_of(asked.language)
+        wait = self.sign_ins.take(self._counted_as(request))
+        if wait > 0:
+            return self._too_many(language, wait)
         try:
             user = await self.discord.sign_in(asked.code, asked.instance_id)
         except SignInRefused as why:
@@ -699,6 +712,18 @@ class ActivityServer:
             }
         )
 
+    def _counted_as(self, request: web.Request) -> str:
+        """Whom a sign-in or a socket yet to say hello counts against. Inside Discord every request comes from its
+        proxy's few addresses, which all its players share: with ``ACTIVITY_PUBLIC_KEY`` set, a request its proxy
+        signed counts against the player it was signed for (one person cannot spend everyone's places), one it did
+        not sign against its address, apart from the signed ones (from anywhere: the page's address is public);
+        without the key, against its address."""
+        address = ADDRESS + client_address(request, self.trusted_proxies)
+        if self.signatures is None:
+            return address
+        signer = self.signatures.signer(request.headers)
+        return address + " unsigned" if signer is None else signer
+
     @staticmethod
     def _too_many(language: str, wait: float) -> web.Response:
         """A sign-in refused until ``wait`` seconds have passed: said in the reader's language, and in
@@ -713,12 +738,9 @@ class ActivityServer:
     async def websocket(self, request: web.Request) -> web.WebSocketResponse:
         # A message up to MAX_MESSAGE is read and refused as too long, in the screen's language; past it aiohttp
         # closes the connection with WebSocket's own "message too big" (1009), never reading it into memory.
-        client = client_address(request, self.trusted_proxies)
-        if self.signatures is not None and self.signatures.refused(request.headers) is not None:
-            # Counted apart: sockets Discord's proxy did not sign (from anywhere: the page's address is public)
-            # never take the places of the signed ones of the address every player inside Discord shares.
-            client += " unsigned"
-        if self.greeting[client] >= GREETING_PER_CLIENT:  # refused before the upgrade: the page tries again later
+        client = self._counted_as(request)
+        most = GREETING_PER_CLIENT if client.startswith(ADDRESS) else GREETING_PER_SIGNER
+        if self.greeting[client] >= most:  # refused before the upgrade: the page tries again later
             raise web.HTTPTooManyRequests(headers={"Retry-After": str(whole_seconds(HELLO_SECONDS))})
         socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)
         self.greeting[client] += 1

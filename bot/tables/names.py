@@ -13,9 +13,9 @@ NAME_LENGTH = 100  # the longest name kept (Discord's own are at most 32)
 
 def readable_name(name: str) -> str:
     """``name`` with every control character made a space, every invisible format character (bidirectional
-    overrides, embeddings and isolates, zero-width spaces, the byte-order mark) but the joiners and every lone
-    surrogate left out, spaces run together and trimmed, cut to :data:`NAME_LENGTH`; "" if nothing is left
-    (shown as the person's id then)."""
+    overrides, embeddings and isolates, zero-width spaces, the byte-order mark) but the joiners between two
+    characters drawn, and every lone surrogate, left out, spaces run together and trimmed, cut to
+    :data:`NAME_LENGTH`; "" if nothing is left (shown as the person's id then)."""
     kept = []
     for character in name:
         category = unicodedata.category(character)
@@ -25,4 +25,16 @@ def readable_name(name: str) -> str:
             continue
         elif category != "Cf" or character in _KEPT_FORMAT:
             kept.append(character)
+    # A joiner joins two characters drawn: one at an end, beside a space or another joiner joins nothing and only
+    # makes a name look like another ("alice" and "alice" with a joiner after it), or a blank one.
+    kept = [
+        c
+        for i, c in enumerate(kept)
+        if c not in _KEPT_FORMAT
+        or (_drawn(kept[i - 1] if i else " ") and _drawn(kept[i + 1] if i + 1 < len(kept) else " "))
+    ]
     return " ".join("".join(kept).split())[:NAME_LENGTH]
+
+
+def _drawn(character: str) -> bool:
+    return not character.isspace() and character not in _KEPT_FORMAT

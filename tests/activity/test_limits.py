@@ -24,6 +24,7 @@ from activity.limits import client_address, networks
 from activity.proxy import ProxySignatures
 from activity.server import (
     FLOOD_CLOSE,
+    GREETING_PER_SIGNER,
     RATE_BURST,
     SCREENS_PER_SESSION,
     SCREENS_PER_USER,
@@ -198,16 +199,16 @@ async def test_one_address_signs_in_a_few_times_a_minute_and_junk_never_reaches_
         assert status == 400 and answer["key"] == "activity.bad_frame"
     assert activity.exchanges == 0  # refused here: Discord never heard of them
     answers = [await here.token(MADE_UP.format(n), instance, language="ja") for n in range(25)]
-    # The seven junk requests counted too: the address had SIGN_IN_BURST in all.
-    assert [status for status, _, _ in answers].count(403) == PER_ADDRESS_BURST - 7
+    # The seven junk requests were not counted (they cost nothing): the address had its whole burst left.
+    assert [status for status, _, _ in answers].count(403) == PER_ADDRESS_BURST
     refused = [(answer, headers) for status, answer, headers in answers if status == 429]
-    assert len(refused) == 25 - (PER_ADDRESS_BURST - 7)
+    assert len(refused) == 25 - PER_ADDRESS_BURST
     answer, headers = refused[0]
     wait = round(60 / SIGN_INS_PER_MINUTE)
     assert answer["key"] == "activity.too_many_sign_ins" and answer["retry_after"] == wait
     assert headers["Retry-After"] == str(wait)
     assert answer["error"] == f"サインインが集中しています。{wait}秒後にもう一度お試しください。"
-    assert activity.exchanges == PER_ADDRESS_BURST - 7
+    assert activity.exchanges == PER_ADDRESS_BURST
     here.advance(wait)  # one sign-in's worth later
     status, answer, _ = await here.token(activity.authorize(ALICE), instance)
     assert status == 200
@@ -728,12 +729,46 @@ async def test_unsigned_sockets_yet_to_say_hello_take_no_place_of_the_signed_one
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await here.client.ws_connect(here.url("/ws"))
     assert refused.value.status == 429  # the unsigned have their own few places
-    signed_sockets = [await here.client.ws_connect(here.url("/ws"), headers=signed()) for _ in range(3)]
+    signed_sockets = [
+        await here.client.ws_connect(here.url("/ws"), headers=signed()) for _ in range(GREETING_PER_SIGNER)
+    ]
     with pytest.raises(aiohttp.WSServerHandshakeError) as full:
         await here.client.ws_connect(here.url("/ws"), headers=signed())
-    assert full.value.status == 429  # and the signed theirs
+    assert full.value.status == 429  # and each signed player theirs
     for socket in [*idle, *signed_sockets]:
         await socket.close()
+
+
+async def test_signed_sockets_yet_to_say_hello_count_against_their_player_not_the_address_all_share(
+    make: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inside Discord every player comes from its proxy's few addresses: one player holding sockets without a hello
+    (one signed payload sent again and again) filled the places of that address, and nobody else could open a
+    screen. With ACTIVITY_PUBLIC_KEY set, a signed socket counts against the player Discord's proxy signed for."""
+    monkeypatch.setattr(server_module, "GREETING_PER_CLIENT", 3)
+    here = await make(signatures=signatures())
+    mallory = signed(user_id="666")
+    held = [await here.client.ws_connect(here.url("/ws"), headers=mallory) for _ in range(GREETING_PER_SIGNER)]
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await here.client.ws_connect(here.url("/ws"), headers=mallory)
+    assert refused.value.status == 429
+    others = [await here.client.ws_connect(here.url("/ws"), headers=signed(user_id=str(n))) for n in range(5)]
+    nested = signed(user_id=None, user={"id": "777"})  # the payload's user, however it names them
+    assert here.server.signatures is not None and here.server.signatures.signer(nested) == "user 777"
+    assert here.server.signatures.signer(signed(user_id=None)).startswith("payload ")  # no user named: the token
+    for socket in [*held, *others]:
+        await socket.close()
+
+
+async def test_a_signed_player_spends_only_their_own_sign_ins(make: Make) -> None:
+    here = await make(signatures=signatures())
+    assert here.double is not None
+    instance = launched(here.double, ALICE)
+    mallory = signed(user_id="666")
+    answers = [await here.token(MADE_UP.format(n), instance, signed=mallory) for n in range(int(PER_ADDRESS_BURST) + 2)]
+    assert [status for status, _, _ in answers].count(429) == 2
+    status, _, _ = await here.token(here.double.activity.authorize(ALICE), instance, signed=signed(user_id="1"))
+    assert status == 200  # another player, from the same address of Discord's proxy
 
 
 async def test_a_socket_closed_before_its_hello_is_let_go_quietly(make: Make, caplog: pytest.LogCaptureFixture) -> None:
@@ -805,7 +840,9 @@ async def test_what_aiohttp_refuses_itself_is_said_in_the_readers_language(make:
             and (await reply.json())["key"] == "activity.bad_frame"
             and "POST" in reply.headers["Allow"]
         )
-    here.server.greeting["127.0.0.1"] = server_module.GREETING_PER_CLIENT
+    async with here.client.get(here.url("/assets/"), headers=japanese) as reply:  # a folder, not a file
+        assert reply.status in (403, 404) and (await reply.json())["key"] == "activity.not_found"
+    here.server.greeting["address 127.0.0.1"] = server_module.GREETING_PER_CLIENT
     async with here.client.get(here.url("/ws"), headers=japanese) as reply:
         said = await reply.json()
         assert reply.status == 429 and said["key"] == "activity.too_fast" and reply.headers["Retry-After"] == "10"

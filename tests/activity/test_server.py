@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
+
+import pytest
 
 from activity.sessions import LOCAL_GUILD
 from bot.tables import TableStatus
@@ -188,7 +191,7 @@ async def test_a_screen_only_sees_tables_of_its_own_room(served: Served) -> None
     assert len((await served.service.table(lobby["id"])).seats) == 1
 
 
-async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
+async def test_a_socket_without_a_session_is_refused(served: Served, caplog: pytest.LogCaptureFixture) -> None:
     socket = await served.client.ws_connect(served.url("/ws"))
     await socket.send_str(json.dumps({"op": "hello", "session": "x" * 32}))
     reply = json.loads((await socket.receive(timeout=10)).data)
@@ -209,8 +212,11 @@ async def test_a_socket_without_a_session_is_refused(served: Served) -> None:
             assert answer.status == 400 and (await answer.json())["key"] == key
     # a body that says it is compressed and is not: refused as unreadable, not a server error
     body, headers = b'{"name": "Ann", "room": 1}', {"Content-Encoding": "gzip", "Content-Type": "application/json"}
-    async with served.client.post(served.url("/api/local/signin"), data=body, headers=headers) as answer:
-        assert answer.status == 400 and (await answer.json())["key"] == "activity.bad_frame"
+    with caplog.at_level(logging.ERROR):
+        async with served.client.post(served.url("/api/local/signin"), data=body, headers=headers) as answer:
+            assert answer.status == 400 and (await answer.json())["key"] == "activity.bad_frame"
+            assert answer.headers["Server"] == "card-table"  # (no versions of ours to look up)
+    assert not caplog.records, caplog.text  # (aiohttp read the rest of it again, and logged its failure each time)
 
 
 async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: Served) -> None:

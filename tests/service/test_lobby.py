@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.database import Database
-from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableError, TableService, WrongStatus
+from bot.tables import BadOptions, ChannelBusy, NotAllowed, TableError, TableService, WrongStatus, readable_name
 
 from .helpers import CHANNEL, GUILD, HOST, LOBBY_MESSAGE, heard, seated
 
@@ -231,6 +231,10 @@ async def test_a_name_is_kept_without_what_would_change_how_the_text_around_it_r
         "山田 太郎",
     ]
     assert all(seat.name.encode() is not None for seat in info.seats)
+    # a joiner that joins nothing drawn (at an end, beside a space): a name like another, or a blank one
+    assert readable_name("alice\u200d") == "alice" and readable_name("\u200d al\u200c ice") == "al ice"
+    assert readable_name("\u200b\u200c\u200d\ufeff") == "" and readable_name("a\u200d\u200db") == "ab"
+    assert readable_name("क्\u200dष") == "क्\u200dष"  # (one that shapes a script's letters stays)
 
 
 async def test_a_game_nights_lobby_is_not_held_back_by_its_hosts_own_pace(service: TableService) -> None:
