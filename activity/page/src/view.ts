@@ -608,26 +608,33 @@ export class Page {
   }
 
   private felt(table: TableScreen): HTMLElement {
-    const felt = el("section", { class: "felt", "aria-label": t("screen.trick") });
+    const count = table.seats?.length ?? 4;
+    const crowded = count >= 7;
+    const felt = el("section", { class: `felt${crowded ? " crowded" : ""}`, "aria-label": t("screen.trick") });
     for (const seat of table.seats ?? []) {
       const [dx, dy] = this.direction(table, seat.index);
       const plate = el("div", {
         // a plate at the top or bottom of the felt may be wider than one held against a side (clear of the trick)
         class: `plate ${Math.abs(dx) > 0.6 ? "side" : Math.abs(dx) < 0.3 ? "end" : "corner"}${seat.acting ? " acting" : ""}${seat.me ? " me" : ""}`,
-        style: plateAt(dx, dy),
+        style: plateAt(dx, dy, count),
         "data-seat": seat.index,
       });
       const name = el("div", { class: "name", text: seat.name });
       if (seat.me) name.append(el("span", { class: "you", text: ` (${t("screen.you")})` }));
       plate.title = seat.label;
       // each part kept whole, and the dot kept with the part before it: a line breaks only between parts
-      plate.append(name, el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", {}, rich(part))])));
-      if (!seat.me && seat.cards > 0) {
-        plate.append(el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })]));
-      }
+      const parts = el("div", { class: "parts" }, seat.parts.flatMap((part, at) => [at ? "\u00a0· " : "", el("span", {}, rich(part))]));
+      const backs = !seat.me && seat.cards > 0
+        ? el("div", { class: "backs", title: t("screen.cards_left", { count: seat.cards }) }, [cardBack(), el("span", { text: String(seat.cards) })])
+        : null;
+      // at a crowded table the cards left end the line of parts: a line less on most plates, room for nine on a phone
+      if (crowded && backs) parts.append(" ", backs);
+      plate.append(name, parts, ...(backs && !crowded ? [backs] : []));
       if (seat.acting) plate.append(el("div", { class: "clock", "data-clock": "1" }));
       felt.append(plate);
     }
+    // how far from the middle a played card lies, up and down: less at a crowded table, clear of the plates above
+    const rise = crowded ? 16 : 19;
     const before = this.previous?.id === table.id ? this.previous.trick ?? [] : [];
     const trick = table.trick ?? [];
     trick.forEach((played, order) => {
@@ -635,7 +642,7 @@ export class Page {
       const fresh = !before.some((old) => old.card === played.card);
       const card = el("div", {
         class: `trick-card${fresh ? " arrive" : ""}`,
-        style: `left:${50 + this.spread() * dx}%;top:${50 + 19 * dy}%;--dx:${dx * 220}px;--dy:${dy * 220}px;z-index:${order + 1}`,
+        style: `left:${50 + this.spread() * dx}%;top:${50 + rise * dy}%;--dx:${dx * 220}px;--dy:${dy * 220}px;z-index:${order + 1}`,
         "aria-label": cardLabel(played.card),
         role: "img",
       });
@@ -649,7 +656,7 @@ export class Page {
         const [dx, dy] = this.direction(table, played.seat);
         const card = el("div", {
           class: "trick-card leave",
-          style: `left:${50 + this.spread() * dx}%;top:${50 + 19 * dy}%;--wx:${wx * 260 - dx * 60}px;--wy:${wy * 260 - dy * 60}px`,
+          style: `left:${50 + this.spread() * dx}%;top:${50 + rise * dy}%;--wx:${wx * 260 - dx * 60}px;--wy:${wy * 260 - dy * 60}px`,
           "aria-hidden": "true",
         });
         card.append(cardFace(played.card));
@@ -933,11 +940,26 @@ function movedOn(before: TableScreen | null, after: TableScreen | null): boolean
 }
 
 /** Where a seat's plate sits on the felt: round the table, the side seats held against its edges. */
-function plateAt(dx: number, dy: number): string {
+/** Where a seat's plate sits on the felt, from its direction (`dx`, `dy`: the unit circle, the reader's seat at the
+ *  bottom) among `count` seats. A plate against a side is moved in from the felt's rounded rim where the rim curves
+ *  (near the top and bottom corners it cut the plate's corner off); at a crowded table (7 seats or more) the two
+ *  plates either side of the top spread further apart (at 9 seats on a phone they lay over each other). */
+function plateAt(dx: number, dy: number, count: number): string {
   const top = `top:${50 + 38 * dy}%`;
-  if (dx > 0.6) return `${top};right:0.4rem;transform:translate(0,-50%)`;
-  if (dx < -0.6) return `${top};left:0.4rem;transform:translate(0,-50%)`;
-  return `${top};left:${50 + 36 * dx}%`;
+  if (Math.abs(dx) > 0.6) {
+    const inset = rimInset(Math.abs(38 * dy) + PLATE_HALF_HEIGHT);
+    return `${top};${dx > 0 ? "right" : "left"}:calc(0.4rem + ${inset.toFixed(1)}%);transform:translate(0,-50%)`;
+  }
+  const spread = count >= 9 ? 1.45 : count >= 7 ? 1.25 : 1;
+  return `${top};left:${50 + 36 * dx * spread}%`;
+}
+
+const PLATE_HALF_HEIGHT = 7; // about half a plate's height, in hundredths of the felt's height
+/** How far in from the felt's side its rim lies (hundredths of its width) at `offset` hundredths of its height from
+ *  the middle, up or down: the felt's corners are quarter ellipses of 45% of its width by 30% of its height. */
+function rimInset(offset: number): number {
+  const into = Math.min(1, Math.max(0, (offset - 20) / 30));
+  return 45 * (1 - Math.sqrt(1 - into * into));
 }
 
 /** Choose `value` in a list, where the list offers it. */
