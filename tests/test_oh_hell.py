@@ -350,5 +350,13 @@ def test_going_up_with_four_players_the_thirteen_card_deal_is_at_no_trumps() -> 
 @pytest.mark.parametrize("value", [True, "5", 5.0, None, [5]])
 def test_a_start_cards_of_the_wrong_kind_is_refused(value: object) -> None:
     # "`start_cards` ... Allowed: 1 to floor(52 / players)": a whole number, nothing else
-    with pytest.raises(InvalidGame, match="start_cards"):
+    with pytest.raises(InvalidGame, match="start_cards") as refused:
         oh_hell(4, {"start_cards": value})
+    assert "from 1 to 13 with 4 players" in str(refused.value)  # this table's limit, not three players' 17
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_a_start_cards_too_small_says_this_tables_own_limit(players: int) -> None:
+    with pytest.raises(InvalidGame) as refused:
+        oh_hell(players, {"start_cards": 0})
+    assert f"from 1 to {52 // players} with {players} players" in str(refused.value)

@@ -127,19 +127,21 @@ class OhHell(GameState):
     )  # fmt: skip
 
     def _options_for(self, players: int, given: dict[str, Any]) -> dict[str, Any]:
-        options = resolve(self.NAME, OPTIONS, given)
-        if "start_cards" not in given:
-            options["start_cards"] = start_cards_for(players)
-        elif options["start_cards"] > 52 // players:
+        start = given.get("start_cards")
+        if "start_cards" in given and (type(start) is not int or not 1 <= start <= 52 // players):
+            # refused with this table's own limit (the option's own says 17, the most of any table: three players)
             raise InvalidGame(
                 "bad_option_value",
                 option="start_cards",
-                value=options["start_cards"],
+                value=start,
                 allowed=f"a whole number from 1 to {52 // players} with {players} players",
                 low=1,
                 high=52 // players,
                 players=players,
             )
+        options = resolve(self.NAME, OPTIONS, given)
+        if "start_cards" not in given:
+            options["start_cards"] = start_cards_for(players)
         return options
 
     def _deck(self) -> list[int]:
