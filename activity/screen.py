@@ -12,7 +12,7 @@ import unicodedata
 from typing import Any
 
 from bot.catalogues import translate
-from bot.games import GAMES, presentation_of
+from bot.games import GAMES, cards, presentation_of
 from bot.games.shown import CARD, LIST, NUMBER, Choice
 from bot.games.views import DealSheet, View
 from bot.tables import (
@@ -166,6 +166,9 @@ def matching(actions: list[str], prefix: str) -> list[str]:
     return [action for action in actions if offered(action)]
 
 
+LONG_LIST = 12  # cards named in a list past which the page lays them out by suit, not as a row of buttons
+
+
 def choice_screen(table: TableInfo, view: View, choice: Choice, actions: list[str], language: str) -> dict[str, Any]:
     """One choice, with every next step worked out: each card's actions, each number's actions."""
     shown = presentation_of(table.game)
@@ -181,6 +184,11 @@ def choice_screen(table: TableInfo, view: View, choice: Choice, actions: list[st
     if choice.kind == CARD:
         # each card shown, and its actions (those naming it second): none for a card that may not be played
         out["cards"] = [{"card": c, "actions": [a for a in actions if a.split()[1:2] == [c]]} for c in choice.cards]
+    elif choice.kind == LIST:
+        # a long list of cards to name (Five Hundred's called card: forty and more) is laid out by suit on the page
+        named = [(a, words[1]) for a in actions if len(words := a.split()) == 2 and cards.parse(words[1]) is not None]
+        if len(named) > LONG_LIST:
+            out["list_cards"] = [{"card": card, "action": action} for action, card in named]
     elif choice.kind == NUMBER:
         verb = actions[0].split()[0] if actions else ""
         out["numbers"] = [

@@ -3,11 +3,14 @@ seats; a game's words keep the catalogue's markdown for the page to draw, and a 
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from activity.screen import _new_lines, lobby_screen, most_seats
+from activity.screen import _new_lines, choices_screen, lobby_screen, most_seats
 from activity.words import escaped, said, seat_name
 from bot.games import GAMES, new_game, presentation_of
+from bot.games.base import GameState
 from bot.games.shown import Seat, say
 from bot.tables import SeatInfo, TableInfo, TableStatus
 
@@ -78,3 +81,37 @@ def test_a_hand_note_says_nothing_the_tables_header_already_says() -> None:
             notes = [said(table, text, language) for text in shown.hand_notes(view)]
             both = header + _new_lines(notes, header)  # what the screen shows
             assert len([line for line in both if line.startswith(("Highest bid", "最高ビッド"))]) == 1, both
+
+
+def calling_state(seed: int = 0) -> tuple[GameState, int]:
+    """Five-player Five Hundred played at random until its contractor is to call a partner's card."""
+    rng = random.Random(seed)
+    for attempt in range(200):
+        state = new_game("five-hundred", 5, {}, seed=seed + attempt)
+        while not state.is_over() and state.view(None)["phase"] != "calling":
+            seat = state.to_act()[0]
+            legal = [a for a in state.legal(seat) if a != "alone" and not a.startswith("bid misere")]
+            state.act(seat, rng.choice(legal))
+            if state.view(None)["deal"] > 1:
+                break
+        if state.view(None)["phase"] == "calling":
+            return state, state.to_act()[0]
+    raise AssertionError("no contract was made")
+
+
+def test_a_long_list_of_cards_to_call_is_given_card_by_card_for_the_page_to_lay_out_by_suit() -> None:
+    """Five Hundred's called card was a row of forty-odd buttons ("Call A♠", "Call K♠", ...) that ran under the
+    hand on a phone: each card is given with its action, for the page to lay out a row a suit."""
+    state, seat = calling_state()
+    table = replace(a_table("five-hundred", 5, ["Ann", None, None, None, None]), status=TableStatus.PLAYING)
+    legal = state.legal(seat)
+    choices = choices_screen(table, state.view(seat), legal, "en")
+    calls = [a for a in legal if a.startswith("call ")]
+    listed = next(choice for choice in choices if choice.get("list_cards"))
+    assert [entry["action"] for entry in listed["list_cards"]] == calls and len(calls) > 12
+    assert all(entry["action"] == f"call {entry['card']}" for entry in listed["list_cards"])
+    assert any(a["action"] == "alone" for choice in choices for a in choice["actions"])  # going alone: a button
+    labels = {a["action"]: a["label"] for a in listed["actions"]}  # (said whole to a screen reader)
+    assert all(labels[call].startswith("Call ") for call in calls)
+    short = choices_screen(table, state.view(seat), ["alone", *calls[:3]], "en")
+    assert not any(choice.get("list_cards") for choice in short)  # a short list stays a row of buttons

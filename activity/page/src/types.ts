@@ -32,6 +32,7 @@ export interface ChoiceScreen {
   confirm: { action: string; text: string }[];
   cards?: { card: string; actions: string[] }[];
   numbers?: { number: number; label: string; actions: string[] }[];
+  list_cards?: { card: string; action: string }[]; // a long list of cards to name: laid out by suit
 }
 
 export interface LobbyScreen {

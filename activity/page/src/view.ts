@@ -1,5 +1,5 @@
 // The table on screen, drawn again from each state the server sends (the seat's own view, or the public one).
-import { cardBack, cardFace, cardLabel, cardName, miniCard, sortHand } from "./cards";
+import { SUIT_COLOUR, cardBack, cardFace, cardLabel, cardName, miniCard, sortHand, suitOf } from "./cards";
 import { totalsChart } from "./chart";
 import { timeLeft } from "./clock";
 import { clear, el } from "./dom";
@@ -672,6 +672,36 @@ export class Page {
     return this.root.clientWidth < 600 ? 12 : 17;
   }
 
+  /** A long list of cards to name (Five Hundred's called card), a row of small buttons a suit, high cards first, each
+   *  saying its whole action to a screen reader; the list's other actions (going alone) as buttons above. */
+  private cardList(choice: ChoiceScreen): HTMLElement {
+    const named = new Map((choice.list_cards ?? []).map((entry) => [entry.card, entry.action] as const));
+    const labels = new Map(choice.actions.map((entry) => [entry.action, entry.label] as const));
+    const box = el("div", { class: "card-list" });
+    const others = el("div", { class: "row" });
+    for (const entry of choice.actions) {
+      if ([...named.values()].includes(entry.action)) continue;
+      others.append(this.moveControl(rich(entry.label), () => { this.act(entry.action); }, "primary", `a-${entry.action}`));
+    }
+    if (others.childElementCount) box.append(others);
+    const rows = new Map<string, HTMLElement>();
+    for (const card of sortHand([...named.keys()])) {
+      const suit = suitOf(card) ?? "J";
+      let row = rows.get(suit);
+      if (!row) {
+        row = el("div", { class: "row suit-row", role: "group", "aria-label": suit === "J" ? t("card.joker") : t(`suit.${suit}`) });
+        rows.set(suit, row);
+        box.append(row);
+      }
+      const action = named.get(card) ?? "";
+      const button = this.moveControl(cardName(card), () => { this.act(action); }, "chip", `a-${action}`);
+      button.style.color = SUIT_COLOUR[suit] ?? "#6b3fa0"; // (the joker purple, as drawn)
+      button.setAttribute("aria-label", plain(labels.get(action) ?? cardName(card)));
+      row.append(button);
+    }
+    return box;
+  }
+
   private myChoices(table: TableScreen): ChoiceScreen[] {
     return table.choices ?? [];
   }
@@ -708,6 +738,9 @@ export class Page {
             }, "number", `n-${number.number}`),
           );
         }
+      } else if (choice.kind === "list" && choice.list_cards?.length) {
+        box.append(row, this.cardList(choice));
+        continue;
       } else if (choice.kind === "word" || choice.kind === "list") {
         for (const action of choice.actions) {
           const confirm = choice.confirm.find((entry) => entry.action === action.action);
@@ -960,6 +993,11 @@ const PLATE_HALF_HEIGHT = 7; // about half a plate's height, in hundredths of th
 function rimInset(offset: number): number {
   const into = Math.min(1, Math.max(0, (offset - 20) / 30));
   return 45 * (1 - Math.sqrt(1 - into * into));
+}
+
+/** A catalogue text without its marks, as a screen reader's label. */
+function plain(text: string): string {
+  return rich(text).map((node) => (typeof node === "string" ? node : node.textContent ?? "")).join("");
 }
 
 /** Choose `value` in a list, where the list offers it. */
