@@ -30,6 +30,18 @@ export function ticks(low: number, high: number, most: number): number[] {
   return out;
 }
 
+/** Positions for labels wanted at `wanted` (in order, top first): each at least `gap` below the one before, as near
+ *  its own place as that allows, all within `top`..`bottom` where they fit. */
+export function spacedApart(wanted: number[], gap: number, top: number, bottom: number): number[] {
+  const out = [...wanted];
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(out[i] ?? 0, i ? (out[i - 1] ?? 0) + gap : top);
+  for (let i = out.length - 1; i >= 0; i--) {
+    const below = i === out.length - 1 ? bottom : (out[i + 1] ?? bottom) - gap;
+    out[i] = Math.max(Math.min(out[i] ?? 0, below), i ? (out[i - 1] ?? top) + gap : top);
+  }
+  return out;
+}
+
 function text(x: number, y: number, content: string, attrs: Record<string, string | number> = {}): SVGTextElement {
   const node = svg("text", { x, y, fill: AXIS, "font-size": 13, ...attrs });
   node.textContent = content;
@@ -70,7 +82,7 @@ export function totalsChart(chart: Chart, narrow = false): HTMLElement {
   root.append(text((left + RIGHT) / 2, HEIGHT - 6, chart.x, { "text-anchor": "middle" }));
   root.append(text(14, (TOP + BOTTOM) / 2, chart.y, { "text-anchor": "middle", transform: `rotate(-90 14 ${(TOP + BOTTOM) / 2})`, "font-size": 12 }));
   const spread = 2.5; // lines that run together (a tie, partners) sit side by side, not on top of each other
-  const labelled: number[] = [];
+  const ends: { x: number; y: number; total: number; colour: string }[] = [];
   lines.forEach((line, seat) => {
     const colour = colourOf(seat);
     const shift = (seat - (lines.length - 1) / 2) * spread;
@@ -89,11 +101,29 @@ export function totalsChart(chart: Chart, narrow = false): HTMLElement {
     const end = points[points.length - 1];
     if (end) {
       root.append(svg("circle", { cx: end[0], cy: end[1], r: 5, fill: colour, stroke: AXIS }));
-      if (labelled.every((other) => Math.abs(other - end[1]) >= LABEL_GAP)) { // a tie is written once (the key has them all)
-        labelled.push(end[1]);
-        root.append(text(end[0] + 8, end[1] + 4, String(line[line.length - 1] ?? 0), { fill: colour === "#999999" ? AXIS : colour, "font-weight": 700 }));
-      }
+      ends.push({ x: end[0], y: end[1], total: line[line.length - 1] ?? 0, colour });
     }
+  });
+  // Every total written at its line's end (a tie once: the key has them all), totals close together moved apart
+  // and joined to their line by a short stroke (a total a few points from another was left out).
+  const groups = new Map<number, { x: number; y: number; colours: Set<string> }>();
+  for (const end of ends) {
+    const group = groups.get(end.total);
+    if (group) {
+      group.colours.add(end.colour);
+      group.y = Math.min(group.y, end.y);
+    } else groups.set(end.total, { x: end.x, y: end.y, colours: new Set([end.colour]) });
+  }
+  const labels = [...groups.entries()].map(([total, group]) => ({ total, ...group })).sort((a, b) => a.y - b.y);
+  const at = spacedApart(labels.map((label) => label.y), LABEL_GAP, TOP, HEIGHT - 4);
+  labels.forEach((label, index) => {
+    const placed = at[index] ?? label.y;
+    const [only] = label.colours.size === 1 ? [...label.colours] : [AXIS];
+    const colour = only === undefined || only === "#999999" ? AXIS : only;
+    if (Math.abs(placed - label.y) > 2) {
+      root.append(svg("line", { x1: label.x + 5, y1: label.y, x2: label.x + 9, y2: placed, stroke: colour, "stroke-width": 1 }));
+    }
+    root.append(text(label.x + 10, placed + 4, String(label.total), { fill: colour, "font-weight": 700 }));
   });
   const key = el("ul", { class: "chart-key" });
   const order = lines.map((line, seat) => ({ seat, total: line[line.length - 1] ?? 0 })).sort((a, b) => b.total - a.total);
