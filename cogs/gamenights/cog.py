@@ -28,10 +28,11 @@ from bot.words import error_text
 from ..client import TableBot
 from ..i18n import reader, t, text
 from ..records.cog import game_choices
-from ..replies import PUBLIC_THINKING, send
+from ..replies import PUBLIC_THINKING, answer_lock, send
 from ..tables.lobby_clicks import NEEDED_PERMISSIONS, missing_in, missing_text
 from ..tables.private_threads import PRIVATE_PERMISSIONS
 from ..tables.render import game_name
+from ..tables.working import answering
 from .hooks import GAME_NIGHTS, TABLES, LobbyOpener, TournamentSignUps
 
 log = logging.getLogger(__name__)
@@ -205,11 +206,14 @@ class GameNights(commands.Cog, name=HANDLER):
             return
         try:
             plan = self.service.game_nights.check(game.value, options, players, start, tournament)
-            await self.service.game_nights.room_for(guild.id)
+            async with answering(interaction, update=False, public=True):  # the database may be slow: in time
+                await self.service.game_nights.room_for(guild.id)
         except TableError as error:
             await send(interaction, error_text(error, locale))
             return
-        await interaction.response.defer(thinking=True)  # public: the night is announced in its place
+        async with answer_lock(interaction):
+            if not interaction.response.is_done():
+                await interaction.response.defer(thinking=True)  # public: the night is announced in its place
         interaction.extras[PUBLIC_THINKING] = True  # a refusal from here on is for the asker alone (``send``)
         public = self.bot.languages.of(guild.id)
         name = game_name(game.value, public)
@@ -267,7 +271,8 @@ class GameNights(commands.Cog, name=HANDLER):
     async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
         """The server's nights to come, soonest first, for the asker alone, in their language."""
         locale, guild_id = reader(interaction), interaction.guild_id or 0
-        nights = await self.service.game_nights.upcoming(guild_id, LISTED)
+        async with answering(interaction, update=False):  # the database may be slow: answered in time
+            nights = await self.service.game_nights.upcoming(guild_id, LISTED)
         if not nights:
             await send(interaction, t(locale, "night.list_empty"))
             return

@@ -11,7 +11,7 @@ import discord
 from bot.tables.tournament_records import TournamentResult, TournamentTotals
 
 from ..i18n import t
-from ..tables.render import FIELD_VALUE_MAX, clip, game_name
+from ..tables.render import FIELD_VALUE_MAX, game_name, whole_lines
 from .render import when
 
 
@@ -52,8 +52,9 @@ def tournament_line(result: TournamentResult, locale: Any) -> str:
 def add_tournaments(embed: discord.Embed, results: Sequence[TournamentResult], locale: Any) -> None:
     """The finished tournaments as one field of a /history page."""
     if results:
-        lines = "\n".join(tournament_line(result, locale) for result in results)
-        embed.add_field(name=t(locale, "history.tournaments"), value=clip(lines, FIELD_VALUE_MAX), inline=False)
+        lines = [tournament_line(result, locale) for result in results]
+        value = whole_lines(lines, FIELD_VALUE_MAX, lambda rest: t(locale, "night.list_more", count=rest))
+        embed.add_field(name=t(locale, "history.tournaments"), value=value, inline=False)
 
 
 def add_totals(embed: discord.Embed, totals: TournamentTotals, recent: Sequence[TournamentResult], locale: Any) -> None:
@@ -62,4 +63,5 @@ def add_totals(embed: discord.Embed, totals: TournamentTotals, recent: Sequence[
         return
     head = t(locale, "stats.tournament_totals", played=totals.played, podiums=totals.podiums, wins=totals.wins)
     lines = [head, *(tournament_line(result, locale) for result in recent)]
-    embed.add_field(name=t(locale, "history.tournaments"), value=clip("\n".join(lines), FIELD_VALUE_MAX), inline=False)
+    value = whole_lines(lines, FIELD_VALUE_MAX, lambda rest: t(locale, "night.list_more", count=rest))
+    embed.add_field(name=t(locale, "history.tournaments"), value=value, inline=False)

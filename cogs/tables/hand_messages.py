@@ -15,7 +15,7 @@ from bot.tables import HandSnapshot, SeatInfo, TableError, TableInfo, TableServi
 from bot.words import error_text
 
 from ..i18n import reader, t
-from ..replies import send
+from ..replies import arrived, send
 from .hand import hand_message
 from .working import Work, show_in_hand
 
@@ -89,7 +89,8 @@ class Hands:
         )
 
     def remember(self, interaction: discord.Interaction[Any], table_id: int, shown: Shown) -> None:
-        self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, time.monotonic(), shown)
+        # the token's 15 minutes run from the interaction's arrival, not from when its answer was sent
+        self.hands[(table_id, interaction.user.id)] = HandMessage(interaction, arrived(interaction), shown)
 
     async def on_hand(self, interaction: discord.Interaction[Any], table_id: int, *, refresh: bool) -> None:
         user, locale = interaction.user, reader(interaction)

@@ -7,6 +7,7 @@ so the channel cannot leak a card by construction.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -44,6 +45,22 @@ COLOUR = {
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def whole_lines(lines: list[str], limit: int, more: Callable[[int], str]) -> str:
+    """``lines``, one a line, within ``limit`` characters: all of them when they fit, else as many as fit whole
+    (a mention cut in the middle shows as broken text) followed by ``more(the number left out)``."""
+    every = "\n".join(lines)
+    if len(every) <= limit:
+        return every
+    shown, used = 0, 0
+    for line in lines:
+        longer = used + len(line) + (1 if shown else 0)
+        # The closing line shrinks as more are shown (fewer left out), so each step checks it afresh.
+        if longer + 1 + len(more(len(lines) - shown - 1)) > limit:
+            break
+        shown, used = shown + 1, longer
+    return "\n".join([*lines[:shown], more(len(lines) - shown)])
 
 
 def game_name(game: str, locale: Any) -> str:

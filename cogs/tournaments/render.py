@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,7 +18,7 @@ from bot.tables.tournament_records import (
 )
 
 from ..i18n import t
-from ..tables.render import COLOUR, clip, game_name
+from ..tables.render import COLOUR, clip, game_name, whole_lines
 
 MEDALS = ("🥇", "🥈", "🥉")
 
@@ -55,22 +54,6 @@ def settings_line(info: TournamentInfo, locale: Any) -> str:
 
 
 FIELD_LIMIT = 1024  # characters of an embed field's value (Discord's limit)
-
-
-def whole_lines(lines: list[str], limit: int, more: Callable[[int], str]) -> str:
-    """``lines``, one a line, within ``limit`` characters: all of them when they fit, else as many as fit whole
-    (a mention cut in the middle shows as broken text) followed by ``more(the number left out)``."""
-    every = "\n".join(lines)
-    if len(every) <= limit:
-        return every
-    shown, used = 0, 0
-    for line in lines:
-        longer = used + len(line) + (1 if shown else 0)
-        # The closing line shrinks as more are shown (fewer left out), so each step checks it afresh.
-        if longer + 1 + len(more(len(lines) - shown - 1)) > limit:
-            break
-        shown, used = shown + 1, longer
-    return "\n".join([*lines[:shown], more(len(lines) - shown)])
 
 
 def signup_embed(info: TournamentInfo, locale: Any) -> discord.Embed:
@@ -162,11 +145,23 @@ def podium_embed(
         description=top or "-",
         colour=COLOUR[TableStatus.FINISHED],
     )
-    sheets = t(locale, "tournament.list_separator").join(f"#{table.table_id}" for table in tables)
-    embed.add_field(
-        name=t(locale, "tournament.sheets_title"), value=clip(t(locale, "tournament.sheets", tables=sheets), 1024)
-    )
+    embed.add_field(name=t(locale, "tournament.sheets_title"), value=sheets_value(tables, locale))
     return embed
+
+
+def sheets_value(tables: list[RoundTable], locale: Any) -> str:
+    """Every table's number, or as many as a field's value takes whole and how many more (a long night's list was
+    cut in the middle of a number)."""
+    numbers = [f"#{table.table_id}" for table in tables]
+    separator = t(locale, "tournament.list_separator")
+    for shown in range(len(numbers), -1, -1):
+        listed = separator.join(numbers[:shown])
+        if shown < len(numbers):
+            listed += " " + t(locale, "night.list_more", count=len(numbers) - shown)
+        value = t(locale, "tournament.sheets", tables=listed.strip())
+        if len(value) <= FIELD_MOST:
+            return value
+    return clip(t(locale, "tournament.sheets", tables=""), FIELD_MOST)
 
 
 MOST_DEALS_SHOWN = 20  # fields of one embed (Discord allows 25)
@@ -193,7 +188,7 @@ def comparison_embeds(
     for deal in deals:
         lines = []
         for position, seats in enumerate(deal.seats, start=1):
-            cells = " · ".join(
+            cells = [
                 t(
                     locale,
                     "tournament.comparison_cell" if seat.bid is not None else "tournament.comparison_cell_nobid",
@@ -205,13 +200,47 @@ def comparison_embeds(
                     matchpoints=seat.matchpoints,
                 )
                 for seat in seats
-            )
-            lines.append(t(locale, "tournament.comparison_seat", seat=position, cells=cells))
-        name = t(locale, "tournament.comparison_deal", deal=deal.deal)
-        value = clip("\n".join(lines), 1024)
-        embed = embeds[-1]
-        if embed.fields and (len(embed.fields) >= MOST_DEALS_SHOWN or len(embed) + len(name) + len(value) > EMBED_MOST):
-            embed = discord.Embed(title=clip(title, 256), colour=COLOUR[TableStatus.PLAYING])  # the round, continued
-            embeds.append(embed)
-        embed.add_field(name=name, value=value, inline=False)
+            ]
+            lines.extend(seat_lines(position, cells, locale))
+        # a deal of many tables over several fields, each of whole lines (a mention cut in half shows broken)
+        for part, value in enumerate(packed(lines, FIELD_MOST)):
+            key = "tournament.comparison_deal" if part == 0 else "tournament.comparison_deal_more"
+            name = t(locale, key, deal=deal.deal)
+            embed = embeds[-1]
+            if embed.fields and (
+                len(embed.fields) >= MOST_DEALS_SHOWN or len(embed) + len(name) + len(value) > EMBED_MOST
+            ):
+                embed = discord.Embed(title=clip(title, 256), colour=COLOUR[TableStatus.PLAYING])  # continued
+                embeds.append(embed)
+            embed.add_field(name=name, value=value, inline=False)
     return embeds
+
+
+FIELD_MOST = 1024  # characters of a field's value
+
+
+def seat_lines(position: int, cells: list[str], locale: Any) -> list[str]:
+    """A seat position's cells at every table, on one line, or on as many as a field's value takes whole (at many
+    tables one line is past 1,024 characters), each line naming the seat."""
+    out: list[str] = []
+    taken: list[str] = []
+    for cell in cells:
+        longer = t(locale, "tournament.comparison_seat", seat=position, cells=" · ".join([*taken, cell]))
+        if taken and len(longer) > FIELD_MOST:
+            out.append(t(locale, "tournament.comparison_seat", seat=position, cells=" · ".join(taken)))
+            taken = []
+        taken.append(cell)
+    if taken:
+        out.append(t(locale, "tournament.comparison_seat", seat=position, cells=" · ".join(taken)))
+    return [clip(line, FIELD_MOST) for line in out]
+
+
+def packed(lines: list[str], limit: int) -> list[str]:
+    """``lines`` gathered into values of at most ``limit`` characters, whole lines each."""
+    values: list[str] = []
+    for line in lines:
+        if values and len(values[-1]) + 1 + len(line) <= limit:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values or ["-"]

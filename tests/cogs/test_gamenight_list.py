@@ -3,15 +3,20 @@ Discord's limits on a message's embeds (a description of 4,096 characters, 6,000
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bot.games import GAMES
 from bot.tables.game_nights import MAX_WAITING, NightInfo
 from bot.tables.tournament_records import FORMATS
-from cogs.gamenights.cog import list_embeds, night_line
+from cogs.gamenights.cog import GameNights, list_embeds, night_line
 from cogs.i18n import t
+from cogs.tables import working
+from tests.cogs.test_answering import FakeInteraction
 
 SNOWFLAKE = 1_234_567_890_123_456_789  # 19 digits, as Discord's ids are now
 
@@ -55,3 +60,21 @@ def test_lines_past_six_thousand_characters_are_counted_not_cut() -> None:
     assert sum(len(embed.title or "") + len(embed.description or "") for embed in embeds) <= 6000
     kept = [line for line in lines if line in text]
     assert kept == lines[: len(kept)] and text.endswith(f"and {len(lines) - len(kept)} more")
+
+
+async def test_a_slow_read_of_the_nights_is_deferred_in_time_then_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """/gamenight list read the nights before its only answer: past Discord's three seconds (a slow database) the
+    command showed "This interaction failed"."""
+    monkeypatch.setattr(working, "DEFER_AFTER", 0.05)
+
+    class Nights:
+        async def upcoming(self, guild_id: int, most: int) -> list[NightInfo]:
+            await asyncio.sleep(0.3)  # the database, slow
+            return [longest_night(0)]
+
+    cog = GameNights(SimpleNamespace(service=SimpleNamespace(game_nights=Nights())))  # type: ignore[arg-type]
+    interaction: Any = FakeInteraction(delay=0.0)
+    interaction.guild_id, interaction.locale, interaction.client = SNOWFLAKE, "en-US", None
+    await GameNights.list_nights.callback(cog, interaction)
+    [deferred, shown] = interaction.calls  # acknowledged in time (for the asker alone), then the list sent
+    assert deferred == "defer thinking sent" and shown == "follow-up ephemeral=True"

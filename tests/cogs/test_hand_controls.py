@@ -185,3 +185,20 @@ def test_selects_of_one_hand_never_share_a_custom_id() -> None:
     _action_selects(controls, table, 0, many[:10], view, "en-US", "the rest")
     ids = [item.item.custom_id for row in controls.rows for item in row if isinstance(item, PickSelect)]
     assert len(ids) == 3 and len(set(ids)) == 3, ids
+
+
+def test_a_hand_messages_fifteen_minutes_run_from_the_interactions_arrival() -> None:
+    """A hand remembered after a slow answer (a lock waited for, a slow database) counted its token's 15 minutes
+    from the answer: an edit near their end reached Discord after the token had expired (401, 50027)."""
+    from types import SimpleNamespace
+
+    from cogs.replies import arrived
+    from cogs.tables.hand_messages import TOKEN_LIFETIME, Hands, Shown
+
+    interaction: Any = SimpleNamespace(extras={}, user=SimpleNamespace(id=5))
+    came = arrived(interaction)
+    interaction.extras = {key: came - TOKEN_LIFETIME - 1 for key in interaction.extras}  # it came long ago
+    hands = Hands(None, None)  # type: ignore[arg-type]
+    hands.remember(interaction, 7, Shown(0, True))
+    assert hands.hands[(7, 5)].opened == arrived(interaction) < came
+    assert not hands.hands[(7, 5)].fresh  # no edit is tried with that token

@@ -3,18 +3,21 @@ Japanese, however many deals, tables and seats."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.tables.tournament_records import (
     ComparedDeal,
     ComparedSeat,
     EntrantInfo,
+    RoundTable,
     StandingLine,
     TournamentInfo,
     TournamentStatus,
 )
 from cogs.i18n import t
-from cogs.tournaments.render import comparison_embeds, standings_embed
+from cogs.tournaments.render import comparison_embeds, sheets_value, standings_embed
 
 
 def night(size: int, tables: int) -> tuple[TournamentInfo, tuple[EntrantInfo, ...]]:
@@ -44,24 +47,44 @@ def compared(entrants: tuple[EntrantInfo, ...], size: int, tables: int, count: i
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja"])
-@pytest.mark.parametrize(("size", "tables", "count"), [(4, 2, 18), (7, 2, 10), (4, 3, 10), (9, 2, 8), (4, 2, 3)])
+@pytest.mark.parametrize(
+    ("size", "tables", "count"),
+    [(4, 2, 18), (7, 2, 10), (4, 3, 10), (9, 2, 8), (4, 2, 3), (4, 6, 2), (9, 3, 2), (4, 64, 1)],
+)
 def test_every_deal_is_shown_over_messages_discord_takes(locale: str, size: int, tables: int, count: int) -> None:
     """Each embed (one a message) is within 6,000 characters and 25 fields, each field within 1,024; every
-    deal appears once, in order. A round of eighteen deals at two tables of four was 8,190 characters in one
-    embed: Discord refused it, and the round's standings, sent after it, never went out."""
+    deal appears, in order, and every seat at every table in it, whole. A round of eighteen deals at two tables
+    of four was 8,190 characters in one embed: Discord refused it, and the round's standings, sent after it,
+    never went out; a deal at more than five tables of four was cut at 1,024 characters, its last seats gone and a
+    mention cut in half."""
     info, entrants = night(size, tables)
     embeds = comparison_embeds(info, 1, compared(entrants, size, tables, count), locale)
     shown = []
+    values: dict[int, str] = {}
     for embed in embeds:
         assert len(embed) <= 6000 and len(embed.fields) <= 25
         assert all(len(field.value or "") <= 1024 and len(field.name or "") <= 256 for field in embed.fields)
         assert embed.title and len(embed.title) <= 256
-        shown += [field.name for field in embed.fields]
+        for field in embed.fields:
+            deal = next(d for d in range(1, count + 1) if field.name in deal_names(locale, d))
+            if field.name == t(locale, "tournament.comparison_deal", deal=deal):
+                shown.append(field.name)
+            values[deal] = values.get(deal, "") + "\n" + (field.value or "")
     assert len(shown) == count and len(set(shown)) == count
-    if count <= 3:
+    for text in values.values():  # every entrant's seat, whole, once a deal
+        assert all(text.count(f"<@{entrant.user_id}>") == 1 for entrant in entrants)
+        assert "…" not in text
+    if count <= 3 and tables <= 3:
         assert len(embeds) == 1  # one message where it fits
     if (size, tables, count) == (4, 2, 18):
         assert len(embeds) > 1
+
+
+def deal_names(locale: str, deal: int) -> tuple[str, str]:
+    return (
+        t(locale, "tournament.comparison_deal", deal=deal),
+        t(locale, "tournament.comparison_deal_more", deal=deal),
+    )
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja"])
@@ -79,3 +102,19 @@ def test_standings_past_forty_say_how_many_more_and_show_the_readers_own_line(lo
     assert len(asked) <= 4096 and f"<@{entrants[59].user_id}>" not in asked
     few = standings_embed(info, lines[:40], 2, locale).description or ""
     assert t(locale, "tournament.standings_more", count=1)[:3] not in few
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+def test_the_podium_lists_every_tables_number_whole_or_says_how_many_more(locale: str) -> None:
+    """A long night's tables (15 rounds of many tables) were listed cut at 1,024 characters, in the middle of a
+    number."""
+    many = [RoundTable(1, n, 2_000_000_000 + n, (), "finished", None, None) for n in range(300)]
+    value = sheets_value(many, locale)
+    assert len(value) <= 1024 and t(locale, "night.list_more", count=1)[:2] in value
+    numbers = re.findall(r"#(\d+)", value)
+    assert numbers and all(len(number) == 10 for number in numbers)  # none cut
+    left = 300 - len(numbers)
+    assert t(locale, "night.list_more", count=left) in value
+    few = sheets_value(many[:3], locale)
+    assert few == t(locale, "tournament.sheets", tables=t(locale, "tournament.list_separator").join(
+        f"#{2_000_000_000 + n}" for n in range(3)))  # fmt: skip

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.tables.tournament_records import TournamentResult, TournamentTotals
+from cogs.i18n import t
 from cogs.records.tournament_lines import add_totals, add_tournaments, tournament_line
 
 ENDED = datetime(2026, 11, 25, 21, 0, tzinfo=UTC)
@@ -64,3 +65,29 @@ def test_stats_show_played_podiums_and_wins_only_for_someone_who_played() -> Non
     assert history.fields == []
     add_tournaments(history, [result(), result(id=4)], "en-US")
     assert "Tournament 4" in str(history.fields[0].value)
+
+
+def test_a_servers_five_tournaments_with_many_winners_are_listed_whole() -> None:
+    """/history's Tournaments field was cut at 1,024 characters in the middle of a link or a mention (five
+    tournaments with real ids, three winners each): the lines that fit, whole, then how many more."""
+    snowflake = 1_234_567_890_123_456_789
+    results = [
+        result(
+            id=2_000_000_000 + n,
+            guild_id=snowflake,
+            channel_id=snowflake + 1,
+            podium_message_id=snowflake + 2 + n,
+            place=None,
+            winners=(snowflake + 10, snowflake + 11, snowflake + 12),
+        )
+        for n in range(5)
+    ]
+    for locale in ("en-US", "ja"):
+        history = discord.Embed(title="history")
+        add_tournaments(history, results, locale)
+        value = str(history.fields[0].value)
+        assert len(value) <= 1024 and not value.endswith("…")
+        lines = value.splitlines()
+        assert all(line.count("(") == line.count(")") for line in lines[:-1])  # every link whole
+        if len(lines) < 5:
+            assert lines[-1] == t(locale, "night.list_more", count=5 - (len(lines) - 1))
