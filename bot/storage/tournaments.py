@@ -239,6 +239,31 @@ async def unposted_deals(connection: AsyncConnection, tournament_id: int, round_
     return [(int(row.deal), row.created_at) for row in (await connection.execute(statement)).all()]
 
 
+async def unposted_deals_since(
+    connection: AsyncConnection, since: datetime
+) -> list[tuple[int, int, int, int, datetime, str, int]]:
+    """Every deal claimed since ``since`` and not marked posted, of any tournament: (tournament, its guild, round,
+    deal, when claimed, the tournament's status, its round under way)."""
+    statement = (
+        select(
+            DEALS.c.tournament_id,
+            TOURNAMENTS.c.guild_id,
+            DEALS.c.round,
+            DEALS.c.deal,
+            DEALS.c.created_at,
+            TOURNAMENTS.c.status,
+            TOURNAMENTS.c.round.label("current"),
+        )
+        .join(TOURNAMENTS, TOURNAMENTS.c.id == DEALS.c.tournament_id)
+        .where(DEALS.c.posted_at.is_(None), DEALS.c.created_at >= since)
+        .order_by(DEALS.c.tournament_id, DEALS.c.round, DEALS.c.deal)
+    )
+    return [
+        (int(r.tournament_id), int(r.guild_id), int(r.round), int(r.deal), r.created_at, str(r.status), int(r.current))
+        for r in (await connection.execute(statement)).all()
+    ]
+
+
 async def mark_deal_posted(
     connection: AsyncConnection, tournament_id: int, round_no: int, deal: int, now: datetime
 ) -> None:

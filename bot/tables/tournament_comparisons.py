@@ -16,7 +16,8 @@ claimer stopped in between); by the process that published it, when Discord fail
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -24,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import tournaments as trepo
 from bot.storage.database import BatchRollback
-from bot.storage.models import ABANDONED, OPEN_STATUSES
+from bot.storage.models import ABANDONED, OPEN_STATUSES, TournamentStatus
 from bot.tournaments.duplicate import compare, deal_scores
 
 from .errors import LogDoesNotReplay, TableError
@@ -42,6 +43,9 @@ from .tournament_records import (
 )
 
 log = logging.getLogger(__name__)
+
+RUNNING = TournamentStatus.RUNNING
+LEFT_FOR = timedelta(hours=24)  # how long a deal Discord failed to take, of a round no longer under way, is tried
 
 
 class _Claimed(Exception):
@@ -146,16 +150,32 @@ class DealComparisons:
                 self._again.published((info.id, round_no, deal), now)
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "deal_compared", round_no, deal))
         for deal, at in sorted(unposted):
-            key = (info.id, round_no, deal)
-            if self._again.known(key):
-                again = self._again.due(key, now)  # published here, and Discord failed to take it
-            else:
-                again = at < self._born or now - at > REPOST_AFTER  # its claimer stopped before posting it
-                if again:
-                    self._again.published(key, now)
-            if again:
+            if self._again_now((info.id, round_no, deal), at, now):
                 self.events.publish(TournamentChanged(info.id, info.guild_id, "deal_compared", round_no, deal))
         return claimed
+
+    def _again_now(self, key: tuple[int, int, int], claimed_at: datetime, now: datetime) -> bool:
+        """Whether a deal claimed at ``claimed_at`` and not posted is to be published again now."""
+        if self._again.known(key):
+            return self._again.due(key, now)  # published here, and Discord failed to take it
+        again = claimed_at < self._born or now - claimed_at > REPOST_AFTER  # its claimer stopped before posting it
+        if again:
+            self._again.published(key, now)
+        return again
+
+    async def repost_left(self, owns: Callable[[int], bool]) -> None:
+        """The deals Discord failed to take in a round no longer under way (the round's last deal, whose standings
+        went out after it; a tournament over), claimed in the last ``LEFT_FOR`` and still not posted: published
+        again as the round under way's are (``catch_up``), on the same schedule. ``owns``: a guild this process
+        presents."""
+        now = self.store.clock()
+        async with self.store.db.engine.connect() as connection:
+            left = await trepo.unposted_deals_since(connection, now - LEFT_FOR)
+        for tournament_id, guild_id, round_no, deal, at, status, current in left:
+            if not owns(guild_id) or (status == RUNNING and round_no == current):
+                continue  # another process's, or the round under way's (``catch_up``)
+            if self._again_now((tournament_id, round_no, deal), at, now):
+                self.events.publish(TournamentChanged(tournament_id, guild_id, "deal_compared", round_no, deal))
 
     async def posted(self, tournament_id: int, round_no: int, deal: int) -> None:
         now = self.store.clock()

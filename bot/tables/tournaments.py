@@ -811,6 +811,9 @@ class Tournaments:
                     await self.advance(row.id)
             except TableError as error:
                 log.info("tournament %s: %s", row.id, error)
+        # a deal's comparison Discord failed to take in a round since closed (its last deal: the standings went out
+        # after it), or of a tournament over: tried again too
+        await self.comparisons.repost_left(self.store.shards.owns)
 
     async def _start_when_due(self, tournament_id: int) -> None:
         try:

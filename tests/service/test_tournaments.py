@@ -608,6 +608,39 @@ async def test_a_deal_claimed_but_never_posted_is_posted_again_once(database: Da
     await third.close()
 
 
+async def test_a_rounds_last_deal_that_discord_failed_to_take_is_posted_again_after_the_standings(
+    database: Database, clock: Clock
+) -> None:
+    """The last deal's comparison of a round that Discord failed to take was tried again only while its round was
+    under way: the round closed at once (its standings, the night over), and it was never posted."""
+    service = make_service(database, clock)
+    failing = True
+    heard: list[TournamentChanged] = []
+
+    async def hear(event: TournamentChanged) -> None:
+        heard.append(event)
+        if not failing and event.what == "deal_compared" and event.deal is not None:
+            await service.tournaments.deal_posted(event.tournament_id, event.round, event.deal)
+
+    service.tournaments.events.subscribe(hear)
+    info = await duplicate_night(service, "deal")
+    await service.tournaments.start(info.id, HOST)
+    await play_round(service, info.id)  # both deals; the night (one round) is over
+    assert (await service.tournaments.tournament(info.id)).status == "finished"
+    assert [e.deal for e in heard if e.what == "deal_compared"] == [1, 2]  # both published, neither taken
+    clock.advance(121)
+    failing = False  # Discord takes them now
+    await service.tournaments.recheck()
+    await service.tournaments.events.drain()
+    assert sorted(e.deal for e in heard if e.what == "deal_compared") == [1, 1, 2, 2]
+    assert not await service.tournaments.deal_needs_posting(info.id, 1, 2)
+    clock.advance(3600)  # posted: never again
+    await service.tournaments.recheck()
+    await service.tournaments.events.drain()
+    assert len([e for e in heard if e.what == "deal_compared"]) == 4
+    await service.close()
+
+
 async def _entered(service: TableService, people: int, game: str = "oh-hell", **kwargs: object) -> TournamentInfo:
     info = await service.tournaments.create(GUILD, CHANNEL, HOST, "Host", game, dict(SHORT), **kwargs)  # type: ignore[arg-type]
     for n in range(1, people):
