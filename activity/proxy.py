@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import string
 import time
@@ -31,6 +30,7 @@ TIMESTAMP = "X-Signature-Timestamp"
 PAYLOAD = "X-Discord-Proxy-Payload"
 MOST_PAYLOAD = 8192  # characters of a payload read (a user's context is a few hundred)
 SIGNATURE_BYTES = 64  # an Ed25519 signature
+ANYONE = "anyone"  # the signer of a payload Discord signed that names no user (counted by address, as before)
 
 
 class ProxySignatures:
@@ -50,8 +50,9 @@ class ProxySignatures:
     def signer(self, headers: Mapping[str, str]) -> str | None:
         """Whom a request Discord's proxy signed is counted against, for the limits the players behind that proxy
         would otherwise share (they all come from its few addresses): the user its payload names (``user_id``, or
-        ``user.id``), else the payload itself (one signed token, however often it is sent again). None: not
-        signed. Only counted by: who the player is still comes from Discord's OAuth2 sign-in."""
+        ``user.id``), else :data:`ANYONE` (counted by its address then: a token minted per request must not be a
+        fresh count each time). None: not signed. Only counted by: who the player is still comes from Discord's
+        OAuth2 sign-in."""
         return self.check(headers)[1]
 
     def check(self, headers: Mapping[str, str]) -> tuple[str | None, str | None]:
@@ -84,21 +85,17 @@ class ProxySignatures:
         except BadSignatureError:
             return "a proxy signature not Discord's", None
         assert isinstance(data, dict)
-        return None, _signer(data, signed)
+        return None, _signer(data)
 
 
-def _signer(data: dict[str, object], signed: bytes) -> str:
-    """The user a signed payload names (a snowflake, as ``user_id`` or ``user.id``), else the payload's digest."""
+def _signer(data: dict[str, object]) -> str:
+    """The user a signed payload names (a snowflake, as ``user_id`` or ``user.id``), else :data:`ANYONE`."""
     user = data.get("user")
     for named in (data.get("user_id"), user.get("id") if isinstance(user, dict) else None):
-        if (
-            isinstance(named, str | int)
-            and not isinstance(named, bool)
-            and str(named).isdigit()
-            and len(str(named)) < 24
-        ):
-            return f"user {int(named)}"
-    return "payload " + hashlib.sha256(signed).hexdigest()[:32]
+        text = str(named) if isinstance(named, str | int) and not isinstance(named, bool) else ""
+        if text.isascii() and text.isdigit() and len(text) < 24:
+            return f"user {int(text)}"
+    return ANYONE
 
 
 def _signature(text: str) -> bytes | None:

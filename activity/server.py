@@ -63,7 +63,7 @@ from .identity import DISCORD, INSTANCE_SECONDS, TOO_MANY, DiscordSignIn, SignIn
 from .limits import Buckets, Clock, Network, client_address, whole_seconds
 from .origins import WRONG_HOST, WRONG_ORIGIN, LocalHosts, same_origin
 from .places import Places, in_place
-from .proxy import NOT_THROUGH_DISCORD, ProxySignatures
+from .proxy import ANYONE, NOT_THROUGH_DISCORD, ProxySignatures
 from .screen import review_screen, screen, seat_label
 from .sessions import LOCAL_GUILD, Session, Sessions, clean_name
 from .source import TableSource
@@ -121,7 +121,8 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-SERVER = "card-table"  # what every answer says it came from (not aiohttp's and Python's versions)
+SERVER = "card-table"  # what the application's answers say they came from (not aiohttp's and Python's versions)
+CLOSE_AFTER = web.RequestKey("close_after", bool)  # a request whose body could not be read: its connection closed
 
 
 def _loads(raw: str | bytes) -> Any:
@@ -139,7 +140,10 @@ async def _json_body(request: web.Request) -> tuple[Any, str | None]:
     except web.HTTPRequestEntityTooLarge:
         return None, "activity.too_long"
     except RequestPayloadError:  # a body that cannot be read as it says (a Content-Encoding it is not in)
-        request.content.feed_eof()  # nothing more is read of it (aiohttp would try, and log the same failure)
+        # nothing more is read of it (aiohttp would try, and log the same failure), and the connection is closed
+        # after the answer: what follows on it cannot be told from the rest of that body
+        request.content.feed_eof()
+        request[CLOSE_AFTER] = True
         return None, "activity.bad_frame"
     body = _loads(raw)
     return body, None if body is not None else "activity.bad_frame"
@@ -629,6 +633,8 @@ class ActivityServer:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         response.headers[hdrs.SERVER] = SERVER  # (aiohttp wrote its own before this hook)
+        if request.get(CLOSE_AFTER):
+            response.force_close()
 
     @property
     def page_built(self) -> bool:
@@ -722,7 +728,9 @@ class ActivityServer:
         if self.signatures is None:
             return address
         signer = self.signatures.signer(request.headers)
-        return address + " unsigned" if signer is None else signer
+        if signer is None:
+            return address + " unsigned"
+        return address if signer == ANYONE else signer  # (signed for nobody named: the address all share)
 
     @staticmethod
     def _too_many(language: str, wait: float) -> web.Response:

@@ -9,8 +9,11 @@ must have played the deal first: its tricks name cards they still hold).
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.games.views import View
 from bot.storage.models import TableStatus
@@ -18,6 +21,8 @@ from bot.storage.models import TableStatus
 from .errors import TableError
 from .records import TableInfo
 from .review import DealReview, TrickReview
+
+log = logging.getLogger(__name__)
 
 KEPT = 4096  # tables remembered (one entry a table between its deal's end and its new deal's first card)
 
@@ -48,13 +53,13 @@ class DealEnds:
         except TableError:  # "Last deal" may not show it yet (a duplicate night's other tables): nor may this
             self._remember(table.id, (sheet["deal"], None, table.actions))
             return None
+        except (SQLAlchemyError, OSError, TimeoutError):  # the database away: the table shown without it this time
+            log.warning("the last trick of table %s's deal %s was not read", table.id, sheet["deal"], exc_info=True)
+            return None
         last = deals[-1] if deals else None
         end = last.tricks[-1] if last is not None and last.deal == sheet["deal"] and last.tricks else None
         self._remember(table.id, (sheet["deal"], end, None))
         return end
-
-    def forget(self, table_id: int) -> None:
-        self._known.pop(table_id, None)
 
     def _remember(self, table_id: int, entry: tuple[int, TrickReview | None, int | None]) -> None:
         self._known[table_id] = entry

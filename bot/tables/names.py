@@ -25,16 +25,20 @@ def readable_name(name: str) -> str:
             continue
         elif category != "Cf" or character in _KEPT_FORMAT:
             kept.append(character)
-    # A joiner joins two characters drawn: one at an end, beside a space or another joiner joins nothing and only
-    # makes a name look like another ("alice" and "alice" with a joiner after it), or a blank one.
-    kept = [
+    # A joiner joins two characters drawn, of emoji or of a script that shapes its letters by it: one at an end,
+    # beside a space or another joiner, or between two plain letters, joins nothing and only makes a name look
+    # like another ("alice" and "alice" with a joiner in it), or a blank one. (Cut first: no joiner left at the end.)
+    text = " ".join("".join(kept).split())[:NAME_LENGTH]
+    joined = [
         c
-        for i, c in enumerate(kept)
-        if c not in _KEPT_FORMAT
-        or (_drawn(kept[i - 1] if i else " ") and _drawn(kept[i + 1] if i + 1 < len(kept) else " "))
+        for i, c in enumerate(text)
+        if c not in _KEPT_FORMAT or _joins(text[i - 1] if i else " ", text[i + 1] if i + 1 < len(text) else " ")
     ]
-    return " ".join("".join(kept).split())[:NAME_LENGTH]
+    return " ".join("".join(joined).split())
 
 
-def _drawn(character: str) -> bool:
-    return not character.isspace() and character not in _KEPT_FORMAT
+def _joins(before: str, after: str) -> bool:
+    """Whether a joiner between ``before`` and ``after`` joins something: two characters drawn, not both plain
+    (ASCII) ones."""
+    drawn = all(not c.isspace() and c not in _KEPT_FORMAT for c in (before, after))
+    return drawn and not (before.isascii() and after.isascii())

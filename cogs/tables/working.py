@@ -55,7 +55,10 @@ async def answering(
     try:
         yield
     finally:
-        task.cancel()
+        # a deferral under way is let finish first: cancelled in its call, Discord could have taken it before the
+        # interaction knew, and the handler's own answer would be refused as a second acknowledgement (40060)
+        async with answer_lock(interaction):
+            task.cancel()
 
 
 async def show_note(interaction: discord.Interaction[Any], note: str) -> None:

@@ -217,6 +217,8 @@ async def test_a_socket_without_a_session_is_refused(served: Served, caplog: pyt
             assert answer.status == 400 and (await answer.json())["key"] == "activity.bad_frame"
             assert answer.headers["Server"] == "card-table"  # (no versions of ours to look up)
     assert not caplog.records, caplog.text  # (aiohttp read the rest of it again, and logged its failure each time)
+    async with asyncio.timeout(10), served.client.get(served.url("/api/mode")) as answer:
+        assert answer.status == 200  # the next request is answered (its connection was left hanging once)
 
 
 async def test_a_hint_for_the_seat_on_turn_where_the_table_allows_them(served: Served) -> None:

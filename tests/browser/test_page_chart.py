@@ -50,4 +50,17 @@ async def test_close_totals_are_all_written_apart_and_a_tie_once(
         ys = sorted([float(await labels.nth(at).get_attribute("y") or 0) for at in range(await labels.count())])
         assert all(b - a >= 14 for a, b in itertools.pairwise(ys))  # none on another
         await page.screenshot(path=str(tmp_path / f"chart-{name}.png"))
+        # five totals bunched at the chart's foot (the lowest): moved up together, none below the picture
+        low = [[0, 1, 1, 1 + n] for n in range(5)] + [[0, 20, 40, 60]]
+        table["final"]["chart"] = {**table["final"]["chart"], "lines": low, "names": [*names, "Easy 6"]}
+        table["final"]["standings"] = [
+            {"seat": s, "name": n, "place": 1, "score": 0, "winner": False, "rating": ""}
+            for s, n in enumerate([*names, "Easy 6"])
+        ]
+        network.slip_in(frame)
+        await chart.locator('text[font-weight="700"]', has_text="60").wait_for(timeout=10_000)
+        height = float((await chart.get_attribute("viewBox") or "0 0 0 0").split()[3])
+        ys = sorted([float(await labels.nth(at).get_attribute("y") or 0) for at in range(await labels.count())])
+        assert len(ys) == 6 and all(b - a >= 14 for a, b in itertools.pairwise(ys)) and ys[-1] <= height
+        await page.screenshot(path=str(tmp_path / f"chart-{name}-low.png"))
         await context.close()

@@ -260,3 +260,16 @@ async def test_a_click_whose_first_read_waits_is_acknowledged_in_time(handler: A
     assert interaction.calls[0].startswith("defer"), interaction.calls
     assert interaction.calls[-1] in ("follow-up ephemeral=True", "edit original"), interaction.calls
     assert not any("refused" in call for call in interaction.calls), interaction.calls
+
+
+async def test_a_deferral_under_way_when_the_work_ends_is_let_finish_not_cancelled() -> None:
+    """The work ended while the background deferral's call was under way: cancelled in the middle of it, Discord
+    had taken it but the interaction did not know, and the handler's own answer was refused (40060)."""
+    interaction: Any = FakeInteraction(delay=0.05)
+    async with answering(interaction, update=False, public=True):
+        async with asyncio.timeout(5):  # the deferral has started its call, not finished it
+            while not interaction.calls:
+                await asyncio.sleep(0.001)
+    assert interaction.response.is_done()  # known done: the handler follows it up
+    await post(interaction, content="the night")
+    assert interaction.calls == ["defer public thinking sent", "edit original"]

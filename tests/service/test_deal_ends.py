@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from sqlalchemy.exc import OperationalError
+
 from bot.tables import NotAllowed, TableInfo, TableService, TableStatus, TrickReview
 from bot.tables.deal_ends import DealEnds
 from bot.tables.review import DealReview
@@ -94,3 +96,23 @@ async def test_a_table_no_longer_waiting_for_its_new_deals_first_card_is_forgott
     assert end is not None and reads == 1
     assert await ends(replace(info, status=TableStatus.ABANDONED), public) is None  # nothing kept for it
     assert await ends(info, public) == end and reads == 2  # read again: it was not kept
+
+
+async def test_the_database_away_shows_the_table_without_it_and_asks_again(service: TableService) -> None:
+    outcome = await started(service, "oh-hell", 3, {"start_cards": 3})
+    rng = random.Random(9)
+    info, public = await service.snapshot(outcome.table.id)
+    while public["last_deal"] is None:
+        await play_one(service, info, rng)
+        info, public = await service.snapshot(info.id)
+    away = True
+
+    async def reviews(table: int) -> tuple[TableInfo, list[DealReview]]:
+        if away:
+            raise OperationalError("SELECT", {}, ConnectionRefusedError())
+        return await service.deal_reviews(table)
+
+    ends = DealEnds(reviews)
+    assert await ends(info, public) is None  # the table's message goes out all the same
+    away = False
+    assert await ends(info, public) is not None  # asked again: nothing was kept of the failure

@@ -235,6 +235,8 @@ async def test_a_name_is_kept_without_what_would_change_how_the_text_around_it_r
     assert readable_name("alice\u200d") == "alice" and readable_name("\u200d al\u200c ice") == "al ice"
     assert readable_name("\u200b\u200c\u200d\ufeff") == "" and readable_name("a\u200d\u200db") == "ab"
     assert readable_name("क्\u200dष") == "क्\u200dष"  # (one that shapes a script's letters stays)
+    assert readable_name("ali\u200dce") == "alice" and readable_name("al\u200cice") == "alice"  # between plain letters
+    assert readable_name("a" * 99 + "\u200d👩") == "a" * 99  # cut first: no joiner left at the end
 
 
 async def test_a_game_nights_lobby_is_not_held_back_by_its_hosts_own_pace(service: TableService) -> None:

@@ -30,15 +30,26 @@ export function ticks(low: number, high: number, most: number): number[] {
   return out;
 }
 
-/** Positions for labels wanted at `wanted` (in order, top first): each at least `gap` below the one before, as near
- *  its own place as that allows, all within `top`..`bottom` where they fit. */
+/** Positions for labels wanted at `wanted` (in order, top first): each at least `gap` below the one before, a group
+ *  that would touch spread evenly about where its labels want to be, all within `top`..`bottom` where they fit. */
 export function spacedApart(wanted: number[], gap: number, top: number, bottom: number): number[] {
+  // runs of labels that touch, each placed as a whole at the mean of where its labels want it
+  const runs: { first: number; count: number; sum: number }[] = [];
+  const startOf = (run: { count: number; sum: number }): number => run.sum / run.count;
+  wanted.forEach((y, index) => {
+    let run = { first: index, count: 1, sum: y };
+    for (let before = runs[runs.length - 1]; before && startOf(before) + before.count * gap > startOf(run); before = runs[runs.length - 1]) {
+      runs.pop();
+      run = { first: before.first, count: before.count + run.count, sum: before.sum + run.sum - run.count * before.count * gap };
+    }
+    runs.push(run);
+  });
   const out = [...wanted];
-  for (let i = 0; i < out.length; i++) out[i] = Math.max(out[i] ?? 0, i ? (out[i - 1] ?? 0) + gap : top);
-  for (let i = out.length - 1; i >= 0; i--) {
-    const below = i === out.length - 1 ? bottom : (out[i + 1] ?? bottom) - gap;
-    out[i] = Math.max(Math.min(out[i] ?? 0, below), i ? (out[i - 1] ?? top) + gap : top);
-  }
+  for (const run of runs) for (let k = 0; k < run.count; k++) out[run.first + k] = startOf(run) + k * gap;
+  const last = out.length - 1;
+  // within the bottom, then the top (which wins only where they cannot all fit)
+  for (let i = last; i >= 0; i--) out[i] = Math.min(out[i] ?? 0, i === last ? bottom : (out[i + 1] ?? bottom) - gap);
+  for (let i = 0; i <= last; i++) out[i] = Math.max(out[i] ?? 0, i ? (out[i - 1] ?? 0) + gap : top);
   return out;
 }
 
