@@ -9,11 +9,23 @@ from dataclasses import replace
 
 from sqlalchemy.exc import OperationalError
 
+from bot.games.views import View
 from bot.tables import NotAllowed, TableInfo, TableService, TableStatus, TrickReview
 from bot.tables.deal_ends import DealEnds
 from bot.tables.review import DealReview
 
 from .helpers import play_one, started
+
+
+async def first_deal_scored(service: TableService, seed: int) -> tuple[TableInfo, View]:
+    """A three-player Oh Hell of three-card deals played at random until its first deal is scored."""
+    outcome = await started(service, "oh-hell", 3, {"start_cards": 3})
+    rng = random.Random(seed)
+    info, public = await service.snapshot(outcome.table.id)
+    while public is None or public["last_deal"] is None:
+        await play_one(service, info, rng)
+        info, public = await service.snapshot(info.id)
+    return info, public
 
 
 async def test_a_deals_last_trick_is_given_from_its_end_to_the_new_deals_first_card(service: TableService) -> None:
@@ -52,12 +64,7 @@ async def test_a_deals_last_trick_is_given_from_its_end_to_the_new_deals_first_c
 async def test_nothing_is_given_while_last_deal_may_not_show_it_and_it_is_asked_again_at_the_next_move(
     service: TableService,
 ) -> None:
-    outcome = await started(service, "oh-hell", 3, {"start_cards": 3})
-    rng = random.Random(5)
-    info, public = await service.snapshot(outcome.table.id)
-    while public["last_deal"] is None:
-        await play_one(service, info, rng)
-        info, public = await service.snapshot(info.id)
+    info, public = await first_deal_scored(service, 5)
     refusing = True
     reads = 0
 
@@ -78,12 +85,7 @@ async def test_nothing_is_given_while_last_deal_may_not_show_it_and_it_is_asked_
 
 
 async def test_a_table_no_longer_waiting_for_its_new_deals_first_card_is_forgotten(service: TableService) -> None:
-    outcome = await started(service, "oh-hell", 3, {"start_cards": 3})
-    rng = random.Random(7)
-    info, public = await service.snapshot(outcome.table.id)
-    while public["last_deal"] is None:
-        await play_one(service, info, rng)
-        info, public = await service.snapshot(info.id)
+    info, public = await first_deal_scored(service, 7)
     reads = 0
 
     async def reviews(table: int) -> tuple[TableInfo, list[DealReview]]:
@@ -99,12 +101,7 @@ async def test_a_table_no_longer_waiting_for_its_new_deals_first_card_is_forgott
 
 
 async def test_the_database_away_shows_the_table_without_it_and_asks_again(service: TableService) -> None:
-    outcome = await started(service, "oh-hell", 3, {"start_cards": 3})
-    rng = random.Random(9)
-    info, public = await service.snapshot(outcome.table.id)
-    while public["last_deal"] is None:
-        await play_one(service, info, rng)
-        info, public = await service.snapshot(info.id)
+    info, public = await first_deal_scored(service, 9)
     away = True
 
     async def reviews(table: int) -> tuple[TableInfo, list[DealReview]]:
