@@ -25,25 +25,88 @@ from .tables.play_commands import refused_choice
 
 log = logging.getLogger(__name__)
 
+OUTDATED = (app_commands.TransformerError, app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 SUBCOMMAND_TYPES = (1, 2)  # an option that is a subcommand or a group of them: its options are the command's
 
 
 class PoliteTree(app_commands.CommandTree[Any]):
-    """The bot's command tree: a failed command is answered (see the module)."""
+    """The bot's command tree: a failed command is answered (see the module), and one whose values are not of its
+    options' types is refused before it runs."""
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
         await answer_command_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """A command from a server the bot was removed from is refused (it could show nothing there). A command
+        whose values are not of its options' types (a string for a number: a client whose commands
+        are not up to date, or a payload made by hand) is refused before it runs: discord.py passes such a value
+        on as it came, and the command failed on it ("something went wrong")."""
+        data = data_of(interaction)
+        unreachable = getattr(interaction.client, "unreachable", None)
+        if interaction.guild_id is not None and unreachable is not None and interaction.guild_id in unreachable.servers:
+            # a server the bot was removed from (its commands may stay): nothing it could post there, nothing written
+            if interaction.type is discord.InteractionType.application_command:  # (an autocomplete offers nothing)
+                with contextlib.suppress(discord.HTTPException):
+                    await send(interaction, t(reader(interaction), "error.not_in_server"))
+            return False
+        if interaction.type is not discord.InteractionType.application_command or data.get("type", 1) != 1:
+            return True
+        try:
+            command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
+        except app_commands.AppCommandError:  # a name it does not know: answered by ``on_error``
+            return True
+        if not mistyped(command, options):
+            return True
+        log.info("a command with values not of its options' types: /%s", command.qualified_name)
+        with contextlib.suppress(discord.HTTPException):
+            await send(interaction, t(reader(interaction), "error.command_outdated"))
+        return False
+
+
+# the Python types an option's value may have, by its type (Discord's application command option types)
+VALUE_TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
+    discord.AppCommandOptionType.string: (str,),
+    discord.AppCommandOptionType.integer: (int,),
+    discord.AppCommandOptionType.number: (int, float),
+    discord.AppCommandOptionType.boolean: (bool,),
+    discord.AppCommandOptionType.user: (str, int),
+    discord.AppCommandOptionType.channel: (str, int),
+    discord.AppCommandOptionType.role: (str, int),
+    discord.AppCommandOptionType.mentionable: (str, int),
+    discord.AppCommandOptionType.attachment: (str, int),
+}
+
+
+def mistyped(command: app_commands.Command[Any, ..., Any], options: list[Any]) -> bool:
+    """Whether a value given is not of its option's type, or names no option of the command."""
+    parameters = {parameter.display_name: parameter for parameter in command.parameters}
+    for option in options:
+        if not isinstance(option, dict):
+            return True
+        parameter = parameters.get(str(option.get("name")))
+        if parameter is None:
+            return True
+        value, allowed = option.get("value"), VALUE_TYPES.get(parameter.type, (object,))
+        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+            return True
+    return False
 
 
 async def answer_command_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
     """Tell the person why their command did nothing: a value no choice offers, or our own failure."""
     locale = reader(interaction)
+    refusal = None
     if isinstance(error, app_commands.TransformerError):
         refusal = refused_choice(data_of(interaction), locale) or refused_value(interaction, locale)
-        if refusal is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await send(interaction, refusal)
-            return
+    if refusal is None and isinstance(error, OUTDATED):
+        # a command of a shape this bot does not have (a client that has not updated its commands yet, or a
+        # payload made by hand): a value of the wrong type, a channel of the wrong kind, a name it does not know
+        log.info("a command not as registered: %s", error)
+        refusal = t(locale, "error.command_outdated")
+    if refusal is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await send(interaction, refusal)
+        return
     log.exception("command failed", exc_info=error)
     with contextlib.suppress(discord.HTTPException):
         await send(interaction, t(locale, "error.internal"))

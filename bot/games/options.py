@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +73,14 @@ class Option:
         if isinstance(self.default, int):
             return {"kind": "values", "values": self.values} if self.values else {"low": self.low, "high": self.high}
         return {"kind": "choices", "choices": self.choices}
+
+
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def whole_number(text: str) -> int | None:
+    """An option's whole number as a person types it ("7", "-3"), else None ("--5", "٣", "1e3", ten digits)."""
+    return int(text) if WHOLE_NUMBER.fullmatch(text) else None
 
 
 def resolve(game: str, specs: tuple[Option, ...], given: Mapping[str, object] | None) -> dict[str, Any]:

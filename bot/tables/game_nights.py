@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Row
 
 from bot.games import GAMES
+from bot.games.options import whole_number
 from bot.storage import seasons as stored
 from bot.storage.models import MAX_ROW_ID
 
@@ -110,8 +111,8 @@ def parse_options(given: str) -> dict[str, Any]:
             options[name] = True
         elif lowered in ("off", "false", "no"):
             options[name] = False
-        elif value.isascii() and value.lstrip("-").isdigit() and len(value) <= 9:
-            options[name] = int(value)
+        elif (number := whole_number(value)) is not None:
+            options[name] = number
         else:
             options[name] = value
     return options

@@ -100,7 +100,10 @@ class Lobby:
         if 1 + len(computers) > most:
             raise NotAllowed("table_full", players=most)
         if turn_seconds is not None and not 0 <= turn_seconds <= 86_400:
-            raise BadOptions("bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds")
+            raise BadOptions(
+                "bad_setting", setting="turn_seconds", value=turn_seconds, allowed="0 to 86400 seconds", low=0,
+                high=86_400, unit="seconds",
+            )  # fmt: skip
         now = self.store.clock()
         seed = secrets.randbits(62)
 

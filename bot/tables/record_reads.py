@@ -90,6 +90,22 @@ class Records:
         async with self.store.db.engine.connect() as connection:
             return await board.score_sheet(connection, match_id)
 
+    async def history_sheet(self, match_id: int) -> MatchSheet | None:
+        """A stored match's score sheet as the server's history shows it to anyone (None: no such match). A
+        duplicate night's table is refused (``NotAllowed``) while another table of its round has not played all its
+        deals: each deal's points say the bids made, which the comparison holds back until every table has played
+        the deal (its players already saw them, on their own table)."""
+        sheet = await self.score_sheet(match_id)
+        table_id = await self.match_table(match_id) if sheet is not None else None
+        if sheet is None or table_id is None:
+            return sheet
+        shared = await self._shared_deals(table_id)
+        if shared is None or shared.everything:  # not a duplicate night's, or every other table is over
+            return sheet
+        if any(int(deal["deal"]) not in shared.deals for deal in sheet["sheets"]):
+            raise NotAllowed("review_after_other_tables")
+        return sheet
+
     async def table_result(self, table_id: int) -> MatchSheet | None:
         """The score sheet of the match a finished table produced (with each seat's rating change)."""
         if not 1 <= table_id <= MAX_ROW_ID:

@@ -103,7 +103,10 @@ class Seasons:
         if length not in LENGTHS:
             raise SeasonRefused("season_bad_length", length=length)
         if top_count not in TOP_COUNTS:
-            raise BadOptions("bad_setting", setting="top", value=top_count, allowed="1 to 10")
+            raise BadOptions(
+                "bad_setting", setting="top", value=top_count, allowed=f"{min(TOP_COUNTS)} to {max(TOP_COUNTS)}",
+                low=min(TOP_COUNTS), high=max(TOP_COUNTS), unit="places",
+            )  # fmt: skip
         now = self.store.clock()
         today = now.date()
         first = parse_day(starts) if starts else None

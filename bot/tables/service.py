@@ -120,6 +120,7 @@ class TableService:
         self.games_played = records.games_played
         self.guild_languages = records.guild_languages
         self.score_sheet = records.score_sheet
+        self.history_sheet = records.history_sheet
         self.table_result = records.table_result
         self.deal_reviews = records.deal_reviews
         # the last trick of the deal just scored, until the new deal's first card (both presentations show it)

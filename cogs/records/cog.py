@@ -246,7 +246,11 @@ class Records(commands.Cog, name=HANDLER):
         locale = reader(interaction)
         sheet = None
         if len(values) == 1 and values[0].isascii() and values[0].isdigit() and id_from(values[0]):
-            sheet = await self.service.score_sheet(id_from(values[0]))
+            try:
+                sheet = await self.service.history_sheet(id_from(values[0]))
+            except TableError as error:  # a duplicate night's table whose deals another table still has to play
+                await send(interaction, error_text(error, locale))
+                return
         if sheet is None or sheet["guild_id"] != interaction.guild_id:
             await send(interaction, t(locale, "error.no_match"))
             return
@@ -292,7 +296,11 @@ class Records(commands.Cog, name=HANDLER):
         if not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 4):
             await send(interaction, t(locale, "error.unknown_button"))
             return
-        table, deals = await self.service.deal_reviews(table_id)
+        try:
+            table, deals = await self.service.deal_reviews(table_id)
+        except TableError as error:  # a duplicate night's deal another table still has to play
+            await send(interaction, error_text(error, locale))
+            return
         found = next((deal for deal in deals if deal.deal == int(wanted)), None)
         if found is None:
             await send(interaction, t(locale, "error.unknown_button"))

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
+from bot.games.options import whole_number
 from bot.tables import (
     DEFAULT_GRACE_SECONDS,
     DEFAULT_TURN_SECONDS,
@@ -102,7 +103,7 @@ def decode(raw: str) -> bool | int | str:
     kind, _, value = raw.partition(":")
     if kind == "b":
         return value == "1"
-    if kind == "i" and value.lstrip("-").isascii() and value.lstrip("-").isdigit() and len(value) < 10:
+    if kind == "i" and whole_number(value) is not None:
         return int(value)
     return value  # anything else is checked, and refused politely, by the service
 

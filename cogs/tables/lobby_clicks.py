@@ -93,7 +93,9 @@ class LobbyClicks:
         """Open a lobby (the host seated, and for a rematch of table ``rematch_of`` everyone who played), post it,
         and start its thread."""
         locale = reader(interaction)
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        if interaction.guild_id is None or interaction.channel_id is None:  # (a command made by hand, in a DM)
+            await send(interaction, t(locale, "error.server_only"))
+            return
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
             await send(interaction, t(locale, "play.not_in_thread"))

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, Option
+from bot.games.options import whole_number
 from bot.tables import NotAllowed, TableError
 from bot.tables.game_nights import NightInfo
 from bot.tables.tournament_records import (
@@ -87,9 +88,10 @@ def parse_options(game: str, written: str | None) -> dict[str, Any] | str:
                 return "tournament.bad_options_text"
             out[spec.name] = value.lower() in ("true", "yes", "on")
         elif isinstance(spec.default, int):
-            if not value.isascii() or not value.lstrip("-").isdigit() or len(value) > 9:
+            number = whole_number(value)
+            if number is None:
                 return "tournament.bad_options_text"
-            out[spec.name] = int(value)
+            out[spec.name] = number
         else:
             out[spec.name] = value
     return out
@@ -165,7 +167,10 @@ class Tournaments(commands.Cog, name=HANDLER):
         if isinstance(chosen, str):
             await send(interaction, t(locale, chosen))
             return
-        if isinstance(interaction.channel, discord.Thread):  # its tables open threads of their own from the channel
+        kind = getattr(interaction.channel, "type", None)
+        threadless = kind is not None and kind not in (discord.ChannelType.text, discord.ChannelType.news)
+        if isinstance(interaction.channel, discord.Thread) or threadless:
+            # its tables open threads of their own from the channel: none inside a thread, a voice or stage channel
             await send(interaction, t(locale, "tournament.not_in_thread"))
             return
         duplicate = format is not None and format.value == DUPLICATE

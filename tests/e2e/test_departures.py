@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bot.storage import repository as repo
 from bot.storage.database import Database
-from tests.double import BotProcess, DiscordDouble, Message
+from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .conftest import people
 from .driver import WAIT, TableDriver
@@ -96,6 +96,13 @@ async def test_the_bot_removed_from_the_server_ends_its_table_and_sends_nothing_
     await asyncio.sleep(TURN + 3)  # past Alice's reminder, which would have pinged her in the table's thread
     assert double.calls_to(double.channels_of(guild), since=before) == []
     assert double.limits.invalid_peak == 0, double.limits.limited[:5]
+    # its commands may stay in the server: a /play there opens nothing, and says why
+    someone = User(1003, "Dave")
+    answer = await double.command(someone, "play-oh-hell")
+    assert answer.original is not None and answer.original.ephemeral_for == someone.id
+    assert "no longer in this server" in answer.original.text()
+    assert double.calls_to(double.channels_of(guild), since=before) == []
+    assert "Traceback" not in bot.log()
 
 
 @contextlib.asynccontextmanager

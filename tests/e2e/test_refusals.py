@@ -234,11 +234,19 @@ async def test_every_command_refuses_values_no_choice_offers(double: DiscordDoub
         (manager, "season", "stop", {"game": "chess"}, "cannot be chess"),
         (manager, "season", "start", {"game": "oh-hell", "length": "decade"}, "cannot be decade"),
         (alice, "tournament", "create", {"game": "oh-hell", "format": "bogus"}, "cannot be bogus"),
+        # a value of the wrong type (a client whose commands are not up to date, a payload made by hand)
+        (alice, "tournament", "standings", {"tournament": "abc"}, "in a form it does not know"),
     ]
     for who, name, sub, options, expected in cases:
         answer = await double.command(who, name, sub, **options)
         assert answer.original is not None and answer.original.ephemeral_for == who.id, (name, sub)
         assert expected in answer.original.text(), answer.original.text()
+    # a tournament in a voice channel's chat: its tables could open no thread there
+    voice = 900_000_000_000_000_010
+    double.channels[voice] = {**double.channels[double.channel_id], "id": str(voice), "type": 2, "name": "voice"}
+    double.channels[voice].update({"bitrate": 64000, "user_limit": 0, "rtc_region": None, "video_quality_mode": 1})
+    answer = await double.command(manager, "tournament", "create", channel_id=voice, game="oh-hell")
+    assert answer.original is not None and "from a text channel" in answer.original.text(), answer.original
     hanako = User(1902, "Hanako", locale="ja")
     answer = await double.command(hanako, "leaderboard", None, game="chess")
     assert answer.original is not None

@@ -803,6 +803,14 @@ async def test_a_duplicate_tables_review_waits_for_every_table_of_the_round_to_p
         assert refused.value.key == "review_after_other_tables"
         await play_to_end(service, one)
     assert (await service.table(one.id)).status == "finished"
+    # nor its score sheet in /history: each deal's points say the bids (found by a helper's audit)
+    result = await service.table_result(one.id)
+    assert result is not None
+    with pytest.raises(TableError) as refused:
+        await service.history_sheet(result["match_id"])
+    assert refused.value.key == "review_after_other_tables"
     await play_to_end(service, await service.table(second.table_id), seed=1)
     _, shown = await service.deal_reviews(one.id)
     assert [deal.deal for deal in shown] == [1, 2] and all(deal.hands for deal in shown)
+    sheet = await service.history_sheet(result["match_id"])
+    assert sheet is not None and len(sheet["sheets"]) == 2
