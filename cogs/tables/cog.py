@@ -299,11 +299,26 @@ class Tables(commands.Cog, name=HANDLER):
         """A click on a component no handler knows (forged, or from a build long gone): say so, politely."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str(data_of(interaction).get("custom_id", ""))
-        if handled(custom_id):
+        data = data_of(interaction)
+        custom_id = str(data.get("custom_id", ""))
+        if handled(custom_id) and on_its_message(interaction, data.get("component_type"), custom_id):
             return
         with contextlib.suppress(discord.HTTPException):
             await send(interaction, t(reader(interaction), "error.unknown_button"))
+
+
+def on_its_message(interaction: discord.Interaction[Any], kind: object, custom_id: str) -> bool:
+    """Whether the clicked message holds a component of that kind with that id: discord.py hands a click to its
+    handler only then, and drops any other in silence ("This interaction failed": a select's id sent as a
+    button's, an id the message does not show)."""
+    message = interaction.message
+    if message is None:
+        return False
+    layout = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = layout.from_message(message, timeout=None)
+    return any(
+        item.type.value == kind and getattr(item, "custom_id", None) == custom_id for item in view.walk_children()
+    )
 
 
 add_play_commands(Tables)  # /play-<game>, one command per game (see play_commands.py)

@@ -122,6 +122,13 @@ async def test_a_table_answers_only_where_it_is(double: DiscordDouble, bot: BotP
     where = table.table.thread_id or double.channel_id
     await double.click(players[0], double.plant([show], channel_id=where), show)  # the same button, at the table
     assert "Your hand" in last_ephemeral_text(double, players[0])
+    # a click Discord would not send as it is (made by hand): a select's answer for a button's id, an id its message
+    # does not show; discord.py dropped both in silence ("This interaction failed")
+    before = len(double.ephemerals(players[0]))
+    await double.choose(players[0], double.plant([show], channel_id=where), show, ["x"])
+    await double.choose(players[0], double.plant([f"tt:lobby:join:{table.table_id}"], channel_id=where), show, ["x"])
+    await double.wait_for(lambda: len(double.ephemerals(players[0])) >= before + 2, timeout=WAIT)
+    assert all("not one of mine" in m.text() for m in double.ephemerals(players[0])[before:])
     assert double.problems == []
 
 
