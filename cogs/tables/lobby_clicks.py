@@ -97,6 +97,9 @@ class LobbyClicks:
             await send(interaction, t(locale, "error.server_only"))
             return
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id in self.publisher.unreachable.servers:  # a rematch's button clicked after the bot was removed
+            await send(interaction, t(locale, "error.not_in_server"))
+            return
         if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
             await send(interaction, t(locale, "play.not_in_thread"))
             return

@@ -101,6 +101,10 @@ async def test_the_bot_removed_from_the_server_ends_its_table_and_sends_nothing_
     answer = await double.command(someone, "play-oh-hell")
     assert answer.original is not None and answer.original.ephemeral_for == someone.id
     assert "no longer in this server" in answer.original.text()
+    again = f"tt:rematch:{table.table_id}"  # nor a rematch's button (made by hand: an abandoned table shows none)
+    await double.click(table.users[0], double.plant([again]), again)
+    latest = double.latest_ephemeral(table.users[0])
+    assert latest is not None and "no longer in this server" in latest.text()
     assert double.calls_to(double.channels_of(guild), since=before) == []
     assert "Traceback" not in bot.log()
 
