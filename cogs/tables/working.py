@@ -20,11 +20,21 @@ SHUTDOWN_GRACE = 10.0  # seconds a click's work under way may take to finish whe
 
 
 async def table_here(service: TableService, interaction: discord.Interaction[Any]) -> TableInfo | None:
-    """The open table of this channel, or of this thread when the table has one."""
+    """The open table of this channel, or of this thread when the table has one; in a channel with none of its
+    own, the one the person is seated at that plays in the channel itself (a tournament's tables, posted in its
+    channel where no thread could be made: several share it, none holds the channel's place)."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread):
         return await service.table_in_channel(channel.parent_id or channel.id, channel.id)
-    return await service.table_in_channel(interaction.channel_id or 0)
+    found = await service.table_in_channel(interaction.channel_id or 0)
+    if found is not None:
+        return found
+    seated = [
+        table
+        for table in await service.tables_in_channel(interaction.channel_id or 0)
+        if table.thread_id is None and table.seat_of(interaction.user.id) is not None
+    ]
+    return seated[0] if len(seated) == 1 else None
 
 
 @contextlib.asynccontextmanager

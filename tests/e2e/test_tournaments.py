@@ -343,3 +343,28 @@ async def test_a_table_discord_failed_to_take_does_not_hold_back_its_round(
     for process in (first, second):
         assert "Traceback" not in process.log(), process.log()[-4000:]
     assert "not posted" in first.log()
+
+
+async def test_a_tournament_table_played_in_its_channel_is_found_by_its_players_commands(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """Where the bot may not make threads, a tournament's tables are posted in its channel, several at once, none
+    holding the channel's place: /hand there told every player "there is no open table here". A player's own
+    table (the only one of theirs playing in the channel) is found; a watcher still gets the polite refusal."""
+    users = entrants(8)
+    process = BotProcess(double, database_url, tmp_path / "bot.log", COMPUTER_BUDGET_MS="50")
+    await process.start()
+    try:
+        double.threads_forbidden = True
+        signup = await sign_up(double, users, rounds=1, computers=False, options=SHORT)
+        await start(double, users[0], signup)
+        await double.wait_for(lambda: len(pings(double, 1)) == 2, WAIT, "round 1's two tables")
+        for user in (users[0], users[5]):
+            answer = await double.command(user, "hand")
+            assert answer.original is not None and "Your hand" in answer.original.text(), answer.original
+        watcher = User(4321, "Wanda")
+        answer = await double.command(watcher, "hand")
+        assert answer.original is not None and "no open table here" in answer.original.text(), answer.original
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log()
