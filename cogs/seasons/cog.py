@@ -144,7 +144,7 @@ class Seasons(commands.Cog, name=HANDLER):
                     starts=first,
                     ends=last,
                     top_role_id=role.id if role is not None else None,
-                    top_count=top or DEFAULT_TOP,
+                    top_count=DEFAULT_TOP if top is None else top,  # (0, forged: refused by the service)
                 )
             except TableError as error:
                 await send(interaction, error_text(error, locale))
@@ -155,7 +155,7 @@ class Seasons(commands.Cog, name=HANDLER):
                 f"**{season_title(season, public)}**: {season_span(season, public)}",
             ]
             if role is not None:
-                count = top or DEFAULT_TOP
+                count = DEFAULT_TOP if top is None else top
                 lines.append(t(public, "season.role_on", role=role.mention, top=count))
             await post(interaction, content="\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
