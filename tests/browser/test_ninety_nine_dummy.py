@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser
+from playwright.async_api import Error as PlaywrightError
 
 from bot.catalogues import translate
 
@@ -43,14 +44,20 @@ async def test_the_player_plays_for_the_dummy_from_the_page(
     for _ in range(900):
         apart = page.locator(".controls .hand.apart .card:not(.dim)")
         if await apart.count():
+            # (``take_any`` below taps any card offered, the dummy's too: its move may land between two looks here,
+            # the page then drawn again on the seat's own turn; then look again)
             label = page.locator(".controls p.muted", has_text=translate("en", "screen.dummy_cards"))
-            assert await label.count() == 1
-            card = await apart.first.get_attribute("data-card")
-            assert card is not None and card not in await page.eval_on_selector_all(
-                "main > .hand .card", "cards => cards.map(c => c.dataset.card)"
-            )
-            await apart.first.click(timeout=3000)
-            await page.locator(f'.controls .hand.apart .card.chosen[data-card="{card}"]').click(timeout=3000)
+            try:
+                card = await apart.first.get_attribute("data-card", timeout=2000)
+                if card is None or await label.count() != 1:
+                    continue
+                assert card not in await page.eval_on_selector_all(
+                    "main > .hand .card", "cards => cards.map(c => c.dataset.card)"
+                )
+                await apart.first.click(timeout=3000)
+                await page.locator(f'.controls .hand.apart .card.chosen[data-card="{card}"]').click(timeout=3000)
+            except PlaywrightError:
+                continue
             played = card
             break
         states = player.states()
