@@ -14,7 +14,7 @@ from typing import Any
 from bot.catalogues import translate
 from bot.games import GAMES, cards, presentation_of
 from bot.games.shown import CARD, LIST, NUMBER, Choice
-from bot.games.views import DealSheet, View
+from bot.games.views import DealSheet, LastTrick, View
 from bot.tables import (
     DealReview,
     MatchSheet,
@@ -24,6 +24,7 @@ from bot.tables import (
     final_standings,
     running_totals,
 )
+from bot.tables.deal_ends import last_trick_shown
 from bot.words import cell_text, listed, option_text, rating_text
 
 from .words import said, seat_name
@@ -291,7 +292,7 @@ def table_screen(
                 "resigned": bool(info and info.resigned),
             }
         )
-    last = view["last_trick"]
+    last = last_trick_shown(view, deal_end)  # (a deal just scored: its last trick, until the new deal's first card)
     to_act = list(table.to_act)
     phase = view["phase"]
     who = listed((seat_name(table, s, language) for s in to_act), language)
@@ -310,13 +311,7 @@ def table_screen(
         "turn_ends": table.turn_ends.isoformat() if table.turn_ends else None,
         "trick": [{"seat": p["seat"], "card": p["card"]} for p in view["trick"]],
         "leader": view["leader"],
-        "last_trick": (
-            _last_trick(table, [(p["seat"], p["card"]) for p in last["cards"]], last["winner"], language)
-            if last and last["cards"]
-            else _last_trick(table, list(deal_end.cards), deal_end.winner, language)
-            if deal_end is not None and deal_end.cards and not view["trick"]
-            else None
-        ),
+        "last_trick": _last_trick(table, last, language) if last is not None else None,
         "face_up": [
             {"title": said(table, s.title, language), "cards": list(s.cards.names)} for s in shown.face_up(view)
         ],
@@ -390,9 +385,10 @@ def screen(
     return seat_screen(shared, table, mine, seat=seat, legal=legal, language=language)
 
 
-def _last_trick(table: TableInfo, cards: list[tuple[int, str]], winner: int | None, language: str) -> dict[str, Any]:
+def _last_trick(table: TableInfo, last: LastTrick, language: str) -> dict[str, Any]:
+    winner = last["winner"]
     return {
-        "cards": [{"seat": seat, "card": card} for seat, card in cards],
+        "cards": [{"seat": p["seat"], "card": p["card"]} for p in last["cards"]],
         "winner": winner,
         "text": translate(language, "table.won_by", name=seat_name(table, winner, language))
         if winner is not None

@@ -40,7 +40,6 @@ from bot.tables import (
     TableError,
     TableInfo,
     TableStatus,
-    TrickReview,
     WrongStatus,
 )
 from bot.words import error_text, hint_text, listed
@@ -357,18 +356,13 @@ class Screen:
             return frame_of(screen(table, public, user_id=user, seat=None, legal=[], language=self.language))
         if hand is None:
             result = await self.result(table) if table.status == TableStatus.FINISHED else None
-            end = await self.deal_end(table, public)
+            end = await self.source.deal_end(table, public)
             return self.server.frames.frame(table, public, None, None, [], self.language, result, end)
         table = hand.table
         result = await self.result(table) if table.status == TableStatus.FINISHED else None
         legal = hand.legal if table.status == TableStatus.PLAYING else []
-        end = await self.deal_end(table, public)
+        end = await self.source.deal_end(table, public)
         return self.server.frames.frame(table, public, hand.seat.index, hand.view, legal, self.language, result, end)
-
-    async def deal_end(self, table: TableInfo, public: View) -> TrickReview | None:
-        """The last trick of the deal just scored, while the new deal has no card played yet (the service's
-        :class:`bot.tables.deal_ends.DealEnds`, shared with the chat table)."""
-        return await self.source.deal_end(table, public)
 
     async def _read(self, table_id: int) -> tuple[TableInfo, View | None, HandSnapshot | None]:
         """The table, its public view and the user's seat (None: they have none), of one version."""

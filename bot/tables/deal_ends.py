@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.games.views import View
+from bot.games.views import LastTrick, Played, View
 from bot.storage.models import TableStatus
 
 from .errors import TableError
@@ -66,3 +66,14 @@ class DealEnds:
         self._known.move_to_end(table_id)
         while len(self._known) > KEPT:
             self._known.popitem(last=False)
+
+
+def last_trick_shown(public: View, deal_end: TrickReview | None = None) -> LastTrick | None:
+    """The last trick a presentation shows: the view's own, else the deal just scored's (``DealEnds``) while the new
+    deal has no card down yet; None: none."""
+    last = public["last_trick"]
+    if last and last["cards"]:
+        return last
+    if deal_end is not None and deal_end.cards and not public["trick"]:
+        return LastTrick(cards=[Played(seat=seat, card=card) for seat, card in deal_end.cards], winner=deal_end.winner)
+    return None

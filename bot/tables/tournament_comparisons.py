@@ -44,7 +44,6 @@ from .tournament_records import (
 
 log = logging.getLogger(__name__)
 
-RUNNING = TournamentStatus.RUNNING
 LEFT_FOR = timedelta(hours=24)  # how long a deal Discord failed to take, of a round no longer under way, is tried
 
 
@@ -172,7 +171,7 @@ class DealComparisons:
         async with self.store.db.engine.connect() as connection:
             left = await trepo.unposted_deals_since(connection, now - LEFT_FOR)
         for tournament_id, guild_id, round_no, deal, at, status, current in left:
-            if not owns(guild_id) or (status == RUNNING and round_no == current):
+            if not owns(guild_id) or (status == TournamentStatus.RUNNING and round_no == current):
                 continue  # another process's, or the round under way's (``catch_up``)
             if self._again_now((tournament_id, round_no, deal), at, now):
                 self.events.publish(TournamentChanged(tournament_id, guild_id, "deal_compared", round_no, deal))

@@ -103,8 +103,8 @@ def decode(raw: str) -> bool | int | str:
     kind, _, value = raw.partition(":")
     if kind == "b":
         return value == "1"
-    if kind == "i" and whole_number(value) is not None:
-        return int(value)
+    if kind == "i" and (number := whole_number(value)) is not None:
+        return number
     return value  # anything else is checked, and refused politely, by the service
 
 

@@ -12,10 +12,11 @@ from typing import Any
 from bot.games import presentation_of
 from bot.games.views import View
 from bot.tables import TableInfo, TrickReview
+from bot.tables.deal_ends import last_trick_shown
 
 from ..i18n import t
 from ..picture import CardRow, SeatPlate, TablePicture
-from .render import last_trick, said, seat_name, trick_text
+from .render import said, seat_name, trick_text
 
 ALT_MAX = 1024  # Discord's longest attachment description
 DEALER_MARK = "table.dealer_mark"  # drawn as the dealer button instead
@@ -37,7 +38,7 @@ def table_picture(table: TableInfo, public: View, locale: Any, deal_end: TrickRe
     )
     trick = tuple((place[played["seat"]], played["card"]) for played in public["trick"] if played["seat"] in place)
     cards: list[CardRow] = []
-    last = last_trick(public, deal_end)
+    last = last_trick_shown(public, deal_end)
     if last is not None:
         title = t(locale, "table.last_trick")
         if last["winner"] is not None:

@@ -15,8 +15,9 @@ import discord
 
 from bot.games import GAMES, presentation_of
 from bot.games.shown import Text
-from bot.games.views import DealSheet, LastTrick, Played, View
+from bot.games.views import DealSheet, Played, View
 from bot.tables import MatchSheet, TableInfo, TableStatus, TrickReview, final_standings, readable_name
+from bot.tables.deal_ends import last_trick_shown
 from bot.words import card_label, cell_text, computer_name, listed, option_text, rating_text, said_cards
 from bot.words import said as said_words
 
@@ -271,17 +272,6 @@ def sheet_title(table: TableInfo, sheet: DealSheet, locale: Any) -> str:
     return said(table, presentation_of(table.game).sheet(sheet).title, locale)
 
 
-def last_trick(public: View, deal_end: TrickReview | None = None) -> LastTrick | None:
-    """The last trick to show: the view's, else the deal just scored's last trick while the new deal has no card
-    down yet (None: none)."""
-    last = public["last_trick"]
-    if last and last["cards"]:
-        return last
-    if deal_end is not None and deal_end.cards and not public["trick"]:
-        return LastTrick(cards=[Played(seat=seat, card=card) for seat, card in deal_end.cards], winner=deal_end.winner)
-    return None
-
-
 def table_embed(
     table: TableInfo,
     public: View,
@@ -320,7 +310,7 @@ def table_embed(
             value=clip(trick_text(table, public["trick"], locale), FIELD_VALUE_MAX),
             inline=False,
         )
-    last = last_trick(public, deal_end)
+    last = last_trick_shown(public, deal_end)
     if last is not None and not picture:
         text = trick_text(table, last["cards"], locale)
         if last["winner"] is not None:
