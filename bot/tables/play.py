@@ -63,6 +63,11 @@ def canonical_action(state: GameState, seat: int, action: str) -> str:
     return next((candidate for candidate in legal if _action_key(candidate) == key), action)
 
 
+def not_playing(live: LiveTable) -> WrongStatus:
+    """Why a table not in play refuses a move, a hint or a resignation: not started yet, or over (and how)."""
+    return WrongStatus("not_in_play") if live.status == LOBBY else WrongStatus("table_closed", status=live.status)
+
+
 def _action_key(action: str) -> tuple[str, ...]:
     words = action.upper().split()
     return (words[0], *sorted(words[1:])) if words else ()
@@ -185,11 +190,7 @@ class Play:
         async with self.store.locked(table_id) as live:
             expect_version(live, expected_version)
             if live.status != PLAYING or live.state is None:
-                raise (
-                    WrongStatus("not_in_play")
-                    if live.status == LOBBY
-                    else WrongStatus("table_closed", status=live.status)
-                )
+                raise not_playing(live)
             seat = self._player_seat(live, user_id)
             if expected_turn is not None and expected_turn != seat.acted:
                 raise stale()
@@ -220,7 +221,7 @@ class Play:
         """Give up the match: a loss. The strong computer plays the seat on, unless one side of people is left."""
         async with self.store.locked(table_id) as live:
             if live.status != PLAYING or live.state is None:
-                raise WrongStatus("not_in_play")
+                raise not_playing(live)
             seat = self._player_seat(live, user_id)
             step = Step(live, self.store.clock())
             step.change_seat(seat, resigned=True)
@@ -391,7 +392,7 @@ class Play:
         """What the strong computer player would do in the person's seat, from that seat's knowledge only."""
         async with self.store.locked(table_id) as live:
             if live.status != PLAYING or live.state is None:
-                raise WrongStatus("not_in_play")
+                raise not_playing(live)
             if not live.hints:
                 raise NotAllowed("hints_off")
             seat = self._player_seat(live, user_id)

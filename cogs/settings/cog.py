@@ -342,6 +342,28 @@ def game_message(settings: GuildSettings, game: str, locale: Any, option: str | 
     return {"embed": embed, "view": view}
 
 
+def offered(settings: GuildSettings, kind: str, rest: str, value: str) -> bool:
+    """Whether the panel offers this value for this control (the values it shows, and the server's own): the
+    service takes any value within its limits, and a select's value made by hand is not the manager's choice."""
+    if kind == "turn":
+        return value in {str(s) for s in (*TURN_TIMES, settings.turn_seconds)}
+    if kind == "grace":
+        return value in {str(s) for s in (*GRACE_TIMES, settings.grace_seconds)}
+    if kind == "pace":
+        return rest in {str(pace) for pace in PACES}
+    if kind == "limit" and rest in LIMITS:
+        field, choices = LIMITS[rest]
+        return value in {str(s) for s in (*choices, getattr(settings, field))}
+    if kind == "val":
+        game, _, option = rest.partition(":")
+        spec = next((s for s in GAMES[game].options if s.name == option), None) if game in GAMES else None
+        if spec is None:
+            return True  # the service names the unknown option
+        current = settings.default_options.get(game, {}).get(option, spec.default)
+        return value in {encode(v) for v in (*values_of(spec), current)}
+    return True
+
+
 class Settings(commands.Cog):
     """A server's settings, for those who can manage it."""
 
@@ -382,11 +404,19 @@ class Settings(commands.Cog):
     async def _on_control(self, interaction: discord.Interaction[Any], what: str, values: list[str]) -> None:
         if not await self._allowed(interaction):
             return
+        if interaction.message is not None and not interaction.message.flags.ephemeral:
+            # the panel is only ever /settings' answer, its manager's alone: a control on a public message was made
+            # by hand, and the panel is never drawn over that message
+            await send(interaction, t(reader(interaction), "error.unknown_button"))
+            return
         guild_id = interaction.guild_id or 0
         settings = await self.service.guild_settings(guild_id)
         panel = server_reader(interaction)  # the home panel below reads it again: the language may change
         kind, _, rest = what.partition(":")
         value = values[0] if values else ""
+        if not offered(settings, kind, rest, value):  # made by hand: within the limits, never offered
+            await send(interaction, t(reader(interaction), "settings.not_offered"))
+            return
         try:
             if kind in ("turn", "grace") and value.isascii() and value.isdigit() and len(value) < 10:
                 key = "turn_seconds" if kind == "turn" else "grace_seconds"

@@ -319,6 +319,9 @@ class LobbyClicks:
         if old.is_open:
             await send(interaction, t(reader(interaction), "error.rematch_open"))
             return
+        if old.status != TableStatus.FINISHED or old.private:  # offered only there: a forged button changes nothing
+            await send(interaction, t(reader(interaction), "error.rematch_none"))
+            return
         if old.seat_of(interaction.user.id) is None:  # a watcher: the rematch is the players' to start
             await send(interaction, t(reader(interaction), "error.rematch_not_player"))
             return

@@ -90,6 +90,13 @@ async def test_refusals_change_nothing(double: DiscordDouble, bot: BotProcess, d
     assert done.original is not None and done.original.ephemeral_for is None
     await double.wait_for(lambda: "abandoned" in table.table.text(), timeout=WAIT)  # type: ignore[union-attr]
     assert control(table.table, "tt:") is None
+    # an abandoned table shows no rematch: one made by hand, by one of its players, opens nothing
+    forged = f"tt:rematch:{table_id}"
+    made = double.plant([forged], channel_id=thread_id)
+    messages = len(double.public_messages())
+    await double.click(alice, made, forged)
+    assert "offers a rematch" in last_ephemeral_text(double, alice)
+    assert len(double.public_messages()) == messages
     assert double.problems == []
 
 
@@ -161,6 +168,30 @@ async def test_ids_beyond_any_id_and_other_digits_are_refused_politely(double: D
     for what, value in (("st:turn", "²"), ("st:turn", huge), ("st:pace:²", "x")):
         await double.choose(manager, panel, what, [value])
         assert "went wrong" not in panel.text() + last_ephemeral_text(double, manager), (what, value)
+
+    # values the panel never offers, within the service's own limits (a 5 s turn, a target of 137), made by hand
+    async def refused(what: str, value: str) -> None:
+        await double.choose(manager, panel, what, [value])
+        assert "not one these settings offer" in last_ephemeral_text(double, manager), (what, value)
+
+    await refused("st:turn", "5")
+    await refused("st:grace", "7")
+    await double.choose(manager, panel, "st:game", ["limits"])
+    await refused("st:limit:tables", "3")
+    await double.click(manager, panel, "st:home")
+    await double.choose(manager, panel, "st:game", ["ninety-nine"])
+    await double.choose(manager, panel, "st:opt:ninety-nine", ["target"])
+    await refused("st:val:ninety-nine:target", "i:137")
+    await double.choose(manager, panel, "st:val:ninety-nine:target", ["i:150"])  # one it offers
+    assert "✎ Target: 150" in panel.text(), panel.text()
+    # the panel's controls on a public message (made by hand): refused, never drawn over that message
+    public = double.plant_select("st:turn", ["300"])
+    shown = public.text()
+    await double.choose(manager, public, "st:turn", ["300"])
+    assert "not one of mine" in last_ephemeral_text(double, manager)
+    assert public.text() == shown and "Settings of this server" not in shown
+    await double.click(manager, panel, "st:home")
+    assert "A reminder after 1 min, then 30 s of grace" in panel.text(), panel.text()
     assert double.problems == []
 
 

@@ -314,6 +314,9 @@ async def test_hints_are_the_strong_players_advice_for_the_seat_on_turn(
     assert over["rated"] is False and over["ratings"] == {}
     assert await service.leaderboard_size(GUILD, "just-make") == 0  # recorded, but rates nobody
     assert await service.match_count(GUILD) == 1
+    with pytest.raises(WrongStatus) as over_now:  # over: said so, not "not in play yet"
+        await service.hint(table.id, HOST)
+    assert over_now.value.key == "table_closed" and over_now.value.params["status"] == "finished"
 
 
 async def _seed(database: Database, table_id: int) -> int:
