@@ -162,6 +162,8 @@ async def recent_matches(
             "finished_at": m.finished_at,
             "duration_seconds": m.duration_seconds,
             "seats": seats.get(m.id, []),
+            "table_id": m.table_id,
+            "held": False,
         }
         for m in matches
     ]

@@ -88,6 +88,10 @@ class MatchSummary(TypedDict):
     finished_at: datetime
     duration_seconds: int | None
     seats: list[MatchSeat]
+    table_id: int
+    # a duplicate night's table whose round other tables still play: its seats' scores, places and wins are held
+    # back (None, None, False) until the round is over, as its score sheet is
+    held: bool
 
 
 class MatchSheet(TypedDict):

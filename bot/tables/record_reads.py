@@ -30,6 +30,18 @@ class _Shared:
         return self.everything or deal in self.deals
 
 
+def held_back(match: MatchSummary) -> MatchSummary:
+    """A match as listed while its duplicate round goes on: who played, not how they scored."""
+    listed = match.copy()
+    listed["seats"] = []
+    for seat in match["seats"]:
+        hidden = seat.copy()
+        hidden["score"], hidden["placement"], hidden["won"] = None, None, False
+        listed["seats"].append(hidden)
+    listed["held"] = True
+    return listed
+
+
 class Records:
     """The read side of records: the leaderboard, stats, match history, score sheets and deal reviews,
     as typed rows read from the database (the live tables are read only for a review's table)."""
@@ -56,8 +68,16 @@ class Records:
     async def recent_matches(
         self, guild_id: int, limit: int = 10, user_id: int | None = None, game: str | None = None, offset: int = 0
     ) -> list[MatchSummary]:
+        """The server's latest matches, newest first; a duplicate night's table whose round other tables still
+        play is listed ``held``, without its scores (they would tell those tables how the same cards scored)."""
         async with self.store.db.engine.connect() as connection:
-            return await board.recent_matches(connection, guild_id, limit, user_id, game, offset)
+            matches = await board.recent_matches(connection, guild_id, limit, user_id, game, offset)
+        return [held_back(match) if await self._round_open(match["table_id"]) else match for match in matches]
+
+    async def _round_open(self, table_id: int) -> bool:
+        """Whether the table is a duplicate night's and another table of its round is still open."""
+        shared = await self._shared_deals(table_id)
+        return shared is not None and not shared.everything
 
     async def match_count(self, guild_id: int, user_id: int | None = None, game: str | None = None) -> int:
         async with self.store.db.engine.connect() as connection:

@@ -238,6 +238,15 @@ def season_line(played: PlayerSeason, locale: Any) -> str:
 
 def recent_line(match: MatchSummary, user_id: int, locale: Any) -> str:
     seat = next(s for s in match["seats"] if s["user_id"] == user_id)
+    if match["held"]:  # a duplicate round still played at other tables: no place or points yet
+        return t(
+            locale,
+            "stats.recent_held",
+            when=when(match["finished_at"]),
+            game=game_name(match["game"], locale),
+            players=match["players"],
+            match=match["match_id"],
+        )
     change = ""
     if seat["rating_before"] is not None and seat["rating_after"] is not None:
         change = f" · {seat['rating_after'] - seat['rating_before']:+.1f}"
@@ -260,8 +269,13 @@ def recent_line(match: MatchSummary, user_id: int, locale: Any) -> str:
 
 
 def history_line(match: MatchSummary, locale: Any) -> str:
-    seats = sorted(match["seats"], key=lambda s: (s["placement"], s["seat"]))
-    people = " · ".join(f"{'🏆 ' if s['won'] else ''}{person(s, locale)} {s['score']}" for s in seats)
+    if match["held"]:  # a duplicate round still played at other tables: who played, the scores once it is over
+        seats = sorted(match["seats"], key=lambda s: s["seat"])
+        names = " · ".join(person(s, locale) for s in seats)
+        people = t(locale, "history.held", people=names)
+    else:
+        seats = sorted(match["seats"], key=lambda s: (s["placement"] or 0, s["seat"]))
+        people = " · ".join(f"{'🏆 ' if s['won'] else ''}{person(s, locale)} {s['score']}" for s in seats)
     return t(
         locale,
         "history.line",

@@ -809,8 +809,17 @@ async def test_a_duplicate_tables_review_waits_for_every_table_of_the_round_to_p
     with pytest.raises(TableError) as refused:
         await service.history_sheet(result["match_id"])
     assert refused.value.key == "review_after_other_tables"
+    # nor its totals in /history's list and /stats' recent matches: who played, not how they scored
+    [listed] = await service.recent_matches(GUILD)
+    assert listed["held"] and listed["match_id"] == result["match_id"]
+    assert {seat["user_id"] for seat in listed["seats"]} == {seat.user_id for seat in one.seats}
+    assert all(seat["score"] is None and seat["placement"] is None and not seat["won"] for seat in listed["seats"])
     await play_to_end(service, await service.table(second.table_id), seed=1)
     _, shown = await service.deal_reviews(one.id)
     assert [deal.deal for deal in shown] == [1, 2] and all(deal.hands for deal in shown)
     sheet = await service.history_sheet(result["match_id"])
     assert sheet is not None and len(sheet["sheets"]) == 2
+    listed_now = await service.recent_matches(GUILD)
+    assert len(listed_now) == 2 and not any(match["held"] for match in listed_now)
+    mine = next(match for match in listed_now if match["match_id"] == result["match_id"])
+    assert sorted(seat["score"] for seat in mine["seats"]) == sorted(seat["score"] for seat in result["seats"])
