@@ -265,6 +265,16 @@ def test_the_joker_may_not_name_a_suit_its_leader_showed_void_in() -> None:
     assert "play JK H" in state.legal(0)
 
 
+def test_a_joker_led_as_the_last_card_after_a_void_in_every_suit_may_name_any() -> None:
+    """The rules bar a suit the leader showed void in and are silent when that is every suit (the joker their last
+    card): the leader is not left without a move, any suit may be named (docs/rules/five-hundred.md)."""
+    state = at_play("6NT", {0: "JK", 1: "6H", 2: "8H", 3: "10H"})
+    state.voids[0] = 0b1111
+    assert sorted(state.legal(0)) == ["play JK C", "play JK D", "play JK H", "play JK S"]
+    state.voids[0] = 0b1011
+    assert len(state.legal(0)) == 1
+
+
 def test_at_a_suit_contract_the_joker_led_is_a_trump_lead() -> None:
     state = at_play("7S", {0: "JK 5C", 1: "JC 5H", 2: "6H 6C", 3: "AS 7C"})
     assert "play JK" in state.legal(0) and "play JK S" not in state.legal(0)

@@ -143,7 +143,7 @@ async def test_a_duplicate_night_compares_each_deal_once_every_table_has_played_
         japanese = User(2999, "Hanako", "ja")  # the choice is a duplicate night's: refused for a Swiss
         answer = await double.command(japanese, "tournament", "create", game="oh-hell", compare="deal")
         assert answer.original is not None and answer.original.ephemeral_for == japanese.id
-        assert "デュプリケートの夜" in answer.original.text() and "何も作成していません" in answer.original.text()
+        assert "デュプリケートナイト" in answer.original.text() and "何も作成していません" in answer.original.text()
         assert not [m for m in double.public_messages() if "Tournament" in m.text()]
         signup = await sign_up(
             double, users, format="duplicate", rounds=1, options="start_cards=2 sequence=down", compare="deal"

@@ -63,7 +63,7 @@ async def test_a_duplicate_night_prints_each_deal_compared_the_standings_and_the
 async def test_a_duplicate_night_in_japanese() -> None:
     code, out, err = await transcript("oh-hell", "--duplicate", "2", "--locale", "ja")
     assert code == 0, err[-4000:]
-    assert "デュプリケートの夜、4人卓" in out and "参加者（8）" in out and "@たろう" in out
+    assert "デュプリケートナイト、4人卓" in out and "参加者（8）" in out and "@たろう" in out
     assert "トーナメント1、ラウンド1：全テーブルの同じディール" in out  # all the round's deals, compared at its end
     assert "席1：T1 @" in out and "T2 @" in out
     assert "トーナメント1：ラウンド1後の順位" in out and "表彰台" in out and "🥇" in out

@@ -82,7 +82,8 @@ class OhHellPresentation(OwnBids):
         bid, seat = view.get("bid"), view["seat"]
         if bid is not None and seat is not None:
             taken = view["tricks"][seat]
-            notes.append(say("hand.your_bid_oh", bid=bid, tricks=taken, need=max(0, bid - taken)))
+            need = say("hand.need", need=bid - taken) if taken <= bid else say("hand.over_bid")
+            notes.append(say("hand.your_bid_oh", bid=bid, tricks=taken, need=need))
         return notes
 
     def beside(self, view: OhHellView) -> list[Shown]:
