@@ -154,7 +154,8 @@ class Tables(commands.Cog, name=HANDLER):
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         member = interaction.user
-        can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
+        # as Discord resolved them for this interaction: the cache lacks a server's roles until its GUILD_CREATE
+        can_manage = interaction.permissions.manage_guild
         async with self.work.working(interaction, update=False, public=True):  # the read and write may wait
             table = await self._table_here(interaction)
             if table is None:

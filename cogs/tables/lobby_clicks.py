@@ -319,6 +319,9 @@ class LobbyClicks:
         if old.is_open:
             await send(interaction, t(reader(interaction), "error.rematch_open"))
             return
+        if old.guild_id in self.publisher.unreachable.servers:  # the button clicked after the bot was removed
+            await send(interaction, t(reader(interaction), "error.not_in_server"))
+            return
         if old.status != TableStatus.FINISHED or old.private:  # offered only there: a forged button changes nothing
             await send(interaction, t(reader(interaction), "error.rematch_none"))
             return

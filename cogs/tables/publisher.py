@@ -56,6 +56,10 @@ UNKNOWN_MESSAGE = 10008  # Discord's JSON error code for a message that no longe
 UNKNOWN_CHANNEL = 10003  # ... for a channel that no longer exists (or never did)
 MISSING_ACCESS = 50001  # ... for a channel the bot may not see (or a server it is no longer in)
 MISSING_PERMISSIONS = 50013  # ... for something the bot may not do there
+# Discord's own trouble, or the way there (a 503 that discord.py does not retry, a connection reset, a timeout): the
+# edit is tried again, 1 s later, then 2, 4 ... up to a minute apart, until one goes through
+PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError)
+RETRY_FIRST, RETRY_MOST = 1.0, 60.0
 
 
 def message_channel(table: TableInfo) -> int:
@@ -116,6 +120,7 @@ class Publisher:
         self._rendered: dict[int, int] = {}  # the table's version the last message rendered showed
         self._shown: dict[int, int] = {}  # the version its message shows (a lobby's, or a closed lobby's)
         self._missed: set[int] = set()  # tables whose edit found no message: their place was not known yet
+        self._failed: dict[int, int] = {}  # tables whose last edits failed on Discord's side: how many in a row
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -255,9 +260,34 @@ class Publisher:
                     self._dirty.discard(table_id)
                     try:
                         await self.edit(table_id)
+                    except PASSING as trouble:
+                        self._try_again(table_id, trouble)
                     except Exception:
                         log.exception("could not update the message of table %s", table_id)
                 self._last[table_id] = self.clock()
+
+    def _try_again(self, table_id: int, trouble: Exception) -> None:
+        """Discord failed the edit on its side (or the way there): the table is edited again a while later, as it
+        is then, the wait doubling each failure in a row (said once, then quietly)."""
+        failures = self._failed.get(table_id, 0) + 1
+        self._failed[table_id] = failures
+        delay = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 10))
+        (log.warning if failures == 1 else log.info)(
+            "Discord did not take the edit of table %s (%s): trying again in %.0f s",
+            table_id,
+            getattr(trouble, "status", None) or type(trouble).__name__,
+            delay,
+        )
+        later = self._later.get(table_id)
+        if later is None or later.done():
+            self._later[table_id] = asyncio.create_task(
+                self._touch_after(table_id, delay), name=f"publish-retry-{table_id}"
+            )
+
+    async def _touch_after(self, table_id: int, delay: float) -> None:
+        await self.sleep(delay)
+        self._later.pop(table_id, None)
+        self.touch(table_id)
 
     def _after_back_off(self, table_id: int) -> None:
         """Edit the table once its back-off is over: the latest of the changes it held back is shown then."""
@@ -331,6 +361,8 @@ class Publisher:
 
     def _shown_now(self, table: TableInfo) -> None:
         self.mark_shown(table.id)
+        if self._failed.pop(table.id, None) is not None:
+            log.info("the message of table %s was edited again after Discord's trouble", table.id)
         if self.unreachable.accepted(table.id):
             log.info("the message of table %s can be edited again", table.id)
 
@@ -356,7 +388,7 @@ class Publisher:
     def _forget(self, table_id: int) -> None:
         """A table whose server or channel is gone: nothing of it is kept, nothing more is sent."""
         self._dirty.discard(table_id)
-        for kept in (self._last, self._rendered, self._shown):
+        for kept in (self._last, self._rendered, self._shown, self._failed):
             kept.pop(table_id, None)
         self._missed.discard(table_id)
         self.text_only.discard(table_id)

@@ -349,7 +349,7 @@ class Tournaments(commands.Cog, name=HANDLER):
                 elif op == "start":
                     info = await self.tournaments.start(tournament_id, user.id)
                 else:
-                    manage = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+                    manage = interaction.permissions.manage_guild  # as Discord resolved them (not the cache)
                     info = await self.tournaments.cancel(tournament_id, user.id, can_manage=manage)
             except TableError as error:
                 await send(interaction, error_text(error, locale))

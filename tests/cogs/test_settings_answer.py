@@ -39,6 +39,7 @@ async def test_a_slow_change_of_the_turn_timer_is_deferred_then_shown(monkeypatc
     interaction: Any = FakeInteraction(delay=0.0)
     interaction.guild_id, interaction.locale, interaction.client = 1, "en-US", None
     interaction.permissions = SimpleNamespace(manage_guild=True)
+    interaction.message = SimpleNamespace(flags=SimpleNamespace(ephemeral=True))  # the panel, /settings' answer
     await cog.on_control(interaction, "turn", ["120"])
     assert service.saved == {"turn_seconds": 120}
     [deferred, shown] = interaction.calls  # acknowledged in time, then the panel shown in place

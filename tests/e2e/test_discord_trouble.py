@@ -1,0 +1,79 @@
+"""Discord's own trouble: an edit it fails on its side is made again, and a server not come in yet (no roles in the
+cache) still knows its moderators (found by a helper's audit of the bot's failure paths)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from tests.double import BotProcess, DiscordDouble, User
+from tests.double.server import SERVICE_UNAVAILABLE, reply
+
+from .conftest import people
+from .driver import MOVE, WAIT, TableDriver, shown_move
+
+
+class FailingEdits(DiscordDouble):
+    """Answers the next ``failing`` edits of a message with 503 Service Unavailable (which discord.py does not
+    retry), keeping the latest move each of them would have shown."""
+
+    failing = 0
+    failed = 0
+    refused_move = 0
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        if self.failing:
+            self.failing -= 1
+            self.failed += 1
+            body = await self._body(request)
+            footers = " ".join((embed.get("footer") or {}).get("text", "") for embed in body.get("embeds") or [])
+            self.refused_move = max([self.refused_move, *map(int, MOVE.findall(footers))])
+            return reply(SERVICE_UNAVAILABLE, status=503)
+        return await super()._channel_edit(request)
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    server = FailingEdits()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def test_an_edit_discord_fails_is_made_again(double: FailingEdits, bot: BotProcess) -> None:
+    table = TableDriver(double, people(3), seed=5)
+    await table.open("oh-hell", players=3, start_cards=3)
+    await table.seat_everyone()
+    await table.start()
+    message = table.table
+    assert message is not None
+    double.failing = 3  # the next three edits: 503; then the message is edited as the table is by then
+    await table.play(stop_after=2)
+    await double.wait_for(lambda: double.failed == 3, timeout=WAIT)
+    await double.wait_for(lambda: (shown_move(message) or 0) >= double.refused_move > 0, timeout=WAIT)
+    assert "Traceback" not in bot.log()
+    assert "Discord did not take the edit of table" in bot.log()
+
+
+async def test_a_moderator_abandons_a_table_before_its_server_comes_in(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    first = BotProcess(double, database_url, tmp_path / "first.log")
+    await first.start()
+    table = TableDriver(double, people(3), seed=5)
+    await table.open("oh-hell", players=3, start_cards=3)
+    await first.stop()
+    assert table.table is not None
+    double.servers_out.add(double.guild_id)  # the next READY lists it, no GUILD_CREATE yet: no roles cached
+    second = BotProcess(double, database_url, tmp_path / "second.log")
+    await second.start()
+    try:
+        moderator = User(2000, "Mod", manager=True)
+        answer = await double.command(moderator, "abandon", channel_id=table.table.thread_id)
+        assert answer.original is not None and "abandoned the table" in answer.original.text()
+    finally:
+        await second.stop()
+    assert "Traceback" not in second.log()
