@@ -143,6 +143,25 @@ def _first(lines: list[Standing], entrant: int) -> list[Standing]:
     return ranked
 
 
+def fits(game: str, options: Mapping[str, Any], players: int) -> bool:
+    """Whether a table of ``players`` can be opened with these options."""
+    try:
+        checked_options(game, dict(options), players)
+    except BadOptions:
+        return False
+    return True
+
+
+def without(result: TablePlaces, gone: set[int]) -> TablePlaces:
+    """A finished table's places as if those who withdrew had not sat there (a knockout's next best at that table
+    go on in their place): the others ranked again among themselves, computers counted."""
+    kept = [(seat, place) for seat, place in zip(result.seats, result.places, strict=True) if seat not in gone]
+    if len(kept) == len(result.seats) or not kept:
+        return result
+    places = tuple(1 + sum(other < place for _, other in kept) for _, place in kept)
+    return TablePlaces(result.round, tuple(seat for seat, _ in kept), places)
+
+
 def _places(row: trepo.EventTableRow) -> tuple[int, ...]:
     """Each seat's place; a table abandoned, or lost, counts as all its seats tied."""
     if len(row.places) == len(row.seats):
@@ -593,9 +612,13 @@ class Tournaments:
         return await self._changed(tournament_id, "started")
 
     def _allowed(self, info: TournamentInfo) -> list[int]:
+        """The table sizes a round may seat: up to the tournament's, those the game plays with its options (Oxford
+        Ninety-Nine is for three: a table of two would never start, and the round never close)."""
         if info.format == DUPLICATE:  # every table of a round the same size: the same deals
             return [info.table_size]
-        return [size for size in GAMES[info.game].players if size <= info.table_size]
+        return [
+            size for size in GAMES[info.game].players if size <= info.table_size and fits(info.game, info.options, size)
+        ]
 
     def _plan(
         self,
@@ -614,10 +637,11 @@ class Tournaments:
                 seated = [seat for row in last for seat in row.seats if seat is not None]
                 if len(last) == 1:
                     return None  # the final was played
-                results = [TablePlaces(round_no - 1, row.seats, _places(row)) for row in last]
+                left = {seat for row in last for seat in row.seats if seat is not None} - set(playing)
+                results = [without(TablePlaces(round_no - 1, row.seats, _places(row)), left) for row in last]
                 seeds = self._knockout_seeds(info, round_no - 1, tables)
                 order = [e for e in advancing(results, info.advance, seeds) if e in set(playing)]
-                fewest = min(GAMES[info.game].players)
+                fewest = min(self._allowed(info) or GAMES[info.game].players)
                 if is_final(len(order), info.table_size) and not info.computers and len(order) < fewest:
                     # A final the game cannot seat (two going on to a game of three or more): the next best of
                     # the round before go on too, by place, then seed, until it can be played.

@@ -823,3 +823,60 @@ async def test_a_duplicate_tables_review_waits_for_every_table_of_the_round_to_p
     assert len(listed_now) == 2 and not any(match["held"] for match in listed_now)
     mine = next(match for match in listed_now if match["match_id"] == result["match_id"])
     assert sorted(seat["score"] for seat in mine["seats"]) == sorted(seat["score"] for seat in result["seats"])
+
+
+async def _play_table(service: TableService, table_id: int) -> None:
+    """Every person at one table plays their first legal action until it is over."""
+    for _ in range(300):
+        await service.settle(table_id)
+        live = await service.table(table_id)
+        if live.status not in ("lobby", "playing"):
+            return
+        for seat in live.to_act:
+            user = next(s.user_id for s in live.seats if s.index == seat)
+            if user is not None and (legal := await service.legal(table_id, user)):
+                with contextlib.suppress(TableError):
+                    await service.act(table_id, user, legal[0])
+        await asyncio.sleep(0)
+
+
+async def test_a_knockout_winner_who_leaves_mid_round_lets_the_next_best_at_the_table_go_on(
+    service: TableService,
+) -> None:
+    """Table 1's winner went home while table 2 still played: nobody of table 1 went on, and with one going on a
+    table the tournament ended without its final (found by a helper's audit)."""
+    info = await signed_up(service, 8, format="knockout", advance=1)
+    await service.tournaments.start(info.id, HOST)
+    first, second = await service.tournaments.round_tables(info.id, 1)
+    await _play_table(service, first.table_id)
+    first = (await service.tournaments.round_tables(info.id, 1))[0]
+    assert first.places is not None
+    best = min(first.places)
+    winners = {seat for seat, place in zip(first.seats, first.places, strict=True) if place == best}
+    others = set(first.seats) - winners
+    assert others and None not in first.seats  # (a table of four people, not all tied)
+    for entrant in info.entrants:
+        if entrant.id in winners:
+            await service.tournaments.leave(info.id, entrant.user_id)
+    await _play_table(service, second.table_id)
+    await service.events.drain()
+    await service.tournaments.events.drain()
+    now = await service.tournaments.tournament(info.id)
+    assert now.round == 2 and now.status != TournamentStatus.DONE
+    [final] = await service.tournaments.round_tables(info.id, 2)
+    assert others & set(final.seats) and not winners & set(final.seats), (first, final)
+
+
+async def test_a_round_seats_only_tables_its_options_allow(service: TableService, clock: Clock) -> None:
+    """Oxford Ninety-Nine is for three: five entrants were seated three and two, and the table of two never
+    started (its round never closed: the tournament was stuck for good)."""
+    info = await service.tournaments.create(
+        GUILD, CHANNEL, HOST, "Host", "ninety-nine", {"format": "oxford"}, table_size=3, computers=False
+    )
+    for n in range(1, 5):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    await service.tournaments.start(info.id, HOST)
+    clock.advance(20)
+    await service.tournaments.recheck()
+    tables = await service.tournaments.round_tables(info.id, 1)
+    assert tables and all(len(table.seats) == 3 and table.status == "playing" for table in tables), tables
