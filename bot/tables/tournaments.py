@@ -584,7 +584,7 @@ class Tournaments:
                 raise BatchRollback(WrongStatus("tournament_closed"))
 
         await self.store.db.write(work)
-        for table in await self.round_tables(tournament_id, info.round):
+        for table in await self.round_tables(tournament_id):  # every round's: one may have opened since the read
             if table.status in OPEN_STATUSES:
                 try:
                     await self.abandoner.abandon(table.table_id, info.host_id, can_manage=True)
@@ -684,6 +684,12 @@ class Tournaments:
             abandoned = await self._abandoned_sheets(info, await trepo.event_tables(connection, info.id))  # stays so
 
         async def work(connection: AsyncConnection) -> list[int] | None:
+            # The row locked first, then read: a Leave (or Cancel) committed before is seen, one after waits and
+            # then finds the round moved on (read first, a Leave between the read and the write was seated anyway).
+            if not await trepo.update_tournament(
+                connection, info.id, {"status": (SIGNUP, RUNNING), "round": round_no - 1}
+            ):
+                return None
             tables = _with_sheets(await trepo.event_tables(connection, info.id), abandoned)
             rounds = await trepo.rounds(connection, info.id)
             fresh = _info(await trepo.tournament(connection, info.id), await trepo.entrants(connection, info.id))

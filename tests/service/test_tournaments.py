@@ -880,3 +880,28 @@ async def test_a_round_seats_only_tables_its_options_allow(service: TableService
     await service.tournaments.recheck()
     tables = await service.tournaments.round_tables(info.id, 1)
     assert tables and all(len(table.seats) == 3 and table.status == "playing" for table in tables), tables
+
+
+async def test_a_cancel_as_the_next_round_opens_ends_that_rounds_tables_too(service: TableService) -> None:
+    """Round 1 ended (and round 2 opened) between Cancel's read and its write: round 2's tables played on in a
+    cancelled tournament (found by a helper's audit)."""
+    tournaments = service.tournaments
+    info = await signed_up(service, 8, rounds=3)
+    await tournaments.start(info.id, HOST)
+    read, raced = tournaments.tournament, []
+
+    async def then_the_round_ends(tournament_id: int) -> TournamentInfo:
+        seen = await read(tournament_id)
+        if not raced:
+            raced.append(True)
+            await play_round(service, tournament_id)  # another process closes round 1, opens round 2
+        return seen
+
+    tournaments.tournament = then_the_round_ends  # type: ignore[method-assign]
+    try:
+        await tournaments.cancel(info.id, HOST)
+    finally:
+        tournaments.tournament = read  # type: ignore[method-assign]
+    after = await tournaments.tournament(info.id)
+    assert after.status == TournamentStatus.CANCELLED and after.round == 2
+    assert {table.status for table in await tournaments.round_tables(info.id, 2)} == {"abandoned"}

@@ -261,3 +261,52 @@ async def test_two_first_matches_finishing_at_once_in_two_processes_both_count(
         await first.close()
         await second.close()
         await elsewhere.close()
+
+
+async def test_a_leave_while_another_process_opens_the_next_round_is_one_or_the_other(
+    database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Process A opens round 2 (its entrants read) as process B answers someone's Leave: the Leave was told it
+    worked and the person was seated in round 2 all the same (found by a helper's audit). Either the Leave lands
+    first and they are not seated, or it finds the round moved on."""
+    import sys
+
+    from bot.storage import tournaments as trepo
+    from bot.tables import TableError
+
+    from .test_tournaments import play_round, signed_up
+
+    if database.backend != "postgresql":
+        pytest.skip("SQLite serves one process: its writes take turns, nothing races")
+    async with database.engine.connect() as connection:
+        schema = (await connection.exec_driver_sql("SELECT current_schema()")).scalar_one()
+    assert POSTGRES_URL is not None
+    elsewhere = Database(POSTGRES_URL, connect_args={"server_settings": {"search_path": schema}})  # its own pool
+    first, second = make_service(database, clock), make_service(elsewhere, clock)
+    try:
+        info = await signed_up(first, 8, rounds=2)
+        await first.tournaments.start(info.id, HOST)
+        leaver = HOST + 3
+        real, leaving = trepo.entrants, []
+
+        async def racing(connection: Any, tournament_id: int) -> Any:
+            rows = await real(connection, tournament_id)
+            if not leaving and sys._getframe(1).f_code.co_qualname.startswith("Tournaments._open_round"):
+                leaving.append(asyncio.ensure_future(second.tournaments.leave(tournament_id, leaver)))
+                await asyncio.sleep(0.5)  # the Leave reaches the database meanwhile
+            return rows
+
+        monkeypatch.setattr(trepo, "entrants", racing)
+        await play_round(first, info.id)
+        assert leaving
+        with contextlib.suppress(TableError):
+            await leaving[0]
+        now = await first.tournaments.tournament(info.id)
+        assert now.round == 2
+        entrant = next(e for e in now.entrants if e.user_id == leaver)
+        seated_again = any(entrant.id in table.seats for table in await first.tournaments.round_tables(info.id, 2))
+        assert entrant.withdrawn != seated_again, (entrant, seated_again)
+    finally:
+        await first.close()
+        await second.close()
+        await elsewhere.close()
