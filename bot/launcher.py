@@ -40,7 +40,7 @@ from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
 from cogs.client import TableBot
 from cogs.command_errors import PoliteTree
-from cogs.i18n import ServerLanguages, Translator
+from cogs.i18n import ServerLanguages, Translator, reader, t
 from cogs.rest import limit_requests
 from cogs.tables import Tables
 from cogs.tables.publisher import UNKNOWN_CHANNEL
@@ -589,6 +589,7 @@ class TrickBot(TableBot):
         written a move at a time); and the REST budget."""
         started = time.monotonic()
         deadline = started + STOP_WITHIN
+        self._answer_stopping()
         if self._timers is not None:
             self._timers.cancel()
         if self._listening is not None:
@@ -624,6 +625,22 @@ class TrickBot(TableBot):
         if self.budget is not None:
             await self._within("the REST budget", self.budget.close(), deadline, 1.0)
         log.info("stopped in %.1f s", time.monotonic() - started)
+
+    def _answer_stopping(self) -> None:
+        """From the stop on, every command or click Discord sends is answered at once, to its sender alone, that
+        the bot is restarting (the gateway stays open for seconds while the rest closes, and the cogs are unloaded
+        before it: a click then failed with a traceback, a command was called outdated). Nothing is written."""
+        state = self._connection
+        answers: set[asyncio.Task[None]] = set()
+
+        def arrived(data: Any) -> None:
+            interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=state)
+            task = asyncio.create_task(_say_stopping(interaction), name="answer-while-stopping")
+            answers.add(task)
+            task.add_done_callback(answers.discard)
+
+        state.parsers["INTERACTION_CREATE"] = arrived
+        log.info("stopping: commands and clicks are now answered that the bot is restarting")
 
     @staticmethod
     async def _within(what: str, step: Awaitable[None], deadline: float, longest: float) -> None:
@@ -713,6 +730,16 @@ def _unless_out_of_reach(shard_id: int, what: str) -> Iterator[None]:
         if not isinstance(error, SQLAlchemyError) and out_of_reach(error) is None:
             raise
         log.warning("shard %s: %s could not be checked (%s)", shard_id, what, error)
+
+
+async def _say_stopping(interaction: discord.Interaction[Any]) -> None:
+    """A command or click that came as the bot stops: "restarting, try again in a moment" (an autocomplete: no
+    choices); nothing else is done."""
+    with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TimeoutError):
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        elif interaction.type is not discord.InteractionType.ping:
+            await interaction.response.send_message(t(reader(interaction), "error.restarting"), ephemeral=True)
 
 
 def _answering() -> list[asyncio.Task[Any]]:

@@ -3,6 +3,7 @@ cache) still knows its moderators (found by a helper's audit of the bot's failur
 
 from __future__ import annotations
 
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from tests.double.server import SERVICE_UNAVAILABLE, reply
 
 from .conftest import people
 from .driver import MOVE, WAIT, TableDriver, shown_move
+from .leaks import logged_actions
 
 
 class FailingEdits(DiscordDouble):
@@ -77,3 +79,33 @@ async def test_a_moderator_abandons_a_table_before_its_server_comes_in(
     finally:
         await second.stop()
     assert "Traceback" not in second.log()
+
+
+async def test_a_command_or_click_as_the_bot_stops_is_told_it_is_restarting(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """The gateway stays open for a second or more while the bot stops, and its cogs were unloaded before it: a
+    click failed with a traceback ("something went wrong"), a command was called outdated."""
+    bot = BotProcess(double, database_url, tmp_path / "stopping.log")
+    await bot.start()
+    table = TableDriver(double, people(3), seed=5)
+    await table.open("oh-hell", players=3, start_cards=3)
+    await table.seat_everyone()
+    await table.start()
+    for player in table.players:
+        await table.show_hand(player)
+    assert table.table is not None and bot.process is not None
+    before = await logged_actions(database_url, table.table_id)
+    on_turn = next(p for p in table.players if p.hand is not None and table.choices(p.hand))
+    assert on_turn.hand is not None
+    choice = table.choices(on_turn.hand)[0]
+    bot.process.send_signal(signal.SIGTERM)
+    await double.wait_for(lambda: "answered that the bot is restarting" in bot.log(), timeout=WAIT)
+    answer = await double.command(table.players[0].user, "hand", channel_id=table.table.thread_id)
+    assert answer.original is not None and "restarting" in answer.original.text(), answer.original
+    await double.click(on_turn.user, on_turn.hand, choice["custom_id"])
+    latest = double.latest_ephemeral(on_turn.user)
+    assert latest is not None and "restarting" in latest.text()
+    await bot.process.wait()
+    assert await logged_actions(database_url, table.table_id) == before
+    assert "Traceback" not in bot.log() and "a click failed" not in bot.log()
