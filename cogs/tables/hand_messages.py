@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.tables import HandSnapshot, SeatInfo, TableError, TableInfo, TableService, TableStatus
@@ -152,5 +153,7 @@ class Hands:
                     return
                 await handle.interaction.edit_original_response(**kwargs)
                 handle.shown = shown
+            except (discord.DiscordServerError, aiohttp.ClientError, TimeoutError):
+                pass  # Discord's trouble, not the message's: kept, and its next change is tried again
             except (TableError, discord.HTTPException):
                 self.hands.pop((table_id, user_id), None)

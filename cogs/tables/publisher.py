@@ -60,6 +60,7 @@ MISSING_PERMISSIONS = 50013  # ... for something the bot may not do there
 # edit is tried again, 1 s later, then 2, 4 ... up to a minute apart, until one goes through
 PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError)
 RETRY_FIRST, RETRY_MOST = 1.0, 60.0
+POST_TRIES = 3  # a lobby opened on an Activity's screen: posted in three tries, else closed (nobody could see it)
 
 
 def message_channel(table: TableInfo) -> int:
@@ -462,10 +463,21 @@ class Publisher:
                 return
             kwargs = await self.message(table_id)
             channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-            try:
-                with rest_priority(Priority.PING):  # an answer of sorts: before table edits
-                    message = await channel.send(**kwargs)
-            except (discord.HTTPException, aiohttp.ClientError):
+            message: discord.Message | None = None
+            for attempt in range(POST_TRIES):
+                try:
+                    with rest_priority(Priority.PING):  # an answer of sorts: before table edits
+                        # (the nonce: a post tried again after an answer lost once Discord had made it gets that
+                        # message back, not a second one)
+                        message = await channel.send(**kwargs, nonce=f"lb{table_id}")
+                    break
+                except PASSING as trouble:  # Discord's trouble: tried again a moment later
+                    log.info("the lobby of table %s could not be posted yet (%s)", table_id, type(trouble).__name__)
+                    if attempt + 1 < POST_TRIES:
+                        await self.sleep(RETRY_FIRST * 2**attempt)
+                except (discord.HTTPException, aiohttp.ClientError):
+                    break
+            if message is None:
                 log.warning("could not post the lobby of table %s in its channel: it is closed", table_id)
                 with contextlib.suppress(TableError):
                     await self.service.abandon(table_id, table.host_id, can_manage=True)

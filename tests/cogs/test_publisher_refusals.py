@@ -249,3 +249,74 @@ async def test_a_change_held_back_by_a_refusal_is_shown_once_the_back_off_is_ove
     await settled(publisher)
     assert len(client.edits) == 2 and not unreachable.held_back(7)  # edited once the back-off was over
     assert BACK_OFF - 10 in slept
+
+
+async def test_an_edit_discord_fails_on_its_side_is_made_again_later_and_later(
+    parts: tuple[Watched, Client, Clock, Unreachable], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 503 (which discord.py does not retry) dropped the edit with a traceback: the table stayed a move behind,
+    a finished match shown as playing, until its next change (if any)."""
+    publisher, client, clock, _ = parts
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        clock.now += seconds
+
+    publisher.sleep = sleep
+    client.answers = [refusal(discord.DiscordServerError, 503, 0) for _ in range(3)]
+    with caplog.at_level(logging.INFO, logger="cogs.tables.publisher"):
+        publisher.touch(7)
+        await settled(publisher)
+    assert len(client.edits) == 4  # three failures, then the edit made
+    assert [wait for wait in waits if wait in (1.0, 2.0, 4.0)][-3:] == [1.0, 2.0, 4.0]
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "table 7" in warnings[0].getMessage() and warnings[0].exc_info is None
+    assert any("edited again after Discord's trouble" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_lobby_from_the_activity_is_posted_through_discords_trouble_and_closed_only_if_refused() -> None:
+    class Lobbies:
+        def __init__(self) -> None:
+            self.placed: list[int] = []
+            self.abandoned: list[int] = []
+
+        async def table(self, table_id: int) -> SimpleNamespace:
+            return SimpleNamespace(
+                id=table_id, guild_id=GUILD, channel_id=CHANNEL, thread_id=None, message_id=None, host_id=9,
+                status="lobby", private=False,
+            )  # fmt: skip
+
+        async def set_location(self, table_id: int, message_id: int) -> None:
+            self.placed.append(message_id)
+
+        async def abandon(self, table_id: int, by_user: int, can_manage: bool = False) -> None:
+            self.abandoned.append(table_id)
+
+    answers: list[discord.HTTPException | None] = []
+    sent: list[dict[str, Any]] = []
+
+    class Channel:
+        async def send(self, **kwargs: Any) -> SimpleNamespace:
+            sent.append(kwargs)
+            answer = answers.pop(0) if answers else None
+            if answer is not None:
+                raise answer
+            return SimpleNamespace(id=77)
+
+    client = SimpleNamespace(get_partial_messageable=lambda channel_id, guild_id=None: Channel())
+    service = Lobbies()
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    publisher = Publisher(client, service, None, sleep=sleep)  # type: ignore[arg-type]
+    publisher.message = lambda table_id, can_attach=True: asyncio.sleep(0, {"content": "lobby"})  # type: ignore[method-assign]
+    answers.extend([refusal(discord.DiscordServerError, 503, 0), refusal(discord.DiscordServerError, 502, 0)])
+    await publisher.post(5)
+    assert service.placed == [77] and service.abandoned == [] and waits == [1.0, 2.0]
+    assert len({kwargs["nonce"] for kwargs in sent}) == 1 and len(sent) == 3  # one nonce: never two lobbies
+    answers.append(refusal(discord.Forbidden, 403, 50013))  # the bot may not write there: nobody could see it
+    await publisher.post(6)
+    assert service.abandoned == [6]
