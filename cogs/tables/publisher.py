@@ -56,6 +56,8 @@ UNKNOWN_MESSAGE = 10008  # Discord's JSON error code for a message that no longe
 UNKNOWN_CHANNEL = 10003  # ... for a channel that no longer exists (or never did)
 MISSING_ACCESS = 50001  # ... for a channel the bot may not see (or a server it is no longer in)
 MISSING_PERMISSIONS = 50013  # ... for something the bot may not do there
+THREAD_ARCHIVED = 50083  # ... for a message of an archived thread (closed, or quiet past its auto-archive time)
+THREAD_LOCKED = 160005  # ... for a message of a thread a moderator locked
 # Discord's own trouble, or the way there (a 503 that discord.py does not retry, a connection reset, a timeout): the
 # edit is tried again, 1 s later, then 2, 4 ... up to a minute apart, until one goes through
 PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError)
@@ -359,6 +361,25 @@ class Publisher:
                     return
                 self._shown_now(table)
                 await self._tell_host_text_only(table)
+            except discord.HTTPException as closed:
+                if closed.code not in (THREAD_ARCHIVED, THREAD_LOCKED) or message_channel(table) == table.channel_id:
+                    raise
+                # A private table's thread archived (quiet past its auto-archive time, or closed): opened again, the
+                # table goes on in it; locked by a moderator, it is left alone for the back-off, as any refusal.
+                if closed.code == THREAD_ARCHIVED and await self._opened_again(message_channel(table)):
+                    await channel.get_partial_message(table.message_id).edit(**kwargs)
+                    self._shown_now(table)
+                    return
+                self._refused(table, closed)
+
+    async def _opened_again(self, thread_id: int) -> bool:
+        """Unarchive a thread (Send Messages in Threads is enough, unless it is locked): whether it worked."""
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except (discord.HTTPException, aiohttp.ClientError):
+            return False
+        log.info("thread %s was archived: opened again", thread_id)
+        return True
 
     def _shown_now(self, table: TableInfo) -> None:
         self.mark_shown(table.id)

@@ -331,6 +331,12 @@ class DiscordDouble:
         # Messages posted with a nonce Discord should keep unique (``enforce_nonce``): the same nonce again within
         # a few minutes gets the message made the first time, and no new one (as Discord answers it).
         self.nonces: dict[str, Message] = {}
+        # Threads archived (by inactivity, or a moderator's Close) and locked (a moderator's Lock), as Discord treats
+        # them for a bot without Manage Threads: an archived thread's messages cannot be edited (400 50083) until it
+        # is opened again (PATCH archived=false, refused while locked), a new message opens it unless it is locked;
+        # a locked thread takes neither (160005, or 50083 while archived too).
+        self.archived: set[int] = set()
+        self.locked: set[int] = set()
         self.servers_out: set[int] = set()  # servers in an outage: READY lists them, no GUILD_CREATE follows
         self.heartbeat_interval_ms = 41250  # as Discord's HELLO says (a test of a quiet connection shortens it)
         self._quiet: set[web.WebSocketResponse] = set()  # gateway connections gone quiet (:meth:`go_quiet`)
@@ -391,6 +397,7 @@ class DiscordDouble:
         r.add_post(API + "/channels/{channel}/messages", self._channel_send)
         r.add_get(API + "/channels/{channel}/messages/{message}", self._channel_get)
         r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
+        r.add_patch(API + "/channels/{channel}", self._channel_patch)
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
         r.add_post(API + "/channels/{channel}/threads", self._thread_alone)
@@ -1062,6 +1069,8 @@ class DiscordDouble:
         in_thread = self.channels[channel_id].get("type") in (PUBLIC_THREAD, PRIVATE_THREAD)
         if in_thread and self.permissions_withheld & SEND_MESSAGES_IN_THREADS:
             return reply(MISSING_PERMISSIONS, status=403)
+        if closed := self._thread_closed(channel_id, sending=True):
+            return closed
         if refused := self._refused_message(body, "new message"):
             return refused
         nonce = str(body["nonce"]) if body.get("enforce_nonce") and body.get("nonce") is not None else None
@@ -1102,10 +1111,34 @@ class DiscordDouble:
             return None
         return message if message.channel_id == int(request.match_info["channel"]) else None
 
+    def _thread_closed(self, channel_id: int, *, sending: bool = False) -> web.Response | None:
+        """Discord's refusal of a message sent or edited in an archived or locked thread (a new message opens an
+        archived one that is not locked)."""
+        if channel_id in self.archived and (not sending or channel_id in self.locked):
+            return reply({"message": "Thread is archived", "code": 50083}, status=400)
+        if channel_id in self.locked:
+            return reply({"message": "Thread is locked", "code": 160005}, status=400)
+        self.archived.discard(channel_id)
+        return None
+
+    async def _channel_patch(self, request: web.Request) -> web.Response:
+        """A channel's settings changed: only a thread opened again (``archived: false``) is modelled."""
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return reply({"message": "Unknown Channel", "code": 10003}, status=404)
+        body = await self._body(request)
+        if body.get("archived") is False:
+            if channel_id in self.locked:  # only with Manage Threads
+                return reply(MISSING_PERMISSIONS, status=403)
+            self.archived.discard(channel_id)
+        return reply(self._channel_payload(channel_id))
+
     async def _channel_edit(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
         if message is None:
             return reply({"message": "Unknown Message", "code": 10008}, status=404)
+        if closed := self._thread_closed(int(request.match_info["channel"])):
+            return closed
         body = await self._body(request)
         if self.attachments_forbidden and body.get("__files__"):
             return reply(MISSING_PERMISSIONS, status=403)

@@ -16,6 +16,7 @@ from tests.double.server import SERVICE_UNAVAILABLE, reply
 from .conftest import people
 from .driver import MOVE, WAIT, TableDriver, shown_move
 from .leaks import logged_actions
+from .tournament import entrants, round_tables, sign_up, start
 
 
 class FailingEdits(DiscordDouble):
@@ -109,3 +110,34 @@ async def test_a_command_or_click_as_the_bot_stops_is_told_it_is_restarting(
     await bot.process.wait()
     assert await logged_actions(database_url, table.table_id) == before
     assert "Traceback" not in bot.log() and "a click failed" not in bot.log()
+
+
+async def test_a_private_tables_archived_thread_is_opened_again_and_a_locked_one_left_alone(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """A duplicate night's table lives in its private thread: archived (quiet past its auto-archive time, or closed
+    by a moderator) its message could not be edited (400 50083), with a traceback at every change and the table
+    frozen; locked, the same (160005)."""
+    users = entrants(8)
+    bot = BotProcess(double, database_url, tmp_path / "archived.log", COMPUTER_BUDGET_MS="50")
+    await bot.start()
+    try:
+        signup = await sign_up(double, users, format="duplicate", rounds=1, options="start_cards=2 sequence=down")
+        await start(double, users[0], signup)
+        first, _ = await round_tables(double, users, 1, 2, seed=6)
+        message = first.table
+        assert message is not None
+        await first.play(stop_after=1)
+        await double.wait_for(lambda: (shown_move(message) or 0) > 0, timeout=WAIT)
+        thread, before = message.channel_id, shown_move(message) or 0
+        double.archived.add(thread)
+        await first.play(stop_after=3)
+        await double.wait_for(lambda: thread not in double.archived, timeout=WAIT)  # opened again by the bot
+        await double.wait_for(lambda: (shown_move(message) or 0) > before, timeout=WAIT)  # and the table goes on
+        double.archived.add(thread)
+        double.locked.add(thread)
+        await first.play(stop_after=5)
+        await double.wait_for(lambda: "was refused" in bot.log() or "Discord refused the edit" in bot.log(), WAIT)
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log()
