@@ -270,6 +270,27 @@ class Tournaments(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "tournament.replaced", name=f"<@{player.id}>", by=f"<@{replacement.id}>"))
             await self._signup_changed(info)
 
+    @tournament.command(name="cancel", description=text("command.tournament_cancel"))
+    @app_commands.describe(tournament=text("describe.tournament.tournament"))
+    async def cancel(
+        self, interaction: discord.Interaction[Any], tournament: app_commands.Range[int, 1, 2_147_483_647]
+    ) -> None:
+        """The sign-up message's Cancel, for a tournament whose message was deleted (nothing else could end it, and
+        it held one of the server's few open tournaments for good): its host, or someone who can manage the
+        server."""
+        locale = reader(interaction)
+        async with self.work.working(interaction, update=False):
+            try:
+                found = await self.tournaments.tournament(tournament)
+                if found.guild_id != interaction.guild_id:
+                    raise NotAllowed("tournament_elsewhere")
+                manage = interaction.permissions.manage_guild
+                await self.tournaments.cancel(tournament, interaction.user.id, can_manage=manage)
+            except TableError as error:
+                await send(interaction, error_text(error, locale))
+                return
+            await send(interaction, t(locale, "tournament.cancelled_here", tournament=tournament))
+
     @tournament.command(name="standings", description=text("command.tournament_standings"))
     @app_commands.describe(tournament=text("describe.tournament.tournament"))
     async def standings(

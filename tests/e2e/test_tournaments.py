@@ -12,7 +12,7 @@ import pytest
 
 from tests.double import BotProcess, DiscordDouble, Message, User
 
-from .driver import WAIT, TableDriver, cards_named, control
+from .driver import WAIT, Refused, TableDriver, cards_named, control
 from .tournament import entrants, pings, play_round, round_tables, seated, sign_up, start, table_of
 
 SHORT = "start_cards=1 sequence=down"  # one deal of one card: a few moves a table
@@ -368,3 +368,38 @@ async def test_a_tournament_table_played_in_its_channel_is_found_by_its_players_
     finally:
         await process.stop()
     assert "Traceback" not in process.log()
+
+
+async def test_a_tournament_whose_sign_up_was_deleted_is_cancelled_by_command(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """Its sign-up message (Start, Cancel) deleted, a tournament could not be ended at all, and held one of the
+    server's three open tournaments for good (found by a helper's audit)."""
+    users = entrants(2)
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        numbers = []
+        for _ in range(3):
+            signup = await sign_up(double, users, options="start_cards=1 sequence=down")
+            found = re.search(r"Tournament (\d+)", signup.text())
+            assert found is not None
+            numbers.append(int(found[1]))
+            double.messages.pop(signup.id)  # a moderator tidied the channel
+        with pytest.raises(Refused):
+            await sign_up(double, users)  # the server's most open tournaments at once
+
+        async def said(who: User, number: int) -> str:
+            answer = await double.command(who, "tournament", "cancel", tournament=number)
+            assert answer.original is not None and answer.original.ephemeral_for == who.id
+            return answer.original.text()
+
+        assert "host can do that" in await said(users[1], numbers[0])  # not the host, not a moderator
+        assert "is cancelled" in await said(users[0], numbers[0])
+        assert "is cancelled" in await said(User(2000, "Mod", manager=True), numbers[1])
+        assert "is cancelled" not in await said(users[0], numbers[1])  # once
+        await sign_up(double, users)  # a place again
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
