@@ -15,6 +15,7 @@ from .models import (
     Match,
     MatchPlayer,
     Table,
+    TableStatus,
     Tournament,
     TournamentDeal,
     TournamentEntrant,
@@ -22,7 +23,7 @@ from .models import (
     TournamentStatus,
     TournamentTable,
 )
-from .repository import name_on
+from .repository import SEATS, name_on
 
 TOURNAMENTS = cast(SATable, Tournament.__table__)
 ENTRANTS = cast(SATable, TournamentEntrant.__table__)
@@ -172,6 +173,8 @@ class EventTableRow:
     places: dict[int, int]  # seat position -> place, once the match finished
     sheets: list[Any]  # the match's deal sheets, once it finished
     private: bool = False  # shown only to its players, in a private thread (a duplicate night's)
+    # seat positions whose person was away (their time ran out, not back since) when the table was abandoned
+    absent: frozenset[int] = frozenset()
 
 
 async def event_tables(
@@ -209,6 +212,14 @@ async def event_tables(
         )
         for found in (await connection.execute(statement)).all():
             places.setdefault(int(found.match_id), {})[int(found.seat)] = int(found.placement)
+    away: dict[int, set[int]] = {}
+    abandoned = [row.table_id for row in rows if row.status == TableStatus.ABANDONED]
+    if abandoned:
+        statement = select(SEATS.c.table_id, SEATS.c.position).where(
+            SEATS.c.table_id.in_(abandoned), SEATS.c.absent.is_(True), SEATS.c.position.is_not(None)
+        )
+        for found in (await connection.execute(statement)).all():
+            away.setdefault(int(found.table_id), set()).add(int(found.position))
     return [
         EventTableRow(
             row.round,
@@ -220,6 +231,7 @@ async def event_tables(
             places.get(row.match_id, {}) if row.match_id is not None else {},
             list((row.result or {}).get("sheets", [])) if row.match_id is not None else [],
             bool(row.private),
+            frozenset(away.get(row.table_id, ())),
         )
         for row in rows
     ]

@@ -163,10 +163,14 @@ def without(result: TablePlaces, gone: set[int]) -> TablePlaces:
 
 
 def _places(row: trepo.EventTableRow) -> tuple[int, ...]:
-    """Each seat's place; a table abandoned, or lost, counts as all its seats tied."""
+    """Each seat's place; a table abandoned, or lost, counts as all its seats tied, but those who were away when
+    it was abandoned (a table whose people all were away for a whole deal is abandoned so), tied last: someone
+    who never came, seated alone with computers, does not go on or earn a first place by staying away."""
     if len(row.places) == len(row.seats):
         return tuple(row.places[seat] for seat in range(len(row.seats)))
-    return (1,) * len(row.seats)
+    away = {seat for seat in row.absent if seat < len(row.seats) and row.seats[seat] is not None}
+    last = len(row.seats) - len(away) + 1
+    return tuple(last if seat in away else 1 for seat in range(len(row.seats)))
 
 
 def _with_sheets(rows: Sequence[trepo.EventTableRow], sheets: Mapping[int, list[Any]]) -> list[trepo.EventTableRow]:

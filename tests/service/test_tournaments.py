@@ -905,3 +905,44 @@ async def test_a_cancel_as_the_next_round_opens_ends_that_rounds_tables_too(serv
     after = await tournaments.tournament(info.id)
     assert after.status == TournamentStatus.CANCELLED and after.round == 2
     assert {table.status for table in await tournaments.round_tables(info.id, 2)} == {"abandoned"}
+
+
+async def test_a_no_show_seated_alone_with_computers_does_not_go_on(service: TableService, clock: Clock) -> None:
+    """A table whose people were all away for a whole deal is abandoned, and an abandoned table counted every seat
+    tied first: someone who never came, alone with a computer, went on in a knockout past the person who played
+    and lost (found by a helper's audit). Those away are now tied last."""
+    from .helpers import heard
+
+    await service.update_guild_settings(GUILD, turn_seconds=10, grace_seconds=5)
+    tournaments = service.tournaments
+    info = await tournaments.create(GUILD, CHANNEL, HOST, "Host", "ninety-nine", {}, format="knockout", table_size=2)
+    for n in range(1, 3):
+        info = await tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    await tournaments.start(info.id, HOST)
+    tables = await tournaments.round_tables(info.id, 1)
+    lone = next(table for table in tables if None in table.seats)
+    duel = next(table for table in tables if None not in table.seats)
+    for _ in range(3000):  # the one alone never plays; the two at the other table play their first legal move
+        clock.advance(20)
+        await service.run_timers()
+        await service.settle()
+        heard(service).take()
+        live = await service.table(duel.table_id)
+        if live.status == "playing":
+            for seat in live.to_act:
+                user = next(s.user_id for s in live.seats if s.index == seat)
+                if user is not None and (legal := await service.legal(duel.table_id, user)):
+                    with contextlib.suppress(TableError):
+                        await service.act(duel.table_id, user, legal[0])
+        statuses = [(await service.table(t.table_id)).status for t in tables]
+        if all(status not in ("playing", "lobby") for status in statuses):
+            break
+    await service.events.drain()
+    await tournaments.events.drain()
+    absentee = next(seat for seat in lone.seats if seat is not None)
+    [lone_now] = [t for t in await tournaments.round_tables(info.id, 1) if t.table_id == lone.table_id]
+    assert lone_now.status == "abandoned" and lone_now.places is not None
+    assert lone_now.places[lone_now.seats.index(absentee)] == 2  # behind the computer
+    standings = await tournaments.standings(info.id)
+    assert standings[-1].entrant.id == absentee and standings[-1].firsts == 0
+    assert all(absentee not in table.seats for table in await tournaments.round_tables(info.id, 2))
