@@ -190,6 +190,12 @@ class GameNights(commands.Cog, name=HANDLER):
         if not (asker.create_events or asker.manage_events or asker.manage_guild):
             await send(interaction, t(locale, "night.not_allowed"))
             return
+        chosen = getattr(interaction.namespace, "channel", None)  # (Discord resolved its permissions for the asker)
+        if channel is not None and isinstance(chosen, app_commands.AppCommandChannel):
+            theirs = chosen.permissions
+            if not (theirs.view_channel and theirs.send_messages):  # nobody schedules into a channel not theirs
+                await send(interaction, t(locale, "night.channel_not_yours", channel=where.mention))
+                return
         # Since 2026-02-23 a bot needs Create Events to create a scheduled event (Manage Events alone no longer
         # does); with it the bot may also edit and end the events it created.
         if not interaction.app_permissions.create_events:

@@ -336,6 +336,8 @@ class DiscordDouble:
         # is opened again (PATCH archived=false, refused while locked), a new message opens it unless it is locked;
         # a locked thread takes neither (160005, or 50083 while archived too).
         self.archived: set[int] = set()
+        self.hidden_from: dict[int, set[int]] = {}  # channel id: the people who may not see it (a channel option's
+        # resolved permissions for them are none)
         self.locked: set[int] = set()
         self.servers_out: set[int] = set()  # servers in an outage: READY lists them, no GUILD_CREATE follows
         self.heartbeat_interval_ms = 41250  # as Discord's HELLO says (a test of a quiet connection shortens it)
@@ -1251,6 +1253,12 @@ class DiscordDouble:
     def _channel_payload(self, channel_id: int) -> dict[str, Any]:
         return dict(self.channels[channel_id])
 
+    async def new_channel(self, channel_id: int, name: str) -> int:
+        """A text channel made in the server while the bot is connected (Discord tells it: CHANNEL_CREATE)."""
+        self.channels[channel_id] = {**self.channels[self.channel_id], "id": str(channel_id), "name": name}
+        await self._dispatch("CHANNEL_CREATE", self.channels[channel_id])
+        return channel_id
+
     def another_server(self, guild_id: int, channel_id: int) -> int:
         """A text channel of another server the bot is in (a click there carries that server's id)."""
         self.channels[channel_id] = {**self.channels[self.channel_id], "id": str(channel_id), "guild_id": str(guild_id)}
@@ -1338,9 +1346,10 @@ class DiscordDouble:
             kind = self._option_type(command, sub, key)
             if kind == 7:  # a channel option: Discord sends the id and the channel in "resolved"
                 channel = self.channels[int(value)]
+                hidden = who.id in self.hidden_from.get(int(value), set())
                 resolved.setdefault("channels", {})[str(value)] = {
                     **{k: channel[k] for k in ("id", "type", "name", "parent_id", "nsfw", "position")},
-                    "permissions": who.member(self.guild_id)["permissions"],
+                    "permissions": "0" if hidden else who.member(self.guild_id)["permissions"],
                 }
                 value = str(value)
             if kind == 8:  # a role option: the role in "resolved"

@@ -179,6 +179,12 @@ async def test_a_scheduled_night_pings_the_interested_and_opens_its_lobby(
     double.permissions_withheld = 0
     past = (await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start="2020-01-01 20:00")).original
     assert past is not None and "cannot start in the past" in past.text() and events.created == []
+    staff_only = await double.new_channel(910_000_000_000_000_950, "staff-only")  # a channel the asker cannot see
+    double.hidden_from[staff_only] = {MANAGER.id}
+    elsewhere = (
+        await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later, channel=staff_only)
+    ).original
+    assert elsewhere is not None and "cannot post in" in elsewhere.text() and events.created == []
 
     answer = await double.command(
         MANAGER, "gamenight", "schedule", game="oh-hell", start=later, options="start_cards=3", players=3
