@@ -241,6 +241,7 @@ class TrickBot(TableBot):
         self._shutdown: asyncio.Future[None] | None = None
         self._away: dict[int, float] = {}  # shard id: when it lost the gateway (monotonic), until it is back
         self._returning: set[asyncio.Task[Any]] = set()  # shards' clocks being given back their time away
+        self._stopping_answers: set[asyncio.Task[None]] = set()  # "restarting" answers to what came as it stopped
         self._losses: dict[int, int] = {}  # shard id: how many times it lost the gateway (see :meth:`_return`)
         self._whole: dict[int, asyncio.Event] = {}  # shard id: set once its session's servers all came in
         # servers still out when their shard's session checked their channels, or whose check then could not be made
@@ -620,6 +621,8 @@ class TrickBot(TableBot):
             shard_ready.cancel()
         if self._activity is not None:
             await self._within("the Activity's web server", self._activity.close(), deadline, 2.0)
+        if self._stopping_answers:  # the last "restarting" answers on their way: before the session closes
+            await self._within("the answers that it restarts", _all_of(list(self._stopping_answers)), deadline, 1.0)
         await self._within("the connection to Discord", super().close(), deadline, 3.0)
         await self._within("the database", self.database.close(), deadline, 3.0)
         if self.budget is not None:
@@ -631,7 +634,7 @@ class TrickBot(TableBot):
         the bot is restarting (the gateway stays open for seconds while the rest closes, and the cogs are unloaded
         before it: a click then failed with a traceback, a command was called outdated). Nothing is written."""
         state = self._connection
-        answers: set[asyncio.Task[None]] = set()
+        answers = self._stopping_answers
 
         def arrived(data: Any) -> None:
             interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=state)
@@ -735,7 +738,7 @@ def _unless_out_of_reach(shard_id: int, what: str) -> Iterator[None]:
 async def _say_stopping(interaction: discord.Interaction[Any]) -> None:
     """A command or click that came as the bot stops: "restarting, try again in a moment" (an autocomplete: no
     choices); nothing else is done."""
-    with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TimeoutError):
+    with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, TimeoutError, RuntimeError):
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         elif interaction.type is not discord.InteractionType.ping:

@@ -75,9 +75,20 @@ class Records:
         return [held_back(match) if await self._round_open(match["table_id"]) else match for match in matches]
 
     async def _round_open(self, table_id: int) -> bool:
-        """Whether the table is a duplicate night's and another table of its round is still open."""
-        shared = await self._shared_deals(table_id)
-        return shared is not None and not shared.everything
+        """Whether the table is a duplicate night's and another table of its round is still open (statuses only:
+        one query for a table of no tournament)."""
+        async with self.store.db.engine.connect() as connection:
+            tournament_id = await trepo.tournament_of_table(connection, table_id)
+            if tournament_id is None:
+                return False
+            row = await trepo.tournament(connection, tournament_id)
+            if row is None or row.format != DUPLICATE:
+                return False
+            tables = await trepo.event_tables(connection, tournament_id)
+        mine = next((t for t in tables if t.table_id == table_id), None)
+        return mine is not None and any(
+            t.round == mine.round and t.table_id != table_id and t.status in OPEN_STATUSES for t in tables
+        )
 
     async def match_count(self, guild_id: int, user_id: int | None = None, game: str | None = None) -> int:
         async with self.store.db.engine.connect() as connection:

@@ -42,7 +42,7 @@ from bot.storage.models import (
     TournamentStatus,
 )
 from bot.tournaments.duplicate import compare, round_seed
-from bot.tournaments.knockout import advancing, is_final, knockout_round
+from bot.tournaments.knockout import advancing, advancing_without, is_final, knockout_round
 from bot.tournaments.standings import Standing, TablePlaces, shown, standings
 from bot.tournaments.swiss import RoundPlan, first_round_order, pair_key, swiss_round
 
@@ -150,16 +150,6 @@ def fits(game: str, options: Mapping[str, Any], players: int) -> bool:
     except BadOptions:
         return False
     return True
-
-
-def without(result: TablePlaces, gone: set[int]) -> TablePlaces:
-    """A finished table's places as if those who withdrew had not sat there (a knockout's next best at that table
-    go on in their place): the others ranked again among themselves, computers counted."""
-    kept = [(seat, place) for seat, place in zip(result.seats, result.places, strict=True) if seat not in gone]
-    if len(kept) == len(result.seats) or not kept:
-        return result
-    places = tuple(1 + sum(other < place for _, other in kept) for _, place in kept)
-    return TablePlaces(result.round, tuple(seat for seat, _ in kept), places)
 
 
 def _places(row: trepo.EventTableRow) -> tuple[int, ...]:
@@ -642,9 +632,9 @@ class Tournaments:
                 if len(last) == 1:
                     return None  # the final was played
                 left = {seat for row in last for seat in row.seats if seat is not None} - set(playing)
-                results = [without(TablePlaces(round_no - 1, row.seats, _places(row)), left) for row in last]
+                results = [TablePlaces(round_no - 1, row.seats, _places(row)) for row in last]
                 seeds = self._knockout_seeds(info, round_no - 1, tables)
-                order = [e for e in advancing(results, info.advance, seeds) if e in set(playing)]
+                order = [e for e in advancing_without(results, info.advance, seeds, left) if e in set(playing)]
                 fewest = min(self._allowed(info) or GAMES[info.game].players)
                 if is_final(len(order), info.table_size) and not info.computers and len(order) < fewest:
                     # A final the game cannot seat (two going on to a game of three or more): the next best of

@@ -63,6 +63,23 @@ def advancing(tables: Sequence[TablePlaces], k: int, order: Sequence[Entrant]) -
     return [entrant for _, _, entrant in sorted(going)]
 
 
+def advancing_without(tables: Sequence[TablePlaces], k: int, order: Sequence[int], gone: set[int]) -> list[int]:
+    """Who goes on from a knockout round's tables (:func:`advancing`) when some of their people left during it:
+    each table sends as many as it would have, the best of those still in (the next best in the place of one who
+    left, even where that leaves someone seated only with computers)."""
+    rank = {entrant: index for index, entrant in enumerate(order)}
+    going: list[tuple[int, int, Entrant]] = []
+    for table in tables:
+        sent = len(advancing([table], k, order))
+        people = sorted(
+            (place, rank.get(seat, len(rank)), seat)
+            for seat, place in zip(table.seats, table.places, strict=True)
+            if seat is not None and seat not in gone
+        )
+        going.extend(people[:sent])
+    return [entrant for _, _, entrant in sorted(going)]
+
+
 def is_final(count: int, size: int) -> bool:
     """Whether ``count`` entrants left play the final (they fit at one table)."""
     return count <= size

@@ -62,6 +62,7 @@ THREAD_LOCKED = 160005  # ... for a message of a thread a moderator locked
 # edit is tried again, 1 s later, then 2, 4 ... up to a minute apart, until one goes through
 PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError)
 RETRY_FIRST, RETRY_MOST = 1.0, 60.0
+RETRIES = 10  # failed edits of a table in a row tried again by themselves (about six minutes)
 POST_TRIES = 3  # a lobby opened on an Activity's screen: posted in three tries, else closed (nobody could see it)
 
 
@@ -124,6 +125,7 @@ class Publisher:
         self._shown: dict[int, int] = {}  # the version its message shows (a lobby's, or a closed lobby's)
         self._missed: set[int] = set()  # tables whose edit found no message: their place was not known yet
         self._failed: dict[int, int] = {}  # tables whose last edits failed on Discord's side: how many in a row
+        self._closing = False  # the bot stops: no edit is tried again later
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -228,6 +230,7 @@ class Publisher:
         """An interaction response just showed the table as it is (``version``, else the one :meth:`message` last
         rendered): the next edit waits its turn, and none is made for a lobby that shows this version already."""
         self._last[table_id] = self.clock()
+        self._failed.pop(table_id, None)  # shown: any trouble before is over
         shown = self._rendered.get(table_id) if version is None else version
         if shown is not None:
             self._shown[table_id] = max(shown, self._shown.get(table_id, -1))
@@ -271,9 +274,13 @@ class Publisher:
 
     def _try_again(self, table_id: int, trouble: Exception) -> None:
         """Discord failed the edit on its side (or the way there): the table is edited again a while later, as it
-        is then, the wait doubling each failure in a row (said once, then quietly)."""
+        is then, the wait doubling each failure in a row (said once, then quietly); after :data:`RETRIES` in a row,
+        or once the bot stops, only its next change tries again."""
         failures = self._failed.get(table_id, 0) + 1
         self._failed[table_id] = failures
+        if self._closing or failures > RETRIES:
+            log.info("the edit of table %s waits for its next change (%s failures in a row)", table_id, failures)
+            return
         delay = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 10))
         (log.warning if failures == 1 else log.info)(
             "Discord did not take the edit of table %s (%s): trying again in %.0f s",
@@ -342,6 +349,9 @@ class Publisher:
                     raise
                 await self._post_again(table, channel)
             except discord.Forbidden as refused:
+                if refused.code in (THREAD_ARCHIVED, THREAD_LOCKED):  # (whichever status Discord answers it with)
+                    await self._thread_closed(table, channel, refused)
+                    return
                 if refused.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
                     raise
                 if refused.code == MISSING_ACCESS or not kwargs["attachments"]:
@@ -362,15 +372,23 @@ class Publisher:
                 self._shown_now(table)
                 await self._tell_host_text_only(table)
             except discord.HTTPException as closed:
-                if closed.code not in (THREAD_ARCHIVED, THREAD_LOCKED) or message_channel(table) == table.channel_id:
+                if closed.code not in (THREAD_ARCHIVED, THREAD_LOCKED):
                     raise
-                # A private table's thread archived (quiet past its auto-archive time, or closed): opened again, the
-                # table goes on in it; locked by a moderator, it is left alone for the back-off, as any refusal.
-                if closed.code == THREAD_ARCHIVED and await self._opened_again(message_channel(table)):
-                    await channel.get_partial_message(table.message_id).edit(**kwargs)
-                    self._shown_now(table)
-                    return
-                self._refused(table, closed)
+                await self._thread_closed(table, channel, closed)
+
+    async def _thread_closed(
+        self, table: TableInfo, channel: discord.PartialMessageable, closed: discord.HTTPException
+    ) -> None:
+        """A private table's thread archived (quiet past its auto-archive time, or closed): opened again, the table
+        goes on in it, drawn afresh (the refused edit's picture was read to its end); locked by a moderator, or not
+        to be opened, it is left alone for the back-off, as any refusal."""
+        if table.message_id is None or message_channel(table) == table.channel_id:
+            raise closed
+        if closed.code == THREAD_ARCHIVED and await self._opened_again(message_channel(table)):
+            await channel.get_partial_message(table.message_id).edit(**await self.message(table.id))
+            self._shown_now(table)
+            return
+        self._refused(table, closed)
 
     async def _opened_again(self, thread_id: int) -> bool:
         """Unarchive a thread (Send Messages in Threads is enough, unless it is locked): whether it worked."""
@@ -382,9 +400,9 @@ class Publisher:
         return True
 
     def _shown_now(self, table: TableInfo) -> None:
-        self.mark_shown(table.id)
         if self._failed.pop(table.id, None) is not None:
             log.info("the message of table %s was edited again after Discord's trouble", table.id)
+        self.mark_shown(table.id)
         if self.unreachable.accepted(table.id):
             log.info("the message of table %s can be edited again", table.id)
 
@@ -528,6 +546,7 @@ class Publisher:
         """Wait for every pending edit (used when shutting down), ``timeout`` seconds at most: under a
         tight REST budget edits queue for long, and a stop must not wait for them all (the database
         is the truth, and the next move at a table draws its message again)."""
+        self._closing = True  # an edit failing from here on is not tried again later
         for later in self._later.values():  # a table waiting out a refusal is drawn at its next change
             later.cancel()
         await asyncio.gather(*self._later.values(), return_exceptions=True)

@@ -201,3 +201,14 @@ def test_a_person_seated_alone_with_computers_goes_on_by_beating_them() -> None:
     beaten = TablePlaces(1, (3, None), (2, 1))
     assert advancing([pair, beaten], 1, [1, 2, 3]) == [2]
     assert advancing([TablePlaces(1, (3, None, None), (2, 1, 3))], 2, [3]) == [3]  # second of three, two go on
+
+
+def test_a_table_whose_people_left_sends_its_next_best_in_their_place() -> None:
+    from bot.tournaments.knockout import advancing_without
+
+    beaten_by_a_computer = TablePlaces(1, (10, None, 11), (2, 1, 3))  # k=1: 10 goes on, as the best person
+    assert advancing_without([beaten_by_a_computer], 1, [10, 11], set()) == [10]
+    assert advancing_without([beaten_by_a_computer], 1, [10, 11], {10}) == [11]  # not nobody
+    four = TablePlaces(1, (1, 2, 3, 4), (1, 2, 3, 4))
+    assert advancing_without([four], 2, [1, 2, 3, 4], {2}) == [1, 3]
+    assert advancing_without([four], 1, [1, 2, 3, 4], {1, 2, 3, 4}) == []
