@@ -77,18 +77,23 @@ class Records:
     async def _round_open(self, table_id: int) -> bool:
         """Whether the table is a duplicate night's and another table of its round is still open (statuses only:
         one query for a table of no tournament)."""
+        return bool(await self._others_of_round(table_id))
+
+    async def _others_of_round(self, table_id: int) -> list[int] | None:
+        """The other tables of a duplicate night's round still open (None: not a duplicate night's table)."""
         async with self.store.db.engine.connect() as connection:
             tournament_id = await trepo.tournament_of_table(connection, table_id)
             if tournament_id is None:
-                return False
+                return None
             row = await trepo.tournament(connection, tournament_id)
             if row is None or row.format != DUPLICATE:
-                return False
+                return None
             tables = await trepo.event_tables(connection, tournament_id)
         mine = next((t for t in tables if t.table_id == table_id), None)
-        return mine is not None and any(
-            t.round == mine.round and t.table_id != table_id and t.status in OPEN_STATUSES for t in tables
-        )
+        if mine is None:
+            return None
+        return [t.table_id for t in tables if t.round == mine.round and t.table_id != table_id
+                and t.status in OPEN_STATUSES]  # fmt: skip
 
     async def match_count(self, guild_id: int, user_id: int | None = None, game: str | None = None) -> int:
         async with self.store.db.engine.connect() as connection:
@@ -175,19 +180,9 @@ class Records:
         """At a duplicate night every table of a round is dealt the same cards: a deal of this table may be
         reviewed only once every other table of its round still playing has played it too (its tricks name
         the cards the others still hold). None: not a duplicate night's table."""
-        async with self.store.db.engine.connect() as connection:
-            tournament_id = await trepo.tournament_of_table(connection, table_id)
-            if tournament_id is None:
-                return None
-            row = await trepo.tournament(connection, tournament_id)
-            if row is None or row.format != DUPLICATE:
-                return None
-            tables = await trepo.event_tables(connection, tournament_id)
-        mine = next((t for t in tables if t.table_id == table_id), None)
-        if mine is None:
+        still = await self._others_of_round(table_id)
+        if still is None:
             return None
-        still = [t.table_id for t in tables if t.round == mine.round and t.table_id != table_id
-                 and t.status in OPEN_STATUSES]  # fmt: skip
         played: set[int] | None = None
         for other in still:
             dealt = {int(sheet["deal"]) for sheet in (await self.store.get(other)).sheets}
