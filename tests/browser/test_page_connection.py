@@ -38,6 +38,7 @@ class Network:
         self.page: Page | None = None
         self.holding: set[str] = set()  # the operations the page sends that the server does not get yet...
         self.held: list[tuple[Any, str | bytes]] = []  # ...kept here until released
+        self.muted = False  # the server's frames kept from the page (one slipped in stays what the page shows)
 
     async def attach(self, page: Page) -> None:
         self.page = page
@@ -57,7 +58,8 @@ class Network:
 
         def down(message: str | bytes) -> None:
             self.got.append(json.loads(message))
-            socket.send(message)
+            if not self.muted:
+                socket.send(message)
 
         socket.on_message(up)
         server.on_message(down)

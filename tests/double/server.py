@@ -400,6 +400,7 @@ class DiscordDouble:
         r.add_get(API + "/channels/{channel}/messages/{message}", self._channel_get)
         r.add_patch(API + "/channels/{channel}/messages/{message}", self._channel_edit)
         r.add_patch(API + "/channels/{channel}", self._channel_patch)
+        r.add_get(API + "/channels/{channel}", self._channel_read)
         r.add_delete(API + "/channels/{channel}/messages/{message}", self._channel_delete)
         r.add_post(API + "/channels/{channel}/messages/{message}/threads", self._thread)
         r.add_post(API + "/channels/{channel}/threads", self._thread_alone)
@@ -1122,6 +1123,13 @@ class DiscordDouble:
             return reply({"message": "Thread is locked", "code": 160005}, status=400)
         self.archived.discard(channel_id)
         return None
+
+    async def _channel_read(self, request: web.Request) -> web.Response:
+        """A channel, as fetched (Unknown Channel once it is gone)."""
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return reply({"message": "Unknown Channel", "code": 10003}, status=404)
+        return reply(self._channel_payload(channel_id))
 
     async def _channel_patch(self, request: web.Request) -> web.Response:
         """A channel's settings changed: only a thread opened again (``archived: false``) is modelled."""
