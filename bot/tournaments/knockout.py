@@ -63,7 +63,9 @@ def advancing(tables: Sequence[TablePlaces], k: int, order: Sequence[Entrant]) -
     return [entrant for _, _, entrant in sorted(going)]
 
 
-def advancing_without(tables: Sequence[TablePlaces], k: int, order: Sequence[int], gone: set[int]) -> list[int]:
+def advancing_without(
+    tables: Sequence[TablePlaces], k: int, order: Sequence[Entrant], gone: set[Entrant]
+) -> list[Entrant]:
     """Who goes on from a knockout round's tables (:func:`advancing`) when some of their people left during it:
     each table sends as many as it would have, the best of those still in (the next best in the place of one who
     left, even where that leaves someone seated only with computers)."""

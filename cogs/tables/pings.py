@@ -29,12 +29,13 @@ from bot.tables import TableInfo, TableStatus
 
 from ..i18n import t
 from ..unreachable import Unreachable
+from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED, THREAD_LOCKED
 
 log = logging.getLogger(__name__)
 
 # Discord's codes for a message refused in a thread the bot may no longer write in: no access, no Send Messages in
 # Threads, the thread archived and locked (50083, as Discord answers it), or locked (160005).
-THREAD_REFUSALS = (50001, 50013, 50083, 160005)
+THREAD_REFUSALS = (MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED, THREAD_LOCKED)
 
 
 async def say_at_table(
