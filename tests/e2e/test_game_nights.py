@@ -27,15 +27,17 @@ SEEDED = 27  # three pages of ten
 
 
 async def seed_rated_players(database_url: str, guild_id: int) -> list[int]:
-    """Three finished nine-player matches of Just Make, played by the service itself: 27 rated people."""
+    """Three finished nine-player matches of Just Make, played by the service itself: 27 rated people. The
+    tables have no turn timer, so the running bot never plays a timed-out turn for them (a whole deal of
+    timeouts would abandon the match)."""
     database = Database(database_url)
     service = TableService(database)
     users = list(range(5000, 5000 + SEEDED))
     try:
         for number in range(3):
             lineup = users[number * 9 : (number + 1) * 9]
-            info = await service.open_table(
-                guild_id, 7000 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 3}
+            info = await service.open_table(  # no turn timer: under load the bot's own sweep must not time them out
+                guild_id, 7000 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 3}, turn_seconds=0
             )
             for user in lineup[1:]:
                 info = await service.join(info.id, user, f"P{user}")
