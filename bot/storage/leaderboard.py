@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -70,9 +71,15 @@ async def board_size(connection: AsyncConnection, guild_id: int, game: str) -> i
     return int((await connection.execute(statement)).scalar_one())
 
 
-async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> PlayerStats:
-    """Matches, wins, win rate, rating and its history, average score, bid accuracy."""
+async def player_stats(
+    connection: AsyncConnection, guild_id: int, user_id: int, game: str, leaving_out: Collection[int] = ()
+) -> PlayerStats:
+    """Matches, wins, win rate, rating and its history, average score, bid accuracy; the matches
+    ``leaving_out`` names are not counted (their scores are not to be told yet)."""
     mp = MATCH_PLAYERS
+    counted = [mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id]
+    if leaving_out:
+        counted.append(mp.c.match_id.not_in(list(leaving_out)))
     totals = (
         await connection.execute(
             select(
@@ -82,7 +89,7 @@ async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int,
                 func.coalesce(func.sum(mp.c.bids), 0).label("bids"),
                 func.coalesce(func.sum(mp.c.bids_made), 0).label("made"),
                 func.max(mp.c.score).label("best"),
-            ).where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
+            ).where(*counted)
         )
     ).one()
     rating = (
@@ -93,7 +100,7 @@ async def player_stats(connection: AsyncConnection, guild_id: int, user_id: int,
     history = await connection.execute(
         select(MATCHES.c.id, MATCHES.c.finished_at, mp.c.rating_after, mp.c.placement, mp.c.score)
         .join(MATCHES, MATCHES.c.id == mp.c.match_id)
-        .where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
+        .where(*counted)
         .order_by(MATCHES.c.finished_at, MATCHES.c.id)
     )
     matches = int(totals.matches)
@@ -282,14 +289,20 @@ def deal_points(row: dict[str, Any]) -> int:
     return int(row["change"] if "change" in row else row["points"])
 
 
-async def best_deal(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> BestDeal | None:
-    """The player's highest-scoring deal in a game: its points, the deal and the match it was in."""
+async def best_deal(
+    connection: AsyncConnection, guild_id: int, user_id: int, game: str, leaving_out: Collection[int] = ()
+) -> BestDeal | None:
+    """The player's highest-scoring deal in a game (of the matches but those ``leaving_out`` names): its
+    points, the deal and the match it was in."""
     mp = MATCH_PLAYERS
-    rows = await connection.execute(
+    statement = (
         select(MATCHES.c.id, MATCHES.c.result, mp.c.seat)
         .join(MATCHES, MATCHES.c.id == mp.c.match_id)
         .where(mp.c.guild_id == guild_id, mp.c.game == game, mp.c.user_id == user_id)
     )
+    if leaving_out:
+        statement = statement.where(mp.c.match_id.not_in(list(leaving_out)))
+    rows = await connection.execute(statement)
     best: BestDeal | None = None
     for match_id, result, seat in rows:
         for number, sheet in enumerate(result.get("sheets", []), start=1):

@@ -12,6 +12,7 @@ from sqlalchemy import Table as SATable
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .models import (
+    OPEN_STATUSES,
     Match,
     MatchPlayer,
     Table,
@@ -241,6 +242,39 @@ async def tournament_of_table(connection: AsyncConnection, table_id: int) -> int
     statement = select(EVENT_TABLES.c.tournament_id).where(EVENT_TABLES.c.table_id == table_id)
     found = (await connection.execute(statement)).scalar_one_or_none()
     return None if found is None else int(found)
+
+
+async def matches_of_open_rounds(
+    connection: AsyncConnection, guild_id: int, user_id: int, game: str, event_format: str
+) -> set[int]:
+    """The player's matches in a game played at a table of an ``event_format`` tournament (a duplicate night's)
+    whose round another table is still playing, or still to start: the ids."""
+    mine, other = EVENT_TABLES.alias("mine"), EVENT_TABLES.alias("other")
+    still_open = (
+        select(other.c.table_id)
+        .join(TABLES, TABLES.c.id == other.c.table_id)
+        .where(
+            other.c.tournament_id == mine.c.tournament_id,
+            other.c.round == mine.c.round,
+            other.c.table_id != mine.c.table_id,
+            TABLES.c.status.in_(OPEN_STATUSES),
+        )
+        .exists()
+    )
+    statement = (
+        select(MATCH_PLAYERS.c.match_id)
+        .join(MATCHES, MATCHES.c.id == MATCH_PLAYERS.c.match_id)
+        .join(mine, mine.c.table_id == MATCHES.c.table_id)
+        .join(TOURNAMENTS, TOURNAMENTS.c.id == mine.c.tournament_id)
+        .where(
+            MATCH_PLAYERS.c.guild_id == guild_id,
+            MATCH_PLAYERS.c.game == game,
+            MATCH_PLAYERS.c.user_id == user_id,
+            TOURNAMENTS.c.format == event_format,
+            still_open,
+        )
+    )
+    return {int(match_id) for match_id in (await connection.execute(statement)).scalars()}
 
 
 async def unposted_deals(connection: AsyncConnection, tournament_id: int, round_no: int) -> list[tuple[int, datetime]]:

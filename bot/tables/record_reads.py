@@ -62,8 +62,11 @@ class Records:
             return await board.rank_of(connection, guild_id, game, user_id)
 
     async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats:
+        """A player's record in a game, but a duplicate night's table whose round other tables still play (see
+        ``player_profile``)."""
         async with self.store.db.engine.connect() as connection:
-            return await board.player_stats(connection, guild_id, user_id, game)
+            held = await trepo.matches_of_open_rounds(connection, guild_id, user_id, game, DUPLICATE)
+            return await board.player_stats(connection, guild_id, user_id, game, held)
 
     async def recent_matches(
         self, guild_id: int, limit: int = 10, user_id: int | None = None, game: str | None = None, offset: int = 0
@@ -105,10 +108,14 @@ class Records:
             return await board.period_board(connection, guild_id, game, since)
 
     async def player_profile(self, guild_id: int, user_id: int, game: str) -> PlayerProfile:
-        """Everything /stats shows of one game: the stats, the best deal, partners (sides of two or more)."""
+        """Everything /stats shows of one game: the stats, the best deal, partners (sides of two or more). A
+        match at a duplicate night's table counts once every other table of its round is over: until then its
+        scores, its place, its bids made and its best deal would tell those tables how the same cards went (the
+        rating already moved with it: the leaderboard shows it)."""
         async with self.store.db.engine.connect() as connection:
-            stats = await board.player_stats(connection, guild_id, user_id, game)
-            best = await board.best_deal(connection, guild_id, user_id, game)
+            held = await trepo.matches_of_open_rounds(connection, guild_id, user_id, game, DUPLICATE)
+            stats = await board.player_stats(connection, guild_id, user_id, game, held)
+            best = await board.best_deal(connection, guild_id, user_id, game, held)
             partners = await board.partners(connection, guild_id, user_id, game)
             return {**stats, "best_deal": best, "partners": partners}
 

@@ -814,7 +814,17 @@ async def test_a_duplicate_tables_review_waits_for_every_table_of_the_round_to_p
     assert listed["held"] and listed["match_id"] == result["match_id"]
     assert {seat["user_id"] for seat in listed["seats"]} == {seat.user_id for seat in one.seats}
     assert all(seat["score"] is None and seat["placement"] is None and not seat["won"] for seat in listed["seats"])
+    # nor in /stats: its score, place, bids made and best deal (a helper's audit); the rating moved at once
+    profile = await service.player_profile(GUILD, host, "oh-hell")
+    assert profile["matches"] == 0 and profile["best_score"] is None and profile["bids"] == 0
+    assert profile["best_deal"] is None and profile["history"] == [] and profile["rating"] is not None
+    assert (await service.player_stats(GUILD, host, "oh-hell"))["matches"] == 0
     await play_to_end(service, await service.table(second.table_id), seed=1)
+    profile = await service.player_profile(GUILD, host, "oh-hell")
+    mine = next(seat for seat in result["seats"] if seat["user_id"] == host)
+    assert profile["matches"] == 1 and profile["best_score"] == mine["score"] and profile["bids"] == 2
+    assert profile["best_deal"] is not None and profile["best_deal"]["match_id"] == result["match_id"]
+    assert [point["match_id"] for point in profile["history"]] == [result["match_id"]]
     _, shown = await service.deal_reviews(one.id)
     assert [deal.deal for deal in shown] == [1, 2] and all(deal.hands for deal in shown)
     sheet = await service.history_sheet(result["match_id"])
