@@ -597,8 +597,11 @@ class Tournaments:
         people = len(info.playing)
         if people < 2:
             raise BadOptions("too_few_entrants", least=2, entrants=people)
-        least = info.table_size if info.format == DUPLICATE else min(self._allowed(info))
-        if not info.computers and people < least:
+        if info.format == DUPLICATE:  # a night of one table would compare nothing: two at least
+            least = info.table_size + 1 if info.computers else 2 * info.table_size
+            if people < least:
+                raise BadOptions("too_few_for_duplicate", least=least, entrants=people, size=info.table_size)
+        elif not info.computers and people < (least := min(self._allowed(info))):
             raise BadOptions("too_few_entrants", least=least, entrants=people)
         opened = await self._open_round(info, 1)
         if not opened:

@@ -649,11 +649,20 @@ async def _entered(service: TableService, people: int, game: str = "oh-hell", **
 
 
 async def test_a_duplicate_round_of_one_table_earns_every_seat_nothing(service: TableService) -> None:
-    """One table alone has nothing to compare (docs/rules/duplicate.md): every seat earns 0, not its place."""
-    info = await _entered(service, 4, format="duplicate", table_size=4, rounds=1)
+    """One table alone has nothing to compare (docs/rules/duplicate.md): a round left one table by a withdrawal
+    earns every seat 0, not its place."""
+    info = await _entered(service, 5, format="duplicate", table_size=4, rounds=2)
     await service.tournaments.start(info.id, HOST)
+    assert len(await service.tournaments.round_tables(info.id, 1)) == 2
+    await service.tournaments.leave(info.id, HOST + 4)  # withdrawn from round 2 (round 1 plays on): four left
     await play_round(service, info.id)
-    assert [line.points for line in await service.tournaments.standings(info.id)] == ["0"] * 4
+    first = {line.entrant: line.points for line in await service.tournaments.standings(info.id)}
+    assert (await service.tournaments.tournament(info.id)).round == 2
+    assert len(await service.tournaments.round_tables(info.id, 2)) == 1
+    await play_round(service, info.id)
+    assert (await service.tournaments.tournament(info.id)).status == "finished"
+    after = {line.entrant: line.points for line in await service.tournaments.standings(info.id)}
+    assert after == first and any(points != "0" for points in first.values())
 
 
 async def test_a_knockout_final_without_computers_seats_the_games_fewest_and_ends(
@@ -833,6 +842,29 @@ async def test_a_duplicate_tables_review_waits_for_every_table_of_the_round_to_p
     assert len(listed_now) == 2 and not any(match["held"] for match in listed_now)
     mine = next(match for match in listed_now if match["match_id"] == result["match_id"])
     assert sorted(seat["score"] for seat in mine["seats"]) == sorted(seat["score"] for seat in result["seats"])
+
+
+@pytest.mark.parametrize("computers", [False, True])
+async def test_a_duplicate_night_of_one_table_is_not_started(service: TableService, computers: bool) -> None:
+    """A duplicate night compares tables dealt the same cards: with a single table every seat would get 0
+    matchpoints, every round. Its start needs two tables' entrants (one more than a table, where computers
+    fill the seats), says how many, and opens nothing; at the start time, the night is called off."""
+    info = await service.tournaments.create(
+        GUILD, CHANNEL, HOST, "Host", "oh-hell", format="duplicate", table_size=4, rounds=1, computers=computers
+    )
+    least = 5 if computers else 8
+    for n in range(1, least - 1):
+        info = await service.tournaments.join(info.id, GUILD, HOST + n, f"P{n}")
+    assert len(info.playing) == least - 1
+    with pytest.raises(TableError) as refused:
+        await service.tournaments.start(info.id, HOST)
+    assert refused.value.key == "too_few_for_duplicate"
+    assert refused.value.params == {"least": least, "entrants": least - 1, "size": 4}
+    assert (await service.tournaments.tournament(info.id)).status == "signup"
+    assert await service.tournaments.round_tables(info.id, 1) == []
+    await service.tournaments.join(info.id, GUILD, HOST + least, "Last")
+    started = await service.tournaments.start(info.id, HOST)
+    assert started.status == "running" and len(await service.tournaments.round_tables(info.id, 1)) == 2
 
 
 async def _play_table(service: TableService, table_id: int) -> None:
