@@ -748,7 +748,7 @@ class ActivityServer:
         self.greeting[client] += 1
         try:
             await socket.prepare(request)
-            hello = await self._hello(socket)
+            hello = await self._hello(socket, request)
         finally:
             self.greeting[client] -= 1
             if self.greeting[client] <= 0:
@@ -859,10 +859,14 @@ class ActivityServer:
         _drop(self.of_session, screen_.session.key, screen_)
         _drop(self.of_user, screen_.session.user_id, screen_)
 
-    async def _hello(self, socket: web.WebSocketResponse) -> tuple[Session, str, int | None] | None:
+    async def _hello(
+        self, socket: web.WebSocketResponse, request: web.Request
+    ) -> tuple[Session, str, int | None] | None:
         """The socket's session, language and table to show, from its first frame; None: refused (told why,
         where the socket is still open) or gone."""
-        language = DEFAULT  # until the hello says which (a refusal of a hello that says it is in its language)
+        # until the hello says which (a refusal of a hello that says it is in its language), the upgrade's
+        # Accept-Language, as every refusal over HTTP: no hello in time, a binary or unreadable one
+        language = _language_in(None, request)
 
         async def refuse(key: str) -> None:
             if socket.closed:
@@ -886,7 +890,10 @@ class ActivityServer:
             hello = parse(message.data)
         except BadFrame:
             hello = None
-        language = language_of(hello.language) if isinstance(hello, Hello) else _language_in(_loads(message.data))
+        if isinstance(hello, Hello):
+            language = language_of(hello.language)
+        else:  # what the frame names, if anything
+            language = _language_in(_loads(message.data), request)
         if not isinstance(hello, Hello):
             await refuse("activity.bad_frame")
             return None

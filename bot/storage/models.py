@@ -153,6 +153,7 @@ class Table(Base):
         Index(None, "status"),
         Index(None, "guild_id", "status"),
         Index(None, "rematch_slot", unique=True),
+        Index(None, "thread_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -416,6 +416,12 @@ async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_
     return (await connection.execute(statement.order_by(TABLES.c.id.desc()).limit(1))).scalar()
 
 
+async def is_table_thread(connection: AsyncConnection, channel_id: int) -> bool:
+    """Whether ``channel_id`` is the thread of some table, open or over (index ix_tables_thread_id)."""
+    statement = select(TABLES.c.id).where(TABLES.c.thread_id == channel_id).limit(1)
+    return (await connection.execute(statement)).scalar() is not None
+
+
 async def open_rematch(connection: AsyncConnection, table_id: int) -> int | None:
     """The open table that is the rematch of ``table_id``, if there is one."""
     statement = select(TABLES.c.id).where(TABLES.c.rematch_slot == table_id, TABLES.c.status.in_(OPEN_STATUSES))

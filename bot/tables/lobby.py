@@ -112,6 +112,8 @@ class Lobby:
         async def work(connection: AsyncConnection) -> tuple[int, int]:
             await repo.ensure_guild(connection, guild_id)
             await repo.remember_player(connection, guild_id, host_id, host_name, replace=not scheduled)
+            if await repo.is_table_thread(connection, channel_id):  # an Activity launched from a table's message
+                raise BatchRollback(NotAllowed("not_in_thread"))  # there; /play refuses any thread itself
             if not own_thread and await repo.table_in_channel(connection, channel_id, None) is not None:
                 raise BatchRollback(ChannelBusy("channel_busy"))
             open_tables, hosted, last_opened = await repo.opening_limits(connection, guild_id, host_id)

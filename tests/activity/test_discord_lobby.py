@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.tables import TableError
 from bot.tables.events import Event, LobbyChanged
 from tests.double import User
 
@@ -145,3 +148,30 @@ async def test_several_tables_in_the_channel_are_offered_to_choose_and_a_busy_ch
     await alice.send(op="open", game="oh-hell", options={"start_cards": 2})  # the channel's one place is taken
     assert (await alice.next("error"))["key"] == "error.channel_busy"
     assert len(await service.tables_in_channel(double.channel_id)) == 2
+
+
+async def test_a_screen_in_a_tables_thread_opens_no_table_there(inside: Inside) -> None:
+    """An instance launched from a table's message in its own thread (a duplicate night's private table offers
+    "Open the table" there) shows that table, and its lobby form opens none in the thread: ``/play`` refuses a
+    thread, and so does the service, for both (found by a helper's audit). Said in the reader's language."""
+    double = inside.double
+    table = await inside.service.open_table(double.guild_id, double.channel_id, ALICE.id, "Alice", "oh-hell",
+                                            own_thread=True)  # fmt: skip
+    thread = 900_000_000_000_000_555
+    await inside.service.set_location(table.id, message_id=4242, thread_id=thread)
+    instance = double.activity.launch([ALICE, MALLORY], thread, double.guild_id)
+    status, answer = await inside.token(double.activity.authorize(MALLORY), instance, "ja")
+    assert status == 200, answer
+    mallory = await inside.screen(answer["session"], language="ja")
+    assert (await mallory.state_where(lambda t: t["id"] == table.id))["status"] == "lobby"
+    await mallory.send(op="open", game="oh-hell", options={"start_cards": 2}, computers=["easy"])
+    error = await mallory.next("error")
+    assert error["key"] == "error.not_in_thread" and not error["message"].isascii(), error
+    assert [t.id for t in await inside.service.tables_in_channel(thread)] == [table.id]  # nothing written
+    with pytest.raises(TableError) as refused:  # nor through the service by any other way
+        await inside.service.open_table(double.guild_id, thread, BOB.id, "Bob", "oh-hell")
+    assert refused.value.key == "not_in_thread"
+    await inside.service.abandon(table.id, ALICE.id)  # nor once that table is over: the thread stays its
+    with pytest.raises(TableError):
+        await inside.service.open_table(double.guild_id, thread, BOB.id, "Bob", "oh-hell")
+    await mallory.close()

@@ -705,6 +705,25 @@ async def test_a_socket_that_never_says_hello_is_closed_however_often_it_pings(
     assert json.loads(got[0].data)["key"] == "activity.hello_timeout"
 
 
+@pytest.mark.parametrize("first", ["nothing", "binary", "unreadable"])
+async def test_a_socket_refused_before_its_hello_is_told_in_the_upgrades_language(
+    make: Make, monkeypatch: pytest.MonkeyPatch, first: str
+) -> None:
+    """No hello yet says the page's language, so a refusal before it (none in time, a binary frame, one that is
+    not JSON) is said in the Accept-Language the browser sent with the upgrade, as every HTTP refusal is (found
+    by a helper's audit: it was English)."""
+    monkeypatch.setattr(server_module, "HELLO_SECONDS", 0.5)
+    here = await make(local=True)
+    socket = await here.client.ws_connect(here.url("/ws"), headers={"Accept-Language": "ja,en;q=0.8"})
+    if first == "binary":
+        await socket.send_bytes(b"\x00hello")
+    elif first == "unreadable":
+        await socket.send_str("{hello")
+    refusal = json.loads((await socket.receive(timeout=10)).data)
+    key = "activity.hello_timeout" if first == "nothing" else "activity.bad_frame"
+    assert refusal["key"] == key and not refusal["message"].isascii(), refusal
+
+
 async def test_sockets_yet_to_say_hello_are_few_per_address(make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server_module, "GREETING_PER_CLIENT", 3)
     here = await make(local=True)
