@@ -15,6 +15,8 @@ from .i18n import reader, t
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_INTERACTION = 10062  # Discord's code: the interaction expired (3 seconds unanswered) or never was
+
 
 MAX_ID = 2**63 - 1  # Discord's snowflakes and our own ids are signed 64-bit integers
 
@@ -86,10 +88,25 @@ async def safely(interaction: discord.Interaction[Any], work: Awaitable[None]) -
     """Run a click's handler; if it fails unexpectedly, say so politely instead of "This interaction failed"."""
     try:
         await work
+    except discord.NotFound as error:
+        if error.code != UNKNOWN_INTERACTION:
+            await _failed(interaction)
+        else:  # Discord forgot the click before it was answered (the machine or its database too slow for its
+            # 3 seconds): nothing can reach the person now, and nothing failed in the bot
+            log.warning("a click was answered too late for Discord: %s", _custom_id(interaction))
     except Exception:
-        log.exception("a click failed: %s", cast(dict[str, Any], interaction.data or {}).get("custom_id"))
-        with contextlib.suppress(discord.HTTPException):
-            await send(interaction, t(reader(interaction), "error.internal"))
+        await _failed(interaction)
+
+
+def _custom_id(interaction: discord.Interaction[Any]) -> object:
+    return cast(dict[str, Any], interaction.data or {}).get("custom_id")
+
+
+async def _failed(interaction: discord.Interaction[Any]) -> None:
+    """Log the failure under way (with its traceback) and tell the clicker politely."""
+    log.exception("a click failed: %s", _custom_id(interaction))
+    with contextlib.suppress(discord.HTTPException):
+        await send(interaction, t(reader(interaction), "error.internal"))
 
 
 # Every DynamicItem the loaded cogs handle; a click on anything else gets a polite "not mine".

@@ -273,3 +273,34 @@ async def test_a_deferral_under_way_when_the_work_ends_is_let_finish_not_cancell
     assert interaction.response.is_done()  # known done: the handler follows it up
     await post(interaction, content="the night")
     assert interaction.calls == ["defer public thinking sent", "edit original"]
+
+
+def _discord_refusal(status: int, code: int) -> discord.NotFound:
+    response: Any = SimpleNamespace(status=status, reason="Not Found")
+    return discord.NotFound(response, {"code": code, "message": "Unknown"})
+
+
+@pytest.mark.parametrize("code", [10062, 10008])
+async def test_a_click_discord_forgot_is_a_warning_and_any_other_failure_an_apology(
+    code: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A click answered after Discord's 3 seconds (a machine or a database too slow) gets Unknown Interaction
+    (10062) for every answer: one warning line, no traceback and no second try at an apology nobody can see.
+    Anything else the handler did not expect (here an Unknown Message, 10008) is logged with its traceback and
+    the clicker is told politely."""
+    interaction: Any = FakeInteraction(delay=0)
+    interaction.data, interaction.client = {"custom_id": "tt:x"}, SimpleNamespace()
+    interaction.locale, interaction.guild_locale, interaction.guild_id = discord.Locale.american_english, None, None
+
+    async def work() -> None:
+        raise _discord_refusal(404, code)
+
+    caplog.set_level("INFO", logger=replies.__name__)
+    await replies.safely(interaction, work())
+    [record] = [r for r in caplog.records if r.name == replies.__name__]
+    if code == 10062:
+        assert record.levelname == "WARNING" and record.exc_info is None and "tt:x" in record.getMessage()
+        assert interaction.calls == []
+    else:
+        assert record.levelname == "ERROR" and record.exc_info is not None
+        assert interaction.calls == ["message sent"]
