@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
+from bot import words
 from bot.catalogues import (
     DEFAULT,
     LOCALES_DIR,
@@ -33,6 +34,7 @@ from bot.catalogues import (
     translate,
     translations,
 )
+from bot.tables import TableError
 from bot.words import duration
 
 __all__ = [
@@ -141,3 +143,9 @@ def echoed(value: object) -> str:
     letters, which would take the answer past Discord's 2,000), as typed (:func:`as_typed`)."""
     shown = str(value)
     return as_typed(shown if len(shown) <= ECHO_MAX else shown[: ECHO_MAX - 1] + "…")
+
+
+def error_text(error: TableError, locale: Any) -> str:
+    """A service refusal as Discord shows it: in the reader's language (:func:`bot.words.error_text`), with
+    what someone typed said back :func:`echoed` (cut short, its markdown and mentions shown as typed)."""
+    return words.error_text(error, locale, typed=echoed)

@@ -96,10 +96,16 @@ def duration(seconds: int, locale: Any) -> str:
     return translate(locale, "duration.seconds", count=secs)
 
 
-def error_text(error: TableError, locale: Any) -> str:
+TYPED = ("value", "name")  # a refusal's parameters that say back what someone typed
+
+
+def error_text(error: TableError, locale: Any, typed: Callable[[str], str] | None = None) -> str:
     """A service refusal in the reader's language (engine reasons included): a game by its name, a wait
-    as every length of time is said."""
+    as every length of time is said; what someone typed (``TYPED``), through ``typed`` where the presentation
+    must make it harmless (Discord's markdown and mentions)."""
     params = dict(error.params)
+    if typed is not None:
+        params.update({key: typed(params[key]) for key in TYPED if isinstance(params.get(key), str)})
     if "game" in params and params["game"] in GAMES:
         params["game"] = translate(locale, f"game.{params['game']}")
     if isinstance(params.get("seconds"), int):

@@ -23,10 +23,9 @@ from discord.ext import commands
 from bot.tables import TableError
 from bot.tables.game_nights import NightInfo
 from bot.tables.tournament_records import DUPLICATE, FORMATS
-from bot.words import error_text
 
 from ..client import TableBot
-from ..i18n import reader, t, text
+from ..i18n import error_text, reader, t, text
 from ..records.cog import game_choices
 from ..replies import PUBLIC_THINKING, answer_lock, send
 from ..tables.lobby_clicks import NEEDED_PERMISSIONS, missing_in, missing_text

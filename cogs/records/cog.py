@@ -13,11 +13,10 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.tables import TableError
 from bot.tables.standings import SkillRating
-from bot.words import error_text
 
 from ..charts import running_totals, totals_chart
 from ..client import TableBot
-from ..i18n import reader, t, text
+from ..i18n import error_text, reader, t, text
 from ..replies import id_from, post, send, update
 from ..tables.review import review_embed
 from ..tables.working import Work
@@ -128,7 +127,7 @@ class Records(commands.Cog, name=HANDLER):
             page = min(page, pages_of(total) - 1)
             rows = everyone[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
             mine = next((row for row in everyone if row["user_id"] == me.id), None)
-        embed = board_embed(game, period, rows, page, total, mine, me.display_name, locale, season_name)
+        embed = board_embed(game, period, rows, page, total, mine, me.display_name, locale, season_name, me.id)
         view = discord.ui.View(timeout=None)
         if total > PAGE_SIZE:
             for item in page_buttons(
@@ -218,7 +217,7 @@ class Records(commands.Cog, name=HANDLER):
             seat = next((s for m in matches for s in m["seats"] if s["user_id"] == who), None)
             member = interaction.guild.get_member(who) if interaction.guild else None
             name = member.display_name if member else (seat["name"] if seat else str(who))
-        embed = history_embed(matches, page, total, name, locale)
+        embed = history_embed(matches, page, total, name, locale, who)
         if page == 0:  # the finished tournaments head the first page
             add_tournaments(embed, await self.service.tournaments.finished(guild_id, who), locale)
         view = discord.ui.View(timeout=None)

@@ -30,6 +30,7 @@ from ..tables.render import (
     pad,
     rating_change,
     shown_name,
+    whole_lines,
 )
 
 PAGE_SIZE = 10
@@ -69,6 +70,7 @@ def board_embed(
     viewer: str,
     locale: Any,
     season: str | None = None,
+    viewer_id: int | None = None,
 ) -> discord.Embed:
     """One page of a board; ``mine`` is the viewer's own row wherever they stand (None if not on it). A
     season's board (``season``, its name) is ranked by the season's own rating, as the all-time one."""
@@ -78,7 +80,7 @@ def board_embed(
         else t(locale, "season.title", game=game_name(game, locale), name=season)
     )
     embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
-    viewer = shown_name(viewer, None)
+    viewer = shown_name(viewer, viewer_id)  # a name with nothing readable in it: the id
     period = "all" if season is not None else period
     lines = [board_line(row, period, locale) for row in rows]
     embed.description = "\n".join(lines) if lines else t(locale, "board.empty", game=game_name(game, locale))
@@ -195,7 +197,7 @@ def stats_embed(
     seasons: dict[str, list[PlayerSeason]] | None = None,
 ) -> discord.Embed:
     """A player's stats of each game (with their seasons of it, ``seasons``) and their recent matches."""
-    name = shown_name(name, None)
+    name = shown_name(name, user_id)
     embed = discord.Embed(title=t(locale, "stats.title", name=name), colour=COLOUR[TableStatus.PLAYING])
     if not profiles:
         embed.description = t(locale, "stats.none", name=name)
@@ -287,12 +289,14 @@ def history_line(match: MatchSummary, locale: Any) -> str:
 
 
 def history_embed(
-    matches: Sequence[MatchSummary], page: int, total: int, who: str | None, locale: Any
+    matches: Sequence[MatchSummary], page: int, total: int, who: str | None, locale: Any, who_id: int | None = None
 ) -> discord.Embed:
-    title = t(locale, "history.title_of", name=shown_name(who, None)) if who else t(locale, "history.title")
+    """A page of the server's history, or of one person's (``who``, their name, and ``who_id``)."""
+    title = t(locale, "history.title_of", name=shown_name(who, who_id)) if who else t(locale, "history.title")
     embed = discord.Embed(title=title, colour=COLOUR[TableStatus.FINISHED])
     lines = [history_line(match, locale) for match in matches]
-    embed.description = clip("\n".join(lines), DESCRIPTION_MAX) if lines else t(locale, "history.empty")
+    more = lambda left: t(locale, "history.more", count=left)  # noqa: E731  (whole lines: a name cut is broken)
+    embed.description = whole_lines(lines, DESCRIPTION_MAX, more) if lines else t(locale, "history.empty")
     embed.set_footer(text=t(locale, "history.footer", page=page + 1, pages=pages_of(total), matches=total))
     return embed
 

@@ -20,10 +20,9 @@ from discord.ext import commands
 from bot.tables import TableError
 from bot.tables.season_calendar import LENGTHS
 from bot.tables.seasons import SeasonEnded
-from bot.words import error_text
 
 from ..client import TableBot
-from ..i18n import reader, t, text
+from ..i18n import error_text, reader, t, text
 from ..records.cog import game_choices
 from ..replies import post, send
 from ..tables.lobby_clicks import missing_in, missing_text

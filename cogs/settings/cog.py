@@ -25,10 +25,10 @@ from bot.tables import (
     TableError,
     TableStatus,
 )
-from bot.words import error_text, listed, option_text
+from bot.words import listed, option_text
 
 from ..client import TableBot, table_bot
-from ..i18n import duration, languages, reader, server_reader, t, text
+from ..i18n import duration, error_text, languages, reader, server_reader, t, text
 from ..replies import click_values, safely, send, update
 from ..tables.render import COLOUR, clip, game_name
 from ..tables.working import SHUTDOWN_GRACE, Work, answering

@@ -24,10 +24,9 @@ from discord.ext import commands
 
 from bot.tables import SeatInfo, TableError, TableInfo, TableStatus
 from bot.tables.events import Subscription
-from bot.words import error_text
 
 from ..client import TableBot
-from ..i18n import reader, t, text
+from ..i18n import error_text, reader, t, text
 from ..picture.fonts import warm as warm_fonts
 from ..replies import arrived, handled, post, send
 from .clicks import HANDLER, data_of

@@ -13,9 +13,8 @@ import aiohttp
 import discord
 
 from bot.tables import HandSnapshot, SeatInfo, TableError, TableInfo, TableService, TableStatus
-from bot.words import error_text
 
-from ..i18n import reader, t
+from ..i18n import error_text, reader, t
 from ..replies import arrived, send
 from .hand import hand_message
 from .working import Work, show_in_hand

@@ -15,9 +15,8 @@ import aiohttp
 import discord
 
 from bot.tables import ChannelBusy, SeatInfo, TableError, TableInfo, TableService, TableStatus
-from bot.words import error_text
 
-from ..i18n import reader, t
+from ..i18n import error_text, reader, t
 from ..replies import post, send, update
 from .lobby import computer_choice
 from .publisher import Publisher, lobby_controls

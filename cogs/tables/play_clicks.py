@@ -9,9 +9,9 @@ from typing import Any
 import discord
 
 from bot.tables import NotAllowed, StaleAction, TableError, TableService, WrongStatus
-from bot.words import error_text, hint_text
+from bot.words import hint_text
 
-from ..i18n import reader, t
+from ..i18n import error_text, reader, t
 from ..replies import answer_lock, send
 from .hand import confirmation, matching
 from .hand_messages import Hands

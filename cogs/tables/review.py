@@ -8,9 +8,9 @@ from typing import Any
 import discord
 
 from bot.tables import DealReview, TableError, TableInfo, TableService, TableStatus
-from bot.words import card_label, error_text, hand_lines
+from bot.words import card_label, hand_lines
 
-from ..i18n import reader, t
+from ..i18n import error_text, reader, t
 from ..replies import send
 from .render import COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, FIELDS_MAX, _fit, clip, game_name, seat_name, sheet_text
 from .render import sheet_title as deal_sheet_title

@@ -37,11 +37,10 @@ from bot.tables.tournament_records import (
 from bot.tables.tournament_records import (
     LANGUAGE_CHANGED as LANGUAGE,
 )
-from bot.words import error_text
 
 from ..client import TableBot
 from ..gamenights.hooks import GAME_NIGHTS, SignUpsRegistry
-from ..i18n import reader, t, text
+from ..i18n import error_text, reader, t, text
 from ..records.cog import game_choices
 from ..replies import post, send, update
 from ..tables.cog import Tables
