@@ -591,18 +591,18 @@ class TrickBot(TableBot):
         started = time.monotonic()
         deadline = started + STOP_WITHIN
         self._answer_stopping()
-        if self._timers is not None:
-            self._timers.cancel()
-        if self._listening is not None:
-            self._listening.cancel()
-        if self._resume is not None:
-            self._resume.cancel()
-        if self._checking is not None:
-            self._checking.cancel()
-        for returning in self._returning:  # a clock not given its time back yet: the next start gives it time again
-            returning.cancel()
-        for check in self._session_checks.values():
-            check.cancel()
+        # the timers, the listening, the resuming, the checks; a clock not given its time back yet (the next start
+        # gives it time again): cancelled, then let unwind, so that a read or write under way in one of them
+        # rolls back before the database closes (cancelled again there, as the loop's end cancels what is left,
+        # it logged a traceback)
+        background = [
+            task for task in (self._timers, self._listening, self._resume, self._checking) if task is not None
+        ]
+        background += [*self._returning, *self._session_checks.values()]
+        for task in background:
+            task.cancel()
+        if background:
+            await self._within("the timers and checks", _all_of(background), deadline, 1.0)
         answering = _answering()
         if answering:  # a command or click under way: its answer and its write are let through
             await self._within("the answers under way", _all_of(answering), deadline, 3.0)

@@ -102,3 +102,18 @@ def test_a_table_shows_only_the_options_that_change_its_game(given: dict[str, ob
     assert set(GAMES["five-hundred"].options_that_count(4, {})) == {
         spec.name for spec in GAMES["five-hundred"].options if spec.applies(4)
     }
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("key", [1, None, ("target",), 2.5])
+def test_an_option_named_by_anything_but_text_is_an_unknown_option(name: str, key: object) -> None:
+    """Options come from JSON and Discord as text, but the engine's promise is that any bad option is refused
+    with a clear reason: a name of another type is an unknown option, in the compiled engines too (where
+    unpacking it as text raised a TypeError)."""
+    given: dict[object, object] = {key: 3}
+    with pytest.raises(InvalidGame) as refused:
+        new_game(name, options=given, seed=1)  # type: ignore[arg-type]
+    assert refused.value.key == "unknown_option"
+    with pytest.raises(InvalidGame) as refused:
+        GAMES[name].options_in_play(min(GAMES[name].players), given)  # type: ignore[arg-type]
+    assert refused.value.key == "unknown_option"

@@ -16,7 +16,7 @@ ENGLISH: dict[str, str] = {
     "unparseable": "'{action}' is not an action this game understands ({expected}).",
     "wrong_phase": "'{action}' cannot be played now: the table is in the {phase} phase.",
     "unknown_card": "'{card}' is not a card.",
-    "card_not_held": "{card} is not in the hand that is to play.",
+    "card_not_held": "{card} is not in the hand of the seat to act.",
     "must_follow": "You must follow suit: you hold {suit}.",
     "bid_needs_three": "A bid is exactly three different cards from your hand.",
     "already_bid": "Seat {seat} has already bid this deal.",

@@ -89,9 +89,10 @@ def resolve(game: str, specs: tuple[Option, ...], given: Mapping[str, object] | 
     out: dict[str, Any] = {o.name: o.default for o in specs}
     if given is not None and not isinstance(given, Mapping):
         raise InvalidGame("bad_options", game=game)
-    for key, value in (given or {}).items():
-        spec = by_name.get(key)
+    named: Mapping[Any, object] = given or {}  # a name that is not text is refused as unknown, compiled or not
+    for key, value in named.items():
+        spec = by_name.get(key) if isinstance(key, str) else None
         if spec is None:
             raise InvalidGame("unknown_option", option=key, game=game, allowed=", ".join(by_name) or "none")
-        out[key] = spec.check(value)
+        out[spec.name] = spec.check(value)
     return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,18 +28,22 @@ from .leaks import logged_actions, stored_location
 SEEDED = 27  # three pages of ten
 
 
+OTHER_GUILD, OTHER_CHANNEL = 910_000_000_000_000_611, 910_000_000_000_000_612
+
+
 async def seed_rated_players(database_url: str, guild_id: int) -> list[int]:
-    """Three finished nine-player matches of Just Make, played by the service itself: 27 rated people. The
-    tables have no turn timer, so the running bot never plays a timed-out turn for them (a whole deal of
-    timeouts would abandon the match)."""
+    """Three finished nine-player matches of Just Make, played by the service itself before the bot starts: 27
+    rated people. (Played while the bot started, a table open in a channel Discord does not list was resumed
+    by it and taken for one in a deleted channel: abandoned under the seeding's feet.)"""
     database = Database(database_url)
+    await database.upgrade()
     service = TableService(database)
     users = list(range(5000, 5000 + SEEDED))
     try:
         for number in range(3):
             lineup = users[number * 9 : (number + 1) * 9]
-            info = await service.open_table(  # no turn timer: under load the bot's own sweep must not time them out
-                guild_id, 7000 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 3}, turn_seconds=0
+            info = await service.open_table(
+                guild_id, 7000 + number, lineup[0], f"P{lineup[0]}", "just-make", {"target": 3}
             )
             for user in lineup[1:]:
                 info = await service.join(info.id, user, f"P{user}")
@@ -50,6 +56,35 @@ async def seed_rated_players(database_url: str, guild_id: int) -> list[int]:
     return [row["user_id"] for row in board]
 
 
+async def bot_after_seeding(
+    double: DiscordDouble, database_url: str, tmp_path: Path, guild_id: int
+) -> AsyncIterator[list[int]]:
+    """The seeded players' ids by rank, with the bot running (started once they were seeded), and the ``bot``
+    fixture's checks of its log once it stops."""
+    ranked = await seed_rated_players(database_url, guild_id)
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        yield ranked
+    finally:
+        await process.stop()
+    log = process.log()
+    assert "Traceback" not in log, log[-5000:]
+
+
+@pytest.fixture
+async def ranked(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[list[int]]:
+    async for seeded in bot_after_seeding(double, database_url, tmp_path, double.guild_id):
+        yield seeded
+
+
+@pytest.fixture
+async def ranked_elsewhere(double: DiscordDouble, database_url: str, tmp_path: Path) -> AsyncIterator[list[int]]:
+    double.another_server(OTHER_GUILD, OTHER_CHANNEL)
+    async for seeded in bot_after_seeding(double, database_url, tmp_path, OTHER_GUILD):
+        yield seeded
+
+
 def png_of(message: Message) -> Image.Image:
     attachment = next(a for a in message.attachments if a["filename"] == "totals.png")
     image = Image.open(io.BytesIO(attachment["data"]))
@@ -57,10 +92,7 @@ def png_of(message: Message) -> Image.Image:
     return image
 
 
-async def test_the_leaderboard_pages_and_shows_your_own_place(
-    double: DiscordDouble, bot: BotProcess, database_url: str
-) -> None:
-    ranked = await seed_rated_players(database_url, double.guild_id)
+async def test_the_leaderboard_pages_and_shows_your_own_place(double: DiscordDouble, ranked: list[int]) -> None:
     assert len(ranked) == SEEDED
     low = User(ranked[24], "Quinn")  # 25th: not on the first page
     answer = await double.command(low, "leaderboard", game="just-make")
@@ -346,11 +378,11 @@ async def test_play_offers_exactly_the_values_each_option_allows(double: Discord
     assert double.problems == []
 
 
-async def test_every_record_is_walled_off_by_server(double: DiscordDouble, bot: BotProcess, database_url: str) -> None:
+async def test_every_record_is_walled_off_by_server(
+    double: DiscordDouble, database_url: str, ranked_elsewhere: list[int]
+) -> None:
     """Matches finished on another server never show here, whatever a command or a custom_id names."""
-    other_guild, other_channel = 910_000_000_000_000_611, 910_000_000_000_000_612
-    elsewhere = double.another_server(other_guild, other_channel)
-    ranked = await seed_rated_players(database_url, other_guild)
+    elsewhere, ranked = OTHER_CHANNEL, ranked_elsewhere
     database = Database(database_url)
     try:
         async with database.engine.connect() as connection:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -436,3 +437,49 @@ async def test_a_call_on_a_table_another_process_keeps_moving_is_read_again_unti
     with pytest.raises(StaleAction):
         await never.resign(1)
     assert never.calls == BEHIND_TRIES
+
+
+CANCELLED_READS = """
+import asyncio, sys
+from sqlalchemy import text
+from bot.storage.database import Database
+
+SLOW = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c"
+
+async def main() -> None:
+    database = Database("sqlite+aiosqlite:///" + sys.argv[1])
+
+    async def read() -> None:
+        async with database.engine.connect() as connection:
+            await connection.execute(text(SLOW))
+
+    reads = [asyncio.create_task(read()) for _ in range(3)]
+    await asyncio.sleep(0.2)  # each read under way in its connection's thread
+    for _ in range(2):  # cancelled, then cancelled again while it unwinds (as a closing loop cancels what is left)
+        for task in reads:
+            task.cancel()
+        await asyncio.sleep(0.05)
+    await asyncio.gather(*reads, return_exceptions=True)
+    await database.close()
+
+asyncio.run(main())
+print("closed")
+"""
+
+
+async def test_reads_cancelled_twice_let_the_process_end(tmp_path: Path) -> None:
+    """A SQLite read cancelled, then cancelled again as it unwinds (a process stopping, an event loop closing:
+    what is left is cancelled), lets the loop close. With aiosqlite 0.22.1 and SQLAlchemy 2.1 the connection was
+    closed by stopping its thread twice over, and a task awaited the stopped thread for ever: a bot that never
+    exited on SIGTERM, a test whose teardown hung (pyproject.toml keeps aiosqlite below 0.22.1)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CANCELLED_READS, str(tmp_path / "reads.db"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), 60)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        pytest.fail("the loop never closed: a cancelled read's connection is awaited for ever")
+    assert process.returncode == 0 and out.decode().strip().endswith("closed"), out.decode()
