@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from .i18n import catalogue, echoed, language_of, reader, t
-from .replies import send
+from .replies import UNKNOWN_INTERACTION, send
 from .tables.clicks import data_of
 from .tables.play_commands import refused_choice
 
@@ -107,6 +107,10 @@ async def answer_command_error(interaction: discord.Interaction[Any], error: app
         with contextlib.suppress(discord.HTTPException):
             await send(interaction, refusal)
         return
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION:  # answered too late for Discord:
+        log.warning("a command was answered too late for Discord: /%s", getattr(interaction.command, "name", "?"))
+        return  # nobody can be told anything now (see replies.safely)
     log.exception("command failed", exc_info=error)
     with contextlib.suppress(discord.HTTPException):
         await send(interaction, t(locale, "error.internal"))

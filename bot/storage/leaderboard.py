@@ -312,8 +312,11 @@ async def best_deal(
     return best
 
 
-async def partners(connection: AsyncConnection, guild_id: int, user_id: int, game: str) -> list[Partner]:
-    """The people a player has been on a side with most (Five Hundred partnerships), with wins together."""
+async def partners(
+    connection: AsyncConnection, guild_id: int, user_id: int, game: str, leaving_out: Collection[int] = ()
+) -> list[Partner]:
+    """The people a player has been on a side with most (Five Hundred partnerships), with wins together (of the
+    matches but those ``leaving_out`` names)."""
     mine, theirs = MATCH_PLAYERS.alias("mine"), MATCH_PLAYERS.alias("theirs")
     together = func.count().label("matches")
     statement = (
@@ -329,6 +332,7 @@ async def partners(connection: AsyncConnection, guild_id: int, user_id: int, gam
             mine.c.game == game,
             mine.c.user_id == user_id,
             theirs.c.seat != mine.c.seat,
+            *([mine.c.match_id.not_in(list(leaving_out))] if leaving_out else []),
         )
         .group_by(theirs.c.user_id)
         .order_by(together.desc(), theirs.c.user_id)

@@ -116,7 +116,7 @@ class Records:
             held = await trepo.matches_of_open_rounds(connection, guild_id, user_id, game, DUPLICATE)
             stats = await board.player_stats(connection, guild_id, user_id, game, held)
             best = await board.best_deal(connection, guild_id, user_id, game, held)
-            partners = await board.partners(connection, guild_id, user_id, game)
+            partners = await board.partners(connection, guild_id, user_id, game, held)
             return {**stats, "best_deal": best, "partners": partners}
 
     async def games_played(self, guild_id: int, user_id: int) -> list[str]:

@@ -12,6 +12,8 @@ from typing import Any
 
 from bot.storage.models import TournamentStatus
 
+from .errors import TableError
+
 log = logging.getLogger(__name__)
 
 SWISS, KNOCKOUT, DUPLICATE = "swiss", "knockout", "duplicate"
@@ -154,13 +156,15 @@ class TournamentChanged:
     """A tournament changed: ``what`` is ``signup`` (entrants), ``started``, ``round_opened`` (the round's
     tables are open: post them), ``deal_compared`` (a duplicate night compared after each deal: ``deal`` was
     played at every table of the round, post its comparison), ``round_done`` (its standings), ``finished``
-    (the podium), ``cancelled``, or ``language`` (its server's language changed: its sign-up is drawn again)."""
+    (the podium), ``cancelled`` (``refusal``: why, when it was called off at its start time), or ``language``
+    (its server's language changed: its sign-up is drawn again)."""
 
     tournament_id: int
     guild_id: int
     what: str
     round: int
     deal: int | None = None
+    refusal: TableError | None = None
 
 
 Listener = Callable[[TournamentChanged], Awaitable[None]]

@@ -443,9 +443,9 @@ class Tournaments:
         for tournament_id, round_no in open_now:
             self.events.publish(TournamentChanged(tournament_id, guild_id, LANGUAGE_CHANGED, round_no))
 
-    async def _changed(self, tournament_id: int, what: str) -> TournamentInfo:
+    async def _changed(self, tournament_id: int, what: str, refusal: TableError | None = None) -> TournamentInfo:
         info = await self.tournament(tournament_id)
-        self.events.publish(TournamentChanged(info.id, info.guild_id, what, info.round))
+        self.events.publish(TournamentChanged(info.id, info.guild_id, what, info.round, refusal=refusal))
         return info
 
     async def join(self, tournament_id: int, guild_id: int, user_id: int, name: str) -> TournamentInfo:
@@ -563,8 +563,11 @@ class Tournaments:
         await self.store.db.write(work)
         return await self._changed(tournament_id, "signup")
 
-    async def cancel(self, tournament_id: int, by_user: int, *, can_manage: bool = False) -> TournamentInfo:
-        """The host (or someone who can manage the server) cancels; the open tables of the round end."""
+    async def cancel(
+        self, tournament_id: int, by_user: int, *, can_manage: bool = False, refusal: TableError | None = None
+    ) -> TournamentInfo:
+        """The host (or someone who can manage the server) cancels; the open tables of the round end. ``refusal``:
+        the start's, when its start time came with too few entrants (the channel is told why)."""
         info = await self.tournament(tournament_id)
         self._host_only(info, by_user, can_manage)
         if not info.is_open:
@@ -584,7 +587,7 @@ class Tournaments:
                     await self.abandoner.abandon(table.table_id, info.host_id, can_manage=True)
                 except TableError:
                     log.info("table %s of tournament %s had already ended", table.table_id, tournament_id)
-        return await self._changed(tournament_id, "cancelled")
+        return await self._changed(tournament_id, "cancelled", refusal)
 
     # Rounds ----------------------------------------------------------------------
 
@@ -594,19 +597,24 @@ class Tournaments:
         if by_user is not None:
             self._host_only(info, by_user)
         self._in_signup(info)
-        people = len(info.playing)
-        if people < 2:
-            raise BadOptions("too_few_entrants", least=2, entrants=people)
-        if info.format == DUPLICATE:  # a night of one table would compare nothing: two at least
-            least = info.table_size + 1 if info.computers else 2 * info.table_size
-            if people < least:
-                raise BadOptions("too_few_for_duplicate", least=least, entrants=people, size=info.table_size)
-        elif not info.computers and people < (least := min(self._allowed(info))):
-            raise BadOptions("too_few_entrants", least=least, entrants=people)
+        self._enough_to_start(info)
         opened = await self._open_round(info, 1)
         if not opened:
             raise WrongStatus("tournament_started")
         return await self._changed(tournament_id, "started")
+
+    def _enough_to_start(self, info: TournamentInfo) -> None:
+        """BadOptions unless the entrants can start it: two at least; enough for a table without computers; for a
+        duplicate night, enough for two tables (one would compare nothing)."""
+        people = len(info.playing)
+        if info.format == DUPLICATE:
+            least = info.table_size + 1 if info.computers else 2 * info.table_size
+            if people < least:
+                raise BadOptions("too_few_for_duplicate", least=least, entrants=people, size=info.table_size)
+        elif people < 2:
+            raise BadOptions("too_few_entrants", least=2, entrants=people)
+        elif not info.computers and people < (least := min(self._allowed(info))):
+            raise BadOptions("too_few_entrants", least=least, entrants=people)
 
     def _allowed(self, info: TournamentInfo) -> list[int]:
         """The table sizes a round may seat: up to the tournament's, those the game plays with its options (Oxford
@@ -690,6 +698,11 @@ class Tournaments:
             tables = _with_sheets(await trepo.event_tables(connection, info.id), abandoned)
             rounds = await trepo.rounds(connection, info.id)
             fresh = _info(await trepo.tournament(connection, info.id), await trepo.entrants(connection, info.id))
+            if round_no == 1:  # checked again under the lock: a Leave committed since the start's read
+                try:
+                    self._enough_to_start(fresh)
+                except BadOptions as short:
+                    raise BatchRollback(short) from None
             plan = self._plan(fresh, round_no, tables, rounds)
             humans = {entrant.id: entrant.user_id for entrant in fresh.entrants}
             if plan is None or not plan.tables:
@@ -845,9 +858,9 @@ class Tournaments:
     async def _start_when_due(self, tournament_id: int) -> None:
         try:
             await self.start(tournament_id, None)
-        except BadOptions:  # too few signed up by the start time: it is called off
+        except BadOptions as short:  # too few signed up by the start time: it is called off, saying why
             info = await self.tournament(tournament_id)
-            await self.cancel(tournament_id, info.host_id)
+            await self.cancel(tournament_id, info.host_id, refusal=short)
 
     async def run_forever(self, every: float = 15.0) -> None:
         """Re-check every ``every`` seconds (scheduled starts; a round whose last MatchEnded was heard by a

@@ -425,6 +425,9 @@ class Tournaments(commands.Cog, name=HANDLER):
                     embed=podium_embed(info, lines, tables, locale), allowed_mentions=discord.AllowedMentions.none()
                 )
                 await self.tournaments.set_message(info.id, podium.id, podium=True)  # linked from /history
+            elif event.what == "cancelled" and event.refusal is not None:  # its start time came with too few
+                why = error_text(event.refusal, locale)
+                await channel.send(t(locale, "tournament.called_off", tournament=info.id, reason=why))
             elif event.what == "cancelled":
                 await channel.send(t(locale, "tournament.cancelled", tournament=info.id))
         except (discord.HTTPException, aiohttp.ClientError):

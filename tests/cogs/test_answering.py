@@ -304,3 +304,22 @@ async def test_a_click_discord_forgot_is_a_warning_and_any_other_failure_an_apol
     else:
         assert record.levelname == "ERROR" and record.exc_info is not None
         assert interaction.calls == ["message sent"]
+
+
+async def test_a_command_discord_forgot_is_a_warning_too(caplog: pytest.LogCaptureFixture) -> None:
+    """The same for a command: its handler's answer refused with 10062 reaches the command's error handler wrapped
+    in CommandInvokeError; one warning line, no traceback, no apology sent."""
+    from discord import app_commands
+
+    from cogs.command_errors import answer_command_error
+
+    interaction: Any = FakeInteraction(delay=0)
+    interaction.data, interaction.client = {"name": "stats"}, SimpleNamespace()
+    interaction.locale, interaction.guild_locale, interaction.guild_id = discord.Locale.american_english, None, None
+    interaction.command = SimpleNamespace(name="stats")
+    error = app_commands.CommandInvokeError(interaction.command, _discord_refusal(404, 10062))
+    caplog.set_level("INFO")
+    await answer_command_error(interaction, error)
+    [record] = [r for r in caplog.records if r.name.startswith("cogs.")]
+    assert record.levelname == "WARNING" and record.exc_info is None and "/stats" in record.getMessage()
+    assert interaction.calls == []

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
+from bot.storage import leaderboard as board
 from bot.storage.database import Database
 from bot.tables import TableService
 from bot.tables.standings import SkillRating
@@ -153,6 +154,9 @@ async def test_profile_best_deal_partners_and_games(service: TableService) -> No
     await play_to_end(service, outcome.table, seed=3)
     partners = (await service.player_profile(1, 100, "five-hundred"))["partners"]
     assert [(p["user_id"], p["matches"]) for p in partners] == [(102, 1)]
+    async with service.db.engine.connect() as connection:  # a match held back (a duplicate round going on)
+        played = (await service.table_result(outcome.table.id) or {"match_id": 0})["match_id"]
+        assert await board.partners(connection, 1, 100, "five-hundred", {played}) == []
     assert await service.guild_languages() == {}
     await service.update_guild_settings(1, language="ja")
     assert await service.guild_languages() == {1: "ja"}

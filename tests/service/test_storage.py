@@ -449,12 +449,17 @@ SLOW = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x <
 async def main() -> None:
     database = Database("sqlite+aiosqlite:///" + sys.argv[1])
 
-    async def read() -> None:
+    started = [asyncio.Event() for _ in range(3)]
+
+    async def read(started: asyncio.Event) -> None:
         async with database.engine.connect() as connection:
+            started.set()
             await connection.execute(text(SLOW))
 
-    reads = [asyncio.create_task(read()) for _ in range(3)]
-    await asyncio.sleep(0.2)  # each read under way in its connection's thread
+    reads = [asyncio.create_task(read(event)) for event in started]
+    for event in started:  # each read connected, then a moment for its query to be under way in its thread
+        await event.wait()
+    await asyncio.sleep(0.2)
     for _ in range(2):  # cancelled, then cancelled again while it unwinds (as a closing loop cancels what is left)
         for task in reads:
             task.cancel()
