@@ -13,6 +13,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 from aiohttp import web
 
@@ -71,8 +72,11 @@ class ActivityRunning:
         await self.source.close()
 
 
-async def start_activity(service: TableService, settings: Settings) -> ActivityRunning:
-    """Serve the Activity on ACTIVITY_HOST:ACTIVITY_PORT over the bot's own table service."""
+async def start_activity(
+    service: TableService, settings: Settings, in_thread: Callable[[int], bool] = lambda channel_id: False
+) -> ActivityRunning:
+    """Serve the Activity on ACTIVITY_HOST:ACTIVITY_PORT over the bot's own table service; ``in_thread``: whether
+    a channel is a thread, as the bot knows it (no table is opened in one)."""
     source = ServiceSource(service)
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     secret = settings.activity_client_secret.get_secret_value() if settings.activity_client_secret else ""
@@ -82,7 +86,9 @@ async def start_activity(service: TableService, settings: Settings) -> ActivityR
     trusted = networks(settings.activity_trusted_proxies)
     key = settings.activity_public_key
     signatures = ProxySignatures(key) if key else None
-    server = ActivityServer(source, local=False, discord=discord, trusted_proxies=trusted, signatures=signatures)
+    server = ActivityServer(
+        source, local=False, discord=discord, trusted_proxies=trusted, signatures=signatures, in_thread=in_thread
+    )
     runner = await serve(server, settings.activity_host, settings.activity_port or DEFAULT_PORT)
     log.info("the Activity is served on %s:%s", settings.activity_host, settings.activity_port)
     if not server.page_built:

@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -463,6 +463,9 @@ class Screen:
         the seat count and the computers as it checks ``/play``'s (a refusal is said and writes nothing); in
         Discord the chat table posts its lobby in the channel, as ``/play`` would have."""
         session = self.session
+        if self.server.in_thread(session.channel_id):  # /play opens none in a thread either
+            await self.refuse("error.not_in_thread")
+            return
         table = await self.source.open_table(
             session.guild_id,
             session.channel_id,
@@ -515,8 +518,12 @@ class ActivityServer:
         clock: Clock = time.monotonic,
         hosts: Sequence[str] = (),
         signatures: ProxySignatures | None = None,
+        in_thread: Callable[[int], bool] = lambda channel_id: False,
     ) -> None:
         self.source = source
+        # whether a channel is a thread (the bot's own knowledge of Discord, beside it): the lobby form opens no
+        # table in one, as /play opens none; the service refuses a table's own thread whatever this says
+        self.in_thread = in_thread
         self.local = local
         self.signatures = None if local else signatures  # Discord's proxy signature asked of the sign-in
         self.hosts = LocalHosts(hosts)  # local mode: the hosts a request may name (``hosts``: ACTIVITY_HOST's name)

@@ -273,13 +273,18 @@ class TrickBot(TableBot):
         self._timers = self.service.run_timers_forever()  # the cogs hear its moves as events
         self._listening = asyncio.create_task(self._listen(), name="gateway-hearing")
         if self.settings.activity_port:  # the Activity's web server, in this process, over the same service
-            self._activity = await start_activity(self.service, self.settings)
+            self._activity = await start_activity(self.service, self.settings, self._is_thread)
         # Open tables are read back in the background: the bot answers at once, a click or a timer
         # on a table not read yet reads it then, and computers resume as their tables come back.
         self._resume = asyncio.create_task(self._resume_tables(), name="resume-tables")
         await self.service.follow_others(self._settings_changed)
         assert self.application_id is not None
         log.info("invite link: %s", invite_link(self.application_id))
+
+    def _is_thread(self, channel_id: int) -> bool:
+        """Whether Discord's channel ``channel_id`` is a thread, as this process's cache knows it (the Activity's
+        lobby form opens no table in one; a thread the bot cannot see is not known as one)."""
+        return isinstance(self.get_channel(channel_id), discord.Thread)
 
     def on_screen(self, table_id: int, user_id: int) -> bool:
         return self._activity is not None and self._activity.on_screen(table_id, user_id)

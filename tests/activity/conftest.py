@@ -152,7 +152,12 @@ async def inside(double: DiscordDouble, tmp_path: Path) -> AsyncIterator[Inside]
     service = make_service(database)
     source = ServiceSource(service, poll=0.05)
     discord = DiscordSignIn(double.app_id, SECRET, "double-token", double.base)
-    http = TestServer(ActivityServer(source, local=False, page_dir=tmp_path / "no-page", discord=discord).app())
+
+    def in_thread(channel_id: int) -> bool:  # as the bot's cache would know the double's channels
+        return int((double.channels.get(channel_id) or {}).get("type", 0)) in (10, 11, 12)
+
+    server = ActivityServer(source, local=False, page_dir=tmp_path / "no-page", discord=discord, in_thread=in_thread)
+    http = TestServer(server.app())
     await http.start_server()
     here = Inside(double, http, service)
     try:

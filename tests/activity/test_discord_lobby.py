@@ -175,3 +175,23 @@ async def test_a_screen_in_a_tables_thread_opens_no_table_there(inside: Inside) 
     with pytest.raises(TableError):
         await inside.service.open_table(double.guild_id, thread, BOB.id, "Bob", "oh-hell")
     await mallory.close()
+
+
+async def test_a_screen_in_any_thread_opens_no_table_there(inside: Inside) -> None:
+    """An instance launched in an ordinary thread of the channel: ``/play`` opens no table in a thread, nor does
+    the lobby form (the bot knows the thread as one); said in the reader's language, nothing written."""
+    double = inside.double
+    thread = 900_000_000_000_000_556
+    parent = double.channels[double.channel_id]
+    double.channels[thread] = {**parent, "id": str(thread), "type": 11, "parent_id": str(double.channel_id)}
+    instance = double.activity.launch([MALLORY], thread, double.guild_id)
+    status, answer = await inside.token(double.activity.authorize(MALLORY), instance, "ja")
+    assert status == 200, answer
+    mallory = await inside.screen(answer["session"], language="ja")
+    assert (await mallory.next("state"))["table"] is None  # the lobby form
+    await mallory.send(op="open", game="oh-hell", options={"start_cards": 2}, computers=["easy"])
+    error = await mallory.next("error")
+    assert error["key"] == "error.not_in_thread" and "スレッド" in error["message"], error
+    assert await inside.service.tables_in_channel(thread) == []
+    assert await inside.service.tables_in_channel(double.channel_id) == []
+    await mallory.close()
