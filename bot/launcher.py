@@ -35,7 +35,7 @@ from bot.gateway import (
 from bot.rest_budget import RestBudget, bucket_key
 from bot.shards import shard_of
 from bot.stopping import STOP_AT_THE_LATEST, end_at_the_latest
-from bot.storage.database import Database
+from bot.storage.database import Database, QuietCancelledCloses
 from bot.tables import GuildSettings, TableService
 from bot.tables.thinking import Thinker
 from cogs.client import TableBot
@@ -811,4 +811,5 @@ def main(*, local: bool = False) -> int:
         logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
     for handler in logging.getLogger().handlers:
         handler.addFilter(OneLineOutages())
+        handler.addFilter(QuietCancelledCloses())
     return asyncio.run(run(settings))
