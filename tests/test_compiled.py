@@ -13,6 +13,7 @@ import pytest
 
 import bot.games
 from bot.games import loading
+from tests.source_trees import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_SOURCES = sorted(p for p in (ROOT / "bot" / "games").glob("*.py") if p.stem not in loading.PURE)
@@ -121,7 +122,7 @@ def test_the_build_and_the_loader_name_the_same_player_modules() -> None:
     compiled one would escape the all-or-none choice (TRICK_TABLE_PURE, a stale copy)."""
     import ast
 
-    tree = ast.parse((ROOT / "setup.py").read_text())
+    tree = parsed((ROOT / "setup.py").read_text())
     built = next(
         ast.literal_eval(node.value)
         for node in tree.body

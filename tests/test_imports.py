@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_trees import parsed
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "cogs", "bench")
 
@@ -38,7 +40,7 @@ def imports_of(module: str, path: Path, known: set[str]) -> dict[str, int]:
 
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     found: dict[str, int] = {}
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path.read_text(encoding="utf-8"))):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]

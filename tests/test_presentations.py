@@ -25,6 +25,7 @@ from bot.games.shown import (
     Text,
 )
 from cogs.i18n import DEFAULT, catalogue
+from tests.source_trees import parsed
 
 from .helpers import strings_in
 
@@ -148,7 +149,7 @@ def test_no_game_is_named_outside_its_own_files() -> None:
     found = []
     for folder in ("cogs", "bot/tables", "bot/storage"):
         for path in sorted((root / folder).rglob("*.py")):
-            tree = ast.parse(path.read_text())
+            tree = parsed(path.read_text())
             docstrings = {
                 id(node.body[0].value)
                 for node in ast.walk(tree)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.source_trees import parsed
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -13,7 +15,7 @@ def imported(folder: str, *, but: tuple[str, ...] = ()) -> set[str]:
     for path in ROOT.joinpath(folder).rglob("*.py"):
         if "node_modules" in path.parts or path.name in but:
             continue
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 names |= {alias.name for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

@@ -21,6 +21,7 @@ from cogs.tables.hand_messages import Hands
 from cogs.tables.lobby_clicks import LobbyClicks
 from cogs.tables.play_clicks import PlayClicks
 from cogs.tables.working import Work, answering
+from tests.source_trees import parsed
 
 
 class FakeResponse:
@@ -195,10 +196,10 @@ def test_no_handler_under_a_background_deferral_answers_outside_the_lock() -> No
     unlocked = {
         str(path.relative_to(COGS)): lines
         for path in sorted(COGS.rglob("*.py"))
-        if (lines := _unlocked_answers(ast.parse(path.read_text(encoding="utf-8"))))
+        if (lines := _unlocked_answers(parsed(path.read_text(encoding="utf-8"))))
     }
     assert unlocked == {}
-    planted = ast.parse(
+    planted = parsed(
         "async def f(self, interaction):\n"
         "    async with self.work.working(interaction, update=False):\n"
         "        await interaction.response.send_message('x')\n"

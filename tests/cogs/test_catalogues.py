@@ -13,6 +13,7 @@ import pytest
 from bot.games import GAMES, presentation_of
 from cogs.i18n import DEFAULT, catalogue, languages, t
 from cogs.tables.play_commands import parameters_of
+from tests.source_trees import parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
@@ -38,7 +39,7 @@ def strings_in_code() -> tuple[set[str], set[str]]:
     literals: set[str] = set()
     prefixes: set[str] = set()
     for path in SOURCES:
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path.read_text(), str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.AsyncFunctionDef) and is_command(node):
                 literals |= {arg.arg for arg in node.args.args}
@@ -120,7 +121,7 @@ def test_every_key_the_code_names_exists() -> None:
     """Literal keys handed to ``t``, ``text`` or ``say``, and the keys made for every game of the registry."""
     named = set()
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path.read_text(), str(path))):
             called = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
             if isinstance(node, ast.Call) and called in ("t", "text", "say"):  # say: a game's words (bot.games.shown)
                 key = node.args[-1] if called == "text" else node.args[0] if called == "say" else node.args[1]
