@@ -492,22 +492,26 @@ class Tournaments:
             raise NotAllowed("not_entered_you")  # said to the one who pressed Leave: "you", not "that person"
         return await self._drop(info, entrant)
 
-    async def remove(self, tournament_id: int, by_user: int, entrant_id: int) -> TournamentInfo:
-        """The host takes an entrant (a person or a computer) out: in sign-up, or before the next round."""
+    async def remove(
+        self, tournament_id: int, by_user: int, entrant_id: int, *, can_manage: bool = False
+    ) -> TournamentInfo:
+        """The host (or someone who can manage the server) takes an entrant (a person or a computer) out: in
+        sign-up, or before the next round."""
         info = await self.tournament(tournament_id)
-        self._host_only(info, by_user)
+        self._host_only(info, by_user, can_manage)
         entrant = next((e for e in info.playing if e.id == entrant_id), None)
         if entrant is None:
             raise NotAllowed("not_entered")
         return await self._drop(info, entrant)
 
     async def replace(
-        self, tournament_id: int, by_user: int, entrant_id: int, user_id: int, name: str
+        self, tournament_id: int, by_user: int, entrant_id: int, user_id: int, name: str, *, can_manage: bool = False
     ) -> TournamentInfo:
-        """The host puts someone in a no-show's place (a person or a computer entrant): in sign-up, or during
-        the tournament for the rounds to come, with the standing so far. Not someone already entered."""
+        """The host (or someone who can manage the server) puts someone in a no-show's place (a person or a
+        computer entrant): in sign-up, or during the tournament for the rounds to come, with the standing so far.
+        Not someone already entered."""
         info = await self.tournament(tournament_id)
-        self._host_only(info, by_user)
+        self._host_only(info, by_user, can_manage)
         if not info.is_open:
             raise WrongStatus("tournament_closed")
         entrant = next((e for e in info.playing if e.id == entrant_id), None)
@@ -544,10 +548,11 @@ class Tournaments:
         await self.store.db.write(work)
         return await self._changed(info.id, "signup")
 
-    async def add_computer(self, tournament_id: int, by_user: int) -> TournamentInfo:
-        """The host signs up a computer player (the strong level), in sign-up only."""
+    async def add_computer(self, tournament_id: int, by_user: int, *, can_manage: bool = False) -> TournamentInfo:
+        """The host (or someone who can manage the server) signs up a computer player (the strong level), in
+        sign-up only."""
         info = await self.tournament(tournament_id)
-        self._host_only(info, by_user)
+        self._host_only(info, by_user, can_manage)
         self._in_signup(info)
         if not info.computers:
             raise NotAllowed("computers_off")
@@ -591,11 +596,12 @@ class Tournaments:
 
     # Rounds ----------------------------------------------------------------------
 
-    async def start(self, tournament_id: int, by_user: int | None) -> TournamentInfo:
-        """The host starts it (``by_user`` None: its start time came): round 1's tables open."""
+    async def start(self, tournament_id: int, by_user: int | None, *, can_manage: bool = False) -> TournamentInfo:
+        """The host (or someone who can manage the server: a host gone home) starts it (``by_user`` None: its
+        start time came): round 1's tables open."""
         info = await self.tournament(tournament_id)
         if by_user is not None:
-            self._host_only(info, by_user)
+            self._host_only(info, by_user, can_manage)
         self._in_signup(info)
         self._enough_to_start(info)
         opened = await self._open_round(info, 1)

@@ -234,7 +234,8 @@ class Tournaments(commands.Cog, name=HANDLER):
         async with self.work.working(interaction, update=False):
             try:
                 _, entrant = await self._entered(interaction, tournament, player)
-                info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id)
+                manage = interaction.permissions.manage_guild  # as Discord resolved them (not the cache)
+                info = await self.tournaments.remove(tournament, interaction.user.id, entrant.id, can_manage=manage)
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
@@ -261,7 +262,12 @@ class Tournaments(commands.Cog, name=HANDLER):
                 if replacement.bot:
                     raise NotAllowed("not_a_person")
                 info = await self.tournaments.replace(
-                    tournament, interaction.user.id, entrant.id, replacement.id, replacement.display_name
+                    tournament,
+                    interaction.user.id,
+                    entrant.id,
+                    replacement.id,
+                    replacement.display_name,
+                    can_manage=interaction.permissions.manage_guild,
                 )
             except TableError as error:
                 await send(interaction, error_text(error, locale))
@@ -351,6 +357,7 @@ class Tournaments(commands.Cog, name=HANDLER):
     async def on_signup(self, interaction: discord.Interaction[Any], tournament_id: int, op: str) -> None:
         locale, user = reader(interaction), interaction.user
         async with self.work.working(interaction, update=True):
+            manage = interaction.permissions.manage_guild  # as Discord resolved them (not the cache)
             try:
                 found = await self.tournaments.tournament(tournament_id)
                 if found.guild_id != interaction.guild_id:  # a button copied from another server
@@ -365,11 +372,10 @@ class Tournaments(commands.Cog, name=HANDLER):
                 elif op == "leave":
                     info = await self.tournaments.leave(tournament_id, user.id)
                 elif op == "cpu":
-                    info = await self.tournaments.add_computer(tournament_id, user.id)
+                    info = await self.tournaments.add_computer(tournament_id, user.id, can_manage=manage)
                 elif op == "start":
-                    info = await self.tournaments.start(tournament_id, user.id)
+                    info = await self.tournaments.start(tournament_id, user.id, can_manage=manage)
                 else:
-                    manage = interaction.permissions.manage_guild  # as Discord resolved them (not the cache)
                     info = await self.tournaments.cancel(tournament_id, user.id, can_manage=manage)
             except TableError as error:
                 await send(interaction, error_text(error, locale))

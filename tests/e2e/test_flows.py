@@ -274,7 +274,7 @@ async def test_leave_computer_and_cancel_on_the_sign_up_message(
             return (await double.click(who, signup, button["custom_id"])).original
 
         versions = len(signup.versions)
-        refusals = {"cpu": "トーナメントのホストだけ", "cancel": "トーナメントのホストだけ", "leave": "あなたは"}
+        refusals = {"cpu": "トーナメントのホストか", "cancel": "トーナメントのホストか", "leave": "あなたは"}
         for op, words in refusals.items():  # not the host, not entered: each refused to them alone, in Japanese
             said = await press(outsider, op)
             assert said is not None and said.ephemeral_for == outsider.id and said.id != signup.id, op

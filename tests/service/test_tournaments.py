@@ -344,6 +344,35 @@ async def test_the_host_replaces_a_no_show(service: TableService) -> None:
     assert HOST + 9 in [seat.user_id for seat in (await service.table(table.table_id)).seats]
 
 
+async def test_a_moderator_runs_the_tournament_for_a_host_gone_home(service: TableService) -> None:
+    """Someone who can manage the server may do all the host may (add a computer, take out, replace, start):
+    an entrant without that permission may not."""
+    moderator = HOST + 50
+    info = await signed_up(service, 4, rounds=2)
+    no_show, leaving = (next(e for e in info.entrants if e.user_id == HOST + n) for n in (3, 2))
+    for forged in (
+        service.tournaments.add_computer(info.id, HOST + 1),
+        service.tournaments.remove(info.id, HOST + 1, leaving.id),
+        service.tournaments.replace(info.id, HOST + 1, no_show.id, HOST + 9, "Sub"),
+        service.tournaments.start(info.id, HOST + 1),
+    ):
+        with pytest.raises(TableError) as refused:
+            await forged
+        assert refused.value.key == "not_tournament_host"
+    assert (await service.tournaments.tournament(info.id)).status == TournamentStatus.SIGNUP
+    info = await service.tournaments.add_computer(info.id, moderator, can_manage=True)
+    assert info.entrants[-1].computer
+    info = await service.tournaments.remove(info.id, moderator, leaving.id, can_manage=True)
+    info = await service.tournaments.replace(info.id, moderator, no_show.id, HOST + 9, "Sub", can_manage=True)
+    assert info.entrant_of(HOST + 2) is None and info.entrant_of(HOST + 3) is None
+    assert info.entrant_of(HOST + 9) is not None
+    info = await service.tournaments.start(info.id, moderator, can_manage=True)
+    assert info.status == TournamentStatus.RUNNING and info.round == 1
+    (table,) = await service.tournaments.round_tables(info.id, 1)
+    seated = {seat.user_id for seat in (await service.table(table.table_id)).seats}
+    assert seated == {HOST, HOST + 1, HOST + 9, None}  # the computer entrant in the fourth seat
+
+
 async def test_entrants_per_tournament_are_limited(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.tables.tournaments.MAX_ENTRANTS", 4)  # 256 in the product: the same door
     info = await signed_up(service, 4)
