@@ -332,6 +332,7 @@ async def partners(
             mine.c.game == game,
             mine.c.user_id == user_id,
             theirs.c.seat != mine.c.seat,
+            theirs.c.user_id.is_not(None),  # people only: a computer partner is nobody's favourite
             *([mine.c.match_id.not_in(list(leaving_out))] if leaving_out else []),
         )
         .group_by(theirs.c.user_id)

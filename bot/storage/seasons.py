@@ -31,6 +31,30 @@ async def plan(connection: AsyncConnection, guild_id: int, game: str) -> Row[Any
     return (await connection.execute(statement)).first()
 
 
+async def claim_plan(connection: AsyncConnection, **values: Any) -> bool:
+    """Turn a game's seasons on with this plan, unless they are on already: False then, nothing written. One
+    conditional write, the transaction's first (two /season start at once, in one process or two: one wins)."""
+    statement = _insert(connection, PLANS).values(**values, active=True)
+    keep = {key: value for key, value in values.items() if key not in ("guild_id", "game")}
+    statement = statement.on_conflict_do_update(
+        index_elements=["guild_id", "game"], set_={**keep, "active": True}, where=PLANS.c.active.is_(False)
+    )
+    return (await connection.execute(statement.returning(PLANS.c.guild_id))).first() is not None
+
+
+async def hold_plan(connection: AsyncConnection, guild_id: int, game: str, **values: Any) -> Row[Any] | None:
+    """A game's plan while its seasons are on, held for this transaction by a write of ``values`` (who changes
+    it, when): None, nothing written, if they are not on. The transaction's first write, as
+    :func:`claim_plan`'s, so that two /season stop at once find it on only once."""
+    statement = (
+        update(PLANS)
+        .where(PLANS.c.guild_id == guild_id, PLANS.c.game == game, PLANS.c.active.is_(True))
+        .values(**values)
+        .returning(*PLANS.c)
+    )
+    return (await connection.execute(statement)).first()
+
+
 async def save_plan(connection: AsyncConnection, **values: Any) -> None:
     statement = _insert(connection, PLANS).values(**values)
     keep = {key: value for key, value in values.items() if key not in ("guild_id", "game")}
@@ -87,11 +111,16 @@ async def season_by_id(connection: AsyncConnection, season_id: int) -> Row[Any] 
     return (await connection.execute(select(SEASONS).where(SEASONS.c.id == season_id))).first()
 
 
-async def seasons_of(connection: AsyncConnection, guild_id: int, game: str | None, limit: int = 25) -> list[Row[Any]]:
-    """A server's seasons (of one game, or all), newest first."""
+async def seasons_of(
+    connection: AsyncConnection, guild_id: int, game: str | None, limit: int = 25, starting: str = ""
+) -> list[Row[Any]]:
+    """A server's seasons (of one game, or all), newest first; with ``starting``, those whose name starts so
+    (chosen before the limit, so that an old season is found by what is typed)."""
     statement = select(SEASONS).where(SEASONS.c.guild_id == guild_id)
     if game is not None:
         statement = statement.where(SEASONS.c.game == game)
+    if starting:
+        statement = statement.where(SEASONS.c.name.startswith(starting, autoescape=True))
     statement = statement.order_by(SEASONS.c.starts_at.desc(), SEASONS.c.id.desc()).limit(limit)
     return list(await connection.execute(statement))
 

@@ -135,29 +135,29 @@ class Seasons:
         if length == "dates" and first is not None:
             start = midnight(first)
         async with self.store.db.engine.begin() as connection:
-            plan = await stored.plan(connection, guild_id, game)
-            if plan is not None and plan.active:
-                raise SeasonRefused("season_already_on", game=game)
-            latest = await stored.latest_season(connection, guild_id, game)
-            if latest is not None and latest.ends_at > start:  # turned off and on again before its end
-                start = max(start, latest.ends_at)
-            await stored.save_plan(
+            claimed = await stored.claim_plan(
                 connection,
                 guild_id=guild_id,
                 game=game,
                 length=length,
                 span_days=span_days,
                 channel_id=channel_id,
-                active=True,
                 top_role_id=top_role_id,
                 top_count=top_count,
                 changed_by=by_user,
                 updated_at=now,
             )
+            if not claimed:
+                raise SeasonRefused("season_already_on", game=game)
+            latest = await stored.latest_season(connection, guild_id, game)
+            if latest is not None and latest.ends_at > start:  # turned off and on again before its end
+                start = max(start, latest.ends_at)
             number = (latest.number if latest is not None else 0) + 1
             ends_at: datetime | None = None
             if length == "dates" and last is not None:  # to the end of ``last`` (UTC), whenever this one begins
-                ends_at = max(midnight(last) + timedelta(days=1), start + timedelta(days=1))
+                ends_at = midnight(last) + timedelta(days=1)
+                if ends_at <= start:  # (begun after it: to the next midnight, so later seasons keep the dates' cut)
+                    ends_at = midnight(start.date()) + timedelta(days=1)
             await add_season(connection, guild_id, game, number, start, length, span_days, ends_at)
             created = await stored.latest_season(connection, guild_id, game)
             assert created is not None
@@ -170,8 +170,8 @@ class Seasons:
             raise NotAllowed("season_not_admin")
         now = self.store.clock()
         async with self.store.db.engine.begin() as connection:
-            plan = await stored.plan(connection, guild_id, game)
-            if plan is None or not plan.active:
+            plan = await stored.hold_plan(connection, guild_id, game, changed_by=by_user, updated_at=now)
+            if plan is None:
                 raise SeasonRefused("season_not_on", game=game)
             current = await ensure_season(connection, guild_id, game, now)
             await stored.save_plan(
@@ -288,10 +288,12 @@ class Seasons:
             row = await stored.season_by_id(connection, season_id)
         return None if row is None or row.guild_id != guild_id else SeasonInfo.of(row)
 
-    async def seasons(self, guild_id: int, game: str | None = None) -> list[SeasonInfo]:
-        """A server's seasons, newest first (at most 25: a choice list's most)."""
+    async def seasons(self, guild_id: int, game: str | None = None, starting: str = "") -> list[SeasonInfo]:
+        """A server's seasons, newest first (at most 25: a choice list's most); with ``starting``, those whose
+        name starts so, however old."""
         async with self.store.db.engine.connect() as connection:
-            return [SeasonInfo.of(row) for row in await stored.seasons_of(connection, guild_id, game)]
+            rows = await stored.seasons_of(connection, guild_id, game, starting=starting)
+            return [SeasonInfo.of(row) for row in rows]
 
     async def board(self, season_id: int, limit: int = 10, offset: int = 0) -> list[BoardRow]:
         async with self.store.db.engine.connect() as connection:

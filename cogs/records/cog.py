@@ -90,8 +90,11 @@ class Records(commands.Cog, name=HANDLER):
     async def season_names(self, interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[str]]:
         """The server's seasons (of the game chosen, if one is), newest first, that start as typed."""
         game = getattr(interaction.namespace, "game", None)
-        seasons = await self.service.seasons.seasons(interaction.guild_id or 0, game if game in GAMES else None)
-        names = list(dict.fromkeys(s.name for s in seasons if s.name.startswith(typed.strip())))
+        typed = typed.strip()[:100]  # (Discord sends at most 100 characters; a forged request, more)
+        seasons = await self.service.seasons.seasons(
+            interaction.guild_id or 0, game if game in GAMES else None, starting=typed
+        )
+        names = list(dict.fromkeys(s.name for s in seasons if s.name.startswith(typed)))
         return [app_commands.Choice(name=name, value=name) for name in names[:25]]
 
     async def board_page(

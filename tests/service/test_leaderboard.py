@@ -157,6 +157,19 @@ async def test_profile_best_deal_partners_and_games(service: TableService) -> No
     async with service.db.engine.connect() as connection:  # a match held back (a duplicate round going on)
         played = (await service.table_result(outcome.table.id) or {"match_id": 0})["match_id"]
         assert await board.partners(connection, 1, 100, "five-hundred", {played}) == []
+    # with a computer beside them: the computer is nobody's favourite partner (it was one, named "None")
+    info = await service.open_table(1, 701, 100, "P100", "five-hundred", {})
+    for user in (101, 102):
+        info = await service.join(info.id, user, f"P{user}")
+    info = await service.add_computer(info.id, 100, "easy")
+    outcome = await service.start(info.id, 100, message_id=LOBBY_MESSAGE)
+    await play_to_end(service, outcome.table, seed=3)
+    seats = {seat.index: seat.user_id for seat in (await service.table(outcome.table.id)).seats}
+    partner = seats[(next(i for i, u in seats.items() if u is None) + 2) % 4]  # the computer's partner: a person
+    assert partner is not None
+    for user in (100, 101, 102):
+        profile = await service.player_profile(1, user, "five-hundred")
+        assert all(p["user_id"] is not None for p in profile["partners"]), (user, profile["partners"])
     assert await service.guild_languages() == {}
     await service.update_guild_settings(1, language="ja")
     assert await service.guild_languages() == {1: "ja"}

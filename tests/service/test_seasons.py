@@ -264,6 +264,86 @@ async def test_chosen_dates_turned_off_and_on_again_still_end_at_midnight(servic
     assert (season.starts_at, season.ends_at) == (clock.now, datetime(2026, 11, 28, tzinfo=UTC))
 
 
+async def test_daily_seasons_turned_off_and_on_again_the_same_day_keep_the_midnight_cut(
+    service: TableService, clock: Clock
+) -> None:
+    """Seasons of one day (the 21st to the 21st) turned off at 13:00 and on again with the same dates: the new one
+    runs to midnight, not to 13:00 the next day, and every later one from midnight to midnight (they all drifted
+    to 13:00 for good, found by a helper's audit)."""
+    clock.now = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    await turn_on(service, "dates", starts="2026-11-21", ends="2026-11-21")
+    clock.now = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+    await service.seasons.turn_off(GUILD, GAME, by_user=1, can_manage=True)
+    await turn_on(service, "dates", starts="2026-11-21", ends="2026-11-21")
+    clock.now = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+    await service.seasons.current(GUILD, GAME)
+    spans = [(s.starts_at, s.ends_at) for s in reversed(await service.seasons.seasons(GUILD, GAME))]
+    day = [datetime(2026, 11, d, tzinfo=UTC) for d in range(21, 26)]
+    assert spans == [
+        (day[0], day[0] + timedelta(hours=13)),  # the first, turned off at 13:00
+        (day[0] + timedelta(hours=13), day[1]),  # on again: to midnight
+        (day[1], day[2]),
+        (day[2], day[3]),
+        (day[3], day[4]),
+    ]
+
+
+async def test_two_season_starts_at_once_turn_them_on_once(database: Database, clock: Clock) -> None:
+    """Two /season start at once (two moderators, or one command sent twice; one process or two): one turns seasons
+    on, the other is refused, and the plan kept is the season's own (both were answered "started" and the plan was
+    the last writer's while the season was the other's, found by a helper's audit). The same for two stops."""
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        for guild in range(GUILD, GUILD + 4):
+            monthly = first.seasons.turn_on(guild, GAME, by_user=1, can_manage=True, length="month", channel_id=42)
+            daily = second.seasons.turn_on(
+                guild, GAME, by_user=2, can_manage=True, length="dates", starts="2026-11-21", ends="2026-11-21",
+                channel_id=99,
+            )  # fmt: skip
+            answers = await asyncio.gather(monthly, daily, return_exceptions=True)
+            refused = [a for a in answers if isinstance(a, TableError)]
+            assert len(refused) == 1 and refused[0].key == "season_already_on", answers
+            (started,) = [a for a in answers if not isinstance(a, BaseException)]
+            async with database.engine.connect() as connection:
+                plans = list(
+                    await connection.execute(
+                        text("SELECT length, channel_id FROM season_plans WHERE guild_id = :g"), {"g": guild}
+                    )
+                )
+                seasons = await connection.execute(
+                    text("SELECT count(*) FROM seasons WHERE guild_id = :g"), {"g": guild}
+                )
+                assert seasons.scalar_one() == 1
+            assert plans == [
+                ("dates" if started.ends_at.day == 22 else "month", 99 if started.ends_at.day == 22 else 42)
+            ]
+            stops = await asyncio.gather(
+                first.seasons.turn_off(guild, GAME, by_user=1, can_manage=True),
+                second.seasons.turn_off(guild, GAME, by_user=2, can_manage=True),
+                return_exceptions=True,
+            )
+            refused = [a for a in stops if isinstance(a, TableError)]
+            assert len(refused) == 1 and refused[0].key == "season_not_on", stops
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_an_old_season_is_offered_by_what_is_typed(service: TableService, clock: Clock) -> None:
+    """A season's name is offered as it is typed, however old (the 25 newest were chosen first, then filtered: a
+    weekly season of January was never offered in September)."""
+    clock.now = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
+    await turn_on(service, "dates", starts="2026-01-01", ends="2026-01-07")
+    clock.now = datetime(2026, 9, 1, tzinfo=UTC)
+    await service.seasons.current(GUILD, GAME)
+    assert len(await service.seasons.seasons(GUILD, GAME)) == 25
+    assert [s.name for s in await service.seasons.seasons(GUILD, GAME, starting="2026-01")] == [
+        "2026-01-29", "2026-01-22", "2026-01-15", "2026-01-08", "2026-01-01",
+    ]  # fmt: skip
+    assert await service.seasons.seasons(GUILD, GAME, starting="2026-01%") == []  # typed, not a pattern
+    assert await service.seasons.seasons(GUILD + 1, GAME, starting="2026") == []  # another server's
+
+
 async def test_a_season_claimed_then_taken_over_after_its_lease_is_posted_once(
     database: Database, clock: Clock
 ) -> None:
