@@ -43,3 +43,23 @@ def test_five_hundreds_summary_has_the_two_player_kitty_and_the_six_player_sides
     else:
         assert "2人なら5枚" in rules and "同じ枚数を捨て" in rules
         assert "一人おきに座る三人ずつの二組" in rules
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_ninety_nines_target_is_passed_not_reached(locale: str) -> None:
+    """The match ends when someone has more than the target: exactly 200 does not win."""
+    described = t(locale, "describe.ninety-nine.target")
+    assert ("more than" in described) if locale == "en-US" else ("超えたら" in described)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_ninety_nines_summary_has_the_first_trump_oxfords_bonus_and_two_players_declares(locale: str) -> None:
+    rules = t(locale, "rules.ninety-nine", players="2–4")
+    if locale == "en-US":
+        assert "first deal is at no trumps" in rules and "at diamonds" in rules
+        assert "Oxford format a flat 10" in rules
+        assert "With two players both may declare, and nobody may reveal" in rules
+    else:
+        assert "最初のディールは切り札なし" in rules and "ダイヤ" in rules
+        assert "オックスフォード形式では一律10" in rules
+        assert "2人のときは二人とも宣言でき、公開はできません" in rules
