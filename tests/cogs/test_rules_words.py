@@ -1,11 +1,17 @@
 """The words that tell players the rules say the rules we play (docs/rules/): /rules' summaries, the options'
-descriptions and labels."""
+descriptions and labels, and the options /rules lists for a new table of the server."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
+import discord
 import pytest
 
+from bot.tables import GuildSettings
 from cogs.i18n import t
+from cogs.rules import cog as rules_cog
 
 LOCALES = ("en-US", "ja")
 
@@ -63,3 +69,41 @@ def test_ninety_nines_summary_has_the_first_trump_oxfords_bonus_and_two_players_
         assert "最初のディールは切り札なし" in rules and "ダイヤ" in rules
         assert "オックスフォード形式では一律10" in rules
         assert "2人のときは二人とも宣言でき、公開はできません" in rules
+
+
+class Service:
+    def __init__(self, defaults: dict[str, dict[str, Any]]) -> None:
+        self.defaults = defaults
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return GuildSettings(guild_id, 60, 30, True, None, default_options=self.defaults)
+
+
+async def rules_here(monkeypatch: pytest.MonkeyPatch, defaults: dict[str, dict[str, Any]]) -> str:
+    """The options field /rules shows for Ninety-Nine in a channel with no table."""
+    sent: list[discord.Embed] = []
+
+    async def no_table(service: Any, interaction: Any) -> None:
+        return None
+
+    async def send(interaction: Any, text: str | None = None, **kwargs: Any) -> None:
+        sent.append(kwargs["embed"])
+
+    monkeypatch.setattr(rules_cog, "table_here", no_table)
+    monkeypatch.setattr(rules_cog, "send", send)
+    cog = rules_cog.Rules(SimpleNamespace(service=Service(defaults)))  # type: ignore[arg-type]
+    interaction: Any = SimpleNamespace(guild_id=1, locale="en-US", client=None)
+    await cog._rules(interaction, SimpleNamespace(value="ninety-nine"))  # type: ignore[arg-type]
+    [embed] = sent
+    assert embed.fields[0].name == "Options of a new Ninety-Nine table on this server"
+    return str(embed.fields[0].value)
+
+
+async def test_rules_with_no_table_lists_the_servers_options_that_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the default format there is no target: /rules in a channel with no table listed "Target: 200"."""
+    shown = await rules_here(monkeypatch, {})
+    assert "Format: three bonuses" in shown and "Target" not in shown
+    shown = await rules_here(monkeypatch, {"ninety-nine": {"format": "target", "target": 300}})
+    assert "Target: 300" in shown
+    shown = await rules_here(monkeypatch, {"ninety-nine": {"format": "oxford"}})
+    assert "Target" not in shown and "Trumps" not in shown and "Declare and reveal" not in shown
