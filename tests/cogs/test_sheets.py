@@ -13,6 +13,7 @@ from bot.games.shown import Text
 from bot.tables import SeatInfo
 from cogs.tables.render import sheet_text, shown_width
 from tests.cogs.test_limits import LONGEST_NAME, table_of
+from tests.test_five_hundred import at_play
 from tests.test_ninety_nine import two_player_deal
 
 
@@ -126,3 +127,24 @@ def test_two_players_sheet_says_the_dummys_own_rules() -> None:
         "ビッド成功1人: 各+30（ダミーは取ったトリックがビッドより少ないが、ダミーなので成功）",
         "ダミーだけに+60: 宣言が二つとも失敗（互いの分は入らない）",
     ]
+
+
+def misere_notes(tricks: list[int], **options: Any) -> list[str]:
+    """The notes of a four-player misère's sheet bid by seat 0 (Ann; Cid her partner), scored from its tricks."""
+    state = at_play("misere", {}, **options)
+    state.tricks = list(tricks)
+    state._score_hand()
+    people = tuple(SeatInfo(seat, seat + 1, name) for seat, name in enumerate(("Ann", "Ben", "Cid", "Dee")))
+    table = replace(table_of("five-hundred", 4, options, []), seats=people)
+    return sheet_text(table, state.sheets[-1], "en-US").partition("\n```\n")[2].splitlines()
+
+
+def test_five_hundreds_sheet_says_why_the_other_sides_score_after_a_misere() -> None:
+    """With misere_tricks_score each trick the contractor took pays every other side 10: the sheet showed +20
+    beside the other side with only the misère's -250 explained."""
+    assert misere_notes([2, 3, 0, 5], misere_tricks_score=True) == [
+        "−250: Ann's Misère failed",
+        "+20 to each other side: 10 for each trick Ann took in the misère",
+    ]
+    assert misere_notes([2, 3, 0, 5]) == ["−250: Ann's Misère failed"]  # nobody scores a trick: nothing to say
+    assert misere_notes([0, 6, 0, 4], misere_tricks_score=True) == ["+250: Ann's Misère made"]
