@@ -38,6 +38,7 @@ class NinetyNineSheet(DealSheet):
     trump: str | None
     made: int  # how many hands made their bid
     game_over: bool
+    dummy: int | None  # the two-player dummy's hand (2), whose bid and premium score by rules of their own
 
 
 class NinetyNineScores(Scores):
@@ -655,6 +656,7 @@ class NinetyNine(GameState):
             "trump": _trump_name(self.trump),
             "made": k,
             "game_over": False,
+            "dummy": 2 if self.players == 2 else None,
             "rows": list(rows),
         }
         game_over, match_over = self._check_game_end(made, rows)

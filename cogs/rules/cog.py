@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
-from bot.games.options import resolve
 from bot.tables import TableStatus
 from bot.words import listed, option_text
 
@@ -55,7 +54,9 @@ class Rules(commands.Cog):
             heading = t(locale, "rules.table_options", table=table.id)
         else:
             settings = await self.service.guild_settings(interaction.guild_id or 0)
-            options = resolve(chosen, GAMES[chosen].options, settings.default_options.get(chosen, {}))
+            # As a table shows its options: those that change the game beside the others (no target under a
+            # format without one); the player count is not known, so none is left out for it.
+            options = GAMES[chosen].options_that_count(None, settings.default_options.get(chosen, {}))
             heading = t(locale, "rules.server_options", game=game_name(chosen, locale))
         shown = "\n".join(option_text(chosen, name, value, locale) for name, value in options.items())
         embed.add_field(name=heading, value=clip(shown, 1024), inline=False)

@@ -76,7 +76,8 @@ def test_ninety_nine_bid_options_say_what_each_card_counts() -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_declare_is_explained_only_while_it_may_still_be_chosen(players: int) -> None:
     """After a declare, three or four players may only reveal or pass; two players may both declare (the
-    second was not told Declare was still open)."""
+    second was not told Declare was still open), and are told a missed declare pays the other player only if
+    that player did not miss one too (it said every other hand)."""
     from bot.games import presentation_of
 
     shown = presentation_of("ninety-nine")
@@ -89,7 +90,8 @@ def test_declare_is_explained_only_while_it_may_still_be_chosen(players: int) ->
             view, legal = state.view(seat), state.legal(seat)
             if view["phase"] == "premium":
                 keys = [note.key for note in shown.hand_notes(view)]
-                assert ("hand.explain_declare" in keys) == ("declare" in legal), (legal, keys)
+                declare = "hand.explain_declare_2" if players == 2 else "hand.explain_declare"
+                assert (declare in keys) == ("declare" in legal), (legal, keys)
                 assert ("hand.explain_reveal" in keys) == ("reveal" in legal), (legal, keys)
                 others_declared = any(o["offer"] == "declare" and o["seat"] != seat for o in view["premium_offers"])
                 checked += others_declared

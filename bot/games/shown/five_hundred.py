@@ -142,9 +142,10 @@ class FiveHundredPresentation:
                 bid=bid_text(contract) if contract else "?",
                 who=_seat_or_unknown(sheet.get("contractor")),
             )
+        scored = cast(list[FiveHundredRow], sheet["rows"])
         rows = tuple(
             (row["seat"], (Cell(row["tricks"], 3), Cell(row["points"], 5, signed=True), Cell(row["total"], 5)))
-            for row in cast(list[FiveHundredRow], sheet["rows"])
+            for row in scored
         )
         notes: tuple[Text, ...] = ()
         contract, value = sheet.get("contract"), sheet.get("value")
@@ -154,6 +155,11 @@ class FiveHundredPresentation:
             notes = (say(key, value=value, bid=bid_text(contract), name=who),)
             if "tricks" in contract:  # the defenders' tricks count; a misère's do not
                 notes += (say("sheet.why_tricks_500"),)
+            else:  # with misere_tricks_score each trick the contractor took pays every other side 10
+                side = sheet.get("contract_side") or []
+                taken = next((row["tricks"] for row in scored if row["seat"] == sheet.get("contractor")), 0)
+                if taken and any(row["points"] > 0 for row in scored if row["seat"] not in side):
+                    notes += (say("sheet.why_misere_tricks_500", value=10 * taken, name=who),)
         elif contract is None and sheet["rows"] and not sheet.get("thrown_in"):  # played after all passed
             notes = (say("sheet.why_all_passed_500"),)
         return Sheet(title, "sheet.head_500", rows, notes)

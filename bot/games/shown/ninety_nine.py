@@ -150,15 +150,29 @@ class NinetyNinePresentation(OwnBids):
 
     @staticmethod
     def _why(sheet: NinetyNineSheet) -> tuple[Text, ...]:
-        """Each bonus and its cause: exact bids, a premium made or failed, a game won."""
+        """Each bonus and its cause: bids made, a premium made or failed, a game won. With two players the
+        dummy's own rules too: its bid is made by taking no more than it bid, an exact one scores as a made
+        declare, and two failed declares pay the dummy alone."""
         rows = cast(list[NinetyNineRow], sheet["rows"])
+        # The two-player dummy's row (none with three or four, nor on a sheet scored before sheets named it).
+        dummy = next((row for row in rows if row["seat"] == sheet.get("dummy")), None)
         notes = []
         made = [row for row in rows if row["made"]]
         if made and made[0]["bid_bonus"]:
-            notes.append(say("sheet.why_bids_99", bonus=made[0]["bid_bonus"], count=len(made)))
+            bonus, count = made[0]["bid_bonus"], len(made)
+            if dummy is not None and dummy["made"] and dummy["tricks"] < dummy["bid"]:
+                notes.append(say("sheet.why_bids_dummy_99", bonus=bonus, count=count, name=Seat(dummy["seat"])))
+            else:
+                notes.append(say("sheet.why_bids_99", bonus=bonus, count=count))
+        if dummy is not None and dummy["tricks"] == dummy["bid"]:
+            notes.append(say("sheet.why_dummy_exact_99", value=PREMIUM_VALUE[1], name=Seat(dummy["seat"])))
+        failed = [row for row in rows if row["premium"] is not None and not row["made"]]
+        paid = dummy if dummy is not None and len(failed) == 2 else None  # each pays the dummy, neither the other
+        if paid is not None:
+            notes.append(say("sheet.why_declares_failed_99", value=2 * PREMIUM_VALUE[1], name=Seat(paid["seat"])))
         for row in rows:
             premium = row["premium"]
-            if premium is not None:
+            if premium is not None and (row["made"] or paid is None):
                 value = PREMIUM_VALUE[1] if premium == "declare" else PREMIUM_VALUE[2]
                 key = "sheet.why_premium_made" if row["made"] else "sheet.why_premium_failed"
                 notes.append(say(key, value=value, name=Seat(row["seat"]), premium=say(f"sheet.premium_{premium}")))
@@ -195,8 +209,9 @@ class NinetyNinePresentation(OwnBids):
         words = _premium_words(view)
         standing = _standing(view, seat)
         notes = [standing] if standing is not None else []
-        if "declare" in words:
-            notes.append(say("hand.explain_declare", value=PREMIUM_VALUE[1]))
+        if "declare" in words:  # two players: a miss pays the other player only if they did not miss a declare too
+            key = "hand.explain_declare_2" if view["players"] == 2 else "hand.explain_declare"
+            notes.append(say(key, value=PREMIUM_VALUE[1]))
         if "reveal" in words:
             notes.append(say("hand.explain_reveal", value=PREMIUM_VALUE[2]))
         if _raising(view, seat) is None:  # else the line of what stands says what a pass does
