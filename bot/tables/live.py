@@ -199,8 +199,8 @@ class Step:
         sheet = after["last_deal"]
         if sheet is not None and (not live.sheets or live.sheets[-1]["deal"] != sheet["deal"]):
             live.sheets.append(sheet)
-        if before is not None and after["deal"] != before["deal"] and not state.is_over():
-            self._deal_ended()
+        if before is not None and (after["deal"] != before["deal"] or state.is_over()):
+            self._deal_ended()  # the match's last deal too: played out by the clock alone, it is abandoned, not rated
         if self.now is None:
             return
         self.records.append(

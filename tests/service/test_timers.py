@@ -15,7 +15,7 @@ from bot.tables import BadOptions, TableError, TableInfo, TableService
 from bot.tables.play import SET_ASIDE
 
 from .conftest import Clock
-from .helpers import HOST, heard, make_service, started
+from .helpers import CHANNEL, HOST, heard, make_service, started
 
 
 async def _deadlines(database: Database) -> int:
@@ -124,6 +124,43 @@ async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: 
     assert last.public["deal"] == 3
     assert (await service.table(outcome.table.id)).status == "abandoned"
     assert await service.table_in_channel(outcome.table.channel_id) is None
+
+
+async def test_a_last_deal_nobody_played_abandons_the_table_rather_than_rate_it(
+    service: TableService, clock: Clock
+) -> None:
+    """Everyone away for the whole of the match's last deal (here its only deal): abandoned, as any deal played by
+    the clock alone, not finished and rated as if it had been played (found by a helper's audit)."""
+    await service.update_guild_settings(1, turn_seconds=10, grace_seconds=5)
+    outcome = await started(service, "oh-hell", players=3, options={"start_cards": 1})
+    last = outcome
+    for _ in range(200):  # nobody acts: the timers play every turn
+        clock.advance(20)
+        await service.run_timers()
+        await service.settle()
+        for timed in heard(service).take():
+            last = timed
+        if last.table.status != "playing":
+            break
+    assert last.table.status == "abandoned" and last.kinds()[-1] == "abandoned"
+    assert "match_over" not in last.kinds()
+    async with service.db.engine.connect() as connection:
+        assert (await connection.execute(text("SELECT count(*) FROM matches"))).scalar_one() == 0
+        assert (await connection.execute(text("SELECT count(*) FROM ratings"))).scalar_one() == 0
+    # one person played in it: the match is finished and counts
+    outcome = await started(service, "oh-hell", players=3, options={"start_cards": 1}, channel=CHANNEL + 1)
+    who = outcome.table.to_act[0]
+    await service.act(outcome.table.id, HOST + who, (await service.legal(outcome.table.id, HOST + who))[0])
+    last = outcome
+    for _ in range(200):
+        clock.advance(20)
+        await service.run_timers()
+        await service.settle()
+        for timed in heard(service).take():
+            last = timed
+        if last.table.status != "playing":
+            break
+    assert last.table.status == "finished" and "match_over" in last.kinds()
 
 
 async def test_guild_settings_are_checked_and_saved(service: TableService) -> None:
