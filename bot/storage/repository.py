@@ -406,6 +406,20 @@ async def close_unshown_lobbies(
     return sorted(int(row.id) for row in await connection.execute(statement))
 
 
+async def close_unreadable(connection: AsyncConnection, table_id: int, now: datetime) -> bool:
+    """Abandon an open table by its row alone (its log no longer replays, so no move can be made and nothing of
+    the game read): its places freed, its turn timer gone. Whether it was open."""
+    statement = (
+        update(TABLES)
+        .where(TABLES.c.id == table_id, TABLES.c.status.in_(OPEN_STATUSES))
+        .values(status=ABANDONED, finished_at=now, **SLOTS_FREED, version=TABLES.c.version + 1)
+        .returning(TABLES.c.id)
+    )
+    closed = (await connection.execute(statement)).first() is not None
+    await connection.execute(delete(DEADLINES).where(DEADLINES.c.table_id == table_id))
+    return closed
+
+
 async def table_in_channel(connection: AsyncConnection, channel_id: int, thread_id: int | None) -> int | None:
     """The open table of a channel (without a thread) or of a thread."""
     statement = select(TABLES.c.id).where(TABLES.c.status.in_(OPEN_STATUSES))

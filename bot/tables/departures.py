@@ -24,7 +24,7 @@ from bot.storage import repository as repo
 from bot.storage import seasons as srepo
 from bot.storage import tournaments as trepo
 
-from .errors import TableError
+from .errors import LogDoesNotReplay, TableError
 from .game_nights import GameNights
 from .lobby import Lobby
 from .play import Play
@@ -174,12 +174,29 @@ class Departures:
             return await repo.open_table_ids_at(connection, **where)
 
     async def _abandon(self, table_ids: list[int], reason: str) -> list[int]:
-        """Abandon each table (as a manager would), but those that ended meanwhile: the ids abandoned here."""
+        """Abandon each table (as a manager would), but those that ended meanwhile: the ids abandoned here. One
+        that fails does not keep the others open: a table whose log no longer replays is closed by its row alone
+        (nobody is left to show it to), any other failure is logged and the next table goes on."""
         abandoned = []
         for table_id in table_ids:
             try:
                 await self.play.abandon(table_id, NOBODY, can_manage=True, reason=reason)
             except TableError:
                 continue
+            except LogDoesNotReplay:
+                self.store.troubled(table_id, f"abandoning ({reason})")
+                if not await self._close_unreadable(table_id):
+                    continue
+            except Exception:
+                self.store.troubled(table_id, f"abandoning ({reason})")
+                continue
             abandoned.append(table_id)
         return abandoned
+
+    async def _close_unreadable(self, table_id: int) -> bool:
+        now = self.store.clock()
+
+        async def work(connection: AsyncConnection) -> bool:
+            return await repo.close_unreadable(connection, table_id, now)
+
+        return await self.store.db.write(work)  # (never held in memory: it could not be read)

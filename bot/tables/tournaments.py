@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
@@ -46,7 +47,7 @@ from bot.tournaments.knockout import advancing, advancing_without, is_final, kno
 from bot.tournaments.standings import Standing, TablePlaces, shown, standings
 from bot.tournaments.swiss import RoundPlan, first_round_order, pair_key, swiss_round
 
-from .errors import BadOptions, NotAllowed, TableError, TableNotFound, TooMany, WrongStatus
+from .errors import BadOptions, LogDoesNotReplay, NotAllowed, TableError, TableNotFound, TooMany, WrongStatus
 from .events import Event, MatchEnded, TableChanged
 from .names import readable_name
 from .records import Outcome
@@ -592,6 +593,11 @@ class Tournaments:
                     await self.abandoner.abandon(table.table_id, info.host_id, can_manage=True)
                 except TableError:
                     log.info("table %s of tournament %s had already ended", table.table_id, tournament_id)
+                except LogDoesNotReplay:  # no move can be made there: closed by its row, the others go on
+                    log.exception("table %s of tournament %s could not be read; closed", table.table_id, tournament_id)
+                    await self.store.db.write(partial(repo.close_unreadable, table_id=table.table_id, now=now))
+                except Exception:
+                    log.exception("table %s of tournament %s failed to end", table.table_id, tournament_id)
         return await self._changed(tournament_id, "cancelled", refusal)
 
     # Rounds ----------------------------------------------------------------------

@@ -4,6 +4,8 @@ abandoned), a table's thread deleted (the table goes on in its channel)."""
 
 from __future__ import annotations
 
+from sqlalchemy import text
+
 from bot.storage.database import Database
 from bot.storage.models import TournamentStatus
 from bot.tables import TableService
@@ -225,3 +227,32 @@ async def test_channels_deleted_while_nobody_listened_are_found_when_their_serve
     assert night.id not in [n.id for n in await service.game_nights.upcoming(guild)]
     assert await service.channels_missing({guild: {kept}}) == [season_gone]  # the season is kept, as at CHANNEL_DELETE
     assert await service.channels_missing({}) == []
+
+
+async def test_a_table_whose_log_no_longer_replays_does_not_keep_the_others_open(
+    database: Database, clock: Clock
+) -> None:
+    """The bot removed from a server with a table whose log no longer replays (a row edited by hand, an engine
+    changed under it) and another: both are closed, the first by its row alone (it raised out of the loop and the
+    other stayed open, playing on, and the bad one held its channel for good: found by a helper's audit)."""
+    first = make_service(database, clock)
+    bad = (await started(first, "oh-hell", players=3)).table
+    who = bad.to_act[0]
+    await first.act(bad.id, HOST + who, (await first.legal(bad.id, HOST + who))[0])
+    good = (await started(first, "oh-hell", players=3, channel=CHANNEL + 1, first_user=HOST + 10)).table
+    await first.close()
+    async with database.engine.begin() as connection:
+        await connection.execute(text("UPDATE actions SET action = 'bid 99' WHERE table_id = :t"), {"t": bad.id})
+    second = make_service(database, clock)  # a restart: the bad table cannot be read
+    try:
+        left = await second.server_left(GUILD)
+        assert sorted(left.tables) == sorted([bad.id, good.id])
+        assert (await second.table(good.id)).status == "abandoned"
+        async with database.engine.connect() as connection:
+            statuses = dict((await connection.execute(text("SELECT id, status FROM tables"))).all())
+            timers = (await connection.execute(text("SELECT count(*) FROM deadlines"))).scalar_one()
+        assert statuses == {bad.id: "abandoned", good.id: "abandoned"} and timers == 0
+        assert await second.table_in_channel(CHANNEL) is None  # the channel's place is free again
+        assert await matches(database) == 0
+    finally:
+        await second.close()

@@ -1050,3 +1050,26 @@ async def test_a_no_show_seated_alone_with_computers_does_not_go_on(service: Tab
     standings = await tournaments.standings(info.id)
     assert standings[-1].entrant.id == absentee and standings[-1].firsts == 0
     assert all(absentee not in table.seats for table in await tournaments.round_tables(info.id, 2))
+
+
+async def test_cancelling_with_a_table_that_cannot_be_read_ends_every_table(database: Database, clock: Clock) -> None:
+    """A round's table whose log no longer replays does not keep the tournament's other tables open when it is
+    cancelled: that one is closed by its row, the others abandoned as ever."""
+    first = make_service(database, clock)
+    info = await signed_up(first, 8)
+    await first.tournaments.start(info.id, HOST)
+    bad, good = await first.tournaments.round_tables(info.id, 1)
+    live = await first.table(bad.table_id)
+    who = next(s.user_id for s in live.seats if s.index == live.to_act[0])
+    assert who is not None
+    await first.act(bad.table_id, who, (await first.legal(bad.table_id, who))[0])
+    await first.close()
+    async with database.engine.begin() as connection:
+        await connection.execute(text("UPDATE actions SET action = 'bid 99' WHERE table_id = :t"), {"t": bad.table_id})
+    second = make_service(database, clock)  # a restart: the bad table cannot be read
+    try:
+        await second.tournaments.cancel(info.id, HOST)
+        statuses = {t.table_id: t.status for t in await second.tournaments.round_tables(info.id, 1)}
+        assert statuses == {bad.table_id: "abandoned", good.table_id: "abandoned"}
+    finally:
+        await second.close()
