@@ -380,7 +380,9 @@ class Tournaments(commands.Cog, name=HANDLER):
             except TableError as error:
                 await send(interaction, error_text(error, locale))
                 return
-            if interaction.message is not None and interaction.message.id == info.message_id:
+            clicked = interaction.message
+            # the sign-up message itself (its id not yet recorded: a Join clicked before the create's write)
+            if clicked is not None and info.message_id in (clicked.id, None):
                 await update(interaction, **self._signup(info, await self.locale_of(info.guild_id)))
             else:
                 await send(interaction, t(locale, "tournament.done"))

@@ -10,7 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
+from bot.storage.database import Database
 from tests.double import BotProcess, DiscordDouble, Message, User
 
 from .driver import WAIT, TableDriver, cards_named, control
@@ -410,6 +412,33 @@ async def test_a_tournament_whose_sign_up_was_deleted_is_cancelled_by_command(
         assert "is cancelled" in await said(User(2000, "Mod", manager=True), numbers[1])
         assert "is cancelled" not in await said(users[0], numbers[1])  # once
         await sign_up(double, users)  # a place again
+        assert double.problems == []
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()[-4000:]
+
+
+async def test_a_join_before_the_sign_up_message_is_recorded_redraws_it(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """A Join clicked between the sign-up's post and the write of its id (a slow database: seen once in CI) redraws
+    the sign-up message it was clicked on, not a bare "Done." that left the message short of an entrant for good."""
+    users = entrants(2)
+    process = BotProcess(double, database_url, tmp_path / "bot.log")
+    await process.start()
+    try:
+        signup = await sign_up(double, users[:1])
+        database = Database(database_url)
+        try:
+            async with database.engine.begin() as connection:  # as it is before the create's write of the id
+                await connection.execute(text("UPDATE tournaments SET message_id = NULL"))
+        finally:
+            await database.close()
+        join = control(signup, ":join:")
+        assert join is not None
+        answer = await double.click(users[1], signup, join["custom_id"])
+        assert answer.original is None or answer.original.id == signup.id, answer.original
+        await double.wait_for(lambda: "Entrants (2)" in signup.text(), WAIT, "the sign-up redrawn")
         assert double.problems == []
     finally:
         await process.stop()
