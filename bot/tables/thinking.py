@@ -135,9 +135,10 @@ class Thinker:
     async def decide(self, state: str, seat: int, level: str, seed: int) -> Choice:
         """``level``'s choice for ``seat`` in ``state`` (a ``GameState.to_json()`` text)."""
         try:
-            return await asyncio.wait_for(
-                self._run(Job(state, seat, level, seed, self.budget_ms, self.samples)), self.give_up_after
-            )
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows the caller's cancellation when the
+            # decision comes back in the same turn of the loop, and a driver the service cancelled played on
+            async with asyncio.timeout(self.give_up_after):
+                return await self._run(Job(state, seat, level, seed, self.budget_ms, self.samples))
         except TimeoutError:
             log.error("a decision (seat %s, %s) overran %g s: given up", seat, level, self.give_up_after)
             raise Overran(f"no decision within {self.give_up_after:g} s") from None

@@ -559,3 +559,23 @@ async def test_a_decision_under_way_that_overruns_is_given_up_and_its_worker_rep
         assert easy.action in state.legal(seat) and thinker._pool is not pool
     finally:
         await thinker.close()
+
+
+async def test_a_decision_cancelled_as_it_comes_back_is_cancelled() -> None:
+    """The service cancels a computer's driver (it stops) just as its decision comes back, in the same turn of the
+    event loop: the cancellation holds. (asyncio.wait_for on Python 3.11 returned the decision instead, and the
+    driver played on after the service had stopped: found by a helper's audit.)"""
+    thinker = Thinker(workers=1)
+    decision: asyncio.Future[Choice] = asyncio.get_running_loop().create_future()
+
+    async def run(job: Job) -> Choice:
+        return await decision
+
+    thinker._run = run  # type: ignore[method-assign]
+    deciding = asyncio.create_task(thinker.decide("{}", 0, "strong", 1))
+    for _ in range(3):
+        await asyncio.sleep(0)  # waiting for the worker
+    decision.set_result(Choice("bid 1"))
+    deciding.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await deciding
