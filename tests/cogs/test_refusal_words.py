@@ -19,7 +19,7 @@ HOSTILE = "**<@&12345678901234567>** @everyone _x_"
     "error",
     [
         NightRefused("night_bad_time", value=HOSTILE),
-        NightRefused("night_bad_options", value=HOSTILE),
+        NightRefused("night_bad_options", value=HOSTILE, game="oh-hell", names="start_cards, sequence, hook, scoring"),
         SeasonRefused("season_bad_date", value=HOSTILE),
         SeasonRefused("season_unknown", name=HOSTILE, game="oh-hell"),
         TableError("bad_rounds", most=15, value=HOSTILE),

@@ -85,6 +85,8 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
             assert answer.original is not None and answer.original.ephemeral_for == japanese.id
             shown = answer.original.text()  # the option by its name in Japanese, or the one not understood
             assert "最大の配り枚数" in shown or "オプション" in shown or "start_cards" in shown
+            if options != "start_cards=99":  # not a list of the game's options: the names they are typed by
+                assert "start_cards, sequence, hook, scoring" in shown, shown
         answer = await double.command(users[0], "tournament", "create", game="oh-hell", table_size=2)
         assert answer.original is not None and "cannot be played at a table of 2" in answer.original.text()
         assert not [m for m in double.public_messages() if "Tournament" in m.text()]
