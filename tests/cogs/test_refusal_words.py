@@ -34,4 +34,4 @@ def test_what_someone_typed_is_said_back_as_typed(error: TableError, locale: str
     plain = words.error_text(error, locale)  # the words themselves (the Activity's page shows text, not markdown)
     assert HOSTILE in plain
     if error.key == "season_unknown":
-        assert "Oh Hell" in said or "オー・ヘル" in said  # the game still named, not escaped
+        assert "Oh Hell" in said or "オーヘル" in said  # the game still named, not escaped
