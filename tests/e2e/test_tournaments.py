@@ -237,7 +237,7 @@ async def test_a_knockout_to_its_final_then_the_tournament_in_history_and_stats(
         assert "1 played · 0 on the podium · 0 won" in loser_stats
         japanese = User(champion.id, champion.name, "ja")
         assert "8人中1位" in await shown("history", japanese, user=champion)
-        assert "1回参加・表彰台1回・優勝1回" in await shown("stats", japanese)
+        assert "1回参加 · 表彰台1回 · 優勝1回" in await shown("stats", japanese)
         assert "Tournaments" not in await shown("stats", champion, game="ninety-nine")  # another game's
         assert double.problems == []
     finally:
