@@ -76,6 +76,13 @@ class Game:
     quick: dict[str, OptionValue] = field(default_factory=dict)
     length: Callable[[int, Mapping[str, OptionValue]], Length] | None = None
 
+    @property
+    def option_names(self) -> str:
+        """The names its options are typed by (``name=value`` in ``/tournament create`` and ``/gamenight
+        schedule``), English in every language (the labels ``/rules`` shows are translated): for the refusal of
+        options that are not the game's, ``start_cards, sequence, hook, scoring``."""
+        return ", ".join(option.name for option in self.options)
+
     def options_in_play(self, players: int | None, options: Mapping[str, OptionValue]) -> dict[str, Any]:
         """The options a match plays with: ``options`` checked, the rules' defaults filled in, and where a
         default depends on the player count (Oh Hell's ``start_cards``: 8 with six players, 7 with seven)

@@ -55,7 +55,9 @@ ENGLISH: dict[str, str] = {
     "night_bad_time": "{value!r} is not a time: write it as YYYY-MM-DD HH:MM in UTC.",
     "night_in_past": "A game night cannot start in the past ({starts}); it is now {now} (UTC).",
     "night_too_far": "A game night can be scheduled at most {days} days ahead.",
-    "night_bad_options": "{value!r} is not a list of options: write them as name=value, separated by spaces.",
+    "night_bad_options": (
+        "{value!r} is not a list of options: write them as name=value, separated by spaces. {game}'s options: {names}."
+    ),
 }
 
 

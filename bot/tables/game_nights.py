@@ -97,15 +97,16 @@ class NightPlan:
     tournament_format: str | None = None  # a tournament night's format; None: a game's lobby
 
 
-def parse_options(given: str) -> dict[str, Any]:
-    """``target=3 jokers=off`` as options (numbers as numbers, on/off and true/false as truths)."""
+def parse_options(game: str, given: str) -> dict[str, Any]:
+    """``target=3 jokers=off`` as options of ``game`` (numbers as numbers, on/off and true/false as truths); the
+    names are checked by the game (``checked_options``). Refused as no list of options, naming the game's."""
     if len(given) > MAX_OPTIONS_TEXT or not given.isprintable():
-        raise NightRefused("night_bad_options", value=given[:40])
+        raise NightRefused("night_bad_options", value=given[:40], game=game, names=GAMES[game].option_names)
     options: dict[str, Any] = {}
     for part in given.split():
         name, equals, value = part.partition("=")
         if not equals or not name or not value:
-            raise NightRefused("night_bad_options", value=part[:40])
+            raise NightRefused("night_bad_options", value=part[:40], game=game, names=GAMES[game].option_names)
         lowered = value.lower()
         if lowered in ("on", "true", "yes"):
             options[name] = True
@@ -139,7 +140,7 @@ class GameNights:
         # A tournament night's tables are of its players, else of the game's largest (as its sign-up opens them):
         # its options are checked for that size now, not refused at the start, hours after it was announced.
         size = players if players is not None or tournament is None else max(GAMES[game].players)
-        chosen = checked_options(game, parse_options(options or ""), size)
+        chosen = checked_options(game, parse_options(game, options or ""), size)
         return NightPlan(game, chosen, players, starts_at, tournament)
 
     def _start(self, starts: str) -> datetime:

@@ -70,7 +70,8 @@ MOST_OPTIONS_TEXT = 200
 
 
 def parse_options(game: str, written: str | None) -> dict[str, Any] | str:
-    """``name=value`` pairs as the game's options (typed by its specs), or the catalogue key of a refusal."""
+    """``name=value`` pairs as the game's options (typed by its specs), or the catalogue key of a refusal (which
+    names the game, ``{game}``, and its options, ``{names}``: ``Game.option_names``)."""
     specs: dict[str, Option] = {option.name: option for option in GAMES[game].options}
     out: dict[str, Any] = {}
     if not written:
@@ -163,8 +164,9 @@ class Tournaments(commands.Cog, name=HANDLER):
             await send(interaction, t(locale, "error.unknown_game", game=game.value, allowed=", ".join(GAMES)))
             return
         chosen = parse_options(game.value, options)
-        if isinstance(chosen, str):
-            await send(interaction, t(locale, chosen))
+        if isinstance(chosen, str):  # the names the game's options are typed by, which /rules does not show
+            shown = t(locale, f"game.{game.value}")
+            await send(interaction, t(locale, chosen, game=shown, names=GAMES[game.value].option_names))
             return
         kind = getattr(interaction.channel, "type", None)
         threadless = kind is not None and kind not in (discord.ChannelType.text, discord.ChannelType.news)

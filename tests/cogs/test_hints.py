@@ -54,11 +54,11 @@ def test_a_hint_reads_as_the_hand_labels_its_action(hint: Hint, view: dict[str, 
 
 def test_hints_in_japanese() -> None:
     assert hint_text(Hint("play 7H", "bid", 0.643, 180), JUST_MAKE, "ja") == (
-        "💡 7♥を出す：試した180通りの配りのうち64%で、ビッドどおりになります。"
+        "💡 7♥を出す：試した180通りの配り方のうち64%で、ビッドどおりになります。"
     )
     assert hint_text(Hint("play JK H", None, None, 0), FIVE_HUNDRED, "ja") == "💡 🃏 ジョーカーを♥ ハートとして出す。"
     assert hint_text(Hint("bid 7S", "contract", 0.71, 120), FIVE_HUNDRED, "ja") == (
-        "💡 7 ♠をビッド：試した120通りの配りのうち71%で、コントラクトを果たせます。"
+        "💡 7 ♠をビッド：試した120通りの配り方のうち71%で、コントラクトを果たせます。"
     )
 
 

@@ -353,7 +353,7 @@ def test_lengths_of_time_read_the_same_everywhere(seconds: int, english: str, ja
 
 
 @pytest.mark.parametrize(
-    ("locale", "said"), [("en-US", "About 1 h to play (about 30 deals)"), ("ja", "対戦は約1時間(約30ディール)")]
+    ("locale", "said"), [("en-US", "About 1 h to play (about 30 deals)"), ("ja", "対戦は約1時間（約30ディール）")]
 )
 def test_a_lobby_says_its_length_as_every_length_of_time_is_said(locale: str, said: str) -> None:
     """Two-player Ninety-Nine takes an hour: "1 h", as a timer of an hour reads (it read "1 h 0 min")."""

@@ -19,7 +19,7 @@ HOSTILE = "**<@&12345678901234567>** @everyone _x_"
     "error",
     [
         NightRefused("night_bad_time", value=HOSTILE),
-        NightRefused("night_bad_options", value=HOSTILE),
+        NightRefused("night_bad_options", value=HOSTILE, game="oh-hell", names="start_cards, sequence, hook, scoring"),
         SeasonRefused("season_bad_date", value=HOSTILE),
         SeasonRefused("season_unknown", name=HOSTILE, game="oh-hell"),
         TableError("bad_rounds", most=15, value=HOSTILE),
@@ -34,4 +34,4 @@ def test_what_someone_typed_is_said_back_as_typed(error: TableError, locale: str
     plain = words.error_text(error, locale)  # the words themselves (the Activity's page shows text, not markdown)
     assert HOSTILE in plain
     if error.key == "season_unknown":
-        assert "Oh Hell" in said or "オー・ヘル" in said  # the game still named, not escaped
+        assert "Oh Hell" in said or "オーヘル" in said  # the game still named, not escaped

@@ -16,7 +16,7 @@ def test_the_time_someone_away_has_is_told_by_the_rule_that_gives_it(language: s
     """A server turn timer of 1 to 14 s with a grace of 0 gave someone away the whole turn, 10 s, and /settings
     said they had 10 s, "the grace, but 15 s at least"; a timer turned off still told of their time."""
     least = duration(MIN_ABSENT_TURN_SECONDS, language)
-    floor_words = {"en": f"{least} at least", "ja": f"最短{least}"}[language]
+    floor_words = {"en": f"{least} at least", "ja": f"最低でも{least}"}[language]
     for turn in SETTINGS[0]:
         for grace in SETTINGS[1]:
             settings = GuildSettings(1, turn, grace, True, None)

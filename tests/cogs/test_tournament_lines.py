@@ -59,7 +59,8 @@ def test_stats_show_played_podiums_and_wins_only_for_someone_who_played() -> Non
     assert "4 played · 2 on the podium · 1 won" in str(embed.fields[0].value)
     japanese = discord.Embed(title="stats")
     add_totals(japanese, TournamentTotals(4, 2, 1), [], "ja")
-    assert japanese.fields[0].name == "トーナメント" and "4回参加・表彰台2回・優勝1回" in str(japanese.fields[0].value)
+    totals = str(japanese.fields[0].value)
+    assert japanese.fields[0].name == "トーナメント" and "4回参加 · 表彰台2回 · 優勝1回" in totals
     history = discord.Embed(title="history")
     add_tournaments(history, [], "en-US")
     assert history.fields == []

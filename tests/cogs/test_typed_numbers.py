@@ -17,14 +17,14 @@ from cogs.tournaments.cog import parse_options as tournament_options
 def test_a_number_that_is_not_one_is_refused_politely_everywhere_it_is_typed(typed: str) -> None:
     assert whole_number(typed) is None
     assert tournament_options("just-make", f"target={typed}") == "tournament.bad_options_text"
-    assert night_options(f"target={typed}") == {"target": typed}  # a word, refused by the game's own check
+    assert night_options("just-make", f"target={typed}") == {"target": typed}  # a word, refused by the game's own check
     assert decode(f"i:{typed}") == typed
 
 
 def test_a_number_that_is_one_is_taken() -> None:
     assert [whole_number(t) for t in ("7", "-3", "0", "123456789")] == [7, -3, 0, 123456789]
     assert tournament_options("just-make", "target=7") == {"target": 7}
-    assert night_options("target=-3") == {"target": -3}
+    assert night_options("just-make", "target=-3") == {"target": -3}
     assert decode("i:-3") == -3
 
 

@@ -349,7 +349,7 @@ async def test_commands_are_localised_for_japanese(double: DiscordDouble, bot: B
     assert {c["name_localizations"]["ja"] for c in all_pass["choices"]} == {
         "配り直し",
         "切り札なしで遊ぶ",
-        "2回目でディーラーが交代",
+        "2回続けて全員パスならディーラー交代",
     }
     assert int(by_name["settings"]["default_member_permissions"]) == 1 << 5  # Manage Server
     assert double.problems == []

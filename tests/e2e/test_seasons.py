@@ -390,10 +390,10 @@ async def test_a_season_is_announced_in_the_servers_language_whoever_turns_it_on
     await double.choose(MANAGER, panel, "st:lang", ["ja"])
     started = await double.command(MANAGER, "season", "start", game="oh-hell", length="month", channel=ROOM)
     assert started.original is not None and started.original.ephemeral_for is None
-    assert "オー・ヘル" in started.original.text() and "Seasons of" not in started.original.text()
+    assert "オーヘル" in started.original.text() and "Seasons of" not in started.original.text()
     stopped = await double.command(MANAGER, "season", "stop", game="oh-hell")
     assert stopped.original is not None and stopped.original.ephemeral_for is None
-    assert "オー・ヘル" in stopped.original.text() and "are off" not in stopped.original.text()
+    assert "オーヘル" in stopped.original.text() and "are off" not in stopped.original.text()
     assert double.problems == []
 
 

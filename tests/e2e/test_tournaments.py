@@ -87,6 +87,8 @@ async def test_a_duplicate_night_deals_every_table_the_same_hands(
             assert answer.original is not None and answer.original.ephemeral_for == japanese.id
             shown = answer.original.text()  # the option by its name in Japanese, or the one not understood
             assert "最大の配り枚数" in shown or "オプション" in shown or "start_cards" in shown
+            if options != "start_cards=99":  # not a list of the game's options: the names they are typed by
+                assert "start_cards, sequence, hook, scoring" in shown, shown
         answer = await double.command(users[0], "tournament", "create", game="oh-hell", table_size=2)
         assert answer.original is not None and "cannot be played at a table of 2" in answer.original.text()
         assert not [m for m in double.public_messages() if "Tournament" in m.text()]
@@ -237,7 +239,7 @@ async def test_a_knockout_to_its_final_then_the_tournament_in_history_and_stats(
         assert "1 played · 0 on the podium · 0 won" in loser_stats
         japanese = User(champion.id, champion.name, "ja")
         assert "8人中1位" in await shown("history", japanese, user=champion)
-        assert "1回参加・表彰台1回・優勝1回" in await shown("stats", japanese)
+        assert "1回参加 · 表彰台1回 · 優勝1回" in await shown("stats", japanese)
         assert "Tournaments" not in await shown("stats", champion, game="ninety-nine")  # another game's
         assert double.problems == []
     finally:

@@ -84,7 +84,7 @@ async def test_a_tournament_night_keeps_its_format_apart_from_the_games_options(
 
 
 def test_options_are_read_as_the_game_takes_them() -> None:
-    assert parse_options("start_cards=5 hints=off name=x") == {"start_cards": 5, "hints": False, "name": "x"}
+    assert parse_options("oh-hell", "start_cards=5 hints=off name=x") == {"start_cards": 5, "hints": False, "name": "x"}
 
 
 async def test_the_interested_are_pinged_before_and_the_lobby_opens_at_the_start(
