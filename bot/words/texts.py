@@ -131,10 +131,11 @@ def allowed_text(params: dict[str, Any], locale: Any) -> str:
     """An option's allowed values (an engine's ``bad_option_value``) in the reader's language: its choices by
     their names, a range of whole numbers, on or off; the engine's English where it gave nothing else."""
     separator = translate(locale, "permission.separator")
-    if params.get("kind") == "bool":
-        return separator.join((translate(locale, "option.on"), translate(locale, "option.off")))
+    if params.get("kind") == "bool":  # each with the word typed for it (a tournament's or a night's options)
+        return separator.join(_typed(locale, translate(locale, f"option.{word}"), word) for word in ("on", "off"))
     if params.get("kind") == "choices":
-        return separator.join(translate(locale, f"choice.{choice}") for choice in params.get("choices", ()))
+        choices = params.get("choices", ())
+        return separator.join(_typed(locale, translate(locale, f"choice.{choice}"), choice) for choice in choices)
     if params.get("kind") == "values":
         return separator.join(str(value) for value in params.get("values", ()))
     if "low" in params and "high" in params:
@@ -143,6 +144,11 @@ def allowed_text(params: dict[str, Any], locale: Any) -> str:
             shown = translate(locale, "error.allowed_with_players", allowed=shown, players=params["players"])
         return shown
     return str(params.get("allowed", ""))
+
+
+def _typed(locale: Any, label: str, value: str) -> str:
+    """A value's label with what is typed for it, ``Down to 1 (down)``; the label alone where it is that word."""
+    return label if label.casefold() == value else translate(locale, "error.allowed_typed", label=label, value=value)
 
 
 def rating_text(before: float | None, after: float | None, locale: Any) -> str:

@@ -49,8 +49,8 @@ def test_oh_hells_biggest_deal_is_shown_as_the_engine_deals_it_at_every_table_si
         ({"start_cards": 99}, 4, "a whole number from 1 to 13 with 4 players", "1から13までの整数（4人の場合）"),
         ({"start_cards": 99}, 3, "a whole number from 1 to 17 with 3 players", "1から17までの整数（3人の場合）"),
         ({"start_cards": 17}, 4, "a whole number from 1 to 13 with 4 players", "1から13までの整数（4人の場合）"),
-        ({"sequence": "sideways"}, 4, "Down to 1, Up from 1", "1枚まで減らす、1枚から増やす"),
-        ({"hook": 3}, 4, "on, off", "あり、なし"),
+        ({"sequence": "sideways"}, 4, "Down to 1 (down), Up from 1 (up)", "1枚まで減らす（down）、1枚から増やす（up）"),
+        ({"hook": 3}, 4, "on, off", "あり（on）、なし（off）"),
     ],
 )
 def test_an_option_refused_by_the_engine_names_the_option_and_its_values_in_the_readers_language(

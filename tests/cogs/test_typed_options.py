@@ -50,3 +50,22 @@ def test_an_option_the_game_lacks_is_refused_with_those_it_has(language: str) ->
     assert refused.value.key == "unknown_option"
     said = error_text(refused.value, language)
     assert "start_cards, sequence, hook, scoring" in said and translate(language, "game.oh-hell") in said, said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_value_the_option_lacks_is_refused_with_the_values_as_typed(language: str) -> None:
+    """A typed value that is not one of the option's: the refusal gives each allowed value as it is typed beside its
+    label (the labels alone, ``by the table``, were not what the parser takes: ``table``)."""
+    with pytest.raises(BadOptions) as refused:
+        checked_options("just-make", night_options("just-make", "scoring=made-up"), None)
+    said = error_text(refused.value, language)
+    for choice in ("table", "tricks"):
+        shown = translate(language, "error.allowed_typed", label=translate(language, f"choice.{choice}"), value=choice)
+        assert shown in said and shown.endswith((f"({choice})", f"（{choice}）")), said
+    with pytest.raises(BadOptions) as refused:
+        checked_options("oh-hell", night_options("oh-hell", "hook=7"), None)
+    said = error_text(refused.value, language)
+    for word in ("on", "off"):
+        label = translate(language, f"option.{word}")
+        typed = label if label == word else translate(language, "error.allowed_typed", label=label, value=word)
+        assert typed in said, said
