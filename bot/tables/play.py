@@ -137,8 +137,9 @@ class Play:
         """Poll the turn deadlines every ``interval`` seconds; ``listener`` (if any) is registered with
         :meth:`listen` and hears every reminder, timeout and computer move (the events go to the
         subscribers of the store's bus either way). Every ``check_every`` seconds the tables held here are
-        compared with the database (:meth:`Store.catch_up_all`, PostgreSQL only): the safety net under the
-        other processes' notifications."""
+        compared with the database (:meth:`Store.catch_up_all`): the safety net under the other processes'
+        notifications, and for a table of this process's servers not held here (not read at start, or dropped
+        after a failed write), read again."""
         if listener is not None:
             self.listen(listener)
 

@@ -320,7 +320,7 @@ async def _at_least(heard: list[Any], count: int) -> bool:
 async def test_the_version_check_reads_nothing_where_one_process_serves_sqlite(
     database: Database, clock: Clock
 ) -> None:
-    """On either backend a single process's check finds nothing behind (on SQLite it does not even ask)."""
+    """On either backend a single process's check finds nothing behind."""
     service = make_service(database, clock)
     try:
         info = await seated(service, "oh-hell", 3, {"start_cards": 3})
@@ -328,3 +328,37 @@ async def test_the_version_check_reads_nothing_where_one_process_serves_sqlite(
         assert await service.store.catch_up_all() == []
     finally:
         await service.close()
+
+
+async def test_a_table_not_read_at_start_is_read_by_the_check_and_its_computer_plays(
+    database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer is to act at a table whose read at start failed (a passing fault): it has no turn timer, so only
+    the periodic check reads it again, on SQLite too (there nothing did, and the table waited for a person's click:
+    found by a helper's audit)."""
+    first = make_service(database, clock, shards=Shards.of(2, [1]))  # drives nothing of server 1: stopped mid-turn
+    await first.update_guild_settings(1, turn_seconds=60, grace_seconds=30)
+    info = await seated(first, "oh-hell", players=1)
+    for _ in range(2):
+        info = await first.add_computer(info.id, info.host_id)
+    table = (await first.start(info.id, info.host_id, message_id=1)).table
+    while table.seats[table.to_act[0]].user_id is not None:  # the person plays until a computer is to act
+        table = (await first.act(table.id, info.host_id, (await first.legal(table.id, info.host_id))[0])).table
+    await first.close()
+    real, failed = repo.load_table, []
+
+    async def flaky(connection: AsyncConnection, table_id: int) -> Any:  # a lost pooled connection, once
+        if not failed:
+            failed.append(table_id)
+            raise OSError("connection lost")
+        return await real(connection, table_id)
+
+    monkeypatch.setattr(repo, "load_table", flaky)
+    second = make_service(database, clock)  # the restart
+    try:
+        assert await second.load_open_tables() == 0 and failed == [table.id]
+        await second.store.catch_up_all()
+        await second.settle()
+        assert (await second.table(table.id)).actions > table.actions  # its computers played on
+    finally:
+        await second.close()
