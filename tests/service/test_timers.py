@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from bot.storage import repository as repo
 from bot.storage.database import Database
-from bot.tables import BadOptions, TableError, TableInfo, TableService
+from bot.tables import BadOptions, Outcome, TableError, TableInfo, TableService
 from bot.tables.play import SET_ASIDE
 
 from .conftest import Clock
@@ -105,13 +105,14 @@ async def test_deadlines_survive_a_restart(database: Database, clock: Clock) -> 
     await second.close()
 
 
-async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: TableService, clock: Clock) -> None:
-    await service.update_guild_settings(1, turn_seconds=10, grace_seconds=5)
-    outcome = await started(service, "just-make", players=4)
-    who = outcome.table.to_act[0]
-    await service.act(outcome.table.id, HOST + who, (await service.legal(outcome.table.id, HOST + who))[0])
+async def clock_alone(service: TableService, clock: Clock, outcome: Outcome, *, someone_first: bool) -> Outcome:
+    """A started table (``someone_first``: one person makes the first move) then played by the turn clock alone,
+    20 s at a time, until it is over: the last outcome heard."""
+    if someone_first:
+        who = outcome.table.to_act[0]
+        await service.act(outcome.table.id, HOST + who, (await service.legal(outcome.table.id, HOST + who))[0])
     last = outcome
-    for _ in range(2_000):  # then nobody acts again: the timers play every turn
+    for _ in range(2_000):  # nobody acts (again): the timers play every turn
         clock.advance(20)
         await service.run_timers()
         await service.settle()
@@ -119,6 +120,13 @@ async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: 
             last = timed
         if last.table.status != "playing":
             break
+    return last
+
+
+async def test_a_table_everyone_has_left_for_a_whole_deal_is_abandoned(service: TableService, clock: Clock) -> None:
+    await service.update_guild_settings(1, turn_seconds=10, grace_seconds=5)
+    outcome = await started(service, "just-make", players=4)
+    last = await clock_alone(service, clock, outcome, someone_first=True)
     assert last.table.status == "abandoned" and last.kinds()[-1] == "abandoned"
     # Someone played in deal 1, so the table gave up only when the whole of deal 2 had passed without anyone.
     assert last.public["deal"] == 3
@@ -133,15 +141,7 @@ async def test_a_last_deal_nobody_played_abandons_the_table_rather_than_rate_it(
     the clock alone, not finished and rated as if it had been played (found by a helper's audit)."""
     await service.update_guild_settings(1, turn_seconds=10, grace_seconds=5)
     outcome = await started(service, "oh-hell", players=3, options={"start_cards": 1})
-    last = outcome
-    for _ in range(200):  # nobody acts: the timers play every turn
-        clock.advance(20)
-        await service.run_timers()
-        await service.settle()
-        for timed in heard(service).take():
-            last = timed
-        if last.table.status != "playing":
-            break
+    last = await clock_alone(service, clock, outcome, someone_first=False)
     assert last.table.status == "abandoned" and last.kinds()[-1] == "abandoned"
     assert "match_over" not in last.kinds()
     async with service.db.engine.connect() as connection:
@@ -149,17 +149,7 @@ async def test_a_last_deal_nobody_played_abandons_the_table_rather_than_rate_it(
         assert (await connection.execute(text("SELECT count(*) FROM ratings"))).scalar_one() == 0
     # one person played in it: the match is finished and counts
     outcome = await started(service, "oh-hell", players=3, options={"start_cards": 1}, channel=CHANNEL + 1)
-    who = outcome.table.to_act[0]
-    await service.act(outcome.table.id, HOST + who, (await service.legal(outcome.table.id, HOST + who))[0])
-    last = outcome
-    for _ in range(200):
-        clock.advance(20)
-        await service.run_timers()
-        await service.settle()
-        for timed in heard(service).take():
-            last = timed
-        if last.table.status != "playing":
-            break
+    last = await clock_alone(service, clock, outcome, someone_first=True)
     assert last.table.status == "finished" and "match_over" in last.kinds()
 
 
