@@ -99,7 +99,9 @@ class NightPlan:
 
 def parse_options(game: str, given: str) -> dict[str, Any]:
     """``target=3 jokers=off`` as options of ``game`` (numbers as numbers, on/off and true/false as truths); the
-    names are checked by the game (``checked_options``). Refused as no list of options, naming the game's."""
+    names are checked by the game (``checked_options``). Refused as no list of options, naming the game's. Pairs
+    are parted by spaces (a Japanese keyboard's full-width one too) or commas, as a tournament's options are."""
+    given = given.replace("\u3000", " ").replace(",", " ")
     if len(given) > MAX_OPTIONS_TEXT or not given.isprintable():
         raise NightRefused("night_bad_options", value=given[:40], game=game, names=GAMES[game].option_names)
     options: dict[str, Any] = {}
@@ -268,8 +270,10 @@ class GameNights:
             row = await stored.night_of_event(connection, event_id)
             if row is None or row.status != SCHEDULED:
                 return None
-            if cancelled:  # conditional: a /gamenight cancel at the same moment tells the channel, not both
-                if await stored.cancel_night(connection, row.id) is None:
+            if cancelled:  # conditional: a /gamenight cancel at the same moment tells the channel, not both; and
+                # as that, not while its opening is under way (the lobby would open after "cancelled" was said)
+                stale_before = self.store.clock() - OPEN_LEASE
+                if await stored.cancel_night(connection, row.id, stale_before=stale_before) is None:
                     return None
             elif starts_at != row.starts_at:
                 values: dict[str, Any] = {"starts_at": starts_at}

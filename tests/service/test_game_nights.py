@@ -85,6 +85,9 @@ async def test_a_tournament_night_keeps_its_format_apart_from_the_games_options(
 
 def test_options_are_read_as_the_game_takes_them() -> None:
     assert parse_options("oh-hell", "start_cards=5 hints=off name=x") == {"start_cards": 5, "hints": False, "name": "x"}
+    # parted as a tournament's are: a Japanese keyboard's full-width space, or commas (the space was refused)
+    assert parse_options("oh-hell", "start_cards=5\u3000hook=off") == {"start_cards": 5, "hook": False}
+    assert parse_options("oh-hell", "start_cards=5, hook=off") == {"start_cards": 5, "hook": False}
 
 
 async def test_the_interested_are_pinged_before_and_the_lobby_opens_at_the_start(
@@ -387,6 +390,29 @@ async def test_a_night_whose_opening_failed_may_be_cancelled_once_its_claim_is_o
     await service.game_nights.opened(night.id, table_id=3)  # a lobby that opened regardless: the night stays
     found = await service.game_nights.night_of_event(EVENT)
     assert found is not None and found.status == "cancelled"
+
+
+async def test_an_event_ended_in_discord_while_its_lobby_opens_does_not_cancel_the_night(
+    service: TableService, clock: Clock
+) -> None:
+    """Discord makes the event active at its start and someone ends it there as the lobby is being posted: as
+    /gamenight cancel at that moment, it is not taken for a cancellation (the channel was told the night was
+    cancelled, then its lobby opened); once the opening's claim is old, it is."""
+    night = await schedule(service)
+    clock.advance(3600)
+    _, opens = await service.game_nights.due()
+    assert await service.game_nights.renew(opens[0])  # the lobby is being opened now
+    assert await service.game_nights.edited(EVENT, night.starts_at, cancelled=True) is None
+    await service.game_nights.opened(night.id, table_id=42)
+    found = await service.game_nights.night_of_event(EVENT)
+    assert found is not None and found.status == "open" and found.table_id == 42
+    later = await schedule(service, "2026-11-21 23:00", event=EVENT + 1)
+    clock.advance(2 * 3600)
+    _, opens = await service.game_nights.due()
+    assert [n.id for n in opens] == [later.id]
+    clock.advance(121)  # its opening failed long enough ago: an end in Discord cancels it
+    told = await service.game_nights.edited(EVENT + 1, later.starts_at, cancelled=True)
+    assert told is not None and told.status == "cancelled"
 
 
 async def test_a_night_may_be_moved_by_its_host_or_an_events_manager_to_a_start_ahead(
