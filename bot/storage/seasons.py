@@ -458,14 +458,12 @@ async def guilds_with_seasons(connection: AsyncConnection) -> set[int]:
 
 async def cancel_nights_in(
     connection: AsyncConnection, *, guild_id: int | None = None, channel_id: int | None = None
-) -> list[int]:
+) -> list[Row[Any]]:
     """Cancel every night of server ``guild_id`` (the bot was removed from it) or of channel ``channel_id`` (it was
-    deleted) still waiting for its start: the ids so cancelled."""
+    deleted) still waiting for its start: the nights so cancelled, by id."""
     where = NIGHTS.c.guild_id == guild_id if guild_id is not None else NIGHTS.c.channel_id == channel_id
-    statement = (
-        update(NIGHTS).where(where, NIGHTS.c.status == "scheduled").values(status="cancelled").returning(NIGHTS.c.id)
-    )
-    return sorted(int(row.id) for row in await connection.execute(statement))
+    statement = update(NIGHTS).where(where, NIGHTS.c.status == "scheduled").values(status="cancelled")
+    return sorted(await connection.execute(statement.returning(*NIGHTS.c)), key=lambda row: int(row.id))
 
 
 async def miss_nights(connection: AsyncConnection, started_before: datetime) -> int:

@@ -4,6 +4,8 @@ so several processes ping and open it once. Edits and cancellations made in Disc
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,6 +23,8 @@ from .season_calendar import parse_instant
 from .settings import checked_options
 from .store import Store
 from .tournament_records import FORMATS
+
+log = logging.getLogger(__name__)
 
 PING_BEFORE = timedelta(minutes=10)  # the interested are pinged this long before the start
 LATE_GRACE = timedelta(hours=1)  # a night the bot was away for: opened this late at most, else missed
@@ -124,6 +128,12 @@ def parse_options(game: str, given: str) -> dict[str, Any]:
 class GameNights:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._channel_gone: list[Callable[[list[NightInfo]], Awaitable[None]]] = []
+
+    def when_channel_gone(self, listener: Callable[[list[NightInfo]], Awaitable[None]]) -> None:
+        """``listener`` hears the nights cancelled because their channel was deleted (their Discord events are
+        external: Discord would still begin them, and tell those interested, with no lobby to come)."""
+        self._channel_gone.append(listener)
 
     def check(
         self, game: str, options: str | None, players: int | None, starts: str, tournament: str | None = None
@@ -391,13 +401,20 @@ class GameNights:
         """The bot was removed from the server: its nights still to come are cancelled (never pinged nor opened).
         The ids of those cancelled."""
         async with self.store.db.engine.begin() as connection:
-            return await stored.cancel_nights_in(connection, guild_id=guild_id)
+            return [int(row.id) for row in await stored.cancel_nights_in(connection, guild_id=guild_id)]
 
     async def channel_deleted(self, channel_id: int) -> list[int]:
-        """The channel was deleted: its nights still to come are cancelled (their lobby could not be posted there).
-        The ids of those cancelled."""
+        """The channel was deleted: its nights still to come are cancelled (their lobby could not be posted there),
+        and told to the listeners (:meth:`when_channel_gone`). The ids of those cancelled."""
         async with self.store.db.engine.begin() as connection:
-            return await stored.cancel_nights_in(connection, channel_id=channel_id)
+            nights = [NightInfo.of(row) for row in await stored.cancel_nights_in(connection, channel_id=channel_id)]
+        if nights:
+            for listener in self._channel_gone:
+                try:
+                    await listener(nights)
+                except Exception:
+                    log.exception("the nights of deleted channel %s: a listener failed", channel_id)
+        return [night.id for night in nights]
 
     async def night_of_event(self, event_id: int) -> NightInfo | None:
         async with self.store.db.engine.connect() as connection:

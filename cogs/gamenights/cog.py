@@ -146,6 +146,7 @@ class GameNights(commands.Cog, name=HANDLER):
         for cog in self.bot.cogs.values():  # the tournaments' cog loaded first registers here (it also looks)
             if isinstance(cog, TournamentSignUps):
                 self.register_sign_ups(cog)
+        self.service.game_nights.when_channel_gone(self._channel_gone)
         self._due = asyncio.create_task(self._due_forever(), name="game-nights")
 
     async def cog_unload(self) -> None:
@@ -422,6 +423,12 @@ class GameNights(commands.Cog, name=HANDLER):
             if wanted in name.casefold():
                 choices.append(app_commands.Choice(name=name[:CHOICE_NAME_MAX], value=found.id))
         return choices[:CHOICES_MAX]
+
+    async def _channel_gone(self, nights: list[NightInfo]) -> None:
+        """Nights cancelled with their deleted channel: their Discord events cancelled too (external events, which
+        Discord would begin, telling those interested, with no lobby to come)."""
+        for night in nights:
+            await self._end_event(night, "its channel was deleted")
 
     async def _end_event(self, night: NightInfo, reason: str) -> bool:
         """The night's Discord event cancelled (or ended, where Discord already began it at its start time, as

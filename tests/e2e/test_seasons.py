@@ -553,3 +553,28 @@ async def test_a_night_is_moved_by_its_host_with_its_discord_event(double: Disco
     begun = await double.command(hana, "gamenight", "move", night=night, start=later.strftime("%Y-%m-%d %H:%M"))
     assert begun.original is not None and "already begun" in begun.original.text() and len(events.edits) == 1
     assert double.problems == []
+
+
+async def test_a_nights_channel_deleted_cancels_its_discord_event_too(double: DiscordDouble, bot: BotProcess) -> None:
+    """A night's channel deleted: the night is cancelled and so is its Discord event, an external one that Discord
+    would have begun at its start and told those interested of, with no lobby to come (found by a helper's audit).
+    A night elsewhere keeps its event."""
+    events = double.scheduled_events
+    room = await double.new_channel(910_000_000_000_000_951, "night-room")
+    later = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+    scheduled = await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=later, channel=room)
+    answer = scheduled.original
+    assert answer is not None and "scheduled a game night" in answer.text(), answer.text()
+    gone = int(events.created[-1]["id"])
+    await events.interested(gone, User(1001, "Bob"))
+    answer = (await double.command(MANAGER, "gamenight", "schedule", game="just-make", start=later)).original
+    assert answer is not None and "scheduled a game night" in answer.text(), answer.text()
+    kept = int(events.created[-1]["id"])
+    await double.delete_channel(room)
+    await double.wait_for(lambda: events.events[gone]["status"] == CANCELED, WAIT, "the event cancelled")
+    ((edited, body, reason),) = events.edits
+    assert edited == gone and body == {"status": CANCELED} and reason is not None and "channel" in reason
+    assert events.events[kept]["status"] == 1
+    listed = (await double.command(MANAGER, "gamenight", "list")).original
+    assert listed is not None and "Just Make" in listed.text() and "Oh Hell" not in listed.text()
+    assert double.problems == []
