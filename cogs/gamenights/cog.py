@@ -519,6 +519,12 @@ class GameNights(commands.Cog, name=HANDLER):
                 await self._say(over, "night.cancelled")
             return False
         start = datetime.fromisoformat(event["scheduled_start_time"])
+        now = datetime.now(UTC)
+        if status == discord.EventStatus.active.value and (night.starts_at - now).total_seconds() >= 60:
+            # begun in Discord before the night's start (moved earlier, or Start event) while nobody heard: the
+            # lobby opens now, as it does when the gateway tells of it, not at the old start, long after
+            await self.service.game_nights.moved(night.id, now)
+            return False
         if status == discord.EventStatus.scheduled.value and abs((start - night.starts_at).total_seconds()) >= 60:
             moved = await self.service.game_nights.moved(night.id, start)
             if moved is not None:

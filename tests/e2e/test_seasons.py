@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.storage.database import Database
 from bot.tables import TableService
 from tests.double import BotProcess, DiscordDouble, Message, User
-from tests.double.scheduled_events import CANCELED, CREATE_EVENTS
+from tests.double.scheduled_events import ACTIVE, CANCELED, CREATE_EVENTS
 from tests.service.helpers import LOBBY_MESSAGE, play_to_end
 
 from .driver import MANAGER, WAIT, control
@@ -578,3 +578,30 @@ async def test_a_nights_channel_deleted_cancels_its_discord_event_too(double: Di
     listed = (await double.command(MANAGER, "gamenight", "list")).original
     assert listed is not None and "Just Make" in listed.text() and "Oh Hell" not in listed.text()
     assert double.problems == []
+
+
+async def test_a_night_whose_event_began_early_while_the_bot_was_away_opens_at_once(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """While the bot is down a night's event is moved earlier in Discord, which begins it at its new start. Back,
+    the bot reads the event as the night comes near: it has begun, so the lobby opens now (it was pinged as still
+    to come and opened at the old start, long after the event went live: found by a helper's audit)."""
+    events = double.scheduled_events
+    first = BotProcess(double, database_url, tmp_path / "first.log")
+    await first.start()
+    starts = (datetime.now(UTC) + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%S")
+    answer = await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=starts)
+    assert answer.original is not None and "scheduled a game night" in answer.original.text()
+    event_id = int(events.created[-1]["id"])
+    await first.stop()
+    events.events[event_id]["scheduled_start_time"] = (datetime.now(UTC) - timedelta(minutes=20)).isoformat()
+    events.events[event_id]["status"] = ACTIVE  # begun by Discord at its new start
+    second = BotProcess(double, database_url, tmp_path / "second.log")
+    await second.start()
+    try:
+        lobby = lambda: posts(double, lambda m: control(m, "tt:lobby:join:") is not None)  # noqa: E731
+        await double.wait_for(lobby, WAIT, "the night's lobby, now")
+        assert not posts(double, lambda m: "game night starts" in m.text())  # not pinged as still to come
+    finally:
+        await second.stop()
+    assert "Traceback" not in second.log(), second.log()[-3000:]
