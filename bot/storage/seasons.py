@@ -15,7 +15,7 @@ from bot.shards import Shards
 
 from .models import GameNight, Season, SeasonPlan, SeasonRating
 from .record_rows import BoardRow
-from .repository import _insert, name_on, owned
+from .repository import _insert, _lock_key, name_on, owned
 
 PLANS = cast(SATable, SeasonPlan.__table__)
 SEASONS = cast(SATable, Season.__table__)
@@ -408,6 +408,13 @@ async def finish_night(connection: AsyncConnection, night_id: int, **values: Any
     already marked, meanwhile."""
     statement = update(NIGHTS).where(NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled").values(**values)
     return bool((await connection.execute(statement)).rowcount)
+
+
+async def hold_server_nights(connection: AsyncConnection, guild_id: int) -> None:
+    """On PostgreSQL, the server's nights to come held for this transaction (two schedules at once take turns to
+    count them); SQLite's writes take turns anyway, from the transaction's first write."""
+    if connection.dialect.name == "postgresql":
+        await connection.execute(select(func.pg_advisory_xact_lock(_lock_key("nights", guild_id))))
 
 
 async def nights_waiting(connection: AsyncConnection, guild_id: int) -> int:

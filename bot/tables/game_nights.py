@@ -186,11 +186,14 @@ class GameNights:
         host_name: str,
     ) -> NightInfo:
         """Store a night whose Discord event was created (``event_id``): of kind "tournament" when the plan
-        has a tournament format (kept under ``FORMAT_KEY`` in its options), else "game"."""
+        has a tournament format (kept under ``FORMAT_KEY`` in its options), else "game". Refused
+        (``night_too_many``, nothing stored) where the server's nights to come reached ``MAX_WAITING`` since
+        :meth:`room_for` was asked (another schedule at the same moment): counted again with this one written."""
         kind, options = "game", dict(plan.options)
         if plan.tournament_format is not None:
             kind, options[FORMAT_KEY] = "tournament", plan.tournament_format
         async with self.store.db.engine.begin() as connection:
+            await stored.hold_server_nights(connection, guild_id)
             night_id = await stored.insert_night(
                 connection,
                 guild_id=guild_id,
@@ -206,6 +209,8 @@ class GameNights:
                 status=SCHEDULED,
                 created_at=self.store.clock(),
             )
+            if await stored.nights_waiting(connection, guild_id) > MAX_WAITING:
+                raise NightRefused("night_too_many", count=MAX_WAITING)  # (the transaction rolls back)
             row = await stored.night(connection, night_id)
         assert row is not None
         return NightInfo.of(row)

@@ -254,10 +254,13 @@ class GameNights(commands.Cog, name=HANDLER):
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
             )
-        except Exception:  # not stored (the database away): no event left behind that would never open
+        except Exception as error:  # not stored (the database away, the cap reached meanwhile): no event left behind
             with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
                 await event.delete()
-            raise
+            if not isinstance(error, TableError):
+                raise
+            await send(interaction, error_text(error, locale))  # to the asker alone (its thinking was public)
+            return
         said = t(  # the channel's announcement: in the server's language, as every public message
             public,
             f"night.scheduled{suffix}",

@@ -12,7 +12,7 @@ from sqlalchemy import text
 from bot.shards import Shards
 from bot.storage.database import Database
 from bot.tables import TableError, TableService
-from bot.tables.game_nights import NightInfo, parse_options
+from bot.tables.game_nights import MAX_WAITING, NightInfo, parse_options
 
 from .conftest import Clock
 from .helpers import CHANNEL, GUILD, HOST, make_service
@@ -504,3 +504,30 @@ async def test_a_move_holds_the_night_still_until_its_event_has_moved(service: T
     await nights.opened(night.id, table_id=6)
     done = await nights.night_of_event(EVENT)
     assert done is not None and done.status == "open" and done.starts_at == starts_at
+
+
+async def test_two_schedules_at_once_keep_the_servers_cap(database: Database, clock: Clock) -> None:
+    """Two /gamenight schedule at the same moment where the server has one place left: both asked ``room_for``
+    before their Discord events were made, and both were stored (26 nights, one of them in no list: found by a
+    helper's audit). The second to be stored is refused, nothing of it kept."""
+    first, second = make_service(database, clock), make_service(database, clock)
+    try:
+        for hour in range(MAX_WAITING - 1):
+            await schedule(first, f"2026-11-22 {hour:02d}:00", event=1000 + hour)
+        await asyncio.gather(first.game_nights.room_for(GUILD), second.game_nights.room_for(GUILD))
+        plan = first.game_nights.check("oh-hell", "", 4, "2026-11-23 10:00")
+        answers = await asyncio.gather(
+            *(
+                service.game_nights.schedule(
+                    plan, guild_id=GUILD, channel_id=CHANNEL, event_id=2000 + n, host_id=HOST, host_name="H"
+                )
+                for n, service in enumerate((first, second))
+            ),
+            return_exceptions=True,
+        )
+        refused = [a for a in answers if isinstance(a, TableError)]
+        assert len(refused) == 1 and refused[0].key == "night_too_many", answers
+        assert len(await first.game_nights.upcoming(GUILD, 100)) == MAX_WAITING
+    finally:
+        await first.close()
+        await second.close()
