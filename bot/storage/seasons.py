@@ -325,14 +325,22 @@ async def claim_nights(
 
 
 async def cancel_night(
-    connection: AsyncConnection, night_id: int, *, stale_before: datetime | None = None
+    connection: AsyncConnection,
+    night_id: int,
+    *,
+    stale_before: datetime | None = None,
+    claim: datetime | None = None,
 ) -> Row[Any] | None:
     """Cancel one night still waiting for its start (a conditional update: a night that opened meanwhile is left
-    as it is). ``stale_before``: only if its opening was not claimed since then (None: whether or not it was).
-    The night as cancelled, or None."""
+    as it is). ``stale_before``: only if its opening was not claimed since then (None: whether or not it was),
+    or its claim is ``claim`` (the caller's own, which reads the event before it opens the night). The night as
+    cancelled, or None."""
     where = [NIGHTS.c.id == night_id, NIGHTS.c.status == "scheduled"]
     if stale_before is not None:
-        where.append(or_(NIGHTS.c.opened_at.is_(None), NIGHTS.c.opened_at < stale_before))
+        free = [NIGHTS.c.opened_at.is_(None), NIGHTS.c.opened_at < stale_before]
+        if claim is not None:
+            free.append(NIGHTS.c.opened_at == claim)
+        where.append(or_(*free))
     statement = update(NIGHTS).where(*where).values(status="cancelled").returning(*NIGHTS.c)
     return (await connection.execute(statement)).first()
 

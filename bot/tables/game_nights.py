@@ -278,9 +278,13 @@ class GameNights:
         async with self.store.db.engine.begin() as connection:
             await stored.finish_night(connection, night_id, status=FAILED if failed else OPEN, table_id=table_id)
 
-    async def edited(self, event_id: int, starts_at: datetime, *, cancelled: bool) -> NightInfo | None:
+    async def edited(
+        self, event_id: int, starts_at: datetime, *, cancelled: bool, claim: datetime | None = None
+    ) -> NightInfo | None:
         """Its Discord event was edited: a new start (pinged again if it moved later), or cancelled. None: no
-        night of ours, or one already open."""
+        night of ours, one already open, or (cancelled) one whose opening another is about, claimed less than
+        ``OPEN_LEASE`` ago; ``claim``: the caller's own claim of its opening (it read the event before opening
+        it), which does not stand in the way."""
         async with self.store.db.engine.begin() as connection:
             row = await stored.night_of_event(connection, event_id)
             if row is None or row.status != SCHEDULED:
@@ -288,7 +292,7 @@ class GameNights:
             if cancelled:  # conditional: a /gamenight cancel at the same moment tells the channel, not both; and
                 # as that, not while its opening is under way (the lobby would open after "cancelled" was said)
                 stale_before = self.store.clock() - OPEN_LEASE
-                if await stored.cancel_night(connection, row.id, stale_before=stale_before) is None:
+                if await stored.cancel_night(connection, row.id, stale_before=stale_before, claim=claim) is None:
                     return None
             elif starts_at != row.starts_at:
                 values: dict[str, Any] = {"starts_at": starts_at}

@@ -206,6 +206,7 @@ class TableStore:
         self._on_moved: list[Callable[[LiveTable], None]] = []
         self._on_evict: list[Callable[[int], None]] = []
         self._troubled: set[int] = set()  # tables that failed (a log that no longer replays), logged once
+        self._unreplayable: set[int] = set()  # tables whose log no longer replays: not read again at every check
 
     def when_moved(self, watcher: Callable[[LiveTable], None]) -> None:
         """Call ``watcher`` with a table each time it is loaded or committed (the computers' driver wakes)."""
@@ -342,9 +343,11 @@ class TableStore:
                 try:
                     live.begin([(action.seat, action.action, action.source) for action in stored.actions])
                 except Exception as error:  # the engine refuses what it once took: no retry mends it
+                    self._unreplayable.add(table_id)
                     raise LogDoesNotReplay(table_id) from error
             self.live[table_id] = live
             self._troubled.discard(table_id)  # read without fault: a new failure is news again
+            self._unreplayable.discard(table_id)
         self.woke(live)  # after a restart, a computer that was thinking thinks again
         return live
 
@@ -441,7 +444,9 @@ class TableStore:
                 continue
             try:  # one table that fails to load must not keep the rest from being caught up
                 if table_id not in held:
-                    if self.shards.owns(guild_id):
+                    # (one whose log no longer replays is left to the timers, which set it aside: replaying it
+                    # every few seconds mends nothing)
+                    if self.shards.owns(guild_id) and table_id not in self._unreplayable:
                         with contextlib.suppress(TableNotFound):
                             await self.get(table_id)  # its computers wake as it is read
                     continue

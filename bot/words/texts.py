@@ -148,7 +148,7 @@ def allowed_text(params: dict[str, Any], locale: Any) -> str:
 
 def _typed(locale: Any, label: str, value: str) -> str:
     """A value's label with what is typed for it, ``Down to 1 (down)``; the label alone where it is that word."""
-    return label if label.casefold() == value else translate(locale, "error.allowed_typed", label=label, value=value)
+    return label if label == value else translate(locale, "error.allowed_typed", label=label, value=value)
 
 
 def rating_text(before: float | None, after: float | None, locale: Any) -> str:

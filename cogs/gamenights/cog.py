@@ -517,7 +517,10 @@ class GameNights(commands.Cog, name=HANDLER):
             return True
         status = int(event.get("status", 1))
         if status in (discord.EventStatus.ended.value, discord.EventStatus.cancelled.value):
-            over = await self.service.game_nights.edited(night.event_id, night.starts_at, cancelled=True)
+            # (read before opening, under this call's own claim of the opening: that claim does not stand in the way)
+            over = await self.service.game_nights.edited(
+                night.event_id, night.starts_at, cancelled=True, claim=night.opened_at
+            )
             if over is not None:
                 await self._say(over, "night.cancelled")
             return False

@@ -605,3 +605,35 @@ async def test_a_night_whose_event_began_early_while_the_bot_was_away_opens_at_o
     finally:
         await second.stop()
     assert "Traceback" not in second.log(), second.log()[-3000:]
+
+
+async def test_a_night_whose_event_was_cancelled_while_the_bot_was_away_is_cancelled_as_it_opens(
+    double: DiscordDouble, database_url: str, tmp_path: Path
+) -> None:
+    """Pinged, then the bot away while its event is cancelled in Discord; back after the start, the bot reads the
+    event before opening the night under its own claim of the opening: the night is cancelled and the channel
+    told (the claim stood in the way: no lobby, no word, the night left waiting: found by a review)."""
+    events = double.scheduled_events
+    first = BotProcess(double, database_url, tmp_path / "first.log")
+    await first.start()
+    soon = datetime.now(UTC) + timedelta(seconds=8)
+    starts = soon.strftime("%Y-%m-%dT%H:%M:%S")
+    answer = await double.command(MANAGER, "gamenight", "schedule", game="oh-hell", start=starts)
+    assert answer.original is not None and "scheduled a game night" in answer.original.text()
+    event_id = int(events.created[-1]["id"])
+    await double.wait_for(lambda: posts(double, lambda m: "game night starts" in m.text()), WAIT, "the ping")
+    await first.stop()
+    events.events[event_id]["status"] = CANCELED
+    await asyncio.sleep(max(0.0, (soon - datetime.now(UTC)).total_seconds()) + 1)
+    second = BotProcess(double, database_url, tmp_path / "second.log")
+    await second.start()
+    try:
+        await double.wait_for(
+            lambda: posts(double, lambda m: "was cancelled" in m.text()), WAIT, "the cancellation in the channel"
+        )
+        assert not posts(double, lambda m: control(m, "tt:lobby:join:") is not None)
+        listed = (await double.command(MANAGER, "gamenight", "list")).original
+        assert listed is not None and "Oh Hell" not in listed.text()
+    finally:
+        await second.stop()
+    assert "Traceback" not in second.log(), second.log()[-3000:]

@@ -413,6 +413,14 @@ async def test_an_event_ended_in_discord_while_its_lobby_opens_does_not_cancel_t
     clock.advance(121)  # its opening failed long enough ago: an end in Discord cancels it
     told = await service.game_nights.edited(EVENT + 1, later.starts_at, cancelled=True)
     assert told is not None and told.status == "cancelled"
+    # the opener itself reads the event before it opens the night, under its own fresh claim: an event cancelled
+    # while nobody heard cancels the night then (its own claim stood in the way, and it was never cancelled)
+    last = await schedule(service, "2026-11-22 01:00", event=EVENT + 2)
+    clock.advance(2 * 3600)
+    _, opens = await service.game_nights.due()
+    assert [n.id for n in opens] == [last.id] and opens[0].opened_at is not None
+    told = await service.game_nights.edited(EVENT + 2, last.starts_at, cancelled=True, claim=opens[0].opened_at)
+    assert told is not None and told.status == "cancelled"
 
 
 async def test_a_night_may_be_moved_by_its_host_or_an_events_manager_to_a_start_ahead(

@@ -362,3 +362,36 @@ async def test_a_table_not_read_at_start_is_read_by_the_check_and_its_computer_p
         assert (await second.table(table.id)).actions > table.actions  # its computers played on
     finally:
         await second.close()
+
+
+async def test_a_table_whose_log_no_longer_replays_is_not_read_at_every_check(
+    database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The periodic check leaves a table whose log no longer replays to the timers (which set it aside): replayed
+    every few seconds it mends nothing and holds the store's loading lock (found by a review)."""
+    first = make_service(database, clock)
+    info = await seated(first, "oh-hell", 3, {"start_cards": 3})
+    table = (await first.start(info.id, info.host_id, message_id=1)).table
+    seat = table.to_act[0]
+    who = table.seats[seat].user_id
+    assert who is not None
+    await first.act(table.id, who, (await first.legal(table.id, who))[0])
+    await first.close()
+    async with database.engine.begin() as connection:
+        await connection.execute(text("UPDATE actions SET action = 'bid 99' WHERE table_id = :t"), {"t": table.id})
+    reads: list[int] = []
+    real = repo.load_table
+
+    async def counted(connection: AsyncConnection, table_id: int) -> Any:
+        reads.append(table_id)
+        return await real(connection, table_id)
+
+    monkeypatch.setattr(repo, "load_table", counted)
+    second = make_service(database, clock)
+    try:
+        assert await second.load_open_tables() == 0 and reads == [table.id]
+        for _ in range(5):
+            await second.store.catch_up_all()
+        assert reads == [table.id]
+    finally:
+        await second.close()
