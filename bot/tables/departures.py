@@ -185,18 +185,10 @@ class Departures:
                 continue
             except LogDoesNotReplay:
                 self.store.troubled(table_id, f"abandoning ({reason})")
-                if not await self._close_unreadable(table_id):
+                if not await self.play.close_unreadable(table_id):
                     continue
             except Exception:
                 self.store.troubled(table_id, f"abandoning ({reason})")
                 continue
             abandoned.append(table_id)
         return abandoned
-
-    async def _close_unreadable(self, table_id: int) -> bool:
-        now = self.store.clock()
-
-        async def work(connection: AsyncConnection) -> bool:
-            return await repo.close_unreadable(connection, table_id, now)
-
-        return await self.store.db.write(work)  # (never held in memory: it could not be read)

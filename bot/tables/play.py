@@ -260,6 +260,18 @@ class Play:
             step.abandon = True
             return await self.store.commit(live, step, actor=None, reason=reason)
 
+    async def close_unreadable(self, table_id: int) -> bool:
+        """End a table whose log no longer replays (:class:`LogDoesNotReplay`: no move can be made there, nothing
+        of its game read) by its row alone, where :meth:`abandon` cannot: its places freed, its timer gone, nobody
+        rated. For those that end tables wholesale (the bot removed from a server, a channel deleted, a tournament
+        cancelled), so that one such table does not keep the others open. Whether it was still open."""
+        now = self.store.clock()
+
+        async def work(connection: AsyncConnection) -> bool:
+            return await repo.close_unreadable(connection, table_id, now)
+
+        return await self.store.db.write(work)  # (never held in memory: it could not be read)
+
     async def run_timers(self, now: datetime | None = None) -> list[Outcome]:
         """Remind, or hand to the strong computer player, every seat whose turn deadline has passed,
         at the tables of this process's servers (but those of a shard that has lost Discord's gateway: see

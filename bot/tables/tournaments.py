@@ -22,7 +22,6 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from fractions import Fraction
-from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
@@ -97,6 +96,8 @@ class Abandoner(Protocol):
     """Ending a table of a cancelled tournament (play's door)."""
 
     def abandon(self, table_id: int, /, by_user: int, *, can_manage: bool = False) -> Awaitable[Outcome]: ...
+
+    def close_unreadable(self, table_id: int, /) -> Awaitable[bool]: ...
 
 
 def _info(row: Any, entrants: Sequence[trepo.EntrantRow]) -> TournamentInfo:
@@ -595,7 +596,7 @@ class Tournaments:
                     log.info("table %s of tournament %s had already ended", table.table_id, tournament_id)
                 except LogDoesNotReplay:  # no move can be made there: closed by its row, the others go on
                     log.exception("table %s of tournament %s could not be read; closed", table.table_id, tournament_id)
-                    await self.store.db.write(partial(repo.close_unreadable, table_id=table.table_id, now=now))
+                    await self.abandoner.close_unreadable(table.table_id)
                 except Exception:
                     log.exception("table %s of tournament %s failed to end", table.table_id, tournament_id)
         return await self._changed(tournament_id, "cancelled", refusal)
