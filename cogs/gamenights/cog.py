@@ -430,8 +430,8 @@ class GameNights(commands.Cog, name=HANDLER):
     async def _channel_gone(self, nights: list[NightInfo]) -> None:
         """Nights cancelled with their deleted channel: their Discord events cancelled too (external events, which
         Discord would begin, telling those interested, with no lobby to come)."""
-        for night in nights:
-            await self._end_event(night, "its channel was deleted")
+        for night in nights:  # the audit log's reason, in the server's language as the other reasons
+            await self._end_event(night, t(self.bot.languages.of(night.guild_id), "night.channel_gone_reason"))
 
     async def _end_event(self, night: NightInfo, reason: str) -> bool:
         """The night's Discord event cancelled (or ended, where Discord already began it at its start time, as
